@@ -1,0 +1,73 @@
+/*
+ * cli.h - shared plumbing of the sub-commands: signals, the progress line,
+ * the check -> create -> run -> report pipeline and exit statuses. Only
+ * cli/ calls exit().
+ */
+#ifndef IOMARK_CLI_CLI_H
+#define IOMARK_CLI_CLI_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "core/runner.h"
+#include "report/report.h"
+#include "spec/options.h"
+#include "spec/spec.h"
+
+/* Exit statuses */
+#define IOM_EXIT_OK 0
+#define IOM_EXIT_FAIL 1    /* the run failed (I/O error, engine) */
+#define IOM_EXIT_USAGE 2   /* bad input or refusal; nothing was touched */
+
+/* Set by SIGINT/SIGTERM/SIGHUP to the signal number. */
+extern volatile sig_atomic_t iom_cli_stop;
+
+/* Install the handlers (no SA_RESTART, so sleeps wake). */
+void iom_cli_signals_install(void);
+
+/* 128 + signal for an interrupted run (130 for SIGINT, 143 for SIGTERM). */
+int iom_cli_signal_exit(int sig);
+
+/* Print "iomark CMD: MSG" on stderr. */
+void iom_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Progress-line hook (stderr, only on a terminal and without --quiet). */
+void iom_cli_progress(const struct iom_progress *p, void *arg);
+/* Clear the progress line if one was drawn. */
+void iom_cli_progress_clear(void);
+
+/* Make hooks for a run: stop flag and, when wanted, the progress line. */
+struct iom_run_hooks iom_cli_hooks(const struct iom_run_opts *ro, const char *label);
+
+/*
+ * Check everything about a job that can be checked before touching a disk:
+ * cross-field validation, memory for the buffers, every target (see
+ * iom_target_check), and that the --output folder exists. targets[] gets
+ * job->nr_targets entries. Prints the one-line reason and returns
+ * IOM_EXIT_USAGE on refusal, 0 when all is well.
+ */
+int iom_cli_check(const char *cmd, const struct iom_job *job, const struct iom_run_opts *ro,
+                  struct iom_target *targets);
+
+/*
+ * Create/fill test files and open every target. On failure prints the
+ * reason, closes what was opened, removes files it created, and returns
+ * the exit status (IOM_EXIT_FAIL, or 128+sig when interrupted).
+ */
+int iom_cli_prepare(const char *cmd, const struct iom_job *job, const struct iom_run_opts *ro,
+                    struct iom_target *targets);
+
+/* Close every target; remove the files iomark created when remove_created. */
+void iom_cli_close(struct iom_target *targets, unsigned nr, bool remove_created);
+
+/*
+ * Write a finished document to --output or stdout. Returns 0, or prints
+ * the reason and returns IOM_EXIT_FAIL.
+ */
+int iom_cli_emit_json(const char *cmd, const cJSON *doc, const struct iom_run_opts *ro);
+
+/* Sub-commands: argv[0] is the sub-command name. Return the exit status. */
+int iom_cmd_run(int argc, char **argv);
+int iom_cmd_mark(int argc, char **argv);
+
+#endif

@@ -1,0 +1,87 @@
+/* cmd_run.c - `iomark run [options] TARGET...`: one workload, measured. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: iomark run [options] TARGET...\n"
+               "Run one workload on files or block devices and report IOPS, throughput\n"
+               "(MB/s and MiB/s) and latency percentiles. Option names follow fio.\n\n");
+    iom_options_help(f);
+    fprintf(f, "\nSizes take K, M, G, T (binary: 1K = 1024, also KiB, Ki); times take\n"
+               "ns, us, ms, s (default), m, h, d. Exit status: 0 ok, 1 run failed,\n"
+               "2 bad input (nothing touched), 130/143 interrupted (partial results).\n");
+}
+
+/* Report a finished (or failed, or interrupted) run; returns the exit status. */
+static int emit(const struct iom_result *r, const struct iom_run_opts *ro, int run_rc)
+{
+    int status = run_rc ? IOM_EXIT_FAIL : IOM_EXIT_OK;
+    if (r && r->interrupted_signal)
+        status = iom_cli_signal_exit(r->interrupted_signal);
+    if (ro->format == IOM_OUT_JSON) {
+        cJSON *doc = r ? iom_report_json(r) : iom_json_error_doc("run", "out of memory");
+        if (!doc)
+            return IOM_EXIT_FAIL;
+        int rc = iom_cli_emit_json("run", doc, ro);
+        cJSON_Delete(doc);
+        return rc ? rc : status;
+    }
+    if (!r)
+        return status;
+    FILE *f = stdout;
+    if (ro->output_path && !(f = fopen(ro->output_path, "w"))) {
+        iom_cli_error("run", "cannot write %s", ro->output_path);
+        return IOM_EXIT_FAIL;
+    }
+    iom_report_text(f, r);
+    if (f != stdout)
+        fclose(f);
+    return status;
+}
+
+int iom_cmd_run(int argc, char **argv)
+{
+    struct iom_job job;
+    struct iom_run_opts ro = {0};
+    char err[512];
+    iom_job_defaults(&job);
+    if (iom_options_parse(argc, argv, 1, &job, &ro, err, sizeof(err))) {
+        iom_cli_error("run", "%s", err);
+        iom_job_free(&job);
+        return IOM_EXIT_USAGE;
+    }
+    if (ro.help) {
+        usage(stdout);
+        iom_job_free(&job);
+        return IOM_EXIT_OK;
+    }
+    struct iom_target *targets = calloc(job.nr_targets ? job.nr_targets : 1, sizeof(*targets));
+    if (!targets) {
+        iom_job_free(&job);
+        return IOM_EXIT_FAIL;
+    }
+    int status = iom_cli_check("run", &job, &ro, targets);
+    if (status)
+        goto out;
+    iom_cli_signals_install();
+    status = iom_cli_prepare("run", &job, &ro, targets);
+    if (status)
+        goto out;
+    struct iom_run_hooks hooks = iom_cli_hooks(&ro, NULL);
+    struct iom_result *r = NULL;
+    int rc = iom_run(&job, targets, job.nr_targets, &hooks, &r);
+    iom_cli_progress_clear();
+    iom_cli_close(targets, job.nr_targets, false);
+    if (rc && r && r->error[0])
+        iom_cli_error("run", "%s", r->error);
+    status = emit(r, &ro, rc);
+    iom_result_free(r);
+out:
+    free(targets);
+    iom_job_free(&job);
+    return status;
+}

@@ -1,0 +1,207 @@
+/* common.c - signals, progress line and the run pipeline shared by commands. */
+#include <errno.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+volatile sig_atomic_t iom_cli_stop;
+static int progress_drawn;
+
+static void on_signal(int sig)
+{
+    if (!iom_cli_stop)
+        iom_cli_stop = sig;
+}
+
+void iom_cli_signals_install(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
+int iom_cli_signal_exit(int sig)
+{
+    return 128 + sig;
+}
+
+void iom_cli_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    iom_cli_progress_clear();
+    fprintf(stderr, "iomark %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+void iom_cli_progress(const struct iom_progress *p, void *arg)
+{
+    static const char *const names[] = {"warm-up", "measure", "cool-down", "stop"};
+    const char *label = arg;
+    char rem[32] = "";
+    if (p->remaining_s >= 0)
+        snprintf(rem, sizeof(rem), ", %.0f s left", p->remaining_s);
+    fprintf(stderr, "\r\033[K%s%s%s %.0f s%s: %.0f IOPS, %.1f MiB/s", label ? label : "",
+            label ? " " : "", names[p->phase], p->elapsed_s, rem, p->iops, p->mib_per_s);
+    fflush(stderr);
+    progress_drawn = 1;
+}
+
+void iom_cli_progress_clear(void)
+{
+    if (progress_drawn) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+        progress_drawn = 0;
+    }
+}
+
+struct iom_run_hooks iom_cli_hooks(const struct iom_run_opts *ro, const char *label)
+{
+    struct iom_run_hooks h = {.stop = &iom_cli_stop};
+    if (!ro->quiet && isatty(STDERR_FILENO)) {
+        h.progress = iom_cli_progress;
+        h.arg = (void *)label;
+    }
+    return h;
+}
+
+static int check_output_path(const char *cmd, const char *path)
+{
+    if (!path)
+        return 0;
+    char *dup = strdup(path);
+    if (!dup)
+        return IOM_EXIT_FAIL;
+    const char *dir = dirname(dup);
+    struct stat st;
+    int rc = 0;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        iom_cli_error(cmd, "--output=%s: folder %s does not exist", path, dir);
+        rc = IOM_EXIT_USAGE;
+    } else if (access(dir, W_OK) != 0) {
+        iom_cli_error(cmd, "--output=%s: folder %s is not writable", path, dir);
+        rc = IOM_EXIT_USAGE;
+    } else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        iom_cli_error(cmd, "--output=%s: is a folder; name a file", path);
+        rc = IOM_EXIT_USAGE;
+    }
+    free(dup);
+    return rc;
+}
+
+int iom_cli_check(const char *cmd, const struct iom_job *job, const struct iom_run_opts *ro,
+                  struct iom_target *targets)
+{
+    const char *opt = NULL, *why = NULL;
+    if (iom_job_validate(job, &opt, &why)) {
+        if (strcmp(opt, "target") == 0)
+            iom_cli_error(cmd, "%s", why);
+        else
+            iom_cli_error(cmd, "--%s: %s", opt, why);
+        return IOM_EXIT_USAGE;
+    }
+    /* buffers: threads x iodepth x block size, at most a quarter of RAM */
+    unsigned __int128 mem = (unsigned __int128)job->nr_targets * job->numjobs * job->iodepth *
+                            iom_job_max_bs(job);
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    unsigned __int128 limit = pages > 0 && psz > 0 ? (unsigned __int128)pages * (unsigned long)psz / 4
+                                                   : (unsigned __int128)1 << 32;
+    if (mem > limit) {
+        iom_cli_error(cmd,
+                      "--iodepth=%u with --numjobs=%u and --bs of %llu bytes on %u target(s) "
+                      "needs %llu MiB of I/O buffers; the limit is a quarter of RAM (%llu MiB)",
+                      job->iodepth, job->numjobs, (unsigned long long)iom_job_max_bs(job),
+                      job->nr_targets, (unsigned long long)(mem >> 20),
+                      (unsigned long long)(limit >> 20));
+        return IOM_EXIT_USAGE;
+    }
+    if (job->numjobs * job->nr_targets > 4096) {
+        iom_cli_error(cmd, "--numjobs=%u on %u targets makes more than 4096 threads", job->numjobs,
+                      job->nr_targets);
+        return IOM_EXIT_USAGE;
+    }
+    int rc = check_output_path(cmd, ro->output_path);
+    if (rc)
+        return rc;
+    for (uint32_t i = 0; i < job->nr_targets; i++) {
+        char err[600];
+        for (uint32_t k = 0; k < i; k++) {
+            if (strcmp(job->targets[k], job->targets[i]) == 0) {
+                iom_cli_error(cmd, "target %s is named twice", job->targets[i]);
+                return IOM_EXIT_USAGE;
+            }
+        }
+        if (iom_target_check(job, job->targets[i], &targets[i], err, sizeof(err))) {
+            iom_cli_error(cmd, "%s", err);
+            return IOM_EXIT_USAGE;
+        }
+        if (targets[i].sparse && !iom_job_writes(job))
+            fprintf(stderr,
+                    "iomark %s: warning: %s is sparse; unwritten regions read back as zeros "
+                    "without device I/O and look fast\n",
+                    cmd, job->targets[i]);
+    }
+    return 0;
+}
+
+static void fill_progress(double pct, void *arg)
+{
+    fprintf(stderr, "\r\033[Kcreating %s: %.0f%%", (const char *)arg, pct);
+    fflush(stderr);
+    progress_drawn = 1;
+}
+
+void iom_cli_close(struct iom_target *targets, unsigned nr, bool remove_created)
+{
+    for (unsigned i = 0; i < nr; i++)
+        iom_target_close(&targets[i], remove_created);
+}
+
+int iom_cli_prepare(const char *cmd, const struct iom_job *job, const struct iom_run_opts *ro,
+                    struct iom_target *targets)
+{
+    char err[600];
+    bool show = !ro->quiet && isatty(STDERR_FILENO);
+    for (uint32_t i = 0; i < job->nr_targets; i++) {
+        int rc = iom_target_prepare(job, &targets[i], &iom_cli_stop, show ? fill_progress : NULL,
+                                    (void *)targets[i].path, err, sizeof(err));
+        iom_cli_progress_clear();
+        if (rc == 0)
+            rc = iom_target_open(job, &targets[i], err, sizeof(err));
+        if (rc) {
+            bool keep = job->keep && rc != -EINTR;
+            iom_cli_close(targets, i + 1, !keep);
+            if (rc == -EINTR) {
+                iom_cli_error(cmd, "interrupted while creating %s; removed it", targets[i].path);
+                return iom_cli_signal_exit(iom_cli_stop);
+            }
+            iom_cli_error(cmd, "%s", err);
+            return rc == -EINVAL ? IOM_EXIT_USAGE : IOM_EXIT_FAIL;
+        }
+    }
+    return 0;
+}
+
+int iom_cli_emit_json(const char *cmd, const cJSON *doc, const struct iom_run_opts *ro)
+{
+    int rc = iom_json_write(doc, ro->output_path);
+    if (rc) {
+        iom_cli_error(cmd, "writing %s: %s", ro->output_path ? ro->output_path : "stdout",
+                      strerror(-rc));
+        return IOM_EXIT_FAIL;
+    }
+    return 0;
+}

@@ -1,0 +1,49 @@
+/* main.c - iomark's command table. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+struct command {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;
+};
+
+static const struct command commands[] = {
+    {"run", iom_cmd_run, "run one workload (fio-style options) on files or block devices"},
+    {"mark", iom_cmd_mark, "CrystalDiskMark-style preset: SEQ1M/RND4K read and write"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: iomark COMMAND [options]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n'iomark COMMAND --help' shows a command's options. 'iomark --version'.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return IOM_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return IOM_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        printf("iomark %s\n", IOMARK_VERSION);
+        return IOM_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "iomark: %s: unknown command; commands:", argv[1]);
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        fprintf(stderr, " %s", commands[i].name);
+    fprintf(stderr, "\n");
+    return IOM_EXIT_USAGE;
+}

@@ -1,0 +1,193 @@
+/* offsets.c - sequential, random, zipf, pareto and zoned offset generators. */
+#include "core/offsets.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+void iom_rng_seed(struct iom_rng *r, uint64_t seed)
+{
+    for (int i = 0; i < 4; i++)
+        r->s[i] = splitmix64(&seed);
+}
+
+/* Zipf over ranks 1..n with exponent s: rejection-inversion sampling
+ * (W. Hormann, G. Derflinger, "Rejection-inversion to generate variates
+ * from monotone discrete distributions", 1996), O(1) per draw, no table. */
+static double zipf_h(double x, double s)
+{
+    return s == 1.0 ? log(x) : (pow(x, 1.0 - s) - 1.0) / (1.0 - s);
+}
+
+static double zipf_hinv(double x, double s)
+{
+    return s == 1.0 ? exp(x) : pow(1.0 + x * (1.0 - s), 1.0 / (1.0 - s));
+}
+
+static uint64_t zipf_draw(struct iom_offgen *g)
+{
+    double s = g->zipf_s;
+    for (;;) {
+        double u = g->zipf_hxn + iom_rng_unit(&g->rng) * (g->zipf_hx0 - g->zipf_hxn);
+        double x = zipf_hinv(u, s);
+        double k = floor(x + 0.5);
+        if (k < 1)
+            k = 1;
+        if (k > (double)g->dist_n)
+            k = (double)g->dist_n;
+        if (k - x <= g->zipf_c || u >= zipf_h(k + 0.5, s) - pow(k, -s))
+            return (uint64_t)k - 1;
+    }
+}
+
+/* Spread hot ranks over the range, as fio does, so the hot set is not
+ * one contiguous area at the start. A fixed 64-bit mix keeps it a bijection
+ * only in expectation; collisions only shift a little probability mass. */
+static uint64_t scatter(uint64_t rank, uint64_t n)
+{
+    uint64_t x = rank * UINT64_C(0x9e3779b97f4a7c15);
+    x ^= x >> 29;
+    return (uint64_t)(((unsigned __int128)x * n) >> 64);
+}
+
+int iom_offgen_init(struct iom_offgen *g, const struct iom_job *job, uint64_t region_start,
+                    uint64_t region_len, unsigned thread_idx, unsigned nr_threads,
+                    uint64_t *shared_next, uint64_t seed, const char **why)
+{
+    memset(g, 0, sizeof(*g));
+    g->job = job;
+    iom_rng_seed(&g->rng, seed);
+    uint64_t max_bs = iom_job_max_bs(job);
+    g->random = iom_job_random(job);
+    g->read_pct = iom_job_read_pct(job);
+    g->align = job->blockalign_bytes ? job->blockalign_bytes : max_bs;
+    if (job->nr_bssplit) {
+        /* mixed sizes: align to the smallest block unless told otherwise */
+        uint64_t min_bs = max_bs;
+        for (uint32_t i = 0; i < job->nr_bssplit; i++)
+            if (job->bssplit[i].bs_bytes < min_bs)
+                min_bs = job->bssplit[i].bs_bytes;
+        if (!job->blockalign_bytes)
+            g->align = min_bs;
+        uint32_t cum = 0;
+        for (uint32_t i = 0; i < job->nr_bssplit; i++) {
+            cum += job->bssplit[i].pct;
+            g->bs_cum[i] = cum;
+        }
+    }
+    g->stride = job->seq_stride_bytes ? job->seq_stride_bytes : max_bs;
+    g->start = region_start;
+    g->len = region_len;
+    g->shared_next = job->seq_shared ? shared_next : NULL;
+
+    if (!g->random && !job->seq_shared && nr_threads > 1) {
+        if (job->thread_stride_bytes) {
+            /* DiskSpd -T: all threads walk the whole region, starting apart */
+            g->next = (job->thread_stride_bytes * thread_idx) % region_len;
+            g->next -= g->next % g->align;
+        } else {
+            /* disjoint slices, each a whole number of blocks */
+            uint64_t slice = region_len / nr_threads;
+            slice -= slice % max_bs;
+            if (slice < max_bs) {
+                *why = "the region is too small to give each sequential thread its own block; "
+                       "use a larger size or shared sequential offsets";
+                return -EINVAL;
+            }
+            g->start = region_start + slice * thread_idx;
+            g->len = slice;
+        }
+    }
+    if (g->len < max_bs) {
+        *why = "the region is smaller than one block";
+        return -EINVAL;
+    }
+    g->dist_n = (g->len - max_bs) / g->align + 1;
+    if (job->dist == IOM_DIST_ZIPF) {
+        g->zipf_s = job->dist_param;
+        g->zipf_hx0 = zipf_h(1.5, g->zipf_s) - 1.0;
+        g->zipf_hxn = zipf_h((double)g->dist_n + 0.5, g->zipf_s);
+        g->zipf_c = 2.0 - zipf_hinv(zipf_h(2.5, g->zipf_s) - pow(2.0, -g->zipf_s), g->zipf_s);
+    }
+    return 0;
+}
+
+uint32_t iom_offgen_bs(struct iom_offgen *g)
+{
+    const struct iom_job *job = g->job;
+    if (!job->nr_bssplit)
+        return (uint32_t)job->bs_bytes;
+    uint32_t r = (uint32_t)iom_rng_below(&g->rng, 100);
+    for (uint32_t i = 0; i < job->nr_bssplit; i++)
+        if (r < g->bs_cum[i])
+            return (uint32_t)job->bssplit[i].bs_bytes;
+    return (uint32_t)job->bssplit[job->nr_bssplit - 1].bs_bytes;
+}
+
+static uint64_t random_unit(struct iom_offgen *g, uint64_t n)
+{
+    const struct iom_job *job = g->job;
+    switch (job->dist) {
+    case IOM_DIST_ZIPF:
+        return scatter(zipf_draw(g), n);
+    case IOM_DIST_PARETO: {
+        /* fio's pareto: n * u^(log(h)/log(1-h)), then scattered */
+        double h = job->dist_param;
+        double v = pow(iom_rng_unit(&g->rng), log(h) / log(1.0 - h));
+        uint64_t k = (uint64_t)(v * (double)(n - 1));
+        return scatter(k, n);
+    }
+    case IOM_DIST_ZONED: {
+        uint32_t r = (uint32_t)iom_rng_below(&g->rng, 100), acc = 0, base_pct = 0;
+        for (uint32_t i = 0; i < job->nr_zones; i++) {
+            acc += job->zones[i].access_pct;
+            if (r < acc || i + 1 == job->nr_zones) {
+                uint64_t lo = n * base_pct / 100;
+                uint64_t hi = n * (base_pct + job->zones[i].range_pct) / 100;
+                if (hi <= lo)
+                    hi = lo + 1;
+                if (hi > n)
+                    hi = n;
+                return lo + iom_rng_below(&g->rng, hi - lo);
+            }
+            base_pct += job->zones[i].range_pct;
+        }
+        return 0;
+    }
+    default:
+        return iom_rng_below(&g->rng, n);
+    }
+}
+
+uint64_t iom_offgen_next(struct iom_offgen *g, uint32_t bs)
+{
+    const struct iom_job *job = g->job;
+    bool random = g->random;
+    if (random && job->percentage_random < 100)
+        random = iom_rng_below(&g->rng, 100) < job->percentage_random;
+    if (random) {
+        uint64_t n = (g->len - bs) / g->align + 1;
+        return g->start + random_unit(g, n) * g->align;
+    }
+    uint64_t pos;
+    if (g->shared_next) {
+        uint64_t span = g->len / g->stride * g->stride;
+        pos = __atomic_fetch_add(g->shared_next, g->stride, __ATOMIC_RELAXED) % span;
+    } else {
+        if (g->next + bs > g->len)
+            g->next = 0;
+        pos = g->next;
+        g->next += g->stride;
+    }
+    if (pos + bs > g->len)
+        pos = 0; /* wrap: a tail shorter than a block is not used */
+    return g->start + pos;
+}

@@ -1,0 +1,108 @@
+/*
+ * offsets.h - per-thread offset and block-size generators.
+ *
+ * Random numbers come from xoshiro256** (Blackman & Vigna, 2018), seeded
+ * through splitmix64; a range is drawn with Lemire's multiply-shift
+ * ("Fast random integer generation in an interval", 2019) without the
+ * rejection step: the bias is below n / 2^64, far under any measurable
+ * effect for ranges of block counts.
+ */
+#ifndef IOMARK_CORE_OFFSETS_H
+#define IOMARK_CORE_OFFSETS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "spec/spec.h"
+
+struct iom_rng {
+    uint64_t s[4];
+};
+
+/* Seed a generator; any seed (including 0) gives a valid state. */
+void iom_rng_seed(struct iom_rng *r, uint64_t seed);
+
+static inline uint64_t iom_rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+/* Next 64 random bits (xoshiro256**). */
+static inline uint64_t iom_rng_next(struct iom_rng *r)
+{
+    uint64_t *s = r->s;
+    uint64_t result = iom_rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = iom_rotl(s[3], 45);
+    return result;
+}
+
+/* Uniform integer in [0, n); n >= 1. */
+static inline uint64_t iom_rng_below(struct iom_rng *r, uint64_t n)
+{
+    return (uint64_t)(((unsigned __int128)iom_rng_next(r) * n) >> 64);
+}
+
+/* Uniform double in [0, 1). */
+static inline double iom_rng_unit(struct iom_rng *r)
+{
+    return (double)(iom_rng_next(r) >> 11) * 0x1.0p-53;
+}
+
+/*
+ * Offset generator of one worker thread on one target region.
+ * For sequential patterns each thread walks its own slice of the region
+ * [region_start, region_start + region_len) unless the job shares one
+ * offset among the threads (seq_shared; then *shared_next is used with an
+ * atomic fetch-add). Random patterns draw over the whole region.
+ */
+struct iom_offgen {
+    struct iom_rng rng;
+    const struct iom_job *job;
+    uint64_t start, len;       /* this thread's range in bytes */
+    uint64_t next;             /* sequential position, relative to start */
+    uint64_t stride;           /* sequential step in bytes */
+    uint64_t align;            /* random alignment in bytes */
+    uint64_t *shared_next;     /* seq_shared: counter shared by the target's threads */
+    bool random;
+    uint32_t read_pct;         /* iom_job_read_pct() */
+    /* zipf (rejection-inversion) constants */
+    double zipf_hx0, zipf_hxn, zipf_s, zipf_c;
+    uint64_t dist_n;           /* number of alignment units in the range */
+    uint32_t bs_cum[IOM_MAX_BSSPLIT]; /* cumulative bssplit percentages */
+};
+
+/*
+ * Set up thread `thread_idx` of `nr_threads` on a target region
+ * [region_start, region_start + region_len) bytes. shared_next is the
+ * target's shared sequential counter (only used with seq_shared).
+ * Returns 0, or -EINVAL with *why set when the thread's slice is smaller
+ * than one block.
+ */
+int iom_offgen_init(struct iom_offgen *g, const struct iom_job *job, uint64_t region_start,
+                    uint64_t region_len, unsigned thread_idx, unsigned nr_threads,
+                    uint64_t *shared_next, uint64_t seed, const char **why);
+
+/* Block size of the next I/O in bytes (fixed, or drawn from bssplit). */
+uint32_t iom_offgen_bs(struct iom_offgen *g);
+
+/* Offset in bytes of the next I/O of `bs` bytes; offset + bs never passes the range. */
+uint64_t iom_offgen_next(struct iom_offgen *g, uint32_t bs);
+
+/* True when the next I/O should be a read (rwmixread_pct chance for mixed patterns). */
+static inline bool iom_offgen_is_read(struct iom_offgen *g)
+{
+    uint32_t mix = g->read_pct;
+    if (mix >= 100)
+        return true;
+    if (mix == 0)
+        return false;
+    return iom_rng_below(&g->rng, 100) < mix;
+}
+
+#endif

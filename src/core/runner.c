@@ -1,0 +1,611 @@
+/* runner.c - worker threads, phases, pacing, per-interval series. */
+#include "core/runner.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/offsets.h"
+#include "engine/engine.h"
+
+#define DRAIN_TIMEOUT_NS UINT64_C(10000000000) /* give in-flight I/O 10 s at the end */
+
+uint64_t iom_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void sleep_until_ns(uint64_t t)
+{
+    struct timespec ts = {.tv_sec = (time_t)(t / 1000000000u), .tv_nsec = (long)(t % 1000000000u)};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+        ;
+}
+
+/* State shared by the main thread and the workers. */
+struct run_shared {
+    int phase;               /* enum iom_phase, atomic */
+    int go;                  /* workers start when set */
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    unsigned nr_ready;       /* workers that finished set-up (ok or not) */
+    unsigned nr_finished;    /* workers that stopped on their own (io limit, error) */
+    uint64_t start_ns;
+};
+
+struct worker {
+    pthread_t tid;
+    struct run_shared *sh;
+    const struct iom_job *job;
+    const struct iom_engine_ops *ops;
+    struct iom_target *target;
+    struct iom_thread_result *res;   /* stats of this thread (measured phase) */
+    struct iom_offgen gen;
+    uint64_t *shared_next;
+    unsigned target_idx, thread_idx, nr_threads;
+    uint64_t seed;
+    /* counters for the progress line, all phases; written by the worker only */
+    uint64_t ios_all, bytes_all;
+    int err;                  /* set-up or fatal I/O error (-errno) */
+    char errmsg[256];
+    uint64_t err_offset;
+    int started;
+};
+
+static void worker_fail(struct worker *w, int err, const char *what, uint64_t offset)
+{
+    if (w->err)
+        return;
+    w->err = err;
+    w->err_offset = offset;
+    snprintf(w->errmsg, sizeof(w->errmsg), "%s %s thread %u: %s: %s", w->target->path,
+             w->ops->name, w->thread_idx, what, strerror(-err));
+}
+
+static void signal_ready(struct worker *w)
+{
+    pthread_mutex_lock(&w->sh->lock);
+    w->sh->nr_ready++;
+    pthread_cond_broadcast(&w->sh->cond);
+    while (!w->sh->go)
+        pthread_cond_wait(&w->sh->cond, &w->sh->lock);
+    pthread_mutex_unlock(&w->sh->lock);
+}
+
+static void *worker_main(void *arg)
+{
+    struct worker *w = arg;
+    const struct iom_job *job = w->job;
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL); /* signals go to the main thread */
+
+    unsigned depth = job->iodepth;
+    uint32_t max_bs = (uint32_t)iom_job_max_bs(job);
+    struct iom_io *slots = calloc(depth, sizeof(*slots));
+    struct iom_io **done = calloc(depth, sizeof(*done));
+    unsigned *free_stack = calloc(depth, sizeof(*free_stack));
+    void **bufs = calloc(depth, sizeof(*bufs));
+    struct iom_engine eng = {0};
+    int engine_up = 0;
+    struct iom_rng fill;
+    iom_rng_seed(&fill, w->seed ^ 0xfeedULL);
+    if (!slots || !done || !free_stack || !bufs) {
+        worker_fail(w, -ENOMEM, "allocating I/O slots", 0);
+        goto ready;
+    }
+    for (unsigned i = 0; i < depth; i++) {
+        if (posix_memalign(&bufs[i], 4096, max_bs)) {
+            bufs[i] = NULL;
+            worker_fail(w, -ENOMEM, "allocating buffers", 0);
+            goto ready;
+        }
+        /* incompressible write data (or zeros when asked) */
+        uint64_t *p = bufs[i];
+        for (size_t k = 0; k < max_bs / 8; k++)
+            p[k] = job->zero_buffers ? 0 : iom_rng_next(&fill);
+        slots[i].buf = bufs[i];
+        slots[i].buf_index = (uint16_t)(i < 65535 ? i : 0);
+        slots[i].slot = i;
+        free_stack[i] = depth - 1 - i;
+    }
+    int rc = w->ops->init(&eng, depth, w->target->fd, bufs, depth > 65535 ? 0 : depth, max_bs);
+    if (rc < 0) {
+        worker_fail(w, rc, "engine set-up", 0);
+        goto ready;
+    }
+    engine_up = 1;
+ready:
+    signal_ready(w);
+    if (w->err)
+        goto out;
+
+    struct run_shared *sh = w->sh;
+    struct iom_io_stats *st = w->res->dir;
+    const struct iom_engine_ops *ops = w->ops;
+    unsigned nfree = depth, inflight = 0;
+    uint64_t issued_bytes = 0;
+    uint64_t limit = job->io_limit_bytes;
+    /* pacing: I/O k of this thread is due at t0 + k * interval */
+    double rate = (double)job->rate_iops;
+    if (job->rate_bytes_per_s) {
+        double avg_bs = (double)job->bs_bytes;
+        if (job->nr_bssplit) {
+            avg_bs = 0;
+            for (uint32_t i = 0; i < job->nr_bssplit; i++)
+                avg_bs += (double)job->bssplit[i].bs_bytes * job->bssplit[i].pct / 100.0;
+        }
+        rate = (double)job->rate_bytes_per_s / avg_bs;
+    }
+    const bool paced = rate > 0;
+    const double interval_ns = paced ? 1e9 / rate : 0;
+    const uint64_t t0 = sh->start_ns;
+    uint64_t paced_k = 0;
+    uint64_t next_due = t0;
+
+    for (;;) {
+        int phase = __atomic_load_n(&sh->phase, __ATOMIC_ACQUIRE);
+        if (phase == IOM_PHASE_STOP || w->err)
+            break;
+        bool limit_hit = limit && issued_bytes >= limit;
+        if (limit_hit && inflight == 0)
+            break;
+        uint64_t now = iom_now_ns();
+        unsigned nq = 0;
+        bool sync_done = false;
+        while (nfree && !limit_hit) {
+            uint64_t start = now;
+            if (paced) {
+                if (now < next_due)
+                    break;
+                start = next_due; /* latency counts from the intended start */
+                paced_k++;
+                next_due = t0 + (uint64_t)((double)paced_k * interval_ns);
+            }
+            struct iom_io *io = &slots[free_stack[--nfree]];
+            io->len = iom_offgen_bs(&w->gen);
+            io->offset = iom_offgen_next(&w->gen, io->len);
+            io->is_write = !iom_offgen_is_read(&w->gen);
+            io->start_ns = start;
+            issued_bytes += io->len;
+            limit_hit = limit && issued_bytes >= limit;
+            rc = ops->queue(&eng, io);
+            if (rc == IOM_Q_QUEUED) {
+                inflight++;
+                nq++;
+                continue;
+            }
+            if (rc == IOM_Q_COMPLETED) {
+                uint64_t end = iom_now_ns();
+                done[0] = io;
+                inflight++;
+                /* fall into the completion path below with one event */
+                sync_done = true;
+                now = end;
+                break;
+            }
+            nfree++;
+            issued_bytes -= io->len;
+            worker_fail(w, rc, "queueing I/O", io->offset);
+            break;
+        }
+        if (w->err)
+            break;
+        if (nq) {
+            rc = ops->commit(&eng);
+            if (rc < 0) {
+                worker_fail(w, rc, "submitting I/O", 0);
+                break;
+            }
+        }
+        int n;
+        uint64_t end;
+        if (sync_done) {
+            n = 1;
+            end = now;
+        } else {
+            if (inflight == 0) {
+                if (paced && !limit_hit) {
+                    /* wait for the next due time, but notice a phase change */
+                    uint64_t until = next_due;
+                    if (until > now + 50000000u)
+                        until = now + 50000000u;
+                    sleep_until_ns(until);
+                }
+                continue;
+            }
+            uint64_t timeout = 0;
+            if (paced && nfree && !limit_hit)
+                timeout = next_due > now ? next_due - now : 1000;
+            n = ops->getevents(&eng, 1, depth, timeout, done);
+            if (n < 0) {
+                worker_fail(w, n, "reaping completions", 0);
+                break;
+            }
+            end = iom_now_ns();
+        }
+        bool measuring =
+            __atomic_load_n(&sh->phase, __ATOMIC_RELAXED) == IOM_PHASE_MEASURE;
+        for (int i = 0; i < n; i++) {
+            struct iom_io *io = done[i];
+            inflight--;
+            free_stack[nfree++] = io->slot;
+            if (io->result != (int64_t)io->len) {
+                int e = io->result < 0 ? (int)io->result : -EIO;
+                int d = io->is_write;
+                __atomic_store_n(&st[d].errors, st[d].errors + 1, __ATOMIC_RELAXED);
+                worker_fail(w, e, io->result < 0 ? (io->is_write ? "write" : "read")
+                                                 : "short transfer",
+                            io->offset);
+                continue;
+            }
+            __atomic_store_n(&w->ios_all, w->ios_all + 1, __ATOMIC_RELAXED);
+            __atomic_store_n(&w->bytes_all, w->bytes_all + io->len, __ATOMIC_RELAXED);
+            if (measuring)
+                iom_io_stats_add(&st[io->is_write], io->len, end - io->start_ns);
+        }
+    }
+
+    /* drain what is still in flight; it is not counted */
+    uint64_t give_up = iom_now_ns() + DRAIN_TIMEOUT_NS;
+    while (inflight > 0 && iom_now_ns() < give_up) {
+        int n = ops->getevents(&eng, 1, depth, 100000000u, done);
+        if (n < 0)
+            break;
+        inflight -= (unsigned)n;
+    }
+    pthread_mutex_lock(&sh->lock);
+    sh->nr_finished++;
+    pthread_cond_broadcast(&sh->cond);
+    pthread_mutex_unlock(&sh->lock);
+out:
+    if (engine_up)
+        w->ops->cleanup(&eng);
+    if (bufs)
+        for (unsigned i = 0; i < depth; i++)
+            free(bufs[i]);
+    free(bufs);
+    free(slots);
+    free(done);
+    free(free_stack);
+    return NULL;
+}
+
+/* Sum of the workers' live counters and histograms, for the series. */
+struct snapshot {
+    uint64_t ios[2], bytes[2], lat_sum_ns;
+    uint64_t ios_all, bytes_all;
+    struct iom_hist hist;
+};
+
+static void take_snapshot(struct worker *ws, unsigned nw, struct snapshot *s, bool with_hist)
+{
+    memset(s, 0, offsetof(struct snapshot, hist));
+    if (with_hist)
+        iom_hist_reset(&s->hist);
+    for (unsigned i = 0; i < nw; i++) {
+        const struct iom_io_stats *d = ws[i].res->dir;
+        for (int k = 0; k < 2; k++) {
+            s->ios[k] += __atomic_load_n(&d[k].ios, __ATOMIC_RELAXED);
+            s->bytes[k] += __atomic_load_n(&d[k].bytes, __ATOMIC_RELAXED);
+            s->lat_sum_ns += __atomic_load_n(&d[k].lat_sum_ns, __ATOMIC_RELAXED);
+            if (with_hist)
+                iom_hist_merge(&s->hist, &d[k].hist);
+        }
+        s->ios_all += __atomic_load_n(&ws[i].ios_all, __ATOMIC_RELAXED);
+        s->bytes_all += __atomic_load_n(&ws[i].bytes_all, __ATOMIC_RELAXED);
+    }
+}
+
+static int add_series_point(struct iom_result *r, const struct snapshot *a,
+                            const struct snapshot *b, struct iom_hist *scratch, double t_end_s,
+                            double dur_s)
+{
+    if (r->nr_series == r->series_cap) {
+        uint32_t cap = r->series_cap ? r->series_cap * 2 : 64;
+        struct iom_series_point *p = realloc(r->series, cap * sizeof(*p));
+        if (!p)
+            return -ENOMEM;
+        r->series = p;
+        r->series_cap = cap;
+    }
+    struct iom_series_point *pt = &r->series[r->nr_series++];
+    memset(pt, 0, sizeof(*pt));
+    pt->t_end_s = t_end_s;
+    pt->dur_s = dur_s;
+    uint64_t n = 0;
+    for (int k = 0; k < 2; k++) {
+        pt->ios[k] = b->ios[k] - a->ios[k];
+        pt->bytes[k] = b->bytes[k] - a->bytes[k];
+        n += pt->ios[k];
+    }
+    if (n) {
+        pt->lat_mean_us = (double)(b->lat_sum_ns - a->lat_sum_ns) / (double)n / 1e3;
+        iom_hist_diff(scratch, &b->hist, &a->hist);
+        pt->lat_p99_us = (double)iom_hist_percentile(scratch, 99.0) / 1e3;
+    }
+    return 0;
+}
+
+static const struct iom_engine_ops *pick_engine(const struct iom_job *job, struct iom_result *r)
+{
+    const struct iom_engine_ops *ops = iom_engine_find(job->ioengine);
+    if (!ops)
+        return NULL;
+    int rc = ops->available();
+    if (rc < 0 && ops == &iom_engine_io_uring) {
+        snprintf(r->engine_note, sizeof(r->engine_note),
+                 "io_uring is unavailable (%s; see sysctl kernel.io_uring_disabled); using libaio",
+                 strerror(-rc));
+        fprintf(stderr, "iomark: %s\n", r->engine_note);
+        ops = &iom_engine_libaio;
+        rc = ops->available();
+    }
+    if (rc < 0) {
+        snprintf(r->error, sizeof(r->error), "engine %s is unavailable: %s", ops->name,
+                 strerror(-rc));
+        return NULL;
+    }
+    snprintf(r->engine, sizeof(r->engine), "%s", ops->name);
+    return ops;
+}
+
+static void set_phase(struct run_shared *sh, enum iom_phase p)
+{
+    __atomic_store_n(&sh->phase, (int)p, __ATOMIC_RELEASE);
+}
+
+int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
+            const struct iom_run_hooks *hooks, struct iom_result **out)
+{
+    *out = NULL;
+    struct iom_result *r = calloc(1, sizeof(*r));
+    if (!r)
+        return -ENOMEM;
+    if (iom_job_copy(&r->job, job)) {
+        free(r);
+        return -ENOMEM;
+    }
+    *out = r;
+    struct utsname u;
+    if (uname(&u) == 0) {
+        snprintf(r->kernel, sizeof(r->kernel), "%s %s", u.sysname, u.release);
+        snprintf(r->hostname, sizeof(r->hostname), "%s", u.nodename);
+    }
+    r->start_time = time(NULL);
+    const volatile sig_atomic_t *stop = hooks ? hooks->stop : NULL;
+
+    unsigned per = job->numjobs, nw = nr * per;
+    r->nr_targets = nr;
+    r->nr_threads = nw;
+    r->targets = calloc(nr, sizeof(*r->targets));
+    r->threads = calloc(nw, sizeof(*r->threads));
+    struct worker *ws = calloc(nw, sizeof(*ws));
+    uint64_t *shared_next = calloc(nr, sizeof(*shared_next));
+    struct snapshot *snap_a = malloc(sizeof(*snap_a)), *snap_b = malloc(sizeof(*snap_b));
+    struct iom_hist *scratch = malloc(sizeof(*scratch));
+    int rc = 0;
+    if (!r->targets || !r->threads || !ws || !shared_next || !snap_a || !snap_b || !scratch) {
+        rc = -ENOMEM;
+        snprintf(r->error, sizeof(r->error), "out of memory for %u threads", nw);
+        goto out;
+    }
+    for (unsigned i = 0; i < nr; i++) {
+        struct iom_target_result *tr = &r->targets[i];
+        tr->path = strdup(t[i].path);
+        snprintf(tr->devname, sizeof(tr->devname), "%s", t[i].devname);
+        tr->is_blockdev = t[i].is_blockdev;
+        tr->created = t[i].created;
+        tr->sparse = t[i].sparse;
+        tr->size_bytes = t[i].size_bytes;
+        tr->region_start = t[i].region_start;
+        tr->region_len = t[i].region_len;
+        tr->logical_block_bytes = t[i].logical_block_bytes;
+        iom_io_stats_init(&tr->dir[0]);
+        iom_io_stats_init(&tr->dir[1]);
+    }
+    iom_io_stats_init(&r->total[0]);
+    iom_io_stats_init(&r->total[1]);
+
+    const struct iom_engine_ops *ops = pick_engine(job, r);
+    if (!ops) {
+        if (!r->error[0])
+            snprintf(r->error, sizeof(r->error), "unknown engine %s", job->ioengine);
+        rc = -EINVAL;
+        goto out;
+    }
+
+    struct run_shared sh = {.phase = job->ramp_ns ? IOM_PHASE_WARMUP : IOM_PHASE_MEASURE};
+    pthread_mutex_init(&sh.lock, NULL);
+    pthread_cond_init(&sh.cond, NULL);
+    unsigned started = 0;
+    for (unsigned i = 0; i < nw; i++) {
+        struct worker *w = &ws[i];
+        w->sh = &sh;
+        w->job = &r->job;
+        w->ops = ops;
+        w->target_idx = i / per;
+        w->thread_idx = i % per;
+        w->nr_threads = per;
+        w->target = &t[w->target_idx];
+        w->res = &r->threads[i];
+        w->res->target_idx = w->target_idx;
+        w->res->thread_idx = w->thread_idx;
+        iom_io_stats_init(&w->res->dir[0]);
+        iom_io_stats_init(&w->res->dir[1]);
+        w->seed = (job->seed ? job->seed : UINT64_C(0x5eed10a1)) + i * UINT64_C(0x9e3779b97f4a7c15);
+        const char *why = NULL;
+        if (iom_offgen_init(&w->gen, &r->job, w->target->region_start, w->target->region_len,
+                            w->thread_idx, per, &shared_next[w->target_idx], w->seed, &why)) {
+            snprintf(r->error, sizeof(r->error), "target %s: %s", w->target->path, why);
+            rc = -EINVAL;
+            break;
+        }
+        if (pthread_create(&w->tid, NULL, worker_main, w) != 0) {
+            snprintf(r->error, sizeof(r->error), "cannot start thread %u of %u: %s", i + 1, nw,
+                     strerror(errno));
+            rc = -EAGAIN;
+            break;
+        }
+        w->started = 1;
+        started++;
+    }
+    /* wait until every started worker has set up */
+    pthread_mutex_lock(&sh.lock);
+    while (sh.nr_ready < started)
+        pthread_cond_wait(&sh.cond, &sh.lock);
+    pthread_mutex_unlock(&sh.lock);
+    for (unsigned i = 0; i < started && !rc; i++) {
+        if (ws[i].err) {
+            snprintf(r->error, sizeof(r->error), "%s", ws[i].errmsg);
+            rc = ws[i].err;
+        }
+    }
+
+    struct iom_cpu_sample cpu_a, cpu_b;
+    uint64_t t_start = iom_now_ns(), t_meas = 0, t_meas_end = 0, t_end = 0;
+    sh.start_ns = t_start;
+    if (rc) {
+        set_phase(&sh, IOM_PHASE_STOP);
+    } else if (sh.phase == IOM_PHASE_MEASURE) {
+        t_meas = t_start;
+        iom_cpu_sample_take(&cpu_a, NULL);
+    }
+    pthread_mutex_lock(&sh.lock);
+    sh.go = 1;
+    pthread_cond_broadcast(&sh.cond);
+    pthread_mutex_unlock(&sh.lock);
+
+    uint64_t interval_start = t_meas, next_tick = t_meas + job->series_interval_ns;
+    if (!rc) {
+        take_snapshot(ws, nw, snap_a, true);
+        uint64_t last_prog = t_start, prog_ios = 0, prog_bytes = 0;
+        const uint64_t runtime = job->runtime_ns;
+        for (;;) {
+            uint64_t now = iom_now_ns();
+            int phase = sh.phase;
+            if (stop && *stop) {
+                r->interrupted_signal = *stop;
+                break;
+            }
+            bool all_done = __atomic_load_n(&sh.nr_finished, __ATOMIC_RELAXED) == nw;
+            if (phase == IOM_PHASE_WARMUP && (now - t_start >= job->ramp_ns || all_done)) {
+                set_phase(&sh, IOM_PHASE_MEASURE);
+                t_meas = interval_start = now;
+                next_tick = now + job->series_interval_ns;
+                iom_cpu_sample_take(&cpu_a, NULL);
+                take_snapshot(ws, nw, snap_a, true);
+                continue;
+            }
+            if (phase == IOM_PHASE_MEASURE) {
+                bool end = (runtime && now - t_meas >= runtime) || all_done;
+                if (now >= next_tick || (end && now > interval_start + 1000000u)) {
+                    take_snapshot(ws, nw, snap_b, true);
+                    add_series_point(r, snap_a, snap_b, scratch, (double)(now - t_meas) / 1e9,
+                                     (double)(now - interval_start) / 1e9);
+                    struct snapshot *tmp = snap_a;
+                    snap_a = snap_b;
+                    snap_b = tmp;
+                    interval_start = now;
+                    next_tick += job->series_interval_ns;
+                    if (next_tick <= now)
+                        next_tick = now + job->series_interval_ns;
+                }
+                if (end) {
+                    t_meas_end = now;
+                    iom_cpu_sample_take(&cpu_b, NULL);
+                    if (!job->cooldown_ns || all_done)
+                        break;
+                    set_phase(&sh, IOM_PHASE_COOLDOWN);
+                    continue;
+                }
+            }
+            if (phase == IOM_PHASE_COOLDOWN && (now - t_meas_end >= job->cooldown_ns || all_done))
+                break;
+            if (hooks && hooks->progress && now - last_prog >= 1000000000u) {
+                struct snapshot *s = snap_b; /* free scratch space between ticks */
+                take_snapshot(ws, nw, s, false);
+                double dt = (double)(now - last_prog) / 1e9;
+                double total_s = (double)(job->ramp_ns + runtime + job->cooldown_ns) / 1e9;
+                struct iom_progress p = {
+                    .phase = (enum iom_phase)phase,
+                    .elapsed_s = (double)(now - t_start) / 1e9,
+                    .remaining_s = runtime ? total_s - (double)(now - t_start) / 1e9 : -1,
+                    .iops = (double)(s->ios_all - prog_ios) / dt,
+                    .mib_per_s = (double)(s->bytes_all - prog_bytes) / dt / 1048576.0,
+                };
+                hooks->progress(&p, hooks->arg);
+                prog_ios = s->ios_all;
+                prog_bytes = s->bytes_all;
+                last_prog = now;
+            }
+            /* sleep until the next event, 50 ms at most so signals are seen */
+            uint64_t wake = now + 50000000u;
+            if (phase == IOM_PHASE_MEASURE) {
+                if (next_tick < wake)
+                    wake = next_tick;
+                if (runtime && t_meas + runtime < wake)
+                    wake = t_meas + runtime;
+            } else if (phase == IOM_PHASE_WARMUP && t_start + job->ramp_ns < wake) {
+                wake = t_start + job->ramp_ns;
+            } else if (phase == IOM_PHASE_COOLDOWN && t_meas_end + job->cooldown_ns < wake) {
+                wake = t_meas_end + job->cooldown_ns;
+            }
+            if (wake > now)
+                sleep_until_ns(wake);
+        }
+    }
+    t_end = iom_now_ns();
+    if (t_meas && !t_meas_end) { /* stopped during the measured phase */
+        t_meas_end = t_end;
+        iom_cpu_sample_take(&cpu_b, NULL);
+        if (!rc && t_end > interval_start + 1000000u) {
+            take_snapshot(ws, nw, snap_b, true);
+            add_series_point(r, snap_a, snap_b, scratch, (double)(t_end - t_meas) / 1e9,
+                             (double)(t_end - interval_start) / 1e9);
+        }
+    }
+    set_phase(&sh, IOM_PHASE_STOP);
+    for (unsigned i = 0; i < nw; i++)
+        if (ws[i].started)
+            pthread_join(ws[i].tid, NULL);
+
+    r->warmup_ns = t_meas ? t_meas - t_start : t_end - t_start;
+    r->measured_ns = t_meas ? t_meas_end - t_meas : 0;
+    r->cooldown_ns = t_meas_end ? t_end - t_meas_end : 0;
+    if (t_meas)
+        iom_cpu_usage_between(&cpu_a, &cpu_b, &r->cpu);
+    for (unsigned i = 0; i < nw; i++) {
+        struct iom_thread_result *th = &r->threads[i];
+        struct iom_target_result *tr = &r->targets[th->target_idx];
+        for (int k = 0; k < 2; k++) {
+            iom_io_stats_merge(&tr->dir[k], &th->dir[k]);
+            iom_io_stats_merge(&r->total[k], &th->dir[k]);
+        }
+        if (ws[i].err && !tr->first_error_errno && ws[i].started) {
+            tr->first_error_errno = -ws[i].err;
+            tr->first_error_offset = ws[i].err_offset;
+        }
+        if (ws[i].err && !r->error[0] && ws[i].started) {
+            snprintf(r->error, sizeof(r->error), "%s", ws[i].errmsg);
+            if (!rc)
+                rc = ws[i].err;
+        }
+    }
+    pthread_mutex_destroy(&sh.lock);
+    pthread_cond_destroy(&sh.cond);
+out:
+    free(ws);
+    free(shared_next);
+    free(snap_a);
+    free(snap_b);
+    free(scratch);
+    return rc;
+}

@@ -1,0 +1,441 @@
+/* target.c - target inspection, safety checks, test-file creation. */
+#include "core/target.h"
+
+#include <blkid/blkid.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <linux/fs.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "core/offsets.h"
+
+static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+static int read_sysfs_u64(const char *path, uint64_t *v)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -errno;
+    unsigned long long x;
+    int n = fscanf(f, "%llu", &x);
+    fclose(f);
+    if (n != 1)
+        return -EINVAL;
+    *v = x;
+    return 0;
+}
+
+/* Kernel name of block device dev via /sys/dev/block/M:m; "" if none. */
+static void devname_of(dev_t dev, char *out, size_t len)
+{
+    char link[64], target[512];
+    out[0] = '\0';
+    snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(dev), minor(dev));
+    ssize_t n = readlink(link, target, sizeof(target) - 1);
+    if (n <= 0)
+        return;
+    target[n] = '\0';
+    const char *base = strrchr(target, '/');
+    snprintf(out, len, "%s", base ? base + 1 : target);
+}
+
+/* Logical block size of block device dev from sysfs (whole disk for a partition). */
+static uint32_t sysfs_logical_block(dev_t dev)
+{
+    char p[128];
+    uint64_t v;
+    snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/queue/logical_block_size", major(dev), minor(dev));
+    if (read_sysfs_u64(p, &v) == 0 && v)
+        return (uint32_t)v;
+    snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/../queue/logical_block_size", major(dev),
+             minor(dev));
+    if (read_sysfs_u64(p, &v) == 0 && v)
+        return (uint32_t)v;
+    return 512;
+}
+
+/* Is the maj:min pair `dev` (or one of its partitions) mounted or swap? */
+static int in_use(dev_t dev, const char *devname, char *what, size_t whatlen)
+{
+    dev_t devs[128];
+    unsigned nd = 0;
+    devs[nd++] = dev;
+    char dirp[128];
+    snprintf(dirp, sizeof(dirp), "/sys/dev/block/%u:%u", major(dev), minor(dev));
+    DIR *d = opendir(dirp);
+    if (d) {
+        struct dirent *de;
+        while ((de = readdir(d)) && nd < 128) {
+            if (strncmp(de->d_name, devname, strlen(devname)) != 0 || !devname[0])
+                continue;
+            char p[512];
+            unsigned ma, mi;
+            snprintf(p, sizeof(p), "%s/%s/dev", dirp, de->d_name);
+            FILE *f = fopen(p, "r");
+            if (f) {
+                if (fscanf(f, "%u:%u", &ma, &mi) == 2)
+                    devs[nd++] = makedev(ma, mi);
+                fclose(f);
+            }
+        }
+        closedir(d);
+        /* device-mapper, md or bcache stacked on it */
+        snprintf(dirp + strlen(dirp), sizeof(dirp) - strlen(dirp), "/holders");
+        d = opendir(dirp);
+        if (d) {
+            struct dirent *h;
+            while ((h = readdir(d))) {
+                if (h->d_name[0] == '.')
+                    continue;
+                snprintf(what, whatlen, "is held by %s (device-mapper, md or similar)",
+                         h->d_name);
+                closedir(d);
+                return 1;
+            }
+            closedir(d);
+        }
+    }
+    FILE *f = fopen("/proc/self/mountinfo", "r");
+    if (f) {
+        char line[4096];
+        while (fgets(line, sizeof(line), f)) {
+            unsigned id, pid, ma, mi;
+            char mnt[2048];
+            if (sscanf(line, "%u %u %u:%u %*s %2047s", &id, &pid, &ma, &mi, mnt) != 5)
+                continue;
+            for (unsigned i = 0; i < nd; i++) {
+                if (devs[i] == makedev(ma, mi)) {
+                    snprintf(what, whatlen, "is mounted (on %s)", mnt);
+                    fclose(f);
+                    return 1;
+                }
+            }
+        }
+        fclose(f);
+    }
+    f = fopen("/proc/swaps", "r");
+    if (f) {
+        char line[1024], name[900];
+        while (fgets(line, sizeof(line), f)) {
+            struct stat st;
+            if (sscanf(line, "%899s", name) != 1 || stat(name, &st) != 0 || !S_ISBLK(st.st_mode))
+                continue;
+            for (unsigned i = 0; i < nd; i++) {
+                if (devs[i] == st.st_rdev) {
+                    snprintf(what, whatlen, "is in use as swap");
+                    fclose(f);
+                    return 1;
+                }
+            }
+        }
+        fclose(f);
+    }
+    return 0;
+}
+
+/* Ask libblkid for a filesystem, RAID or partition-table signature. */
+static int has_signature(const char *path, char *what, size_t whatlen)
+{
+    blkid_probe pr = blkid_new_probe_from_filename(path);
+    if (!pr)
+        return 0;
+    blkid_probe_enable_superblocks(pr, 1);
+    blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE);
+    blkid_probe_enable_partitions(pr, 1);
+    blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
+    int found = 0;
+    if (blkid_do_safeprobe(pr) == 0) {
+        const char *type = NULL;
+        if (blkid_probe_lookup_value(pr, "TYPE", &type, NULL) == 0 && type) {
+            snprintf(what, whatlen, "carries a %s signature", type);
+            found = 1;
+        } else if (blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL) == 0 && type) {
+            snprintf(what, whatlen, "carries a %s partition table", type);
+            found = 1;
+        } else {
+            snprintf(what, whatlen, "carries a signature libblkid recognises");
+            found = 1;
+        }
+    }
+    blkid_free_probe(pr);
+    return found;
+}
+
+static uint32_t file_dio_align(const char *path, dev_t dev)
+{
+#ifdef STATX_DIOALIGN
+    struct statx sx;
+    if (statx(AT_FDCWD, path, 0, STATX_DIOALIGN, &sx) == 0 && (sx.stx_mask & STATX_DIOALIGN) &&
+        sx.stx_dio_offset_align)
+        return sx.stx_dio_offset_align;
+#else
+    (void)path;
+#endif
+    return sysfs_logical_block(dev);
+}
+
+int iom_target_check(const struct iom_job *job, const char *path, struct iom_target *t,
+                     char *err, size_t errlen)
+{
+    memset(t, 0, sizeof(*t));
+    t->path = path;
+    t->fd = -1;
+    uint64_t max_bs = iom_job_max_bs(job);
+    bool writes = iom_job_writes(job);
+    struct stat st;
+
+    if (stat(path, &st) == 0) {
+        t->exists = true;
+        if (S_ISBLK(st.st_mode)) {
+            t->is_blockdev = true;
+            t->dev = st.st_rdev;
+            int fd = open(path, O_RDONLY | O_CLOEXEC);
+            if (fd < 0)
+                return fail(err, errlen, -errno, "target %s: cannot open: %s", path,
+                            strerror(errno));
+            uint64_t sz = 0;
+            int lbs = 512;
+            if (ioctl(fd, BLKGETSIZE64, &sz) != 0 || ioctl(fd, BLKSSZGET, &lbs) != 0) {
+                int e = errno;
+                close(fd);
+                return fail(err, errlen, -e, "target %s: cannot read the device size: %s", path,
+                            strerror(e));
+            }
+            close(fd);
+            t->size_bytes = sz;
+            t->logical_block_bytes = (uint32_t)lbs;
+        } else if (S_ISREG(st.st_mode)) {
+            t->dev = st.st_dev;
+            t->size_bytes = (uint64_t)st.st_size;
+            t->logical_block_bytes = file_dio_align(path, st.st_dev);
+            t->sparse = (uint64_t)st.st_blocks * 512 < (uint64_t)st.st_size;
+        } else {
+            return fail(err, errlen, -EINVAL,
+                        "target %s: not a regular file or block device; name a file or a "
+                        "block device",
+                        path);
+        }
+        devname_of(t->dev, t->devname, sizeof(t->devname));
+    } else if (errno != ENOENT) {
+        return fail(err, errlen, -errno, "target %s: %s", path, strerror(errno));
+    }
+
+    /* the region */
+    uint64_t need = job->size_bytes ? job->offset_bytes + job->size_bytes : 0;
+    if (job->create_bytes > need)
+        need = job->create_bytes;
+    if (!t->exists) {
+        if (!need)
+            return fail(err, errlen, -ENOENT,
+                        "target %s does not exist; give --size to have iomark create it", path);
+        char *dup = strdup(path);
+        if (!dup)
+            return -ENOMEM;
+        const char *dir = dirname(dup);
+        struct stat dst;
+        if (stat(dir, &dst) != 0 || !S_ISDIR(dst.st_mode)) {
+            free(dup);
+            return fail(err, errlen, -ENOENT, "target %s: folder %s does not exist", path, dir);
+        }
+        struct statvfs vfs;
+        if (statvfs(dir, &vfs) == 0) {
+            uint64_t free_b = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+            /* keep 1% or 64 MiB of the filesystem free, whichever is smaller */
+            uint64_t reserve = (uint64_t)vfs.f_blocks * vfs.f_frsize / 100;
+            if (reserve > (UINT64_C(64) << 20))
+                reserve = UINT64_C(64) << 20;
+            if (need + reserve > free_b) {
+                free(dup);
+                return fail(err, errlen, -ENOSPC,
+                            "target %s: creating it needs %llu bytes but the filesystem has "
+                            "%llu bytes free; choose a smaller --size",
+                            path, (unsigned long long)need, (unsigned long long)free_b);
+            }
+        }
+        t->dev = dst.st_dev;
+        t->logical_block_bytes = sysfs_logical_block(dst.st_dev);
+        devname_of(t->dev, t->devname, sizeof(t->devname));
+        free(dup);
+    } else if (t->is_blockdev) {
+        if (need > t->size_bytes)
+            return fail(err, errlen, -EINVAL,
+                        "--size/--offset: region ends at byte %llu but %s has %llu bytes",
+                        (unsigned long long)need, path, (unsigned long long)t->size_bytes);
+    } else if (need > t->size_bytes) {
+        struct statvfs vfs;
+        if (statvfs(path, &vfs) == 0 &&
+            need - t->size_bytes > (uint64_t)vfs.f_bavail * vfs.f_frsize)
+            return fail(err, errlen, -ENOSPC,
+                        "target %s: extending it to %llu bytes needs more than the %llu bytes "
+                        "free",
+                        path, (unsigned long long)need,
+                        (unsigned long long)vfs.f_bavail * vfs.f_frsize);
+    }
+    t->need_bytes = need > t->size_bytes ? need : t->size_bytes;
+    uint64_t total = t->need_bytes;
+    if (total == 0)
+        return fail(err, errlen, -EINVAL, "target %s is empty (0 bytes); give --size to fill it",
+                    path);
+    if (job->offset_bytes >= total)
+        return fail(err, errlen, -EINVAL, "--offset=%llu: past the end of %s (%llu bytes)",
+                    (unsigned long long)job->offset_bytes, path, (unsigned long long)total);
+    t->region_start = job->offset_bytes;
+    t->region_len = job->size_bytes ? job->size_bytes : total - job->offset_bytes;
+    if (t->region_len < max_bs)
+        return fail(err, errlen, -EINVAL,
+                    "target %s: the region (%llu bytes) is smaller than one block (%llu bytes)",
+                    path, (unsigned long long)t->region_len, (unsigned long long)max_bs);
+
+    /* direct I/O alignment */
+    if (job->direct && t->logical_block_bytes > 1) {
+        uint32_t a = t->logical_block_bytes;
+        if (job->nr_bssplit) {
+            for (uint32_t i = 0; i < job->nr_bssplit; i++)
+                if (job->bssplit[i].bs_bytes % a)
+                    return fail(err, errlen, -EINVAL,
+                                "--bssplit: block size %llu is not a multiple of %s's logical "
+                                "block size (%u bytes), which direct I/O requires",
+                                (unsigned long long)job->bssplit[i].bs_bytes, path, a);
+        } else if (job->bs_bytes % a) {
+            return fail(err, errlen, -EINVAL,
+                        "--bs=%llu: not a multiple of %s's logical block size (%u bytes), which "
+                        "direct I/O requires; use a multiple of %u or --direct=0",
+                        (unsigned long long)job->bs_bytes, path, a, a);
+        }
+        if (job->offset_bytes % a)
+            return fail(err, errlen, -EINVAL,
+                        "--offset=%llu: not a multiple of %s's logical block size (%u bytes)",
+                        (unsigned long long)job->offset_bytes, path, a);
+        if (job->blockalign_bytes % a)
+            return fail(err, errlen, -EINVAL,
+                        "--blockalign=%llu: not a multiple of %s's logical block size (%u "
+                        "bytes)",
+                        (unsigned long long)job->blockalign_bytes, path, a);
+        if (job->seq_stride_bytes % a || job->thread_stride_bytes % a)
+            return fail(err, errlen, -EINVAL,
+                        "stride: not a multiple of %s's logical block size (%u bytes)", path, a);
+    }
+
+    /* never destroy data on a device by accident */
+    if (writes && t->is_blockdev && !job->force) {
+        char what[512];
+        if (in_use(t->dev, t->devname, what, sizeof(what)) || has_signature(path, what, sizeof(what)))
+            return fail(err, errlen, -EEXIST,
+                        "target %s %s; a write test would destroy its data. Add --force to "
+                        "write to it anyway",
+                        path, what);
+    }
+    return 0;
+}
+
+int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
+                       const volatile sig_atomic_t *stop, void (*progress)(double pct, void *arg),
+                       void *arg, char *err, size_t errlen)
+{
+    if (t->is_blockdev || t->need_bytes <= t->size_bytes)
+        return 0;
+    int flags = O_WRONLY | O_CLOEXEC | (t->exists ? 0 : O_CREAT | O_EXCL);
+    int fd = open(t->path, flags, 0644);
+    if (fd < 0)
+        return fail(err, errlen, -errno, "target %s: cannot create: %s", t->path,
+                    strerror(errno));
+    t->created = !t->exists;
+    const size_t chunk = 1 << 20;
+    uint64_t *buf = NULL;
+    int rc = 0;
+    if (posix_memalign((void **)&buf, 4096, chunk)) {
+        rc = fail(err, errlen, -ENOMEM, "out of memory");
+        goto out;
+    }
+    struct iom_rng rng;
+    iom_rng_seed(&rng, job->seed ^ (uint64_t)t->need_bytes ^ 0x10ba1c0ffeeULL);
+    uint64_t pos = t->size_bytes, start = pos, end = t->need_bytes;
+    while (pos < end) {
+        if (stop && *stop) {
+            rc = -EINTR;
+            snprintf(err, errlen, "target %s: creation interrupted", t->path);
+            goto out;
+        }
+        size_t n = end - pos < chunk ? (size_t)(end - pos) : chunk;
+        for (size_t i = 0; i < (n + 7) / 8; i++)
+            buf[i] = job->zero_buffers ? 0 : iom_rng_next(&rng);
+        ssize_t w = pwrite(fd, buf, n, (off_t)pos);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            int e = w < 0 ? errno : ENOSPC;
+            rc = fail(err, errlen, -e, "target %s: writing the test file at byte %llu: %s",
+                      t->path, (unsigned long long)pos, strerror(e));
+            goto out;
+        }
+        pos += (uint64_t)w;
+        if (progress && ((pos - start) % (UINT64_C(64) << 20) == 0 || pos == end))
+            progress(100.0 * (double)(pos - start) / (double)(end - start), arg);
+    }
+    if (fdatasync(fd) != 0) {
+        rc = fail(err, errlen, -errno, "target %s: fdatasync: %s", t->path, strerror(errno));
+        goto out;
+    }
+    /* drop the pages just written so buffered runs do not start warm */
+    posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    t->size_bytes = end;
+    t->sparse = false;
+out:
+    free(buf);
+    close(fd);
+    if (rc && t->created) {
+        unlink(t->path);
+        t->created = false;
+    }
+    return rc;
+}
+
+int iom_target_open(const struct iom_job *job, struct iom_target *t, char *err, size_t errlen)
+{
+    int flags = O_CLOEXEC | (iom_job_writes(job) ? O_RDWR : O_RDONLY);
+    if (job->direct)
+        flags |= O_DIRECT;
+    if (job->sync == IOM_SYNC_DSYNC)
+        flags |= O_DSYNC;
+    else if (job->sync == IOM_SYNC_SYNC)
+        flags |= O_SYNC;
+    t->fd = open(t->path, flags);
+    if (t->fd < 0) {
+        int e = errno;
+        if (e == EINVAL && job->direct)
+            return fail(err, errlen, -e,
+                        "target %s: the filesystem refuses direct I/O (O_DIRECT), as tmpfs and "
+                        "some FUSE filesystems do; use --direct=0 for buffered I/O",
+                        t->path);
+        return fail(err, errlen, -e, "target %s: cannot open: %s", t->path, strerror(e));
+    }
+    return 0;
+}
+
+void iom_target_close(struct iom_target *t, bool remove_created)
+{
+    if (t->fd >= 0)
+        close(t->fd);
+    t->fd = -1;
+    if (remove_created && t->created) {
+        unlink(t->path);
+        t->created = false;
+    }
+}

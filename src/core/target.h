@@ -1,0 +1,68 @@
+/*
+ * target.h - checking, creating and opening the files and block devices a
+ * job runs on.
+ *
+ * Two steps keep bad input harmless: iom_target_check() looks at a target
+ * and the job and refuses what cannot work or would destroy data, without
+ * writing or creating anything; only after every target passed does
+ * iom_target_prepare() create or extend test files.
+ */
+#ifndef IOMARK_CORE_TARGET_H
+#define IOMARK_CORE_TARGET_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "spec/spec.h"
+
+struct iom_target {
+    const char *path;            /* borrowed from the job */
+    bool exists, is_blockdev;
+    bool created;                /* prepare() created the file */
+    bool sparse;                 /* regular file with unallocated blocks */
+    uint64_t size_bytes;         /* current size (after prepare: final size) */
+    uint64_t need_bytes;         /* size the job needs (file targets) */
+    uint32_t logical_block_bytes;/* direct I/O offset/size alignment */
+    dev_t dev;                   /* the block device: st_rdev, or st_dev for files */
+    char devname[64];            /* its kernel name ("vda1", "loop0"), "" if not a block device */
+    uint64_t region_start, region_len;
+    int fd;                      /* -1 until opened */
+};
+
+/*
+ * Inspect `path` for `job` without changing anything: existence, type,
+ * size, block size, direct-I/O alignment of every block size and offset,
+ * free space for a file to create, and for writes to a block device the
+ * safety checks (mounted, swap, held by device-mapper/md, a filesystem or
+ * partition-table signature found by libblkid) unless job->force.
+ * On refusal returns -EINVAL (bad input), -EEXIST (would destroy data),
+ * -ENOSPC, -ENOENT or another -errno, and writes one line to err naming
+ * the target, the option at fault when there is one, and what is allowed.
+ */
+int iom_target_check(const struct iom_job *job, const char *path, struct iom_target *t,
+                     char *err, size_t errlen);
+
+/*
+ * Create (or extend) a file target to need_bytes and fill the new part
+ * with incompressible random data, so reads never hit unwritten zero pages.
+ * An existing file is never truncated. `stop` (may be NULL) is polled to
+ * abandon the fill on a signal; a file created here is then removed.
+ * progress(pct, arg) is called now and then when non-NULL.
+ * Returns 0, -EINTR (stopped), or -errno with err filled.
+ */
+int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
+                       const volatile sig_atomic_t *stop, void (*progress)(double pct, void *arg),
+                       void *arg, char *err, size_t errlen);
+
+/* Open for the run with the job's flags (O_DIRECT, O_DSYNC/O_SYNC, read or
+ * read-write). Sets t->fd. Returns 0 or -errno with err filled (a filesystem
+ * refusing O_DIRECT gets a message suggesting --direct=0). */
+int iom_target_open(const struct iom_job *job, struct iom_target *t, char *err, size_t errlen);
+
+/* Close the fd; remove the file when remove_created and prepare() made it. */
+void iom_target_close(struct iom_target *t, bool remove_created);
+
+#endif

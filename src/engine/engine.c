@@ -1,0 +1,19 @@
+/* engine.c - the registry of engines. */
+#include "engine/engine.h"
+
+#include <string.h>
+
+const char *const iom_engine_names[] = {"io_uring", "libaio", "psync", "null", NULL};
+
+const struct iom_engine_ops *iom_engine_find(const char *name)
+{
+    if (strcmp(name, "io_uring") == 0)
+        return &iom_engine_io_uring;
+    if (strcmp(name, "libaio") == 0)
+        return &iom_engine_libaio;
+    if (strcmp(name, "psync") == 0 || strcmp(name, "sync") == 0)
+        return &iom_engine_psync;
+    if (strcmp(name, "null") == 0)
+        return &iom_engine_null;
+    return NULL;
+}

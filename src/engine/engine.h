@@ -1,0 +1,81 @@
+/*
+ * engine.h - the I/O engine ops table. One file per engine fills one
+ * struct iom_engine_ops (the shape of fio's ioengines.h). Engines include
+ * only this header.
+ *
+ * Life of an I/O, per worker thread (one engine instance per thread):
+ *   queue(io)      -> IOM_Q_QUEUED (completes later via getevents) or
+ *                     IOM_Q_COMPLETED (done now; io->result set), or -errno
+ *   commit()       -> hand queued I/Os to the kernel (may be a no-op when
+ *                     getevents submits, as io_uring's submit-and-wait does)
+ *   getevents(min) -> wait for at least `min` completions (or the timeout),
+ *                     return them in out[]
+ * The engine never allocates per I/O.
+ */
+#ifndef IOMARK_ENGINE_ENGINE_H
+#define IOMARK_ENGINE_ENGINE_H
+
+#include <stdint.h>
+
+enum { IOM_Q_QUEUED = 0, IOM_Q_COMPLETED = 1 };
+
+/* One in-flight I/O slot; owned by the worker, lent to the engine. */
+struct iom_io {
+    void *buf;          /* aligned buffer, at least len bytes */
+    uint64_t offset;    /* bytes from the start of the target */
+    uint32_t len;       /* bytes */
+    uint8_t is_write;
+    uint16_t buf_index; /* index of buf in the buffers given to init() */
+    uint32_t slot;      /* index of this slot in the worker's array */
+    int64_t result;     /* set on completion: bytes transferred, or -errno */
+    uint64_t start_ns;  /* submission (or intended start when paced) time */
+};
+
+struct iom_engine;
+
+struct iom_engine_ops {
+    const char *name;
+    /*
+     * Check that the engine can run on this kernel (io_uring may be disabled
+     * by sysctl kernel.io_uring_disabled or seccomp). Returns 0 or -errno.
+     */
+    int (*available)(void);
+    /*
+     * Set up for `depth` outstanding I/Os on file descriptor fd, using the
+     * nr_bufs buffers bufs[] of buf_len bytes each (engines may register
+     * them with the kernel). Returns 0 or -errno; on error nothing to clean.
+     */
+    int (*init)(struct iom_engine *e, unsigned depth, int fd, void **bufs, unsigned nr_bufs,
+                uint32_t buf_len);
+    int (*queue)(struct iom_engine *e, struct iom_io *io);
+    int (*commit)(struct iom_engine *e);
+    /*
+     * Reap completions: wait until at least `min` are available (min may be
+     * 0 to poll) or timeout_ns passes (0 = no timeout), store up to `max` in
+     * out[] and return their number, or -errno.
+     */
+    int (*getevents)(struct iom_engine *e, unsigned min, unsigned max, uint64_t timeout_ns,
+                     struct iom_io **out);
+    void (*cleanup)(struct iom_engine *e);
+};
+
+struct iom_engine {
+    const struct iom_engine_ops *ops;
+    void *priv; /* engine-private state */
+    int fd;
+    unsigned depth;
+};
+
+/* Look up an engine by name ("io_uring", "libaio", "psync", "sync", "null").
+ * Returns NULL when unknown. */
+const struct iom_engine_ops *iom_engine_find(const char *name);
+
+/* Names of all engines, NULL-terminated, for help and error text. */
+extern const char *const iom_engine_names[];
+
+extern const struct iom_engine_ops iom_engine_io_uring;
+extern const struct iom_engine_ops iom_engine_libaio;
+extern const struct iom_engine_ops iom_engine_psync;
+extern const struct iom_engine_ops iom_engine_null;
+
+#endif

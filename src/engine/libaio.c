@@ -1,0 +1,140 @@
+/* libaio.c - Linux native AIO (io_submit/io_getevents) through libaio.
+ * Asynchronous only with O_DIRECT; buffered I/O completes inside io_submit. */
+#include <errno.h>
+#include <libaio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+
+struct aio_priv {
+    io_context_t ctx;
+    unsigned nr_pending;
+    struct iocb **pending;   /* queued, not yet submitted */
+    struct iocb *iocbs;      /* one per slot */
+    struct io_event *events;
+};
+
+static int aio_available(void)
+{
+    io_context_t ctx = 0;
+    int rc = io_setup(1, &ctx);
+    if (rc == 0)
+        io_destroy(ctx);
+    return rc;
+}
+
+static int aio_init(struct iom_engine *e, unsigned depth, int fd, void **bufs, unsigned nr_bufs,
+                    uint32_t buf_len)
+{
+    (void)bufs, (void)nr_bufs, (void)buf_len;
+    struct aio_priv *p = calloc(1, sizeof(*p));
+    if (!p)
+        return -ENOMEM;
+    p->pending = calloc(depth, sizeof(*p->pending));
+    p->iocbs = calloc(depth, sizeof(*p->iocbs));
+    p->events = calloc(depth, sizeof(*p->events));
+    int rc = -ENOMEM;
+    if (!p->pending || !p->iocbs || !p->events)
+        goto fail;
+    rc = io_setup((int)depth, &p->ctx);
+    if (rc < 0)
+        goto fail;
+    e->priv = p;
+    e->fd = fd;
+    e->depth = depth;
+    return 0;
+fail:
+    free(p->pending);
+    free(p->iocbs);
+    free(p->events);
+    free(p);
+    return rc;
+}
+
+static int aio_queue(struct iom_engine *e, struct iom_io *io)
+{
+    struct aio_priv *p = e->priv;
+    if (p->nr_pending >= e->depth)
+        return -EBUSY;
+    struct iocb *cb = &p->iocbs[io->slot];
+    if (io->is_write)
+        io_prep_pwrite(cb, e->fd, io->buf, io->len, (long long)io->offset);
+    else
+        io_prep_pread(cb, e->fd, io->buf, io->len, (long long)io->offset);
+    cb->data = io;
+    p->pending[p->nr_pending++] = cb;
+    return IOM_Q_QUEUED;
+}
+
+static int aio_commit(struct iom_engine *e)
+{
+    struct aio_priv *p = e->priv;
+    unsigned done = 0;
+    while (done < p->nr_pending) {
+        int rc = io_submit(p->ctx, (long)(p->nr_pending - done), p->pending + done);
+        if (rc == -EAGAIN || rc == -EINTR)
+            continue;
+        if (rc < 0)
+            return rc;
+        done += (unsigned)rc;
+    }
+    p->nr_pending = 0;
+    return 0;
+}
+
+static int aio_getevents(struct iom_engine *e, unsigned min, unsigned max, uint64_t timeout_ns,
+                         struct iom_io **out)
+{
+    struct aio_priv *p = e->priv;
+    struct timespec ts, *tsp = NULL;
+    if (timeout_ns) {
+        ts.tv_sec = (time_t)(timeout_ns / 1000000000u);
+        ts.tv_nsec = (long)(timeout_ns % 1000000000u);
+        tsp = &ts;
+    } else if (min == 0) {
+        ts.tv_sec = 0;
+        ts.tv_nsec = 0;
+        tsp = &ts;
+    }
+    if (max > e->depth)
+        max = e->depth;
+    int rc;
+    do {
+        rc = io_getevents(p->ctx, (long)min, (long)max, p->events, tsp);
+    } while (rc == -EINTR && !tsp);
+    if (rc == -EINTR)
+        rc = 0;
+    if (rc < 0)
+        return rc;
+    for (int i = 0; i < rc; i++) {
+        struct iom_io *io = p->events[i].data;
+        long res = (long)p->events[i].res;
+        io->result = res;
+        out[i] = io;
+    }
+    return rc;
+}
+
+static void aio_cleanup(struct iom_engine *e)
+{
+    struct aio_priv *p = e->priv;
+    if (!p)
+        return;
+    io_destroy(p->ctx);
+    free(p->pending);
+    free(p->iocbs);
+    free(p->events);
+    free(p);
+    e->priv = NULL;
+}
+
+const struct iom_engine_ops iom_engine_libaio = {
+    .name = "libaio",
+    .available = aio_available,
+    .init = aio_init,
+    .queue = aio_queue,
+    .commit = aio_commit,
+    .getevents = aio_getevents,
+    .cleanup = aio_cleanup,
+};

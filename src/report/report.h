@@ -1,0 +1,51 @@
+/*
+ * report.h - reporters: turn a struct iom_result into human text or the
+ * versioned JSON document described in docs/json-schema.md. Reporters only
+ * read results; all statistics come from stats/.
+ */
+#ifndef IOMARK_REPORT_REPORT_H
+#define IOMARK_REPORT_REPORT_H
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
+#include "stats/result.h"
+
+#define IOM_JSON_SCHEMA "iomark-result"
+#define IOM_JSON_SCHEMA_VERSION 1
+
+/* Print the human report (aligned tables, units in every header) to f. */
+void iom_report_text(FILE *f, const struct iom_result *r);
+
+/* Build the JSON document of a run. Returns a new cJSON tree (caller frees
+ * with cJSON_Delete) or NULL when out of memory. */
+cJSON *iom_report_json(const struct iom_result *r);
+
+/* JSON of one direction's figures (the "read"/"write"/"total" objects). */
+cJSON *iom_json_io_stats(const struct iom_io_stats *s, uint64_t interval_ns);
+
+/* JSON of the workload spec (the "spec" object). */
+cJSON *iom_json_spec(const struct iom_job *job);
+
+/* A document for a run that failed: {schema, schema_version, iomark_version,
+ * type, status: "error", error: message}. */
+cJSON *iom_json_error_doc(const char *type, const char *message);
+
+/* Start a document with the common header fields (schema, version, type,
+ * iomark_version, start time). */
+cJSON *iom_json_doc_new(const char *type);
+
+/*
+ * Write `doc` to path (or stdout when path is NULL), pretty-printed, with a
+ * final newline. Writes to a temporary file and renames it into place so a
+ * reader never sees a partial document. Returns 0 or -errno.
+ */
+int iom_json_write(const cJSON *doc, const char *path);
+
+/* "4 KiB", "1 MiB", "1.5 GiB" or "4096 B" for a byte count (exact when possible). */
+void iom_fmt_bytes(uint64_t bytes, char *buf, size_t len);
+
+/* "SIGINT" for 2, and so on. */
+const char *iom_signal_name(int sig);
+
+#endif

@@ -1,0 +1,201 @@
+/* text.c - the human report: aligned tables, units in every header. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+
+void iom_fmt_bytes(uint64_t b, char *buf, size_t len)
+{
+    static const char *const u[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    int i = 0;
+    uint64_t v = b;
+    while (i < 5 && v >= 1024 && v % 1024 == 0) {
+        v /= 1024;
+        i++;
+    }
+    if (i > 0 || b < 1024) {
+        snprintf(buf, len, "%llu %s", (unsigned long long)v, u[i]);
+        return;
+    }
+    double d = (double)b;
+    i = 0;
+    while (i < 5 && d >= 1024) {
+        d /= 1024;
+        i++;
+    }
+    snprintf(buf, len, "%.2f %s", d, u[i]);
+}
+
+static const char *const dir_names[3] = {"read", "write", "total"};
+
+/* Latency in us with a width-independent precision. */
+static void fmt_us(double us, char *buf, size_t len)
+{
+    if (us < 10)
+        snprintf(buf, len, "%.2f", us);
+    else if (us < 1000)
+        snprintf(buf, len, "%.1f", us);
+    else
+        snprintf(buf, len, "%.0f", us);
+}
+
+static void print_rates(FILE *f, const char *label, const struct iom_summary *m)
+{
+    char mean[32], sd[32], p50[32], p99[32], mx[32];
+    fmt_us(m->lat_mean_us, mean, sizeof(mean));
+    fmt_us(m->lat_stddev_us, sd, sizeof(sd));
+    fmt_us(m->lat_pct_us[1], p50, sizeof(p50));
+    fmt_us(m->lat_pct_us[5], p99, sizeof(p99));
+    fmt_us(m->lat_max_us, mx, sizeof(mx));
+    fprintf(f, "  %-7s %12.1f %10.2f %10.2f %14llu %10s %10s %10s %10s %10s\n", label, m->iops,
+            m->mb_per_s, m->mib_per_s, (unsigned long long)m->ios, mean, sd, p50, p99, mx);
+}
+
+static void print_rate_header(FILE *f, const char *first)
+{
+    fprintf(f, "  %-7s %12s %10s %10s %14s %10s %10s %10s %10s %10s\n", first, "IOPS", "MB/s",
+            "MiB/s", "I/Os", "mean(us)", "stdev(us)", "p50(us)", "p99(us)", "max(us)");
+}
+
+static void dirs_summaries(const struct iom_io_stats d[2], uint64_t ns, struct iom_summary m[3])
+{
+    struct iom_io_stats *all = malloc(sizeof(*all));
+    iom_summarize(&d[0], ns, &m[0]);
+    iom_summarize(&d[1], ns, &m[1]);
+    if (all) {
+        iom_result_merge_dirs(d, all);
+        iom_summarize(all, ns, &m[2]);
+        free(all);
+    } else {
+        memset(&m[2], 0, sizeof(m[2]));
+    }
+}
+
+void iom_report_text(FILE *f, const struct iom_result *r)
+{
+    const struct iom_job *j = &r->job;
+    char bs[32], sz[32];
+    iom_fmt_bytes(iom_job_max_bs(j), bs, sizeof(bs));
+    fprintf(f, "iomark %s: %s, %s%s, iodepth %u, %u thread%s per target, engine %s, %s I/O%s\n",
+            IOMARK_VERSION, iom_rw_name(j->rw), j->nr_bssplit ? "up to " : "", bs, j->iodepth,
+            j->numjobs, j->numjobs == 1 ? "" : "s", r->engine[0] ? r->engine : j->ioengine,
+            j->direct ? "direct" : "BUFFERED (page cache)",
+            j->sync == IOM_SYNC_DSYNC ? ", write-through (O_DSYNC)"
+            : j->sync == IOM_SYNC_SYNC ? ", O_SYNC"
+                                       : "");
+    if (j->rw == IOM_RW_RW || j->rw == IOM_RW_RANDRW)
+        fprintf(f, "  mix: %u%% read / %u%% write\n", iom_job_read_pct(j), 100 - iom_job_read_pct(j));
+    if (j->rate_iops || j->rate_bytes_per_s)
+        fprintf(f, "  paced: %llu %s per thread; latency counts from each I/O's intended start\n",
+                (unsigned long long)(j->rate_iops ? j->rate_iops : j->rate_bytes_per_s),
+                j->rate_iops ? "IOPS" : "bytes/s");
+    if (r->engine_note[0])
+        fprintf(f, "  note: %s\n", r->engine_note);
+    for (uint32_t i = 0; i < r->nr_targets; i++) {
+        const struct iom_target_result *t = &r->targets[i];
+        iom_fmt_bytes(t->size_bytes, sz, sizeof(sz));
+        fprintf(f, "  target %u: %s (%s, %llu bytes = %s%s%s%s, logical block %u B)%s%s\n", i,
+                t->path, t->is_blockdev ? "block device" : "file",
+                (unsigned long long)t->size_bytes, sz, t->devname[0] ? ", on " : "",
+                t->devname, t->created ? ", created by iomark" : "", t->logical_block_bytes,
+                t->sparse ? " SPARSE: unwritten regions read as zeros" : "",
+                "");
+    }
+    fprintf(f, "  measured %.2f s (warm-up %.2f s, cool-down %.2f s)%s\n",
+            (double)r->measured_ns / 1e9, (double)r->warmup_ns / 1e9,
+            (double)r->cooldown_ns / 1e9,
+            r->interrupted_signal ? "  INTERRUPTED: partial results" : "");
+    if (r->error[0])
+        fprintf(f, "  ERROR: %s\n", r->error);
+
+    struct iom_summary m[3];
+    dirs_summaries(r->total, r->measured_ns, m);
+    fprintf(f, "\n");
+    print_rate_header(f, "");
+    for (int k = 0; k < 3; k++)
+        if (k == 2 || m[k].ios)
+            print_rates(f, dir_names[k], &m[k]);
+
+    fprintf(f, "\n  latency percentiles in us, submission to completion "
+               "(* = fewer samples than the percentile resolves):\n");
+    fprintf(f, "  %-7s %10s", "", "min");
+    for (int i = 0; i < IOM_NR_PCT; i++) {
+        char h[16];
+        snprintf(h, sizeof(h), "p%g", iom_pct_list[i]);
+        fprintf(f, " %10s", h);
+    }
+    fprintf(f, " %10s %12s\n", "max", "samples");
+    for (int k = 0; k < 3; k++) {
+        if (k != 2 && !m[k].ios)
+            continue;
+        char v[32];
+        fmt_us(m[k].lat_min_us, v, sizeof(v));
+        fprintf(f, "  %-7s %10s", dir_names[k], v);
+        for (int i = 0; i < IOM_NR_PCT; i++) {
+            fmt_us(m[k].lat_pct_us[i], v, sizeof(v));
+            /* a percentile p needs at least 1/(1-p) samples to differ from the max */
+            double need = 1.0 / (1.0 - iom_pct_list[i] / 100.0);
+            if ((double)m[k].ios < need - 1e-6)
+                strcat(v, "*");
+            fprintf(f, " %10s", v);
+        }
+        fmt_us(m[k].lat_max_us, v, sizeof(v));
+        fprintf(f, " %10s %12llu\n", v, (unsigned long long)m[k].ios);
+    }
+
+    uint64_t ios = m[2].ios;
+    double busy = r->cpu.user_pct + r->cpu.system_pct;
+    double proc = r->cpu.process_user_s + r->cpu.process_system_s;
+    fprintf(f,
+            "\n  CPU (%u CPUs): user %.1f%%, system %.1f%%, iowait %.1f%%, idle %.1f%%; "
+            "%.0f IOPS per CPU-%%; iomark used %.2f CPU-s = %.2f us per I/O\n",
+            r->cpu.nr_cpus, r->cpu.user_pct, r->cpu.system_pct, r->cpu.iowait_pct,
+            r->cpu.idle_pct, busy > 0 ? m[2].iops / busy : 0.0, proc,
+            ios ? proc * 1e6 / (double)ios : 0.0);
+
+    if (r->nr_targets > 1) {
+        fprintf(f, "\n  per target:\n");
+        print_rate_header(f, "target");
+        for (uint32_t i = 0; i < r->nr_targets; i++) {
+            struct iom_summary tm[3];
+            char lab[16];
+            dirs_summaries(r->targets[i].dir, r->measured_ns, tm);
+            snprintf(lab, sizeof(lab), "%u", i);
+            print_rates(f, lab, &tm[2]);
+        }
+    }
+    for (uint32_t i = 0; i < r->nr_targets; i++) {
+        const struct iom_target_result *t = &r->targets[i];
+        if (t->first_error_errno)
+            fprintf(f, "  target %u: %llu errors; first at byte %llu: %s\n", i,
+                    (unsigned long long)(t->dir[0].errors + t->dir[1].errors),
+                    (unsigned long long)t->first_error_offset, strerror(t->first_error_errno));
+    }
+    if (r->nr_threads > 1) {
+        fprintf(f, "\n  per thread:\n");
+        print_rate_header(f, "thread");
+        for (uint32_t i = 0; i < r->nr_threads; i++) {
+            struct iom_summary tm[3];
+            char lab[24];
+            dirs_summaries(r->threads[i].dir, r->measured_ns, tm);
+            snprintf(lab, sizeof(lab), "%u.%u", r->threads[i].target_idx,
+                     r->threads[i].thread_idx);
+            print_rates(f, lab, &tm[2]);
+        }
+    }
+    if (r->nr_series) {
+        fprintf(f, "\n  series (every %.3g s):\n  %8s %12s %12s %10s %12s %12s\n",
+                (double)j->series_interval_ns / 1e9, "t(s)", "read IOPS", "write IOPS",
+                "MiB/s", "mean(us)", "p99(us)");
+        for (uint32_t i = 0; i < r->nr_series; i++) {
+            const struct iom_series_point *p = &r->series[i];
+            double d = p->dur_s > 0 ? p->dur_s : 1;
+            char mean[32], p99[32];
+            fmt_us(p->lat_mean_us, mean, sizeof(mean));
+            fmt_us(p->lat_p99_us, p99, sizeof(p99));
+            fprintf(f, "  %8.2f %12.1f %12.1f %10.2f %12s %12s\n", p->t_end_s,
+                    (double)p->ios[0] / d, (double)p->ios[1] / d,
+                    (double)(p->bytes[0] + p->bytes[1]) / d / 1048576.0, mean, p99);
+        }
+    }
+}

@@ -1,0 +1,50 @@
+/*
+ * options.h - the native option table: one row per option drives parsing,
+ * range checks, --help text and "did you mean" (the shape of fio's
+ * options.c). Names follow fio where fio has the option.
+ */
+#ifndef IOMARK_SPEC_OPTIONS_H
+#define IOMARK_SPEC_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "spec/spec.h"
+
+enum iom_output_format { IOM_OUT_NORMAL, IOM_OUT_JSON };
+
+/* Options that shape the session, not the workload. */
+struct iom_run_opts {
+    enum iom_output_format format;
+    const char *output_path;   /* NULL = stdout; borrowed from argv */
+    bool quiet;                /* no progress line */
+    bool help;
+};
+
+/*
+ * Parse argv[first..argc) into job and ro. Options may come in any order
+ * before or between targets; "--" ends options. Non-option arguments are
+ * added to job->targets. On error returns -EINVAL and writes one line to
+ * err: the option, the value and what is allowed (no "iomark:" prefix).
+ * job and ro must be initialised (iom_job_defaults, zeroed ro) beforehand,
+ * so a preset can set its own defaults first.
+ */
+int iom_options_parse(int argc, char **argv, int first, struct iom_job *job,
+                      struct iom_run_opts *ro, char *err, size_t errlen);
+
+/*
+ * Apply one option by name (no leading dashes) with its value text (NULL
+ * for a bare flag). Used by the command-line parser and by front ends that
+ * read name=value pairs (profiles). Returns 0, -ENOENT for an unknown name
+ * (err holds a "did you mean" hint when one is close), or -EINVAL.
+ */
+int iom_option_apply(const char *name, const char *value, struct iom_job *job,
+                     struct iom_run_opts *ro, char *err, size_t errlen);
+
+/* Print the option table as help text. */
+void iom_options_help(FILE *f);
+
+/* The closest known option name to `name` (edit distance <= 3), or NULL. */
+const char *iom_option_suggest(const char *name);
+
+#endif

@@ -1,0 +1,165 @@
+/* spec.c - defaults, copying and cross-field validation of a workload spec. */
+#include "spec/spec.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const rw_names[] = {
+    [IOM_RW_READ] = "read",          [IOM_RW_WRITE] = "write", [IOM_RW_RANDREAD] = "randread",
+    [IOM_RW_RANDWRITE] = "randwrite", [IOM_RW_RW] = "rw",       [IOM_RW_RANDRW] = "randrw",
+};
+
+void iom_job_defaults(struct iom_job *job)
+{
+    memset(job, 0, sizeof(*job));
+    strcpy(job->name, "job");
+    job->rw = IOM_RW_RANDREAD;
+    job->rwmixread_pct = 50;
+    job->bs_bytes = 4096;
+    job->percentage_random = 100;
+    job->numjobs = 1;
+    job->iodepth = 1;
+    job->runtime_ns = UINT64_C(10000000000);
+    job->series_interval_ns = UINT64_C(1000000000);
+    strcpy(job->ioengine, "io_uring");
+    job->direct = true;
+}
+
+int iom_job_add_target(struct iom_job *job, const char *path)
+{
+    char **t = realloc(job->targets, (job->nr_targets + 1) * sizeof(*t));
+    if (!t)
+        return -ENOMEM;
+    job->targets = t;
+    t[job->nr_targets] = strdup(path);
+    if (!t[job->nr_targets])
+        return -ENOMEM;
+    job->nr_targets++;
+    return 0;
+}
+
+int iom_job_copy(struct iom_job *dst, const struct iom_job *src)
+{
+    *dst = *src;
+    dst->targets = NULL;
+    dst->nr_targets = 0;
+    for (uint32_t i = 0; i < src->nr_targets; i++) {
+        if (iom_job_add_target(dst, src->targets[i])) {
+            iom_job_free(dst);
+            return -ENOMEM;
+        }
+    }
+    return 0;
+}
+
+void iom_job_free(struct iom_job *job)
+{
+    for (uint32_t i = 0; i < job->nr_targets; i++)
+        free(job->targets[i]);
+    free(job->targets);
+    job->targets = NULL;
+    job->nr_targets = 0;
+}
+
+uint32_t iom_job_read_pct(const struct iom_job *job)
+{
+    switch (job->rw) {
+    case IOM_RW_READ:
+    case IOM_RW_RANDREAD:
+        return 100;
+    case IOM_RW_WRITE:
+    case IOM_RW_RANDWRITE:
+        return 0;
+    default:
+        return job->rwmixread_pct;
+    }
+}
+
+bool iom_job_writes(const struct iom_job *job)
+{
+    return iom_job_read_pct(job) < 100;
+}
+
+bool iom_job_random(const struct iom_job *job)
+{
+    return job->rw == IOM_RW_RANDREAD || job->rw == IOM_RW_RANDWRITE || job->rw == IOM_RW_RANDRW;
+}
+
+uint64_t iom_job_max_bs(const struct iom_job *job)
+{
+    uint64_t m = job->bs_bytes;
+    if (job->nr_bssplit) {
+        m = 0;
+        for (uint32_t i = 0; i < job->nr_bssplit; i++)
+            if (job->bssplit[i].bs_bytes > m)
+                m = job->bssplit[i].bs_bytes;
+    }
+    return m;
+}
+
+const char *iom_rw_name(enum iom_rw rw)
+{
+    return (unsigned)rw < sizeof(rw_names) / sizeof(rw_names[0]) ? rw_names[rw] : "?";
+}
+
+int iom_rw_parse(const char *s, enum iom_rw *rw)
+{
+    for (unsigned i = 0; i < sizeof(rw_names) / sizeof(rw_names[0]); i++) {
+        if (strcmp(s, rw_names[i]) == 0) {
+            *rw = (enum iom_rw)i;
+            return 0;
+        }
+    }
+    if (strcmp(s, "readwrite") == 0) { /* fio's alias */
+        *rw = IOM_RW_RW;
+        return 0;
+    }
+    return -EINVAL;
+}
+
+int iom_job_validate(const struct iom_job *job, const char **option, const char **why)
+{
+    if (job->nr_targets == 0) {
+        *option = "target";
+        *why = "no target given; name a file or block device";
+        return -EINVAL;
+    }
+    if (job->nr_bssplit) {
+        uint32_t sum = 0;
+        for (uint32_t i = 0; i < job->nr_bssplit; i++)
+            sum += job->bssplit[i].pct;
+        if (sum != 100) {
+            *option = "bssplit";
+            *why = "the percentages must add up to 100";
+            return -EINVAL;
+        }
+    }
+    if (job->dist == IOM_DIST_ZONED) {
+        uint32_t a = 0, r = 0;
+        for (uint32_t i = 0; i < job->nr_zones; i++) {
+            a += job->zones[i].access_pct;
+            r += job->zones[i].range_pct;
+        }
+        if (a != 100 || r != 100) {
+            *option = "random_distribution";
+            *why = "zoned access and range percentages must each add up to 100";
+            return -EINVAL;
+        }
+    }
+    if (job->blockalign_bytes && iom_job_max_bs(job) < job->blockalign_bytes &&
+        job->blockalign_bytes % iom_job_max_bs(job) != 0) {
+        /* allowed: alignment need not divide the block size */
+    }
+    if (job->size_bytes && job->size_bytes < iom_job_max_bs(job)) {
+        *option = "size";
+        *why = "the region is smaller than one block";
+        return -EINVAL;
+    }
+    if (job->rate_iops && job->rate_bytes_per_s) {
+        *option = "rate";
+        *why = "give either --rate_iops or --rate, not both";
+        return -EINVAL;
+    }
+    return 0;
+}

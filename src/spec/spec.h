@@ -1,0 +1,147 @@
+/*
+ * spec.h - the workload spec: the one representation every front end
+ * (native options, DiskSpd flags, fio job files, presets, profiles) produces
+ * and the runner consumes.
+ *
+ * A struct iom_job describes one workload: what I/O to issue (pattern, block
+ * size, mix, depth), on which targets, with how many threads, for how long.
+ * A job run on several targets starts `numjobs` threads per target, each with
+ * `iodepth` outstanding I/Os (DiskSpd: -t threads per target, -o outstanding
+ * I/O per thread per target; fio: numjobs, iodepth).
+ */
+#ifndef IOMARK_SPEC_SPEC_H
+#define IOMARK_SPEC_SPEC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum iom_rw {
+    IOM_RW_READ,      /* sequential read */
+    IOM_RW_WRITE,     /* sequential write */
+    IOM_RW_RANDREAD,
+    IOM_RW_RANDWRITE,
+    IOM_RW_RW,        /* sequential mixed, rwmixread % reads */
+    IOM_RW_RANDRW,    /* random mixed */
+};
+
+enum iom_sync {
+    IOM_SYNC_NONE,    /* plain writes */
+    IOM_SYNC_DSYNC,   /* O_DSYNC: write-through (DiskSpd -Sw) */
+    IOM_SYNC_SYNC,    /* O_SYNC */
+};
+
+enum iom_dist {
+    IOM_DIST_RANDOM,  /* uniform */
+    IOM_DIST_ZIPF,    /* dist_param = theta (fio: random_distribution=zipf:1.2) */
+    IOM_DIST_PARETO,  /* dist_param = h (fio: pareto:0.9) */
+    IOM_DIST_ZONED,   /* zones[]: pct of accesses to pct of range (fio: zoned:60/10:30/20:10/70) */
+};
+
+#define IOM_MAX_BSSPLIT 64
+#define IOM_MAX_ZONES 16
+#define IOM_NAME_LEN 64
+
+struct iom_bs_weight {
+    uint64_t bs_bytes;
+    uint32_t pct;      /* share of I/Os, percent; the entries add up to 100 */
+};
+
+struct iom_zone {
+    uint32_t access_pct; /* share of accesses */
+    uint32_t range_pct;  /* share of the offset range, consecutive from the start */
+};
+
+struct iom_job {
+    char name[IOM_NAME_LEN];
+
+    /* pattern */
+    enum iom_rw rw;
+    uint32_t rwmixread_pct;      /* reads in % for the mixed patterns rw/randrw (default 50) */
+    uint64_t bs_bytes;           /* block size when nr_bssplit == 0 */
+    uint32_t nr_bssplit;         /* 0: fixed bs_bytes; else the weighted list below */
+    struct iom_bs_weight bssplit[IOM_MAX_BSSPLIT];
+    uint64_t blockalign_bytes;   /* random offsets are multiples of this; 0 = block size */
+    uint32_t percentage_random;  /* for random patterns: share of random I/Os (fio), 100 default */
+    enum iom_dist dist;
+    double dist_param;
+    uint32_t nr_zones;
+    struct iom_zone zones[IOM_MAX_ZONES];
+    bool seq_shared;             /* sequential threads of a target share one offset (DiskSpd -si) */
+    uint64_t seq_stride_bytes;   /* sequential step; 0 = block size (DiskSpd -s<stride>) */
+    uint64_t thread_stride_bytes;/* DiskSpd -T: start offset step between threads; 0 = regions */
+
+    /* concurrency */
+    uint32_t numjobs;            /* threads per target */
+    uint32_t iodepth;            /* outstanding I/O per thread */
+    uint32_t iodepth_batch;      /* submit in batches of this many; 0 = as many as free */
+
+    /* range */
+    uint64_t offset_bytes;       /* start of the region on each target */
+    uint64_t size_bytes;         /* region length; 0 = to the end of the target */
+    uint64_t create_bytes;       /* create or extend a file target to this size (0: size) */
+
+    /* time */
+    uint64_t runtime_ns;         /* measured duration */
+    uint64_t ramp_ns;            /* warm-up, not measured */
+    uint64_t cooldown_ns;        /* cool-down, not measured */
+    uint64_t io_limit_bytes;     /* per thread; 0 = time based only (fio size-based runs) */
+    uint64_t series_interval_ns; /* per-interval series step */
+
+    /* I/O path */
+    char ioengine[16];           /* io_uring, libaio, psync, null */
+    bool direct;                 /* O_DIRECT (default true) */
+    enum iom_sync sync;
+
+    /* pacing (per thread; 0 = unpaced) */
+    uint64_t rate_iops;
+    uint64_t rate_bytes_per_s;
+
+    /* data */
+    uint64_t seed;               /* offset generator seed; 0 = fixed default */
+    bool zero_buffers;           /* write zeros instead of random data */
+
+    /* safety and housekeeping */
+    bool force;                  /* allow writes to block devices with data on them */
+    bool keep;                   /* keep a test file that iomark created */
+
+    /* targets */
+    uint32_t nr_targets;
+    char **targets;              /* owned; freed by iom_job_free() */
+};
+
+/* Fill job with the native defaults (see docs/options.md): randread, 4 KiB,
+ * iodepth 1, numjobs 1, 10 s runtime, no warm-up, io_uring, direct I/O,
+ * 1 s series interval. Targets: none. */
+void iom_job_defaults(struct iom_job *job);
+
+/* Deep copy; dst must not own targets. Returns 0 or -ENOMEM. */
+int iom_job_copy(struct iom_job *dst, const struct iom_job *src);
+
+/* Append a target path (copied). Returns 0 or -ENOMEM. */
+int iom_job_add_target(struct iom_job *job, const char *path);
+
+/* Free the target list. The struct itself is the caller's. */
+void iom_job_free(struct iom_job *job);
+
+/*
+ * Check internal consistency that no single option can see (bssplit sums to
+ * 100, zones sum to 100, at least one target, ...). Returns 0, or -EINVAL
+ * with *why pointing at a static text and *option at the option at fault.
+ */
+int iom_job_validate(const struct iom_job *job, const char **option, const char **why);
+
+/* Share of reads in %: 100 for read/randread, 0 for write/randwrite,
+ * rwmixread_pct for rw/randrw. */
+uint32_t iom_job_read_pct(const struct iom_job *job);
+/* True when the pattern issues writes. */
+bool iom_job_writes(const struct iom_job *job);
+/* True for randread/randwrite/randrw. */
+bool iom_job_random(const struct iom_job *job);
+/* Largest block size the job issues. */
+uint64_t iom_job_max_bs(const struct iom_job *job);
+
+/* fio's name of a pattern ("randread"), and the reverse; -EINVAL if unknown. */
+const char *iom_rw_name(enum iom_rw rw);
+int iom_rw_parse(const char *s, enum iom_rw *rw);
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * units.h - parse sizes, durations, percentages and counts from user text.
+ *
+ * Each parser returns 0 and stores the value, or returns -EINVAL (malformed,
+ * unknown suffix, not a whole number of the base unit) or -ERANGE (does not
+ * fit in 64 bits) and points *why at a static one-line reason for the
+ * message the front end prints. Bounds (zero allowed or not, maxima) are the
+ * caller's: the option table in options.c applies them.
+ */
+#ifndef IOMARK_SPEC_UNITS_H
+#define IOMARK_SPEC_UNITS_H
+
+#include <stdint.h>
+
+/*
+ * Size in bytes. A number (digits, optional fraction) with an optional
+ * suffix, case-insensitive: none or B = bytes; K, KB, KiB, Ki = 2^10;
+ * M.. = 2^20; G.. = 2^30; T.. = 2^40; P.. = 2^50. All binary, as fio's
+ * default kb_base=1024 and DiskSpd. A fraction is allowed only when the
+ * result is a whole number of bytes ("1.5K" = 1536, "1.5" is refused).
+ * A leading sign is refused.
+ */
+int iom_parse_size(const char *s, uint64_t *bytes, const char **why);
+
+/*
+ * Duration in nanoseconds. A number with an optional unit: none or s =
+ * seconds (fio's default for runtime), ns, us, ms, m (minutes), h, d. A
+ * fraction is allowed when the result is a whole number of ns. "1d" =
+ * 86400 s = 86400 * 10^9 ns (fits in 64 bits; the limit is about 584 years).
+ */
+int iom_parse_duration(const char *s, uint64_t *ns, const char **why);
+
+/* Percentage: a whole number 0..100 with an optional '%'. */
+int iom_parse_percent(const char *s, uint32_t *pct, const char **why);
+
+/* Unsigned decimal integer without suffix (counts: threads, depth, runs). */
+int iom_parse_u64(const char *s, uint64_t *v, const char **why);
+
+#endif

@@ -1,0 +1,24 @@
+/* result.c - ownership helpers for struct iom_result. */
+#include "stats/result.h"
+
+#include <stdlib.h>
+
+void iom_result_free(struct iom_result *r)
+{
+    if (!r)
+        return;
+    for (uint32_t i = 0; i < r->nr_targets; i++)
+        free(r->targets[i].path);
+    free(r->targets);
+    free(r->threads);
+    free(r->series);
+    iom_job_free(&r->job);
+    free(r);
+}
+
+void iom_result_merge_dirs(const struct iom_io_stats dir[2], struct iom_io_stats *out)
+{
+    iom_io_stats_init(out);
+    iom_io_stats_merge(out, &dir[0]);
+    iom_io_stats_merge(out, &dir[1]);
+}

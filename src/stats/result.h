@@ -1,0 +1,75 @@
+/*
+ * result.h - everything one run measured, as the runner hands it to the
+ * reporters. Pure data; the runner (core/runner.c) fills it, the reporters
+ * (report/) read it, iom_result_free() releases it.
+ */
+#ifndef IOMARK_STATS_RESULT_H
+#define IOMARK_STATS_RESULT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "spec/spec.h"
+#include "stats/cpu.h"
+#include "stats/summary.h"
+
+/* One point of the per-interval series (measured phase only). */
+struct iom_series_point {
+    double t_end_s;              /* seconds since the measured phase began */
+    double dur_s;                /* length of this interval (the last may be short) */
+    uint64_t ios[2];             /* read, write */
+    uint64_t bytes[2];
+    double lat_mean_us;          /* all directions */
+    double lat_p99_us;
+};
+
+struct iom_target_result {
+    char *path;
+    char devname[64];            /* kernel name of the block device under it, "" if none */
+    bool is_blockdev;
+    bool created;                /* iomark created (and filled) the file for this run */
+    bool sparse;                 /* file had unallocated blocks at start */
+    uint64_t size_bytes;         /* target size when the run started */
+    uint64_t region_start, region_len;
+    uint32_t logical_block_bytes;/* logical block size (direct I/O alignment) */
+    struct iom_io_stats dir[2];  /* merged over this target's threads */
+    uint64_t first_error_offset;
+    int first_error_errno;       /* 0 = no error */
+};
+
+struct iom_thread_result {
+    uint32_t target_idx;
+    uint32_t thread_idx;         /* within its target */
+    struct iom_io_stats dir[2];
+};
+
+struct iom_result {
+    struct iom_job job;          /* the spec that ran (owned copy) */
+    char engine[16];             /* engine actually used */
+    char engine_note[200];       /* why it differs from the one asked for, or "" */
+    char kernel[128];            /* uname -sr */
+    char hostname[64];
+    time_t start_time;           /* wall clock at the start of the run */
+    uint64_t warmup_ns, measured_ns, cooldown_ns; /* actual phase lengths */
+    int interrupted_signal;      /* 0, or the signal that stopped the run */
+    char error[512];             /* "" or why the run failed */
+
+    uint32_t nr_targets;
+    struct iom_target_result *targets;
+    uint32_t nr_threads;
+    struct iom_thread_result *threads;
+    struct iom_io_stats total[2];
+    struct iom_cpu_usage cpu;
+
+    uint32_t nr_series, series_cap;
+    struct iom_series_point *series;
+};
+
+/* Free a result and everything it owns. NULL is fine. */
+void iom_result_free(struct iom_result *r);
+
+/* Merged read+write stats of a stats pair into *out. */
+void iom_result_merge_dirs(const struct iom_io_stats dir[2], struct iom_io_stats *out);
+
+#endif

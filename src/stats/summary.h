@@ -1,0 +1,75 @@
+/*
+ * summary.h - per-direction I/O counters and the figures derived from them.
+ *
+ * struct iom_io_stats is what a worker thread accumulates for one direction
+ * (read or write) during the measured interval: counts, bytes, exact latency
+ * min/max/sum/sum of squares, and the latency histogram. Counters are written
+ * by one thread with relaxed atomic stores so the main thread can sample
+ * them for the per-interval series and the progress line.
+ *
+ * struct iom_summary holds the derived figures a report prints. Statistics
+ * only: no printing here (reporters live in src/report/).
+ */
+#ifndef IOMARK_STATS_SUMMARY_H
+#define IOMARK_STATS_SUMMARY_H
+
+#include <stdint.h>
+
+#include "stats/hist.h"
+
+enum { IOM_DIR_READ = 0, IOM_DIR_WRITE = 1, IOM_DIR_TOTAL = 2 };
+
+struct iom_io_stats {
+    uint64_t ios;          /* completed I/Os */
+    uint64_t bytes;        /* bytes transferred by them */
+    uint64_t errors;       /* I/Os that completed with an error */
+    uint64_t lat_min_ns;   /* UINT64_MAX while empty */
+    uint64_t lat_max_ns;
+    uint64_t lat_sum_ns;   /* sum of latencies; 2^64 ns = 584 years, no overflow */
+    unsigned __int128 lat_sumsq_ns2; /* exact sum of squared latencies (2^92 per I/O at most) */
+    struct iom_hist hist;
+};
+
+/* Number of reported percentiles and their values (in %), ascending. */
+#define IOM_NR_PCT 10
+extern const double iom_pct_list[IOM_NR_PCT]; /* 25 50 75 90 95 99 99.9 99.99 99.999 99.9999 */
+
+struct iom_summary {
+    uint64_t ios, bytes, errors;
+    double iops;            /* ios / interval */
+    double mb_per_s;        /* bytes / interval / 10^6 */
+    double mib_per_s;       /* bytes / interval / 2^20 */
+    double lat_min_us, lat_mean_us, lat_stddev_us, lat_max_us;
+    double lat_pct_us[IOM_NR_PCT]; /* percentiles of iom_pct_list, clamped to [min, max] */
+};
+
+/* Reset to the empty state (min = UINT64_MAX). */
+void iom_io_stats_init(struct iom_io_stats *s);
+
+/* Record one completed I/O of `bytes` bytes and latency lat_ns. Owner thread only. */
+static inline void iom_io_stats_add(struct iom_io_stats *s, uint64_t bytes, uint64_t lat_ns)
+{
+    __atomic_store_n(&s->ios, s->ios + 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->bytes, s->bytes + bytes, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->lat_sum_ns, s->lat_sum_ns + lat_ns, __ATOMIC_RELAXED);
+    s->lat_sumsq_ns2 += (unsigned __int128)lat_ns * lat_ns;
+    if (lat_ns < s->lat_min_ns)
+        s->lat_min_ns = lat_ns;
+    if (lat_ns > s->lat_max_ns)
+        s->lat_max_ns = lat_ns;
+    iom_hist_add(&s->hist, lat_ns);
+}
+
+/* dst += src (both quiescent, or src read after its writer stopped). */
+void iom_io_stats_merge(struct iom_io_stats *dst, const struct iom_io_stats *src);
+
+/*
+ * Derive the printed figures from s over interval_ns of measured time.
+ * interval_ns == 0 gives rates of 0. Percentiles are clamped into
+ * [lat_min, lat_max] so a bucket midpoint never exceeds the true maximum.
+ * The standard deviation is the population one, sqrt(E[x^2] - E[x]^2), as
+ * DiskSpd's LatStdDev and fio's stddev.
+ */
+void iom_summarize(const struct iom_io_stats *s, uint64_t interval_ns, struct iom_summary *out);
+
+#endif
