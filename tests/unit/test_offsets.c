@@ -1,0 +1,170 @@
+/* test_offsets.c - offset generators: alignment, bounds, disjoint regions,
+ * distributions. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "core/offsets.h"
+#include "spec/options.h"
+
+static void base_job(struct iom_job *j, enum iom_rw rw, uint64_t bs)
+{
+    iom_job_defaults(j);
+    j->rw = rw;
+    j->bs_bytes = bs;
+}
+
+/* random offsets: aligned to blockalign, inside [start, start+len-bs] */
+static void check_random_range(uint64_t start, uint64_t len, uint64_t bs, uint64_t align)
+{
+    struct iom_job j;
+    base_job(&j, IOM_RW_RANDREAD, bs);
+    j.blockalign_bytes = align;
+    struct iom_offgen g;
+    const char *why;
+    CHECK(iom_offgen_init(&g, &j, start, len, 0, 1, NULL, 7, &why) == 0);
+    uint64_t lo = UINT64_MAX, hi = 0;
+    int bad_align = 0, out = 0;
+    for (int i = 0; i < 200000; i++) {
+        uint64_t off = iom_offgen_next(&g, (uint32_t)bs);
+        if ((off - start) % align)
+            bad_align++;
+        if (off < start || off + bs > start + len)
+            out++;
+        lo = off < lo ? off : lo;
+        hi = off > hi ? off : hi;
+    }
+    CHECK(bad_align == 0);
+    CHECK(out == 0);
+    /* the top of the range is reached: the highest offset is in the last 1% */
+    CHECK((double)(hi - start) > 0.99 * (double)(len - bs));
+    CHECK((double)(lo - start) < 0.01 * (double)len);
+}
+
+int main(void)
+{
+    check_random_range(0, 1 << 20, 4096, 4096);
+    check_random_range(0, 1 << 20, 4096, 512);   /* 512-byte random alignment */
+    check_random_range(8192, (1 << 20) + 1000, 4096, 4096); /* length not a block multiple */
+    check_random_range(0, UINT64_C(6) << 30, 4096, 4096);   /* past 4 GiB */
+    check_random_range(UINT64_C(1) << 40, UINT64_C(3) << 40, 65536, 65536); /* several TiB */
+    check_random_range(0, UINT64_C(5) << 40, 8192, 8192);
+
+    /* sequential, 4 threads: disjoint slices, each a whole number of blocks,
+     * each thread walks its slice in order and wraps */
+    struct iom_job j;
+    base_job(&j, IOM_RW_READ, 65536);
+    uint64_t len = (UINT64_C(5) << 30) + 12345; /* 5 GiB and a tail */
+    uint64_t starts[4], ends[4];
+    for (unsigned t = 0; t < 4; t++) {
+        struct iom_offgen g;
+        const char *why;
+        CHECK(iom_offgen_init(&g, &j, 0, len, t, 4, NULL, t, &why) == 0);
+        uint64_t first = iom_offgen_next(&g, 65536), prev = first, n = 1;
+        starts[t] = first;
+        ends[t] = first;
+        for (;;) {
+            uint64_t off = iom_offgen_next(&g, 65536);
+            if (off == first)
+                break; /* wrapped */
+            CHECK_U64(off, prev + 65536);
+            if (off != prev + 65536)
+                break;
+            prev = off;
+            ends[t] = off + 65536;
+            n++;
+        }
+        CHECK_U64(starts[t] % 65536, 0);
+        CHECK(ends[t] <= len);
+        CHECK_U64(n, (len / 4 / 65536)); /* slice = floor(len/4) rounded down to blocks */
+    }
+    for (unsigned t = 0; t + 1 < 4; t++)
+        CHECK(ends[t] <= starts[t + 1]);
+
+    /* shared sequential offset (DiskSpd -si): two generators interleave one sequence */
+    j.seq_shared = true;
+    uint64_t counter = 0;
+    struct iom_offgen g1, g2;
+    const char *why;
+    iom_offgen_init(&g1, &j, 0, UINT64_C(1) << 20, 0, 2, &counter, 1, &why);
+    iom_offgen_init(&g2, &j, 0, UINT64_C(1) << 20, 1, 2, &counter, 2, &why);
+    CHECK_U64(iom_offgen_next(&g1, 65536), 0);
+    CHECK_U64(iom_offgen_next(&g2, 65536), 65536);
+    CHECK_U64(iom_offgen_next(&g1, 65536), 131072);
+    j.seq_shared = false;
+
+    /* slices too small for the threads: refused with a reason */
+    CHECK(iom_offgen_init(&g1, &j, 0, 65536 * 3, 0, 4, NULL, 1, &why) == -22);
+
+    /* read/write mix: 70% reads within 1% over 100000 draws (binomial sd 0.14%) */
+    base_job(&j, IOM_RW_RANDRW, 4096);
+    j.rwmixread_pct = 70;
+    iom_offgen_init(&g1, &j, 0, 1 << 30, 0, 1, NULL, 3, &why);
+    int reads = 0;
+    for (int i = 0; i < 100000; i++)
+        reads += iom_offgen_is_read(&g1);
+    CHECK(fabs(reads / 100000.0 - 0.70) < 0.01);
+
+    /* bssplit 4k/60:64k/40: shares within 1%, offsets aligned to 4k and in range */
+    char err[256];
+    struct iom_run_opts ro = {0};
+    base_job(&j, IOM_RW_RANDREAD, 4096);
+    CHECK(iom_option_apply("bssplit", "4k/60:64k/40", &j, &ro, err, sizeof(err)) == 0);
+    iom_offgen_init(&g1, &j, 0, 1 << 20, 0, 1, NULL, 9, &why);
+    int small = 0, out = 0;
+    for (int i = 0; i < 100000; i++) {
+        uint32_t bs = iom_offgen_bs(&g1);
+        uint64_t off = iom_offgen_next(&g1, bs);
+        small += bs == 4096;
+        out += off % 4096 != 0 || off + bs > (1 << 20);
+    }
+    CHECK(fabs(small / 100000.0 - 0.60) < 0.01);
+    CHECK(out == 0);
+
+    /* zoned:80/20:20/80 -> 80% of accesses in the first 20% of the range */
+    base_job(&j, IOM_RW_RANDREAD, 4096);
+    CHECK(iom_option_apply("random_distribution", "zoned:80/20:20/80", &j, &ro, err, sizeof(err)) == 0);
+    iom_offgen_init(&g1, &j, 0, UINT64_C(1) << 30, 0, 1, NULL, 11, &why);
+    int hot = 0;
+    out = 0;
+    for (int i = 0; i < 100000; i++) {
+        uint64_t off = iom_offgen_next(&g1, 4096);
+        hot += off < (UINT64_C(1) << 30) / 5;
+        out += off % 4096 != 0 || off + 4096 > (UINT64_C(1) << 30);
+    }
+    CHECK(fabs(hot / 100000.0 - 0.80) < 0.01);
+    CHECK(out == 0);
+
+    /* zipf:1.2 over 1024 blocks: rank frequencies follow k^-1.2. The most
+     * frequent block's share must be 1/H(1024,1.2) within 5% (H computed here). */
+    base_job(&j, IOM_RW_RANDREAD, 4096);
+    CHECK(iom_option_apply("random_distribution", "zipf:1.2", &j, &ro, err, sizeof(err)) == 0);
+    iom_offgen_init(&g1, &j, 0, 1024 * 4096, 0, 1, NULL, 13, &why);
+    static unsigned counts[1024];
+    for (int i = 0; i < 400000; i++) {
+        uint64_t off = iom_offgen_next(&g1, 4096);
+        if (off % 4096 == 0 && off < 1024 * 4096)
+            counts[off / 4096]++;
+        else
+            CHECK(!"zipf offset out of range");
+    }
+    double hsum = 0;
+    for (int k = 1; k <= 1024; k++)
+        hsum += pow(k, -1.2);
+    unsigned top = 0;
+    for (int k = 0; k < 1024; k++)
+        top = counts[k] > top ? counts[k] : top;
+    CHECK_NEAR(top / 400000.0, 1.0 / hsum, 0.05);
+
+    /* pareto:0.9 stays in range */
+    CHECK(iom_option_apply("random_distribution", "pareto:0.9", &j, &ro, err, sizeof(err)) == 0);
+    iom_offgen_init(&g1, &j, 0, UINT64_C(1) << 32, 0, 1, NULL, 17, &why);
+    out = 0;
+    for (int i = 0; i < 100000; i++) {
+        uint64_t off = iom_offgen_next(&g1, 4096);
+        out += off % 4096 != 0 || off + 4096 > (UINT64_C(1) << 32);
+    }
+    CHECK(out == 0);
+    iom_job_free(&j);
+    return check_status("test_offsets");
+}

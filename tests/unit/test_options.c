@@ -1,0 +1,116 @@
+/* test_options.c - the native option table: resulting spec field by field,
+ * and refusals with the option named. */
+#include <errno.h>
+#include <string.h>
+
+#include "check.h"
+#include "spec/options.h"
+
+static int parse(struct iom_job *j, struct iom_run_opts *ro, char *err, int argc, char **argv)
+{
+    iom_job_free(j);
+    iom_job_defaults(j);
+    memset(ro, 0, sizeof(*ro));
+    err[0] = '\0';
+    return iom_options_parse(argc, argv, 0, j, ro, err, 512);
+}
+
+int main(void)
+{
+    struct iom_job j;
+    struct iom_run_opts ro;
+    char err[512];
+    iom_job_defaults(&j);
+
+    /* defaults, documented in docs/options.md */
+    CHECK(j.rw == IOM_RW_RANDREAD);
+    CHECK_U64(j.bs_bytes, 4096);
+    CHECK_U64(j.iodepth, 1);
+    CHECK_U64(j.numjobs, 1);
+    CHECK_U64(j.runtime_ns, 10000000000ULL);
+    CHECK(j.direct);
+    CHECK(strcmp(j.ioengine, "io_uring") == 0);
+
+    char *a1[] = {"--rw=randrw", "--bs", "8k", "--iodepth=32", "--numjobs=4", "--rwmixread=70",
+                  "--size=4GiB", "--offset=1M", "--runtime=1m", "--ramp_time=5s",
+                  "--cooldown_time=2s", "--ioengine=libaio", "--direct=0", "--sync=dsync",
+                  "--rate_iops=500", "--sequential_shared", "--series_interval=250ms",
+                  "--output-format=json", "--output=/tmp/x.json", "--quiet", "/dev/null", "f2"};
+    CHECK(parse(&j, &ro, err, 22, a1) == 0);
+    CHECK(j.rw == IOM_RW_RANDRW);
+    CHECK_U64(j.bs_bytes, 8192);
+    CHECK_U64(j.iodepth, 32);
+    CHECK_U64(j.numjobs, 4);
+    CHECK_U64(iom_job_read_pct(&j), 70);
+    CHECK_U64(j.size_bytes, 4294967296ULL);
+    CHECK_U64(j.offset_bytes, 1048576);
+    CHECK_U64(j.runtime_ns, 60000000000ULL);
+    CHECK_U64(j.ramp_ns, 5000000000ULL);
+    CHECK_U64(j.cooldown_ns, 2000000000ULL);
+    CHECK(strcmp(j.ioengine, "libaio") == 0);
+    CHECK(!j.direct);
+    CHECK(j.sync == IOM_SYNC_DSYNC);
+    CHECK_U64(j.rate_iops, 500);
+    CHECK(j.seq_shared);
+    CHECK_U64(j.series_interval_ns, 250000000ULL);
+    CHECK(ro.format == IOM_OUT_JSON);
+    CHECK(ro.output_path && strcmp(ro.output_path, "/tmp/x.json") == 0);
+    CHECK(ro.quiet);
+    CHECK_U64(j.nr_targets, 2);
+    CHECK(strcmp(j.targets[1], "f2") == 0);
+
+    /* pure patterns ignore a mix given for them */
+    char *a2[] = {"--rwmixread=30", "--rw=randread"};
+    CHECK(parse(&j, &ro, err, 2, a2) == 0);
+    CHECK_U64(iom_job_read_pct(&j), 100);
+    char *a3[] = {"--rw=write", "--rwmixwrite=10", "--buffered"};
+    CHECK(parse(&j, &ro, err, 3, a3) == 0);
+    CHECK_U64(iom_job_read_pct(&j), 0);
+    CHECK(!j.direct);
+
+    /* bssplit with a share left empty: fio gives it the rest */
+    char *a4[] = {"--bssplit=4k/50:8k/:64k/"};
+    CHECK(parse(&j, &ro, err, 1, a4) == 0);
+    CHECK_U64(j.nr_bssplit, 3);
+    CHECK_U64(j.bssplit[0].pct + j.bssplit[1].pct + j.bssplit[2].pct, 100);
+    CHECK_U64(j.bssplit[0].pct, 50);
+    CHECK_U64(j.bssplit[2].bs_bytes, 65536);
+
+    /* refusals: the option and the value are named */
+    struct {
+        const char *arg;
+        const char *must_contain;
+    } bad[] = {
+        {"--bs=64D", "--bs=64D"},           {"--bs=0", "--bs=0"},
+        {"--bs=1.5", "--bs=1.5"},           {"--iodepth=0", "--iodepth=0"},
+        {"--iodepth=-1", "--iodepth=-1"},   {"--rwmixread=200", "--rwmixread=200"},
+        {"--runtime=0", "must be a positive duration"}, {"--runtime=-5", "--runtime=-5"},
+        {"--rw=randomread", "--rw=randomread"}, {"--ioengine=spdk", "--ioengine=spdk"},
+        {"--iodeth=4", "did you mean --iodepth"}, {"--numjobs=5000", "--numjobs=5000"},
+        {"--bssplit=4k/50:8k/60", "add up to 100"}, {"--random_distribution=zipf:1", "zipf"},
+        {"--direct=2", "--direct=2"},       {"-o", "-o"},
+        {"--output-format=xml", "normal, json"}, {"--size=-1G", "negative"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        char *av[] = {(char *)bad[i].arg};
+        int rc = parse(&j, &ro, err, 1, av);
+        CHECK(rc == -EINVAL);
+        CHECK(strstr(err, bad[i].must_contain) != NULL);
+        CHECK(strchr(err, '\n') == NULL);
+        if (!strstr(err, bad[i].must_contain))
+            fprintf(stderr, "  %s -> '%s'\n", bad[i].arg, err);
+    }
+
+    /* cross-field validation */
+    const char *opt, *why;
+    iom_job_free(&j);
+    iom_job_defaults(&j);
+    CHECK(iom_job_validate(&j, &opt, &why) == -EINVAL && strcmp(opt, "target") == 0);
+    iom_job_add_target(&j, "x");
+    CHECK(iom_job_validate(&j, &opt, &why) == 0);
+    j.rate_iops = 10;
+    j.rate_bytes_per_s = 10;
+    CHECK(iom_job_validate(&j, &opt, &why) == -EINVAL && strcmp(opt, "rate") == 0);
+    iom_job_free(&j);
+    return check_status("test_options");
+}
