@@ -1,0 +1,48 @@
+# lib.sh - helpers for integration tests (sourced). Environment from CTest:
+# IOMARK (binary), SRCDIR (source root), SHARED (../shared).
+set -euo pipefail
+: "${IOMARK:?set IOMARK to the iomark binary}"
+: "${SRCDIR:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+PY=/usr/bin/python3          # Debian's python with python3-jsonschema
+CHECK="$PY $SRCDIR/tests/integration/check_result.py"
+WORK=$(mktemp -d /var/tmp/iomark-test.XXXXXX)
+LOOPS=()
+MOUNTS=()
+cleanup() {
+  for m in "${MOUNTS[@]:-}"; do [ -n "$m" ] && { umount "$m" 2>/dev/null || { sleep 1; umount -l "$m"; }; }; done
+  for l in "${LOOPS[@]:-}"; do [ -n "$l" ] && losetup -d "$l" 2>/dev/null || true; done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+fails=0
+passes=0
+pass() { passes=$((passes + 1)); echo "ok: $*"; }
+fail() { fails=$((fails + 1)); echo "FAIL: $*"; }
+# expect_status WANT DESCRIPTION -- command...
+expect_status() {
+  local want=$1 desc=$2; shift 3
+  local rc=0
+  "$@" >"$WORK/out" 2>"$WORK/err" || rc=$?
+  if [ "$rc" = "$want" ]; then pass "$desc (exit $rc)"; else fail "$desc: exit $rc, wanted $want; stderr: $(head -c 400 "$WORK/err")"; fi
+}
+# expect_err_has TEXT: the last command's stderr contains TEXT and is one line
+expect_err_has() {
+  if grep -qF -- "$1" "$WORK/err" && [ "$(wc -l <"$WORK/err")" -le 1 ]; then pass "message has '$1'";
+  else fail "message lacks '$1' or is not one line: $(cat "$WORK/err")"; fi
+}
+need_root_loop() {
+  if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null || ! losetup -f >/dev/null 2>&1; then
+    echo "skip: needs root and loop devices"; exit 77
+  fi
+}
+# new_loop FILE [SECTOR_SIZE] -> prints the device
+new_loop() {
+  local dev
+  if [ -n "${2:-}" ]; then dev=$(losetup -f --show --sector-size "$2" "$1"); else dev=$(losetup -f --show "$1"); fi
+  LOOPS+=("$dev")
+  echo "$dev"
+}
+finish() {
+  echo "$passes passed, $fails failed"
+  [ "$fails" = 0 ]
+}

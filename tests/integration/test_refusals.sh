@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Bad input: exit 2, one line naming the option, the value and what is
+# allowed, and nothing created or written (target and --output both absent).
+source "$(dirname "$0")/lib.sh"
+T=$WORK/never.dat
+O=$WORK/never.json
+refuse() { # refuse "text the message must contain" args...
+  local text=$1; shift
+  expect_status 2 "refused: $*" -- "$IOMARK" run --size=16M --output-format=json --output=$O "$@" $T
+  expect_err_has "$text"
+  [ ! -e $T ] && [ ! -e $O ] && pass "nothing created for: $*" || fail "a file was created for: $*"
+}
+refuse "--bs=64D" --bs=64D
+refuse "--bs=1.5" --bs=1.5
+refuse "--bs=0" --bs=0
+refuse "--rwmixread=200" --rw=randrw --rwmixread=200
+refuse "--rwmixread=200%" --rw=randrw --rwmixread=200%
+refuse "--runtime=0" --runtime=0
+refuse "--runtime=-1" --runtime=-1
+refuse "--iodepth=0" --iodepth=0
+refuse "--numjobs=-1" --numjobs=-1
+refuse "--ioengine=posixaio" --ioengine=posixaio
+refuse "did you mean --iodepth" --iodepth2=4
+refuse "--rw=random" --rw=random
+refuse "--size=-5" --size=-5
+refuse "quarter of RAM" --iodepth=65536 --bs=1M
+expect_status 2 "missing target without size" -- "$IOMARK" run $T
+expect_err_has "give --size"
+[ ! -e $T ] && pass "no file created" || fail "file created"
+expect_status 2 "no target" -- "$IOMARK" run --runtime=1
+expect_err_has "no target"
+expect_status 2 "output folder missing" -- "$IOMARK" run --size=16M --output=$WORK/nodir/x.json $T
+expect_err_has "does not exist"
+[ ! -e $T ] && pass "no file created" || fail "file created"
+expect_status 2 "size too big for the filesystem" -- "$IOMARK" run --size=1P $T
+expect_err_has "bytes free"
+[ ! -e $T ] && pass "no file created" || fail "file created"
+expect_status 2 "unknown command" -- "$IOMARK" frobnicate
+expect_status 2 "directory as target" -- "$IOMARK" run $WORK
+# an empty existing file is refused, and left as it was
+: > $WORK/empty.dat
+expect_status 2 "empty file" -- "$IOMARK" run $WORK/empty.dat
+expect_err_has "empty"
+[ "$(stat -c %s $WORK/empty.dat)" = 0 ] && pass "empty file untouched" || fail "empty file changed"
+# a file smaller than one block
+head -c 100 /dev/urandom > $WORK/tiny.dat
+expect_status 2 "target smaller than a block" -- "$IOMARK" run --direct=0 $WORK/tiny.dat
+expect_err_has "smaller than one block"
+# region past the end of an existing file is refused for a read-only pattern? no: files grow.
+# mark: pattern options do not apply
+expect_status 2 "mark refuses --bs" -- "$IOMARK" mark --bs=4k $WORK
+expect_err_has "--bs"
+expect_status 2 "mark --profile bad" -- "$IOMARK" mark --profile=fastest $WORK
+expect_err_has "--profile=fastest"
+[ ! -e $WORK/iomark-test.dat ] && pass "mark created nothing" || fail "mark created its file"
+# help is not an error
+expect_status 0 "run --help" -- "$IOMARK" run --help
+grep -q -- "--iodepth" $WORK/out && pass "help lists options" || fail "help"
+finish

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# SIGINT / SIGTERM mid-run: results gathered so far, marked interrupted,
+# valid JSON, exit 130 / 143; a text report is printed too.
+source "$(dirname "$0")/lib.sh"
+F=$WORK/s.dat
+"$IOMARK" run --size=16M --runtime=1 --quiet $F >/dev/null
+for sig in INT TERM; do
+  want=$([ $sig = INT ] && echo 130 || echo 143)
+  "$IOMARK" run --runtime=60 --iodepth=4 --output-format=json --output=$WORK/$sig.json --quiet $F &
+  pid=$!
+  sleep 1.5
+  kill -$sig $pid
+  rc=0; wait $pid || rc=$?
+  [ $rc = $want ] && pass "SIG$sig exit $rc" || fail "SIG$sig exit $rc, wanted $want"
+  $CHECK $WORK/$sig.json --bs 4096 --status interrupted --min-ios 10 && pass "SIG$sig JSON valid" || fail "SIG$sig JSON"
+  $PY - $WORK/$sig.json $sig <<'PY' && pass "SIG$sig measured about 1.5 s" || fail "SIG$sig measured time"
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["duration"]["measured_s"]
+print(s, d.get("interrupted_by"))
+sys.exit(0 if 1.0 < s < 3.0 and d["interrupted_by"] == "SIG" + sys.argv[2] else 1)
+PY
+done
+# text mode prints the partial report on stdout
+"$IOMARK" run --runtime=60 --quiet $F > $WORK/text.out &
+pid=$!
+sleep 1.2
+kill -INT $pid
+rc=0; wait $pid || rc=$?
+[ $rc = 130 ] && pass "text run exit 130" || fail "text run exit $rc"
+grep -q "INTERRUPTED" $WORK/text.out && grep -q "IOPS" $WORK/text.out && pass "partial text report" || fail "no partial report"
+# interrupted during warm-up: still a valid document, nothing measured
+"$IOMARK" run --ramp_time=30 --runtime=10 --output-format=json --output=$WORK/ramp.json --quiet $F &
+pid=$!
+sleep 1
+kill -INT $pid
+rc=0; wait $pid || rc=$?
+[ $rc = 130 ] && pass "warm-up interrupt exit 130" || fail "warm-up interrupt exit $rc"
+$CHECK $WORK/ramp.json --status interrupted --min-ios 0 && pass "warm-up interrupt JSON valid" || fail "warm-up JSON"
+finish
