@@ -1,0 +1,7 @@
+/* cmd_sweep.c - placeholder until implemented */
+#include "cli/cli.h"
+int iom_cmd_sweep(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    return IOM_EXIT_USAGE;
+}

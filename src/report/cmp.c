@@ -1,0 +1,377 @@
+/* cmp.c - build the comparison table (see cmp.h). */
+#include "report/cmp.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void iom_cmp_input_free(struct iom_cmp_input *in)
+{
+    for (uint32_t i = 0; i < in->nr_files; i++)
+        iom_imp_result_free(in->files[i]);
+    free(in->files);
+    in->files = NULL;
+    in->nr_files = 0;
+}
+
+static int is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0;
+}
+
+int iom_cmp_input_load(const char *spec, struct iom_cmp_input *in, char *err, size_t errlen)
+{
+    memset(in, 0, sizeof(*in));
+    const char *list = spec;
+    const char *eq = strchr(spec, '=');
+    if (!is_file(spec) && eq && eq != spec) {
+        snprintf(in->label, sizeof(in->label), "%.*s", (int)(eq - spec), spec);
+        list = eq + 1;
+    }
+    char *copy = strdup(list);
+    if (!copy)
+        return -ENOMEM;
+    int rc = 0;
+    char *save = NULL;
+    /* a whole name that exists is one file even if it holds a comma */
+    char *toks[1] = {copy};
+    int literal = is_file(list);
+    for (char *tok = literal ? toks[0] : strtok_r(copy, ",", &save); tok;
+         tok = literal ? NULL : strtok_r(NULL, ",", &save)) {
+        if (!*tok)
+            continue;
+        struct iom_imp_result *r;
+        rc = iom_import_file(tok, &r, err, errlen);
+        if (rc)
+            break;
+        struct iom_imp_result **n = realloc(in->files, (in->nr_files + 1) * sizeof(*n));
+        if (!n) {
+            iom_imp_result_free(r);
+            rc = -ENOMEM;
+            break;
+        }
+        in->files = n;
+        in->files[in->nr_files++] = r;
+        if (literal)
+            break;
+    }
+    if (!rc && in->nr_files == 0) {
+        snprintf(err, errlen, "%s: no file named", spec);
+        rc = -EINVAL;
+    }
+    if (!rc && !in->label[0]) {
+        /* label: the file's base name, "+N" when several */
+        const char *b = strrchr(in->files[0]->path, '/');
+        b = b ? b + 1 : in->files[0]->path;
+        if (in->nr_files > 1)
+            snprintf(in->label, sizeof(in->label), "%s+%u", b, in->nr_files - 1);
+        else
+            snprintf(in->label, sizeof(in->label), "%s", b);
+    }
+    free(copy);
+    if (rc)
+        iom_cmp_input_free(in);
+    return rc;
+}
+
+/* ---- metrics ---- */
+
+struct mdef {
+    const char *key, *label, *unit, *noun;
+    int better;
+    int tpcc;
+};
+
+static const struct mdef io_metrics[] = {
+    {"iops", "IOPS", "IO/s", "IOPS", 1, 0},
+    {"read_iops", "read IOPS", "IO/s", "read IOPS", 1, 0},
+    {"write_iops", "write IOPS", "IO/s", "write IOPS", 1, 0},
+    {"mb_per_s", "throughput", "MB/s", "MB/s", 1, 0},
+    {"mib_per_s", "throughput", "MiB/s", "MiB/s", 1, 0},
+    {"lat_mean_us", "mean latency", "us", "latency", -1, 0},
+    {"lat_p99_us", "p99 latency", "us", "p99 latency", -1, 0},
+    {"cpu_pct", "CPU busy", "% all CPUs", "CPU", -1, 0},
+    {"cpu_proc_pct", "tool CPU", "% of 1 CPU", "tool CPU", -1, 0},
+    {"iops_per_cpu_pct", "IOPS per CPU-%", "IO/s per %", "IOPS per CPU-%", 1, 0},
+    {"nopm", "NOPM", "orders/min", "NOPM", 1, 1},
+    {"tpm", "TPM", "txn/min", "TPM", 1, 1},
+};
+
+static double io_value(const struct iom_imp_run *r, const char *key)
+{
+    if (!strcmp(key, "iops"))
+        return r->dir[2].iops;
+    if (!strcmp(key, "read_iops"))
+        return r->dir[0].iops;
+    if (!strcmp(key, "write_iops"))
+        return r->dir[1].iops;
+    if (!strcmp(key, "mb_per_s"))
+        return r->dir[2].mb_per_s;
+    if (!strcmp(key, "mib_per_s"))
+        return r->dir[2].mib_per_s;
+    if (!strcmp(key, "lat_mean_us"))
+        return r->dir[2].lat_mean_us;
+    if (!strcmp(key, "lat_p99_us"))
+        return r->dir[2].lat_p99_us;
+    if (!strcmp(key, "cpu_pct"))
+        return r->cpu_pct;
+    if (!strcmp(key, "cpu_proc_pct"))
+        return r->cpu_proc_pct;
+    if (!strcmp(key, "iops_per_cpu_pct"))
+        return r->iops_per_cpu_pct;
+    if (!strcmp(key, "nopm"))
+        return r->nopm;
+    if (!strcmp(key, "tpm"))
+        return r->tpm;
+    return NAN;
+}
+
+/* "txn.<name>.<field>" */
+static double txn_value(const struct iom_imp_run *r, const char *name, const char *field)
+{
+    for (uint32_t i = 0; i < r->nr_txn; i++) {
+        const struct iom_imp_txn *t = &r->txn[i];
+        if (strcmp(t->name, name) != 0)
+            continue;
+        if (!strcmp(field, "mean_ms"))
+            return t->mean_ms;
+        if (!strcmp(field, "p95_ms"))
+            return t->p95_ms;
+        if (!strcmp(field, "p99_ms"))
+            return t->p99_ms;
+        if (!strcmp(field, "calls"))
+            return t->calls;
+    }
+    return NAN;
+}
+
+/* The workloads of input i named `name` (one per file at most). */
+static const struct iom_imp_workload *find_w(const struct iom_imp_result *r, const char *name,
+                                            int positional)
+{
+    if (positional)
+        return r->nr_workloads ? &r->w[0] : NULL;
+    for (uint32_t k = 0; k < r->nr_workloads; k++)
+        if (strcmp(r->w[k].name, name) == 0)
+            return &r->w[k];
+    return NULL;
+}
+
+struct collect {
+    double *v;
+    size_t n, cap;
+};
+
+static int push(struct collect *c, double x)
+{
+    if (isnan(x))
+        return 0;
+    if (c->n == c->cap) {
+        size_t nc = c->cap ? c->cap * 2 : 16;
+        double *nv = realloc(c->v, nc * sizeof(*nv));
+        if (!nv)
+            return -ENOMEM;
+        c->v = nv;
+        c->cap = nc;
+    }
+    c->v[c->n++] = x;
+    return 0;
+}
+
+static int add_row(struct iom_cmp *c, struct iom_cmp_workload *cw, const char *key, const char *label,
+                   const char *unit, const char *noun, int better, const char *txn,
+                   const char *field)
+{
+    struct iom_cmp_row row;
+    memset(&row, 0, sizeof(row));
+    snprintf(row.key, sizeof(row.key), "%s", key);
+    snprintf(row.label, sizeof(row.label), "%s", label);
+    snprintf(row.unit, sizeof(row.unit), "%s", unit);
+    snprintf(row.noun, sizeof(row.noun), "%s", noun);
+    row.better = better;
+    row.base = -1;
+    row.cells = calloc(c->nr_inputs, sizeof(*row.cells));
+    row.delta = calloc(c->nr_inputs, sizeof(*row.delta));
+    if (!row.cells || !row.delta)
+        goto nomem;
+    for (uint32_t i = 0; i < c->nr_inputs; i++) {
+        struct collect col = {0};
+        const struct iom_cmp_input *in = &c->inputs[i];
+        for (uint32_t f = 0; f < in->nr_files; f++) {
+            const struct iom_imp_workload *w = find_w(in->files[f], cw->name, cw->positional);
+            for (uint32_t k = 0; w && k < w->nr_runs; k++) {
+                double v = txn ? txn_value(&w->runs[k], txn, field) : io_value(&w->runs[k], key);
+                if (push(&col, v)) {
+                    free(col.v);
+                    goto nomem;
+                }
+            }
+        }
+        iom_sample_stats(col.v, col.n, &row.cells[i].s);
+        free(col.v);
+        if (row.cells[i].s.n > 0 && row.base < 0)
+            row.base = (int)i;
+    }
+    if (row.base < 0) { /* nobody knows it */
+        free(row.cells);
+        free(row.delta);
+        return 0;
+    }
+    const struct iom_sample_stats *b = &row.cells[row.base].s;
+    for (uint32_t i = 0; i < c->nr_inputs; i++) {
+        struct iom_cmp_delta *d = &row.delta[i];
+        d->improvement_pct = NAN;
+        const struct iom_sample_stats *s = &row.cells[i].s;
+        if ((int)i == row.base || s->n == 0)
+            continue;
+        d->improvement_pct = iom_improvement_pct(b->mean, s->mean, better);
+        if (iom_welch_from_stats(b, s, &d->welch) == 0) {
+            d->has_test = 1;
+            d->significant = d->welch.p < c->alpha;
+        }
+    }
+    struct iom_cmp_row *nr = realloc(cw->rows, (cw->nr_rows + 1) * sizeof(*nr));
+    if (!nr)
+        goto nomem;
+    cw->rows = nr;
+    cw->rows[cw->nr_rows++] = row;
+    return 0;
+nomem:
+    free(row.cells);
+    free(row.delta);
+    return -ENOMEM;
+}
+
+static int build_workload(struct iom_cmp *c, struct iom_cmp_workload *cw)
+{
+    /* does any run of any input do both reads and writes, or TPC-C? */
+    int mixed = 0, tpcc = 0;
+    for (uint32_t i = 0; i < c->nr_inputs; i++)
+        for (uint32_t f = 0; f < c->inputs[i].nr_files; f++) {
+            const struct iom_imp_workload *w = find_w(c->inputs[i].files[f], cw->name, cw->positional);
+            for (uint32_t k = 0; w && k < w->nr_runs; k++) {
+                if (w->runs[k].dir[0].iops > 0 && w->runs[k].dir[1].iops > 0)
+                    mixed = 1;
+                if (w->is_tpcc)
+                    tpcc = 1;
+            }
+        }
+    for (size_t m = 0; m < sizeof(io_metrics) / sizeof(io_metrics[0]); m++) {
+        const struct mdef *d = &io_metrics[m];
+        if (!mixed && (!strcmp(d->key, "read_iops") || !strcmp(d->key, "write_iops")))
+            continue;
+        if (add_row(c, cw, d->key, d->label, d->unit, d->noun, d->better, NULL, NULL))
+            return -ENOMEM;
+    }
+    if (!tpcc)
+        return 0;
+    /* per-transaction rows: the union of transaction names, in order seen */
+    static const struct {
+        const char *field, *label;
+    } tf[] = {{"mean_ms", "mean"}, {"p95_ms", "p95"}, {"p99_ms", "p99"}};
+    char names[32][32];
+    int nn = 0;
+    for (uint32_t i = 0; i < c->nr_inputs; i++)
+        for (uint32_t f = 0; f < c->inputs[i].nr_files; f++) {
+            const struct iom_imp_workload *w = find_w(c->inputs[i].files[f], cw->name, cw->positional);
+            for (uint32_t k = 0; w && k < w->nr_runs; k++)
+                for (uint32_t t = 0; t < w->runs[k].nr_txn; t++) {
+                    int seen = 0;
+                    for (int q = 0; q < nn; q++)
+                        seen |= !strcmp(names[q], w->runs[k].txn[t].name);
+                    if (!seen && nn < 32)
+                        snprintf(names[nn++], sizeof(names[0]), "%s", w->runs[k].txn[t].name);
+                }
+        }
+    for (int q = 0; q < nn; q++)
+        for (size_t j = 0; j < sizeof(tf) / sizeof(tf[0]); j++) {
+            char key[64], label[64], noun[48];
+            snprintf(key, sizeof(key), "txn.%s.%s", names[q], tf[j].field);
+            snprintf(label, sizeof(label), "%s %s", names[q], tf[j].label);
+            snprintf(noun, sizeof(noun), "%s %s time", names[q], tf[j].label);
+            if (add_row(c, cw, key, label, "ms", noun, -1, names[q], tf[j].field))
+                return -ENOMEM;
+        }
+    return 0;
+}
+
+int iom_cmp_build(struct iom_cmp_input *inputs, uint32_t nr, double alpha, struct iom_cmp **out)
+{
+    struct iom_cmp *c = calloc(1, sizeof(*c));
+    if (!c)
+        return -ENOMEM;
+    c->inputs = inputs;
+    c->nr_inputs = nr;
+    c->alpha = alpha;
+    int positional = nr > 1;
+    for (uint32_t i = 0; i < nr; i++)
+        for (uint32_t f = 0; f < inputs[i].nr_files; f++)
+            if (inputs[i].files[f]->nr_workloads != 1)
+                positional = 0;
+    /* workload names in order of first appearance */
+    for (uint32_t i = 0; i < nr; i++) {
+        for (uint32_t f = 0; f < inputs[i].nr_files; f++) {
+            const struct iom_imp_result *r = inputs[i].files[f];
+            for (uint32_t k = 0; k < r->nr_workloads; k++) {
+                int seen = 0;
+                for (uint32_t q = 0; q < c->nr_workloads; q++)
+                    seen |= positional || !strcmp(c->w[q].name, r->w[k].name);
+                if (seen)
+                    continue;
+                struct iom_cmp_workload *nw = realloc(c->w, (c->nr_workloads + 1) * sizeof(*nw));
+                if (!nw) {
+                    iom_cmp_free(c);
+                    return -ENOMEM;
+                }
+                c->w = nw;
+                struct iom_cmp_workload *cw = &c->w[c->nr_workloads++];
+                memset(cw, 0, sizeof(*cw));
+                snprintf(cw->name, sizeof(cw->name), "%s", r->w[k].name);
+                cw->positional = positional;
+            }
+        }
+    }
+    for (uint32_t q = 0; q < c->nr_workloads; q++) {
+        if (build_workload(c, &c->w[q])) {
+            iom_cmp_free(c);
+            return -ENOMEM;
+        }
+    }
+    *out = c;
+    return 0;
+}
+
+void iom_cmp_free(struct iom_cmp *c)
+{
+    if (!c)
+        return;
+    for (uint32_t q = 0; q < c->nr_workloads; q++) {
+        for (uint32_t r = 0; r < c->w[q].nr_rows; r++) {
+            free(c->w[q].rows[r].cells);
+            free(c->w[q].rows[r].delta);
+        }
+        free(c->w[q].rows);
+    }
+    free(c->w);
+    for (uint32_t i = 0; i < c->nr_inputs; i++)
+        iom_cmp_input_free(&c->inputs[i]);
+    free(c->inputs);
+    free(c);
+}
+
+void iom_cmp_delta_text(const struct iom_cmp_row *row, const struct iom_cmp_delta *d, char *buf,
+                        size_t len)
+{
+    buf[0] = '\0';
+    if (isnan(d->improvement_pct))
+        return;
+    double x = d->improvement_pct;
+    if (row->better > 0) {
+        snprintf(buf, len, "%+.1f%% %s", x, row->noun);
+    } else {
+        snprintf(buf, len, "%.1f%% %s %s", fabs(x), x >= 0 ? "lower" : "higher", row->noun);
+    }
+}

@@ -1,0 +1,98 @@
+/*
+ * cmp.h - the comparison table of `iomark compare` and the HTML report:
+ * inputs (each one or several imported files = repeated runs), workloads
+ * matched across inputs, and one row per metric with per-input summaries,
+ * the change against the base input and Welch's test (stats/compare.h).
+ * Building the table is here; printing is in cmp_out.c.
+ */
+#ifndef IOMARK_REPORT_CMP_H
+#define IOMARK_REPORT_CMP_H
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
+#include "report/import.h"
+#include "stats/compare.h"
+
+/* One input column: a label and the files whose runs it pools. */
+struct iom_cmp_input {
+    char label[96];
+    uint32_t nr_files;
+    struct iom_imp_result **files;   /* owned */
+};
+
+/* A metric value of one input: summary over its runs. */
+struct iom_cmp_cell {
+    struct iom_sample_stats s;       /* s.n == 0: this input does not know the metric */
+};
+
+/* The change of one input against the row's base input. */
+struct iom_cmp_delta {
+    double improvement_pct;          /* > 0 better, < 0 worse; NAN unknown */
+    int has_test;                    /* both sides have >= 2 runs */
+    struct iom_welch welch;
+    int significant;                 /* has_test && p < alpha */
+};
+
+struct iom_cmp_row {
+    char key[64];                    /* "iops", "lat_p99_us", "txn.new_order.p95_ms" ... */
+    char label[64];                  /* "IOPS", "p99 latency" */
+    char unit[16];                   /* "IO/s", "us", "%" ... */
+    char noun[48];                   /* word used in the change text: "IOPS", "latency" */
+    int better;                      /* +1 more is better, -1 less is better */
+    int base;                        /* index of the first input that knows it, -1 none */
+    struct iom_cmp_cell *cells;      /* [nr_inputs] */
+    struct iom_cmp_delta *delta;     /* [nr_inputs]; delta[base] unused */
+};
+
+struct iom_cmp_workload {
+    char name[96];
+    int positional;                  /* matched by position (one workload per input) */
+    uint32_t nr_rows;
+    struct iom_cmp_row *rows;
+};
+
+struct iom_cmp {
+    uint32_t nr_inputs;
+    struct iom_cmp_input *inputs;
+    uint32_t nr_workloads;
+    struct iom_cmp_workload *w;
+    double alpha;                    /* significance level of the test */
+};
+
+/*
+ * Parse one command-line input spec into in: "FILE", "FILE,FILE,..." (the
+ * files are repeated runs of one input) or "LABEL=FILE[,FILE...]". A
+ * name that exists as a file is taken literally. Imports each file.
+ * Returns 0, or -errno with one line in err naming the file and reason.
+ */
+int iom_cmp_input_load(const char *spec, struct iom_cmp_input *in, char *err, size_t errlen);
+
+/* Free what an input owns (not the struct itself). */
+void iom_cmp_input_free(struct iom_cmp_input *in);
+
+/*
+ * Build the table over nr inputs (ownership of the inputs array moves into
+ * *out; free with iom_cmp_free). Workloads are matched by name; when every
+ * input holds exactly one workload they are matched by position. alpha is
+ * the significance level (e.g. 0.05). Returns 0 or -ENOMEM.
+ */
+int iom_cmp_build(struct iom_cmp_input *inputs, uint32_t nr, double alpha, struct iom_cmp **out);
+
+void iom_cmp_free(struct iom_cmp *c);
+
+/* The change text of a delta: "+38.3% IOPS", "28.0% lower latency",
+ * "12.0% higher p99 latency", or "" when unknown. */
+void iom_cmp_delta_text(const struct iom_cmp_row *row, const struct iom_cmp_delta *d, char *buf,
+                        size_t len);
+
+/* Printers: plain text (aligned), Markdown tables, and the JSON document
+ * ("schema": "iomark-result", "type": "compare"). */
+void iom_cmp_print_text(FILE *f, const struct iom_cmp *c);
+void iom_cmp_print_markdown(FILE *f, const struct iom_cmp *c);
+cJSON *iom_cmp_json(const struct iom_cmp *c);
+
+/* A number with 3-4 significant digits for tables ("63947", "484.3", "0.856"). */
+void iom_cmp_fmt_num(double v, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,259 @@
+/* cmp_out.c - print the comparison table as text, Markdown or JSON. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/cmp.h"
+#include "report/report.h"
+
+void iom_cmp_fmt_num(double v, char *buf, size_t len)
+{
+    double a = fabs(v);
+    if (isnan(v))
+        snprintf(buf, len, "-");
+    else if (a >= 1000)
+        snprintf(buf, len, "%.0f", v);
+    else if (a >= 100)
+        snprintf(buf, len, "%.1f", v);
+    else if (a >= 10)
+        snprintf(buf, len, "%.2f", v);
+    else if (a >= 1 || a == 0)
+        snprintf(buf, len, "%.3f", v);
+    else
+        snprintf(buf, len, "%.3g", v);
+}
+
+static void cell_text(const struct iom_cmp_cell *c, char *buf, size_t len)
+{
+    char m[32];
+    if (c->s.n == 0) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    iom_cmp_fmt_num(c->s.mean, m, sizeof(m));
+    if (c->s.n > 1 && c->s.mean != 0)
+        snprintf(buf, len, "%s ±%.2g%% (n=%zu)", m, c->s.stddev / fabs(c->s.mean) * 100, c->s.n);
+    else
+        snprintf(buf, len, "%s", m);
+}
+
+static void delta_full(const struct iom_cmp *c, const struct iom_cmp_row *row, uint32_t i,
+                       char *buf, size_t len)
+{
+    const struct iom_cmp_delta *d = &row->delta[i];
+    char t[96];
+    iom_cmp_delta_text(row, d, t, sizeof(t));
+    if (!t[0]) {
+        snprintf(buf, len, (int)i == row->base ? "(base)" : "");
+        return;
+    }
+    char base[120] = "";
+    if (row->base != 0)
+        snprintf(base, sizeof(base), " vs %s", c->inputs[row->base].label);
+    if (d->has_test)
+        snprintf(buf, len, "%s%s, p=%.2g %s", t, base, d->welch.p,
+                 d->significant ? "(significant)" : "(within noise)");
+    else
+        snprintf(buf, len, "%s%s", t, base);
+}
+
+#define COLW 26
+
+void iom_cmp_print_text(FILE *f, const struct iom_cmp *c)
+{
+    fprintf(f, "inputs:\n");
+    for (uint32_t i = 0; i < c->nr_inputs; i++) {
+        const struct iom_cmp_input *in = &c->inputs[i];
+        fprintf(f, "  [%u] %s:", i + 1, in->label);
+        for (uint32_t k = 0; k < in->nr_files; k++)
+            fprintf(f, " %s (%s, %s)", in->files[k]->path, in->files[k]->format, in->files[k]->tool);
+        fputc('\n', f);
+    }
+    fprintf(f, "Changes are relative to the first input that has the metric; with 2+ runs\n"
+               "per side, Welch's t-test (two-sided, alpha %.2g) says whether the difference\n"
+               "exceeds the run-to-run spread. Values: mean ±relative stddev (n runs).\n",
+            c->alpha);
+    for (uint32_t q = 0; q < c->nr_workloads; q++) {
+        const struct iom_cmp_workload *w = &c->w[q];
+        fprintf(f, "\nworkload: %s%s\n", w->name, w->positional ? " (matched by position)" : "");
+        fprintf(f, "%-34s", "metric");
+        for (uint32_t i = 0; i < c->nr_inputs; i++)
+            fprintf(f, " %-*.*s", COLW, COLW, c->inputs[i].label);
+        for (uint32_t i = 1; i < c->nr_inputs; i++)
+            fprintf(f, " %.20s change", c->inputs[i].label);
+        fputc('\n', f);
+        for (uint32_t r = 0; r < w->nr_rows; r++) {
+            const struct iom_cmp_row *row = &w->rows[r];
+            char lab[80];
+            snprintf(lab, sizeof(lab), "%s (%s)", row->label, row->unit);
+            fprintf(f, "%-34s", lab);
+            for (uint32_t i = 0; i < c->nr_inputs; i++) {
+                char cell[64];
+                cell_text(&row->cells[i], cell, sizeof(cell));
+                fprintf(f, " %-*s", COLW, cell);
+            }
+            for (uint32_t i = 1; i < c->nr_inputs; i++) {
+                char d[200];
+                delta_full(c, row, i, d, sizeof(d));
+                fprintf(f, " %s%s", d, i + 1 < c->nr_inputs ? " |" : "");
+            }
+            fputc('\n', f);
+        }
+    }
+}
+
+static void md_escape(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|')
+            fputs("\\|", f);
+        else
+            fputc(*s, f);
+    }
+}
+
+void iom_cmp_print_markdown(FILE *f, const struct iom_cmp *c)
+{
+    fprintf(f, "Inputs:\n\n");
+    for (uint32_t i = 0; i < c->nr_inputs; i++) {
+        const struct iom_cmp_input *in = &c->inputs[i];
+        fprintf(f, "%u. **", i + 1);
+        md_escape(f, in->label);
+        fprintf(f, "**:");
+        for (uint32_t k = 0; k < in->nr_files; k++) {
+            fprintf(f, " `%s` (%s, ", in->files[k]->path, in->files[k]->format);
+            md_escape(f, in->files[k]->tool);
+            fputc(')', f);
+        }
+        fputc('\n', f);
+    }
+    fprintf(f, "\nChanges are relative to the first input that has the metric. With 2+ runs per "
+               "side, Welch's two-sided t-test (alpha %.2g) tells a real difference from "
+               "run-to-run noise.\n",
+            c->alpha);
+    for (uint32_t q = 0; q < c->nr_workloads; q++) {
+        const struct iom_cmp_workload *w = &c->w[q];
+        fprintf(f, "\n### ");
+        md_escape(f, w->name);
+        fprintf(f, "%s\n\n| metric |", w->positional ? " (matched by position)" : "");
+        for (uint32_t i = 0; i < c->nr_inputs; i++) {
+            fputc(' ', f);
+            md_escape(f, c->inputs[i].label);
+            fprintf(f, " |");
+        }
+        for (uint32_t i = 1; i < c->nr_inputs; i++) {
+            fputc(' ', f);
+            md_escape(f, c->inputs[i].label);
+            fprintf(f, " change |");
+        }
+        fprintf(f, "\n|---|");
+        for (uint32_t i = 0; i < 2 * c->nr_inputs - 1; i++)
+            fprintf(f, "---:|");
+        fputc('\n', f);
+        for (uint32_t r = 0; r < w->nr_rows; r++) {
+            const struct iom_cmp_row *row = &w->rows[r];
+            fprintf(f, "| %s (%s) |", row->label, row->unit);
+            for (uint32_t i = 0; i < c->nr_inputs; i++) {
+                char cell[64];
+                cell_text(&row->cells[i], cell, sizeof(cell));
+                fprintf(f, " %s |", cell);
+            }
+            for (uint32_t i = 1; i < c->nr_inputs; i++) {
+                char d[200];
+                delta_full(c, row, i, d, sizeof(d));
+                fputc(' ', f);
+                int bold = row->delta[i].significant;
+                if (bold)
+                    fputs("**", f);
+                md_escape(f, d);
+                if (bold)
+                    fputs("**", f);
+                fprintf(f, " |");
+            }
+            fputc('\n', f);
+        }
+    }
+}
+
+static cJSON *num_or_null(double v)
+{
+    return isnan(v) || isinf(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v);
+}
+
+cJSON *iom_cmp_json(const struct iom_cmp *c)
+{
+    cJSON *d = iom_json_doc_new("compare");
+    if (!d)
+        return NULL;
+    cJSON_AddStringToObject(d, "test", "Welch two-sample t-test, two-sided");
+    cJSON_AddNumberToObject(d, "alpha", c->alpha);
+    cJSON *ins = cJSON_AddArrayToObject(d, "inputs");
+    for (uint32_t i = 0; i < c->nr_inputs; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "label", c->inputs[i].label);
+        cJSON *fs = cJSON_AddArrayToObject(o, "files");
+        for (uint32_t k = 0; k < c->inputs[i].nr_files; k++) {
+            cJSON *fo = cJSON_CreateObject();
+            cJSON_AddStringToObject(fo, "path", c->inputs[i].files[k]->path);
+            cJSON_AddStringToObject(fo, "format", c->inputs[i].files[k]->format);
+            cJSON_AddStringToObject(fo, "tool", c->inputs[i].files[k]->tool);
+            cJSON_AddItemToArray(fs, fo);
+        }
+        cJSON_AddItemToArray(ins, o);
+    }
+    cJSON *ws = cJSON_AddArrayToObject(d, "workloads");
+    for (uint32_t q = 0; q < c->nr_workloads; q++) {
+        const struct iom_cmp_workload *w = &c->w[q];
+        cJSON *wo = cJSON_CreateObject();
+        cJSON_AddStringToObject(wo, "name", w->name);
+        cJSON_AddBoolToObject(wo, "matched_by_position", w->positional);
+        cJSON *ms = cJSON_AddArrayToObject(wo, "metrics");
+        for (uint32_t r = 0; r < w->nr_rows; r++) {
+            const struct iom_cmp_row *row = &w->rows[r];
+            cJSON *mo = cJSON_CreateObject();
+            cJSON_AddStringToObject(mo, "key", row->key);
+            cJSON_AddStringToObject(mo, "label", row->label);
+            cJSON_AddStringToObject(mo, "unit", row->unit);
+            cJSON_AddStringToObject(mo, "better", row->better > 0 ? "higher" : "lower");
+            cJSON_AddNumberToObject(mo, "base_input", row->base);
+            cJSON *vs = cJSON_AddArrayToObject(mo, "values");
+            for (uint32_t i = 0; i < c->nr_inputs; i++) {
+                const struct iom_sample_stats *s = &row->cells[i].s;
+                if (s->n == 0) {
+                    cJSON_AddItemToArray(vs, cJSON_CreateNull());
+                    continue;
+                }
+                cJSON *vo = cJSON_CreateObject();
+                cJSON_AddNumberToObject(vo, "n", (double)s->n);
+                cJSON_AddItemToObject(vo, "mean", num_or_null(s->mean));
+                cJSON_AddItemToObject(vo, "stddev", num_or_null(s->stddev));
+                cJSON_AddItemToObject(vo, "min", num_or_null(s->min));
+                cJSON_AddItemToObject(vo, "max", num_or_null(s->max));
+                cJSON_AddItemToArray(vs, vo);
+            }
+            cJSON *ch = cJSON_AddArrayToObject(mo, "changes");
+            for (uint32_t i = 0; i < c->nr_inputs; i++) {
+                const struct iom_cmp_delta *dl = &row->delta[i];
+                if ((int)i == row->base || isnan(dl->improvement_pct))
+                    continue;
+                cJSON *co = cJSON_CreateObject();
+                char t[96];
+                iom_cmp_delta_text(row, dl, t, sizeof(t));
+                cJSON_AddNumberToObject(co, "input", i);
+                cJSON_AddItemToObject(co, "improvement_pct", num_or_null(dl->improvement_pct));
+                cJSON_AddStringToObject(co, "text", t);
+                if (dl->has_test) {
+                    cJSON *wt = cJSON_AddObjectToObject(co, "welch");
+                    cJSON_AddItemToObject(wt, "t", num_or_null(dl->welch.t));
+                    cJSON_AddItemToObject(wt, "df", num_or_null(dl->welch.df));
+                    cJSON_AddItemToObject(wt, "p", num_or_null(dl->welch.p));
+                    cJSON_AddBoolToObject(wt, "significant", dl->significant);
+                }
+                cJSON_AddItemToArray(ch, co);
+            }
+            cJSON_AddItemToArray(ms, mo);
+        }
+        cJSON_AddItemToArray(ws, wo);
+    }
+    return d;
+}

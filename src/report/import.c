@@ -1,0 +1,280 @@
+/* import.c - format detection, the record's memory and helpers for importers. */
+#include "report/import.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const struct iom_importer *const importers[] = {
+    &iom_import_iomark,      &iom_import_fio_json,     &iom_import_diskspd_xml,
+    &iom_import_diskspd_text, &iom_import_fio_text,     &iom_import_cdm_text,
+};
+
+void iom_imp_run_init(struct iom_imp_run *run)
+{
+    memset(run, 0, sizeof(*run));
+    for (int d = 0; d < 3; d++) {
+        struct iom_imp_dir *x = &run->dir[d];
+        x->iops = x->mb_per_s = x->mib_per_s = NAN;
+        x->lat_mean_us = x->lat_p99_us = x->lat_max_us = x->ios = NAN;
+    }
+    run->runtime_s = run->cpu_pct = run->cpu_proc_pct = run->iops_per_cpu_pct = NAN;
+    run->nopm = run->tpm = NAN;
+}
+
+struct iom_imp_run *iom_imp_add_run(struct iom_imp_workload *w)
+{
+    struct iom_imp_run *n = realloc(w->runs, (w->nr_runs + 1) * sizeof(*n));
+    if (!n)
+        return NULL;
+    w->runs = n;
+    iom_imp_run_init(&n[w->nr_runs]);
+    return &n[w->nr_runs++];
+}
+
+struct iom_imp_workload *iom_imp_add_workload(struct iom_imp_result *res, const char *name)
+{
+    struct iom_imp_workload *n = realloc(res->w, (res->nr_workloads + 1) * sizeof(*n));
+    if (!n)
+        return NULL;
+    res->w = n;
+    struct iom_imp_workload *w = &n[res->nr_workloads];
+    memset(w, 0, sizeof(*w));
+    snprintf(w->name, sizeof(w->name), "%s", name ? name : "");
+    if (!iom_imp_add_run(w))
+        return NULL;
+    res->nr_workloads++;
+    return w;
+}
+
+void iom_imp_dir_from_bytes(struct iom_imp_dir *d, double ios, double bytes, double secs)
+{
+    d->ios = ios;
+    if (secs > 0) {
+        d->iops = ios / secs;
+        d->mb_per_s = bytes / secs / 1e6;
+        d->mib_per_s = bytes / secs / 1048576.0;
+    }
+}
+
+static double add_known(double a, double b)
+{
+    if (isnan(a))
+        return b;
+    if (isnan(b))
+        return a;
+    return a + b;
+}
+
+void iom_imp_make_total(struct iom_imp_run *run)
+{
+    struct iom_imp_dir *r = &run->dir[0], *w = &run->dir[1], *t = &run->dir[2];
+    t->iops = add_known(r->iops, w->iops);
+    t->mb_per_s = add_known(r->mb_per_s, w->mb_per_s);
+    t->mib_per_s = add_known(r->mib_per_s, w->mib_per_s);
+    t->ios = add_known(r->ios, w->ios);
+    double rn = isnan(r->ios) ? 0 : r->ios, wn = isnan(w->ios) ? 0 : w->ios;
+    if (rn > 0 && wn > 0 && !isnan(r->lat_mean_us) && !isnan(w->lat_mean_us))
+        t->lat_mean_us = (r->lat_mean_us * rn + w->lat_mean_us * wn) / (rn + wn);
+    else if (rn > 0 && wn == 0)
+        t->lat_mean_us = r->lat_mean_us;
+    else if (wn > 0 && rn == 0)
+        t->lat_mean_us = w->lat_mean_us;
+    if (isnan(t->lat_p99_us)) {
+        if (rn > 0 && wn == 0)
+            t->lat_p99_us = r->lat_p99_us;
+        else if (wn > 0 && rn == 0)
+            t->lat_p99_us = w->lat_p99_us;
+    }
+    if (isnan(t->lat_max_us)) {
+        if (!isnan(r->lat_max_us) && !isnan(w->lat_max_us))
+            t->lat_max_us = fmax(rn > 0 ? r->lat_max_us : 0, wn > 0 ? w->lat_max_us : 0);
+        else if (rn > 0 && wn == 0)
+            t->lat_max_us = r->lat_max_us;
+        else if (wn > 0 && rn == 0)
+            t->lat_max_us = w->lat_max_us;
+    }
+}
+
+int iom_imp_add_pct(struct iom_imp_run *run, double pct, double lat_us)
+{
+    struct iom_imp_pct *n = realloc(run->pct, (run->nr_pct + 1) * sizeof(*n));
+    if (!n)
+        return -ENOMEM;
+    run->pct = n;
+    n[run->nr_pct].pct = pct;
+    n[run->nr_pct].lat_us = lat_us;
+    run->nr_pct++;
+    return 0;
+}
+
+int iom_imp_add_point(struct iom_imp_run *run, const struct iom_imp_point *p)
+{
+    struct iom_imp_point *n = realloc(run->series, (run->nr_series + 1) * sizeof(*n));
+    if (!n)
+        return -ENOMEM;
+    run->series = n;
+    n[run->nr_series++] = *p;
+    return 0;
+}
+
+int iom_imp_add_txn(struct iom_imp_run *run, const struct iom_imp_txn *t)
+{
+    struct iom_imp_txn *n = realloc(run->txn, (run->nr_txn + 1) * sizeof(*n));
+    if (!n)
+        return -ENOMEM;
+    run->txn = n;
+    n[run->nr_txn++] = *t;
+    return 0;
+}
+
+const char *iom_imp_json_start(const char *text)
+{
+    for (const char *p = text; *p; p++) {
+        if (*p == '{' && (p == text || p[-1] == '\n' || p[-1] == '\r'))
+            return p;
+    }
+    return NULL;
+}
+
+void iom_imp_result_free(struct iom_imp_result *r)
+{
+    if (!r)
+        return;
+    for (uint32_t i = 0; i < r->nr_workloads; i++) {
+        struct iom_imp_workload *w = &r->w[i];
+        for (uint32_t k = 0; k < w->nr_runs; k++) {
+            free(w->runs[k].txn);
+            free(w->runs[k].pct);
+            free(w->runs[k].series);
+        }
+        free(w->runs);
+    }
+    free(r->w);
+    free(r);
+}
+
+static int only_space(const char *t, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (t[i] != ' ' && t[i] != '\t' && t[i] != '\r' && t[i] != '\n' && t[i] != '\0')
+            return 0;
+    return 1;
+}
+
+int iom_import_buffer(const char *name, const char *text, size_t len,
+                      struct iom_imp_result **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    if (len == 0) {
+        snprintf(err, errlen, "%s: empty file (0 bytes); not a result", name);
+        return -EINVAL;
+    }
+    if (only_space(text, len)) {
+        snprintf(err, errlen, "%s: only white space; not a result", name);
+        return -EINVAL;
+    }
+    char *buf = malloc(len + 1);
+    if (!buf)
+        return -ENOMEM;
+    memcpy(buf, text, len);
+    buf[len] = '\0';
+    /* a NUL inside the file ends the text the parsers see */
+    size_t tlen = strlen(buf);
+    const struct iom_importer *imp = NULL;
+    for (size_t i = 0; i < sizeof(importers) / sizeof(importers[0]); i++) {
+        if (importers[i]->probe(buf, tlen)) {
+            imp = importers[i];
+            break;
+        }
+    }
+    if (!imp) {
+        snprintf(err, errlen,
+                 "%s: not a result file of a known format (iomark JSON, fio JSON/json+/text, "
+                 "DiskSpd XML/text, CrystalDiskMark/KDiskMark text)",
+                 name);
+        free(buf);
+        return -EINVAL;
+    }
+    struct iom_imp_result *res = calloc(1, sizeof(*res));
+    if (!res) {
+        free(buf);
+        return -ENOMEM;
+    }
+    res->knee_idx = -1;
+    snprintf(res->path, sizeof(res->path), "%s", name);
+    snprintf(res->format, sizeof(res->format), "%s", imp->format);
+    char why[400] = "";
+    int rc = imp->parse(buf, tlen, res, why, sizeof(why));
+    if (rc == 0 && res->nr_workloads == 0) {
+        snprintf(why, sizeof(why), "holds no workload results");
+        rc = -EINVAL;
+    }
+    free(buf);
+    if (rc) {
+        snprintf(err, errlen, "%s: %s: %s", name, imp->format,
+                 why[0] ? why : rc == -ENOMEM ? "out of memory" : "cannot be read");
+        iom_imp_result_free(res);
+        return rc;
+    }
+    *out = res;
+    return 0;
+}
+
+int iom_import_file(const char *path, struct iom_imp_result **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        int e = errno;
+        snprintf(err, errlen, "%s: %s", path, strerror(e));
+        return -e;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        snprintf(err, errlen, "%s: is a folder; name a result file", path);
+        return -EISDIR;
+    }
+    size_t cap = 65536, len = 0;
+    char *buf = malloc(cap);
+    if (!buf) {
+        fclose(f);
+        return -ENOMEM;
+    }
+    for (;;) {
+        if (len == cap) {
+            if (cap >= (size_t)1 << 30) {
+                free(buf);
+                fclose(f);
+                snprintf(err, errlen, "%s: larger than 1 GiB; not a result file", path);
+                return -EFBIG;
+            }
+            char *n = realloc(buf, cap * 2);
+            if (!n) {
+                free(buf);
+                fclose(f);
+                return -ENOMEM;
+            }
+            buf = n;
+            cap *= 2;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    int rerr = ferror(f);
+    fclose(f);
+    if (rerr) {
+        free(buf);
+        snprintf(err, errlen, "%s: read error", path);
+        return -EIO;
+    }
+    int rc = iom_import_buffer(path, buf, len, out, err, errlen);
+    free(buf);
+    return rc;
+}

@@ -1,0 +1,153 @@
+/*
+ * import.h - read result files of iomark and of other tools into one
+ * comparable record (struct iom_imp_result).
+ *
+ * Formats (detected by content, never by file name): iomark JSON ("schema":
+ * "iomark-result", type run / repeat / mark / sweep / tpcc), fio JSON and
+ * json+ (fio 2.x latencies in us and io_bytes in KiB, fio 3.x in ns and
+ * bytes; both normalised), fio normal text output, DiskSpd XML (-Rxml) and
+ * text, CrystalDiskMark and KDiskMark text reports. Each format is one file
+ * src/report/import_<format>.c exposing one struct iom_importer.
+ *
+ * Units in the record, whatever the source: rates per second, MB = 10^6
+ * bytes, MiB = 2^20 bytes, latency in microseconds, CPU in percent, TPC-C
+ * response times in milliseconds. A value the source does not hold is NAN
+ * (test with isnan), never 0, so "unknown" is not compared as "zero".
+ */
+#ifndef IOMARK_REPORT_IMPORT_H
+#define IOMARK_REPORT_IMPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum { IOM_IMP_READ = 0, IOM_IMP_WRITE = 1, IOM_IMP_TOTAL = 2 };
+
+/* Figures of one direction of one run. */
+struct iom_imp_dir {
+    double iops;
+    double mb_per_s;        /* 10^6 bytes per second */
+    double mib_per_s;       /* 2^20 bytes per second */
+    double lat_mean_us;
+    double lat_p99_us;
+    double lat_max_us;
+    double ios;             /* completed I/Os (the latency sample count) */
+};
+
+/* One TPC-C transaction's response-time profile (milliseconds). */
+struct iom_imp_txn {
+    char name[32];          /* "new_order", "payment", ... as the source names it */
+    double calls;
+    double mean_ms, p50_ms, p95_ms, p99_ms, max_ms;
+};
+
+/* One point of a latency percentile curve. */
+struct iom_imp_pct {
+    double pct;             /* 0..100 */
+    double lat_us;
+};
+
+/* One point of a time series. */
+struct iom_imp_point {
+    double t_s;             /* end of the interval, seconds since measuring began */
+    double iops;
+    double lat_mean_us;     /* NAN when unknown */
+    double lat_p99_us;
+};
+
+/* One measured run of a workload. */
+struct iom_imp_run {
+    struct iom_imp_dir dir[3];  /* IOM_IMP_READ, _WRITE, _TOTAL */
+    double runtime_s;
+    double cpu_pct;             /* busy % of the whole machine (all CPUs = 100) */
+    double cpu_proc_pct;        /* the tool's own CPU time, % of one CPU */
+    double iops_per_cpu_pct;    /* total IOPS / cpu_pct */
+    /* TPC-C (type "tpcc"): NAN / 0 for I/O workloads */
+    double nopm, tpm;
+    uint32_t nr_txn;
+    struct iom_imp_txn *txn;
+    /* total-direction latency percentile curve, ascending pct; may be empty */
+    uint32_t nr_pct;
+    struct iom_imp_pct *pct;
+    /* per-interval series; may be empty */
+    uint32_t nr_series;
+    struct iom_imp_point *series;
+};
+
+/* One workload (a fio job, a CrystalDiskMark test, an iomark run...). */
+struct iom_imp_workload {
+    char name[96];              /* matching key across inputs */
+    char target[160];           /* "" when unknown or several */
+    int threads, iodepth;       /* 0 when unknown (sweep points set them) */
+    int is_tpcc;
+    uint32_t nr_runs;           /* >= 1; several for --repeat or repeated blocks */
+    struct iom_imp_run *runs;
+};
+
+struct iom_imp_result {
+    char path[512];             /* file it came from */
+    char format[24];            /* "iomark", "fio-json", "fio-text", "diskspd-xml", ... */
+    char tool[64];              /* "fio-3.16", "DiskSpd 2.0.21a", "iomark 0.1.0", ... */
+    char kind[16];              /* iomark document type: "run", "repeat", "sweep", ... */
+    uint32_t nr_workloads;
+    struct iom_imp_workload *w;
+    /* sweep knee, when the document is an iomark sweep: index into w, or -1 */
+    int knee_idx;
+};
+
+/* One importer: probe says whether the bytes look like its format; parse
+ * fills the record. Both get the whole file, NUL-terminated. */
+struct iom_importer {
+    const char *format;         /* "fio-json", ... */
+    int (*probe)(const char *text, size_t len);
+    int (*parse)(const char *text, size_t len, struct iom_imp_result *res, char *err,
+                 size_t errlen);
+};
+
+extern const struct iom_importer iom_import_iomark, iom_import_fio_json, iom_import_fio_text,
+    iom_import_diskspd_xml, iom_import_diskspd_text, iom_import_cdm_text;
+
+/*
+ * Read the result file `path` into a new record (*out; free with
+ * iom_imp_result_free). The format is chosen by content. Returns 0, or
+ * -EINVAL when the file is empty, is not a result of a known format, or
+ * holds a failed run (err gets one line naming the file and the reason),
+ * -ENOENT/-EACCES/... when it cannot be read, -ENOMEM.
+ */
+int iom_import_file(const char *path, struct iom_imp_result **out, char *err, size_t errlen);
+
+/* Same for bytes already in memory; `name` is used in messages. text needs
+ * no terminating NUL (a copy is made). */
+int iom_import_buffer(const char *name, const char *text, size_t len,
+                      struct iom_imp_result **out, char *err, size_t errlen);
+
+/* Free a record and everything it owns. NULL is fine. */
+void iom_imp_result_free(struct iom_imp_result *r);
+
+/* Helpers for importers (import.c). */
+
+/* Set every double of a run to NAN and its arrays to empty. */
+void iom_imp_run_init(struct iom_imp_run *run);
+
+/* Append a workload named `name` with one initialised run; returns it or
+ * NULL when out of memory. */
+struct iom_imp_workload *iom_imp_add_workload(struct iom_imp_result *res, const char *name);
+
+/* Append an initialised run to w; returns it or NULL when out of memory. */
+struct iom_imp_run *iom_imp_add_run(struct iom_imp_workload *w);
+
+/* Fill mb_per_s/mib_per_s from bytes and seconds, and total = read + write
+ * (IOPS and bandwidth add; mean latency is the I/O-weighted mean; p99 and
+ * max of the total are left as they are). Unknown stays NAN. */
+void iom_imp_dir_from_bytes(struct iom_imp_dir *d, double ios, double bytes, double secs);
+void iom_imp_make_total(struct iom_imp_run *run);
+
+/* Append one percentile point / series point / transaction. 0 or -ENOMEM. */
+int iom_imp_add_pct(struct iom_imp_run *run, double pct, double lat_us);
+int iom_imp_add_point(struct iom_imp_run *run, const struct iom_imp_point *p);
+int iom_imp_add_txn(struct iom_imp_run *run, const struct iom_imp_txn *t);
+
+/* Find the first '{' that starts a JSON document after optional log lines
+ * (a '{' at the start of a line). NULL when there is none. */
+const char *iom_imp_json_start(const char *text);
+
+#endif

@@ -1,0 +1,280 @@
+/*
+ * import_fio_text.c - fio's normal (human) output, 2.x and 3.x syntax.
+ *
+ *   NAME: (groupid=0, jobs=8): err= 0: pid=...
+ *     read : io=960520KB, bw=3999.2KB/s, iops=999, runt=240131msec     (2.x)
+ *     read: IOPS=25.2k, BW=98.5MiB/s (103MB/s)(5912MiB/60001msec)     (3.x)
+ *        lat (usec): min=815, max=252639, avg=127985.12, stdev=3490.32
+ *       clat percentiles (msec):  | 99.00th=[  131], ...
+ *     cpu          : usr=0.13%, sys=0.31%, ...
+ *     issued    : total=r=240130/w=0/d=0        (2.x)
+ *     issued rwts: total=1520,1592,0,0          (3.x)
+ *
+ * fio 2.x writes KB for KiB (1024). Each job block is one run; blocks with
+ * the same job name (the same command run again, output appended to one
+ * log) become several runs of one workload. Mean latency is "lat"
+ * (submission to completion); p99 comes from the percentile table, which is
+ * of "clat" unless fio printed "lat percentiles".
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/import.h"
+
+static int probe(const char *text, size_t len)
+{
+    (void)len;
+    return strstr(text, ": (groupid=") && strstr(text, "err=") &&
+           (strstr(text, "iops=") || strstr(text, "IOPS="));
+}
+
+/* Number with an optional k/M/G suffix (fio's num2str, powers of 1000). */
+static double num_sfx(const char *p, const char **endp)
+{
+    char *e;
+    double d = strtod(p, &e);
+    if (e == p) {
+        if (endp)
+            *endp = p;
+        return NAN;
+    }
+    if (*e == 'k' || *e == 'K')
+        d *= 1e3, e++;
+    else if (*e == 'M' && e[1] != 'i' && e[1] != 'B')
+        d *= 1e6, e++;
+    if (endp)
+        *endp = e;
+    return d;
+}
+
+/* Value of "key" within [p, end) as a plain or k-suffixed number. */
+static double field(const char *p, const char *end, const char *key)
+{
+    const char *k = strstr(p, key);
+    if (!k || k >= end)
+        return NAN;
+    return num_sfx(k + strlen(key), NULL);
+}
+
+/* A size like "960520KB", "5912MiB", "98.5MiB" in bytes (fio 2.x KB = KiB). */
+static double size_bytes(const char *p, const char **endp)
+{
+    char *e;
+    double d = strtod(p, &e);
+    if (e == p)
+        return NAN;
+    double m = 1;
+    if (*e == 'K' || *e == 'k')
+        m = 1024.0;
+    else if (*e == 'M')
+        m = 1048576.0;
+    else if (*e == 'G')
+        m = 1073741824.0;
+    else if (*e == 'T')
+        m = 1099511627776.0;
+    if (endp)
+        *endp = e;
+    return d * m;
+}
+
+static double unit_to_us(const char *u)
+{
+    if (strncmp(u, "(nsec)", 6) == 0)
+        return 1e-3;
+    if (strncmp(u, "(msec)", 6) == 0)
+        return 1e3;
+    if (strncmp(u, "(sec)", 5) == 0)
+        return 1e6;
+    return 1;
+}
+
+static const char *line_end(const char *p)
+{
+    const char *e = strchr(p, '\n');
+    return e ? e : p + strlen(p);
+}
+
+/* Parse one direction section [s, e) into d; adds the curve to run. */
+static int parse_dir(const char *s, const char *e, struct iom_imp_dir *d, double *runtime_s,
+                     struct iom_imp_run *run, int want_curve)
+{
+    const char *l1 = line_end(s);
+    double rt_ms = NAN, bytes = NAN;
+    const char *io = strstr(s, "io=");
+    if (io && io < l1) { /* 2.x */
+        bytes = size_bytes(io + 3, NULL);
+        d->iops = field(s, l1, "iops=");
+        rt_ms = field(s, l1, "runt=");
+    } else {                              /* 3.x */
+        d->iops = field(s, l1, "IOPS=");
+        const char *par = strstr(s, ")(");
+        if (par && par < l1) {
+            const char *after;
+            bytes = size_bytes(par + 2, &after);
+            const char *sl = strchr(after, '/');
+            if (sl && sl < l1)
+                rt_ms = strtod(sl + 1, NULL);
+        }
+    }
+    if (rt_ms > 0 && !isnan(bytes)) {
+        d->mb_per_s = bytes / (rt_ms / 1000.0) / 1e6;
+        d->mib_per_s = bytes / (rt_ms / 1000.0) / 1048576.0;
+        if (isnan(*runtime_s) || rt_ms / 1000 > *runtime_s)
+            *runtime_s = rt_ms / 1000.0;
+    }
+    if (isnan(d->ios) && d->iops >= 0 && rt_ms > 0)
+        d->ios = round(d->iops * rt_ms / 1000.0);
+    for (const char *l = l1 + 1; l < e; l = line_end(l) + 1) {
+        const char *t = l;
+        while (*t == ' ')
+            t++;
+        if (strncmp(t, "lat (", 5) == 0 && strstr(t, "avg=") && strstr(t, "avg=") < line_end(t)) {
+            double u = unit_to_us(t + 4);
+            const char *le = line_end(t);
+            d->lat_mean_us = field(t, le, "avg=") * u;
+            d->lat_max_us = field(t, le, "max=") * u;
+        } else if (strstr(t, "percentiles (") == t + (strncmp(t, "clat", 4) == 0 ? 5 : 4) &&
+                   (strncmp(t, "clat ", 5) == 0 || strncmp(t, "lat ", 4) == 0)) {
+            double u = unit_to_us(strchr(t, '('));
+            int is_lat = strncmp(t, "lat ", 4) == 0;
+            if (is_lat || isnan(d->lat_p99_us)) {
+                if (want_curve) {
+                    free(run->pct);
+                    run->pct = NULL;
+                    run->nr_pct = 0;
+                }
+                for (const char *q = line_end(t) + 1; q < e && strstr(q, "|") &&
+                                                      strchr(q, '|') < line_end(q);
+                     q = line_end(q) + 1) {
+                    const char *qe = line_end(q);
+                    for (const char *th = strstr(q, "th=["); th && th < qe; th = strstr(th + 1, "th=[")) {
+                        const char *b = th;
+                        while (b > q && (isdigit((unsigned char)b[-1]) || b[-1] == '.'))
+                            b--;
+                        double p = strtod(b, NULL);
+                        double v = strtod(th + 4, NULL) * u;
+                        if (p == 99)
+                            d->lat_p99_us = v;
+                        if (want_curve && p > 0 && iom_imp_add_pct(run, p, v))
+                            return -ENOMEM;
+                    }
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+static int parse(const char *text, size_t len, struct iom_imp_result *res, char *err, size_t errlen)
+{
+    (void)len;
+    const char *ver = strstr(text, "\nfio-");
+    if (ver) {
+        size_t n = strcspn(ver + 1, " \r\n");
+        snprintf(res->tool, sizeof(res->tool), "%.*s", (int)(n < 60 ? n : 60), ver + 1);
+    } else {
+        snprintf(res->tool, sizeof(res->tool), "fio");
+    }
+    const char *g = strstr(text, ": (groupid=");
+    int failed = 0;
+    while (g) {
+        const char *ls = g;
+        while (ls > text && ls[-1] != '\n')
+            ls--;
+        char name[96];
+        snprintf(name, sizeof(name), "%.*s", (int)(g - ls < 95 ? g - ls : 95), ls);
+        const char *next = strstr(g + 1, ": (groupid=");
+        const char *end = next ? next : g + strlen(g);
+        if (next)
+            while (end > g && end[-1] != '\n')
+                end--;
+        double e = field(g, line_end(g), "err=");
+        if (e != 0 && !isnan(e)) {
+            failed++;
+            g = next;
+            continue;
+        }
+        struct iom_imp_workload *w = NULL;
+        for (uint32_t i = 0; i < res->nr_workloads; i++)
+            if (strcmp(res->w[i].name, name) == 0)
+                w = &res->w[i];
+        struct iom_imp_run *run;
+        if (w) {
+            run = iom_imp_add_run(w);
+        } else {
+            w = iom_imp_add_workload(res, name);
+            run = w ? &w->runs[0] : NULL;
+            if (w) {
+                double jobs = field(g, line_end(g), "jobs=");
+                w->threads = isnan(jobs) ? 0 : (int)jobs;
+                const char *qd = strstr(text, "iodepth=");
+                if (qd && qd < g)
+                    w->iodepth = atoi(qd + 8);
+            }
+        }
+        if (!run)
+            return -ENOMEM;
+        /* issued counts */
+        const char *is = strstr(g, "issued");
+        if (is && is < end) {
+            const char *tot = strstr(is, "total=");
+            if (tot && tot < line_end(is)) {
+                tot += 6;
+                if (strncmp(tot, "r=", 2) == 0) {
+                    run->dir[0].ios = strtod(tot + 2, NULL);
+                    const char *wq = strstr(tot, "/w=");
+                    if (wq && wq < line_end(tot))
+                        run->dir[1].ios = strtod(wq + 3, NULL);
+                } else {
+                    char *p2;
+                    run->dir[0].ios = strtod(tot, &p2);
+                    if (*p2 == ',')
+                        run->dir[1].ios = strtod(p2 + 1, NULL);
+                }
+            }
+        }
+        /* direction sections: lines "  read" / "  write" up to the next one or "  cpu" */
+        const char *sec[2] = {NULL, NULL};
+        for (const char *l = line_end(g) + 1; l < end; l = line_end(l) + 1) {
+            if (strncmp(l, "  read", 6) == 0 && (l[6] == ':' || l[6] == ' '))
+                sec[0] = l;
+            else if (strncmp(l, "  write", 7) == 0 && (l[7] == ':' || l[7] == ' '))
+                sec[1] = l;
+        }
+        const char *cpu = strstr(g, "  cpu ");
+        if (cpu && cpu < end) {
+            double u = field(cpu, line_end(cpu), "usr="), s = field(cpu, line_end(cpu), "sys=");
+            if (!isnan(u) && !isnan(s))
+                run->cpu_proc_pct = u + s;
+        }
+        for (int d = 0; d < 2; d++) {
+            if (!sec[d]) {
+                run->dir[d].iops = run->dir[d].mb_per_s = run->dir[d].mib_per_s = 0;
+                run->dir[d].ios = 0;
+                continue;
+            }
+            const char *se = end;
+            if (sec[1 - d] && sec[1 - d] > sec[d])
+                se = sec[1 - d];
+            if (cpu && cpu > sec[d] && cpu < se)
+                se = cpu;
+            int want_curve = d == 0 || !sec[0];
+            if (parse_dir(sec[d], se, &run->dir[d], &run->runtime_s, run, want_curve))
+                return -ENOMEM;
+        }
+        iom_imp_make_total(run);
+        g = next;
+    }
+    if (res->nr_workloads == 0) {
+        snprintf(err, errlen, failed ? "every job reported an error (err= not 0)"
+                                     : "no job results found");
+        return -EINVAL;
+    }
+    return 0;
+}
+
+const struct iom_importer iom_import_fio_text = {"fio-text", probe, parse};
