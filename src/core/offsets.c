@@ -89,8 +89,9 @@ int iom_offgen_init(struct iom_offgen *g, const struct iom_job *job, uint64_t re
     g->shared_next = job->seq_shared ? shared_next : NULL;
 
     if (!g->random && !job->seq_shared && nr_threads > 1) {
-        if (job->thread_stride_bytes) {
-            /* DiskSpd -T: all threads walk the whole region, starting apart */
+        if (job->thread_stride_bytes || job->seq_same_start) {
+            /* DiskSpd -T: all threads walk the whole region, starting apart
+             * (DiskSpd without -T: all from the start, stride 0) */
             g->next = (job->thread_stride_bytes * thread_idx) % region_len;
             g->next -= g->next % g->align;
         } else {

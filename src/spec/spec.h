@@ -69,6 +69,8 @@ struct iom_job {
     bool seq_shared;             /* sequential threads of a target share one offset (DiskSpd -si) */
     uint64_t seq_stride_bytes;   /* sequential step; 0 = block size (DiskSpd -s<stride>) */
     uint64_t thread_stride_bytes;/* DiskSpd -T: start offset step between threads; 0 = regions */
+    bool seq_same_start;         /* DiskSpd without -T: every sequential thread walks the whole
+                                    region from its start (0 = disjoint slices, fio's way) */
 
     /* concurrency */
     uint32_t numjobs;            /* threads per target */

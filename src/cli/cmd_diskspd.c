@@ -1,0 +1,125 @@
+/* cmd_diskspd.c - `iomark diskspd [DiskSpd flags] TARGET...`: a DiskSpd 2.x
+ * command line run on iomark's engine, reported in DiskSpd's layout. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "report/diskspd.h"
+#include "spec/diskspd.h"
+
+static int write_report(const struct iom_diskspd *ds, const struct iom_result *r,
+                        const struct iom_run_opts *ro)
+{
+    FILE *f = stdout;
+    if (ro->output_path && !(f = fopen(ro->output_path, "w"))) {
+        iom_cli_error("diskspd", "--output=%s: %s", ro->output_path, strerror(errno));
+        return IOM_EXIT_FAIL;
+    }
+    int rc = 0;
+    if (ds->xml)
+        rc = iom_report_diskspd_xml(f, ds, r);
+    else if (r)
+        iom_report_diskspd_text(f, ds, r);
+    else
+        iom_report_diskspd_profile_text(f, ds);
+    if (f != stdout) {
+        if (fclose(f))
+            rc = -EIO;
+    } else {
+        fflush(stdout);
+    }
+    if (rc) {
+        iom_cli_error("diskspd", "writing the report: %s", strerror(-rc));
+        return IOM_EXIT_FAIL;
+    }
+    return 0;
+}
+
+int iom_cmd_diskspd(int argc, char **argv)
+{
+    struct iom_diskspd *ds = malloc(sizeof(*ds));
+    struct iom_run_opts ro = {0};
+    char err[600];
+    if (!ds)
+        return IOM_EXIT_FAIL;
+    if (argc < 2) {
+        iom_diskspd_help(stderr);
+        free(ds);
+        return IOM_EXIT_USAGE;
+    }
+    int status = IOM_EXIT_OK;
+    struct iom_target *targets = NULL;
+    if (iom_diskspd_parse(argc, argv, 1, ds, &ro, err, sizeof(err))) {
+        iom_cli_error("diskspd", "%s", err);
+        status = IOM_EXIT_USAGE;
+        goto out;
+    }
+    if (ro.help) {
+        iom_diskspd_help(stdout);
+        goto out;
+    }
+    for (uint32_t i = 0; i < ds->nr_warnings; i++)
+        fprintf(stderr, "iomark diskspd: warning: %s\n", ds->warnings[i]);
+    if (ds->profile_only) {
+        status = write_report(ds, NULL, &ro);
+        goto out;
+    }
+    struct iom_job *job = &ds->job;
+    targets = calloc(job->nr_targets, sizeof(*targets));
+    if (!targets) {
+        status = IOM_EXIT_FAIL;
+        goto out;
+    }
+    status = iom_cli_check("diskspd", job, &ro, targets);
+    if (status)
+        goto out;
+    if (ds->dist == IOM_DSPD_DIST_ABS) {
+        /* zones are per job: every target must offer the same region */
+        for (uint32_t i = 1; i < job->nr_targets; i++)
+            if (targets[i].region_len != targets[0].region_len) {
+                iom_cli_error("diskspd", "-rdabs: the targets differ in size (%s: %llu, %s: %llu "
+                              "bytes); give -f<size> to use the same range on each",
+                              targets[0].path, (unsigned long long)targets[0].region_len,
+                              targets[i].path, (unsigned long long)targets[i].region_len);
+                status = IOM_EXIT_USAGE;
+                goto out;
+            }
+        uint32_t seen = ds->nr_warnings;
+        if (iom_diskspd_resolve(ds, targets[0].region_len, err, sizeof(err))) {
+            iom_cli_error("diskspd", "%s", err);
+            status = IOM_EXIT_USAGE;
+            goto out;
+        }
+        for (uint32_t i = seen; i < ds->nr_warnings; i++)
+            fprintf(stderr, "iomark diskspd: warning: %s\n", ds->warnings[i]);
+    }
+    iom_cli_signals_install();
+    status = iom_cli_prepare("diskspd", job, &ro, targets);
+    if (status)
+        goto out;
+    struct iom_run_hooks hooks = iom_cli_hooks(&ro, "diskspd");
+    struct iom_result *r = NULL;
+    int rc = iom_run(job, targets, job->nr_targets, &hooks, &r);
+    iom_cli_progress_clear();
+    iom_cli_close(targets, job->nr_targets, false);
+    if (rc && r && r->error[0])
+        iom_cli_error("diskspd", "%s", r->error);
+    if (r && r->engine_note[0])
+        fprintf(stderr, "iomark diskspd: note: %s\n", r->engine_note);
+    status = rc ? IOM_EXIT_FAIL : IOM_EXIT_OK;
+    if (r) {
+        int wrc = write_report(ds, r, &ro);
+        if (wrc)
+            status = wrc;
+        if (r->interrupted_signal)
+            status = iom_cli_signal_exit(r->interrupted_signal);
+    }
+    iom_result_free(r);
+out:
+    free(targets);
+    iom_diskspd_free(ds);
+    free(ds);
+    return status;
+}
