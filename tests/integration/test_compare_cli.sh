@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# iomark compare on the real result files of ../shared/cases/results:
+# formats, grouping of repeated runs, Welch's test, refusals, output formats.
+source "$(dirname "$0")/lib.sh"
+R=${SHARED:-$SRCDIR/../shared}/cases/results
+[ -d "$R" ] || { echo "skip: $R not found"; exit 77; }
+
+# every real result file (but the empty and the failed one) imports
+for f in diskspd_text_1.txt diskspd_text_2.txt diskspd_xml_1.xml diskspd_xml_3.xml fio_json_1.json \
+         fio_json_3.json fio_json_5.json fio_json_7.json fio_jsonplus_1.json fio_text_1.txt \
+         crystaldiskmark_text_1.txt kdiskmark_text_1.txt; do
+  expect_status 0 "compare reads $f" -- "$IOMARK" compare "$R/$f"
+done
+
+# refusals: by name, with the reason, one line, exit 2
+expect_status 2 "empty file refused" -- "$IOMARK" compare "$R/fio_json_13_empty.json" "$R/fio_json_5.json"
+expect_err_has "fio_json_13_empty.json: empty file (0 bytes)"
+expect_status 2 "failed fio job refused" -- "$IOMARK" compare "$R/fio_json_9_einval.json"
+expect_err_has "error=22"
+expect_status 2 "a source file is not a result" -- "$IOMARK" compare "$SRCDIR/README.md"
+expect_err_has "not a result file of a known format"
+expect_status 2 "missing file" -- "$IOMARK" compare "$WORK/none.json"
+expect_err_has "none.json: No such file"
+expect_status 2 "bad format" -- "$IOMARK" compare --output-format=html "$R/fio_json_5.json"
+expect_err_has "--output-format=html: allowed: normal, markdown, json"
+expect_status 2 "bad alpha" -- "$IOMARK" compare --alpha=2 "$R/fio_json_5.json"
+expect_err_has "--alpha=2"
+expect_status 2 "no input" -- "$IOMARK" compare
+
+# CrystalDiskMark vs KDiskMark: rows matched by test name, change texts
+expect_status 0 "cdm vs kdiskmark" -- "$IOMARK" compare "$R/crystaldiskmark_text_1.txt" "$R/kdiskmark_text_1.txt"
+# SEQ1M Q8T1 read: 509.6 -> 529.8 IOPS is +3.96%; latency 15662.75 -> 14415.61 us is 7.96% lower
+grep -q "+4.0% IOPS" $WORK/out && grep -q "8.0% lower latency" $WORK/out && pass "change texts" || fail "change texts: $(head -20 $WORK/out)"
+
+# repeats: the fio log holds 5 runs at 999 IOPS; two of its copies pooled as runs of one input
+cp "$R/fio_json_3.json" $WORK/b1.json
+expect_status 0 "json output, grouped input" -- "$IOMARK" compare --output-format=json "base=$R/fio_text_1.txt" "other=$R/fio_json_3.json,$WORK/b1.json"
+$PY - $WORK/out <<'PY' && pass "compare JSON" || fail "compare JSON: $(head -c 600 $WORK/out)"
+import json, sys, math
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "iomark-result" and d["type"] == "compare"
+assert [i["label"] for i in d["inputs"]] == ["base", "other"]
+assert len(d["inputs"][1]["files"]) == 2
+w = d["workloads"][0]
+m = {x["key"]: x for x in w["metrics"]}
+v = m["iops"]["values"]
+assert v[0]["n"] == 5 and v[0]["mean"] == 999 and v[1]["n"] == 2
+# 73.182907 vs 999: (73.182907 - 999) / 999
+ch = m["iops"]["changes"][0]
+assert abs(ch["improvement_pct"] - (73.182907 - 999) / 999 * 100) < 1e-9
+assert ch["welch"]["p"] == 0 and ch["welch"]["significant"]   # no spread on either side
+lat = m["lat_mean_us"]["changes"][0]
+assert lat["text"].endswith("lower latency") and m["lat_mean_us"]["better"] == "lower"
+PY
+
+# Welch on real spread: the five fio runs against themselves minus one are not different
+expect_status 0 "markdown" -- "$IOMARK" compare --output-format=markdown "$R/fio_text_1.txt" "$R/fio_text_1.txt"
+grep -q "^### randread" $WORK/out && grep -q "within noise" $WORK/out && pass "markdown, same runs within noise" || fail "markdown: $(cat $WORK/out)"
+expect_status 0 "text to file" -- "$IOMARK" compare -o $WORK/c.txt "$R/diskspd_text_1.txt" "$R/diskspd_text_2.txt"
+# 219.04 -> 403.66 IOPS: +84.3%
+grep -q "+84.3% IOPS" $WORK/c.txt && pass "diskspd text compare" || fail "diskspd compare: $(cat $WORK/c.txt)"
+finish

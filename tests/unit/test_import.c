@@ -1,0 +1,325 @@
+/*
+ * test_import.c - every real result file in ../shared/cases/results imports
+ * with the values it holds. Expected numbers were read by hand from the
+ * files (line or element named in each comment); derived ones (MiB/s from
+ * bytes and runtime, sums over threads) were worked out by hand from those.
+ * Skips (77) when the shared folder is not there.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report/import.h"
+
+static int fails;
+static char dir[1024];
+
+#define NEAR(got, want, rel)                                                                   \
+    do {                                                                                       \
+        double g_ = (got), w_ = (want);                                                        \
+        if (!(fabs(g_ - w_) <= fabs(w_) * (rel) + 1e-9)) {                                     \
+            fprintf(stderr, "%s:%d: %s = %.9g, want %.9g\n", __FILE__, __LINE__, #got, g_, w_); \
+            fails++;                                                                           \
+        }                                                                                      \
+    } while (0)
+
+#define CHECK(c)                                                                               \
+    do {                                                                                       \
+        if (!(c)) {                                                                            \
+            fprintf(stderr, "%s:%d: failed: %s\n", __FILE__, __LINE__, #c);                    \
+            fails++;                                                                           \
+        }                                                                                      \
+    } while (0)
+
+static struct iom_imp_result *load(const char *name)
+{
+    char path[1200], err[700];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    struct iom_imp_result *r = NULL;
+    int rc = iom_import_file(path, &r, err, sizeof(err));
+    if (rc) {
+        fprintf(stderr, "%s: import failed: %s\n", name, err);
+        fails++;
+        return NULL;
+    }
+    return r;
+}
+
+static const struct iom_imp_workload *wl(const struct iom_imp_result *r, const char *name)
+{
+    for (uint32_t i = 0; r && i < r->nr_workloads; i++)
+        if (strcmp(r->w[i].name, name) == 0)
+            return &r->w[i];
+    fprintf(stderr, "workload '%s' not found\n", name);
+    fails++;
+    return NULL;
+}
+
+static void refused(const char *name, const char *why)
+{
+    char path[1200], err[700] = "";
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    struct iom_imp_result *r = NULL;
+    int rc = iom_import_file(path, &r, err, sizeof(err));
+    CHECK(rc == -EINVAL && r == NULL);
+    if (!strstr(err, name) || !strstr(err, why)) {
+        fprintf(stderr, "%s: message '%s' lacks the name or '%s'\n", name, err, why);
+        fails++;
+    }
+}
+
+static void fio_json(void)
+{
+    /* fio 2.1.4: usec, io_bytes in KiB, 5 jobs */
+    struct iom_imp_result *r = load("fio_json_1.json");
+    if (!r)
+        return;
+    CHECK(strcmp(r->format, "fio-json") == 0 && strcmp(r->tool, "fio-2.1.4") == 0);
+    CHECK(r->nr_workloads == 5);
+    const struct iom_imp_workload *w = wl(r, "random_write_test");
+    if (w) {
+        const struct iom_imp_run *u = &w->runs[0];
+        NEAR(u->dir[1].iops, 1610, 0);              /* "iops" : 1610 */
+        NEAR(u->dir[1].lat_mean_us, 617.69, 1e-9);  /* lat.mean 617.69 (usec) */
+        NEAR(u->dir[1].lat_p99_us, 1688, 1e-9);     /* clat "99.000000" : 1688, line 492 */
+        /* io_bytes 36244 KiB in runtime 5625 ms: 36244*1024/5.625/2^20 = 6.29236 MiB/s */
+        NEAR(u->dir[1].mib_per_s, 6.29236, 1e-5);
+        NEAR(u->dir[2].iops, 1610, 0);
+        NEAR(u->cpu_proc_pct, 1.42 + 4.84, 1e-9);   /* usr_cpu + sys_cpu */
+    }
+    w = wl(r, "sequential_read");
+    if (w)
+        NEAR(w->runs[0].dir[0].lat_p99_us, 473088, 1e-9); /* line 241 */
+    iom_imp_result_free(r);
+
+    /* fio 2.18: io_bytes=2932 is KiB; usec */
+    r = load("fio_json_3.json");
+    if ((w = wl(r, "random-io"))) {
+        const struct iom_imp_run *u = &w->runs[0];
+        NEAR(u->dir[0].iops, 73.182907, 1e-9);
+        NEAR(u->dir[0].ios, 733, 0);                  /* total_ios */
+        NEAR(u->dir[0].lat_mean_us, 13657.451569, 1e-9);
+        NEAR(u->dir[0].lat_p99_us, 23168, 1e-9);
+        NEAR(u->dir[0].mib_per_s, 2932.0 / 1024 / 10.016, 1e-9); /* runtime 10016 ms */
+        NEAR(u->dir[1].iops, 0, 0);
+    }
+    iom_imp_result_free(r);
+
+    /* fio 3.6: ns */
+    r = load("fio_json_5.json");
+    if ((w = wl(r, "random-read"))) {
+        const struct iom_imp_run *u = &w->runs[0];
+        NEAR(u->dir[0].iops, 1060.238956, 1e-9);
+        NEAR(u->dir[0].lat_mean_us, 931.57922046, 1e-9); /* lat_ns mean 931579.22046 */
+        NEAR(u->dir[0].lat_p99_us, 13959.168, 1e-9);     /* clat_ns 99.000000: 13959168 */
+        NEAR(u->dir[0].ios, 63626, 0);
+        NEAR(u->dir[0].mb_per_s, 260612096 / 60.011 / 1e6, 1e-9);
+    }
+    iom_imp_result_free(r);
+
+    /* fio 3.16: mixed read+write in one job */
+    r = load("fio_json_7.json");
+    if ((w = wl(r, "iotest"))) {
+        const struct iom_imp_run *u = &w->runs[0];
+        NEAR(u->dir[0].iops, 25.246234, 1e-9);
+        NEAR(u->dir[1].iops, 26.442108, 1e-9);
+        NEAR(u->dir[2].iops, 25.246234 + 26.442108, 1e-9);
+        NEAR(u->dir[1].lat_mean_us, 23014.528931533, 1e-9);
+        NEAR(u->dir[0].lat_p99_us, 67633.152, 1e-9);
+        /* total mean weighted by I/Os: (1520*15487.037515 + 1592*23014.528932) / 3112 */
+        NEAR(u->dir[2].lat_mean_us, (1520 * 15487.037515132 + 1592 * 23014.528931533) / 3112, 1e-9);
+    }
+    iom_imp_result_free(r);
+
+    /* fio 3.39 json+ */
+    r = load("fio_jsonplus_1.json");
+    if (r && r->nr_workloads == 1) {
+        const struct iom_imp_run *u = &r->w[0].runs[0];
+        NEAR(u->dir[1].iops, 19621.556886, 1e-9);
+        NEAR(u->dir[1].ios, 16384, 0);
+        NEAR(u->dir[1].lat_mean_us, 406.984619141, 1e-9);
+        NEAR(u->dir[1].lat_p99_us, 3489.792, 1e-9);
+        CHECK(r->w[0].iodepth == 8);
+    } else {
+        CHECK(0);
+    }
+    iom_imp_result_free(r);
+
+    refused("fio_json_9_einval.json", "error=22");
+    refused("fio_json_13_empty.json", "empty");
+}
+
+static void fio_text(void)
+{
+    struct iom_imp_result *r = load("fio_text_1.txt");
+    const struct iom_imp_workload *w = wl(r, "randread");
+    if (w) {
+        CHECK(w->nr_runs == 5); /* five "(groupid=0, jobs=8)" blocks */
+        const struct iom_imp_run *u = &w->runs[0];
+        NEAR(u->dir[0].iops, 999, 0);
+        NEAR(u->dir[0].ios, 240130, 0);               /* issued: total=r=240130 */
+        NEAR(u->dir[0].lat_mean_us, 127985.12, 1e-9); /* lat (usec): avg=127985.12 */
+        NEAR(u->dir[0].lat_p99_us, 131000, 1e-9);     /* 99.00th=[  131] msec */
+        NEAR(u->dir[0].mib_per_s, 960520.0 / 1024 / 240.131, 1e-9); /* io=960520KB runt=240131msec */
+        NEAR(u->cpu_proc_pct, 0.44, 1e-9);            /* usr=0.13%, sys=0.31% */
+        NEAR(w->runs[1].dir[0].lat_mean_us, 128007.33, 1e-9);
+        CHECK(w->threads == 8 && w->iodepth == 16);
+    }
+    iom_imp_result_free(r);
+}
+
+static void diskspd(void)
+{
+    struct iom_imp_result *r = load("diskspd_xml_1.xml");
+    if (r && r->nr_workloads == 1) {
+        const struct iom_imp_run *u = &r->w[0].runs[0];
+        CHECK(strcmp(r->tool, "DiskSpd 2.0.21a") == 0);
+        /* IOCount 22645 + 22623 + 22548 + 23154 over TestTimeSeconds 30.02 */
+        NEAR(u->dir[2].ios, 90970, 0);
+        NEAR(u->dir[2].iops, 90970 / 30.02, 1e-12);
+        NEAR(u->dir[2].mib_per_s,
+             (1484062720.0 + 1482620928.0 + 1477705728.0 + 1517420544.0) / 30.02 / 1048576, 1e-12);
+        NEAR(u->cpu_pct, 3.20, 1e-12);                /* Average/UsagePercent */
+        CHECK(isnan(u->dir[2].lat_p99_us));           /* no -L */
+        CHECK(r->w[0].threads == 4 && r->w[0].iodepth == 2);
+    } else {
+        CHECK(0);
+    }
+    iom_imp_result_free(r);
+
+    r = load("diskspd_xml_3.xml");
+    if (r && r->nr_workloads == 1) {
+        const struct iom_imp_run *u = &r->w[0].runs[0];
+        NEAR(u->dir[2].lat_p99_us, 1202421, 1e-9);    /* Percentile 99 TotalMilliseconds 1202.421 */
+        NEAR(u->dir[1].lat_p99_us, 1517500, 1e-9);
+        NEAR(u->dir[0].lat_mean_us, 132077, 1e-9);    /* AverageReadMilliseconds */
+        NEAR(u->dir[2].lat_max_us, 2128971, 1e-9);    /* Percentile 100 */
+        NEAR(u->dir[0].ios, 1157 + 1139 + 1250 + 1289, 0);
+        NEAR(u->dir[1].ios, 503 + 522 + 573 + 538, 0);
+        NEAR(u->cpu_pct, 0.44, 1e-12);
+        CHECK(u->nr_series == 30);                    /* 30 one-second Iops buckets */
+        if (u->nr_series)                             /* first bucket: Total=106 in 1 s */
+            NEAR(u->series[0].iops, 106, 1e-12);
+        CHECK(r->w[0].target[0] == '\0');             /* two targets, D: and E: */
+    } else {
+        CHECK(0);
+    }
+    iom_imp_result_free(r);
+
+    r = load("diskspd_text_1.txt"); /* cp1251 preamble, wrapped at 80 columns */
+    if (r && r->nr_workloads == 1) {
+        const struct iom_imp_run *u = &r->w[0].runs[0];
+        NEAR(u->dir[2].ios, 131426, 0);               /* total: ... | 131426 | */
+        NEAR(u->dir[2].iops, 219.04, 1e-4);           /* I/O per s 219.04 */
+        NEAR(u->dir[2].lat_mean_us, 292328, 1e-9);    /* AvgLat 292.328 ms */
+        NEAR(u->dir[0].lat_mean_us, 363914, 1e-9);
+        NEAR(u->dir[2].lat_p99_us, 1088947, 1e-9);    /* 99th total 1088.947 */
+        NEAR(u->dir[0].lat_p99_us, 1150540, 1e-9);
+        NEAR(u->cpu_pct, 3.39, 1e-12);                /* avg.|   3.39% */
+        NEAR(u->dir[2].mib_per_s, 538320896.0 / 600 / 1048576, 1e-12);
+        CHECK(r->w[0].iodepth == 32 && r->w[0].threads == 2);
+    } else {
+        CHECK(0);
+    }
+    iom_imp_result_free(r);
+
+    r = load("diskspd_text_2.txt");
+    if (r && r->nr_workloads == 1) {
+        const struct iom_imp_run *u = &r->w[0].runs[0];
+        NEAR(u->dir[2].ios, 242199, 0);
+        NEAR(u->dir[2].iops, 403.66, 1e-4);
+        NEAR(u->dir[1].lat_mean_us, 187968, 1e-9);    /* Write IO total AvgLat 187.968 */
+        NEAR(u->dir[2].lat_p99_us, 824992, 1e-9);
+        NEAR(u->dir[2].lat_max_us, 7322167, 1e-9);
+        NEAR(u->cpu_pct, 3.71, 1e-12);
+    } else {
+        CHECK(0);
+    }
+    iom_imp_result_free(r);
+}
+
+static void cdm(void)
+{
+    struct iom_imp_result *r = load("crystaldiskmark_text_1.txt");
+    CHECK(r && r->nr_workloads == 8);
+    const struct iom_imp_workload *w = wl(r, "SEQ1M Q8T1 read");
+    if (w) {
+        NEAR(w->runs[0].dir[0].mb_per_s, 534.383, 1e-12);
+        NEAR(w->runs[0].dir[0].iops, 509.6, 1e-12);
+        NEAR(w->runs[0].dir[2].lat_mean_us, 15662.75, 1e-12);
+        NEAR(w->runs[0].dir[0].mib_per_s, 534.383e6 / 1048576, 1e-12);
+    }
+    if ((w = wl(r, "RND4K Q1T1 write"))) {
+        NEAR(w->runs[0].dir[1].iops, 24836.2, 1e-12);
+        NEAR(w->runs[0].dir[2].lat_mean_us, 40.01, 1e-12);
+    }
+    wl(r, "RND4K Q32T1 read"); /* CDM 8: Q32T1 */
+    iom_imp_result_free(r);
+
+    r = load("kdiskmark_text_1.txt");
+    CHECK(r && r->nr_workloads == 8 && strcmp(r->format, "kdiskmark-text") == 0);
+    if ((w = wl(r, "RND4K Q32T16 read"))) {
+        NEAR(w->runs[0].dir[0].mb_per_s, 271.553, 1e-12);
+        NEAR(w->runs[0].dir[0].iops, 67889.0, 1e-12);
+        NEAR(w->runs[0].dir[2].lat_mean_us, 1955.57, 1e-12);
+        CHECK(w->threads == 16 && w->iodepth == 32);
+    }
+    if ((w = wl(r, "SEQ1M Q1T1 write")))
+        NEAR(w->runs[0].dir[1].mb_per_s, 428.900, 1e-12);
+    iom_imp_result_free(r);
+}
+
+static void not_results(void)
+{
+    struct iom_imp_result *r;
+    char err[300];
+    const char *txt = "hello, this is not a benchmark result\n";
+    CHECK(iom_import_buffer("notes.txt", txt, strlen(txt), &r, err, sizeof(err)) == -EINVAL);
+    CHECK(strstr(err, "notes.txt") && strstr(err, "not a result file"));
+    CHECK(iom_import_buffer("blank.json", "  \n\n", 4, &r, err, sizeof(err)) == -EINVAL);
+    const char *cut = "{\n  \"fio version\" : \"fio-3.1\",\n  \"jobs\" : [ {";
+    CHECK(iom_import_buffer("cut.json", cut, strlen(cut), &r, err, sizeof(err)) == -EINVAL);
+    CHECK(strstr(err, "does not parse") != NULL);
+    const char *ierr = "{\"schema\":\"iomark-result\",\"type\":\"run\",\"status\":\"error\","
+                       "\"error\":\"cannot open /dev/x\"}";
+    CHECK(iom_import_buffer("e.json", ierr, strlen(ierr), &r, err, sizeof(err)) == -EINVAL);
+    CHECK(strstr(err, "cannot open /dev/x") != NULL);
+    /* a tpcc document (type "tpcc" of the same schema family) */
+    const char *tp = "{\"schema\":\"iomark-result\",\"type\":\"tpcc\",\"nopm\":12000,\"tpm\":27600,"
+                     "\"transactions\":{\"new_order\":{\"calls\":5000,\"mean_ms\":4.5,"
+                     "\"p95_ms\":9.0,\"p99_ms\":15.0}}}";
+    CHECK(iom_import_buffer("t.json", tp, strlen(tp), &r, err, sizeof(err)) == 0);
+    if (r) {
+        CHECK(r->w[0].is_tpcc && r->w[0].runs[0].nopm == 12000 && r->w[0].runs[0].tpm == 27600);
+        CHECK(r->w[0].runs[0].nr_txn == 1 && r->w[0].runs[0].txn[0].p95_ms == 9.0);
+        iom_imp_result_free(r);
+    }
+}
+
+int main(void)
+{
+    const char *env = getenv("IOMARK_SHARED");
+    if (env) {
+        snprintf(dir, sizeof(dir), "%s/cases/results", env);
+    } else {
+        char src[1024];
+        snprintf(src, sizeof(src), "%s", __FILE__); /* SRC/tests/unit/test_import.c */
+        snprintf(dir, sizeof(dir), "%s/../../../shared/cases/results", dirname(src));
+    }
+    if (access(dir, R_OK) != 0) {
+        fprintf(stderr, "skip: %s not found (set IOMARK_SHARED)\n", dir);
+        return 77;
+    }
+    fio_json();
+    fio_text();
+    diskspd();
+    cdm();
+    not_results();
+    if (fails)
+        fprintf(stderr, "%d check(s) failed\n", fails);
+    return fails ? 1 : 0;
+}
