@@ -1,0 +1,233 @@
+/* cmd_probe.c - `iomark probe [options] [TARGET...]`: controller, queue limits, advice. */
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "probe/probe.h"
+#include "report/probe_report.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: iomark probe [options] [TARGET...]\n"
+            "Show the storage stack under each TARGET (file, folder or block device; none =\n"
+            "every disk): filesystem, partitions, device-mapper, md, loop, the disk, its\n"
+            "controller driver and PCI id, queue limits (adapter can_queue, LUN queue_depth,\n"
+            "nr_requests, hardware queues), I/O size limits, scheduler, write cache, driver\n"
+            "module parameters, the hypervisor, and advice with sources. Needs no root.\n\n"
+            "  --output-format=FMT   normal (default) or json\n"
+            "  --output=FILE         write the report to FILE instead of stdout\n"
+            "  --sysfs-root=DIR      read DIR/sys and DIR/proc instead of /sys and /proc\n"
+            "                        (a captured tree; default: $%s or /)\n"
+            "  --outstanding=N       check N concurrent I/Os per target (iodepth x numjobs)\n"
+            "                        against each disk's queue limits\n"
+            "  --help                this text\n\n"
+            "Exit status: 0 ok, 1 output could not be written, 2 bad input.\n",
+            IOM_PROBE_ROOT_ENV);
+}
+
+/* "--name=value" or "--name value"; returns the value or NULL (not this option). */
+static const char *opt_value(const char *name, int argc, char **argv, int *i, bool *missing)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0)
+        return NULL;
+    if (a[n] == '=')
+        return a + n + 1;
+    if (a[n] != '\0')
+        return NULL;
+    if (*i + 1 >= argc) {
+        *missing = true;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static int check_output_folder(const char *path)
+{
+    char *dup = strdup(path);
+    if (!dup)
+        return IOM_EXIT_FAIL;
+    struct stat st;
+    const char *dir = dirname(dup);
+    int rc = 0;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        iom_cli_error("probe", "--output=%s: folder %s does not exist", path, dir);
+        rc = IOM_EXIT_USAGE;
+    } else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        iom_cli_error("probe", "--output=%s: is a folder; name a file", path);
+        rc = IOM_EXIT_USAGE;
+    }
+    free(dup);
+    return rc;
+}
+
+int iom_cmd_probe(int argc, char **argv)
+{
+    bool json = false;
+    const char *out_path = NULL, *root_opt = NULL;
+    unsigned long long outstanding = 0;
+    const char **targets = calloc((size_t)argc, sizeof(*targets));
+    int nt = 0, status = IOM_EXIT_OK;
+    if (!targets)
+        return IOM_EXIT_FAIL;
+    bool opts_done = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        bool missing = false;
+        if (opts_done || a[0] != '-' || strcmp(a, "-") == 0) {
+            targets[nt++] = a;
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            opts_done = true;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            free(targets);
+            return IOM_EXIT_OK;
+        } else if ((v = opt_value("--output-format", argc, argv, &i, &missing))) {
+            if (strcmp(v, "json") == 0) {
+                json = true;
+            } else if (strcmp(v, "normal") == 0 || strcmp(v, "text") == 0) {
+                json = false;
+            } else {
+                iom_cli_error("probe", "--output-format=%s: allowed: normal, json", v);
+                status = IOM_EXIT_USAGE;
+            }
+        } else if ((v = opt_value("--output", argc, argv, &i, &missing))) {
+            if (!v[0]) {
+                iom_cli_error("probe", "--output=: needs a file name");
+                status = IOM_EXIT_USAGE;
+            } else {
+                out_path = v;
+            }
+        } else if ((v = opt_value("--sysfs-root", argc, argv, &i, &missing))) {
+            struct stat st;
+            if (!v[0] || stat(v, &st) != 0 || !S_ISDIR(st.st_mode)) {
+                iom_cli_error("probe", "--sysfs-root=%s: allowed: an existing folder holding sys/ "
+                              "(and proc/)", v);
+                status = IOM_EXIT_USAGE;
+            } else {
+                root_opt = v;
+            }
+        } else if ((v = opt_value("--outstanding", argc, argv, &i, &missing))) {
+            char *end;
+            errno = 0;
+            outstanding = strtoull(v, &end, 10);
+            if (errno || end == v || *end || v[0] == '-' || outstanding == 0 ||
+                outstanding > 1000000) {
+                iom_cli_error("probe", "--outstanding=%s: allowed: a whole number 1-1000000", v);
+                status = IOM_EXIT_USAGE;
+            }
+        } else if (missing) {
+            iom_cli_error("probe", "%s: needs a value (%s=VALUE)", a, a);
+            status = IOM_EXIT_USAGE;
+        } else {
+            iom_cli_error("probe",
+                          "%s: unknown option; allowed: --output-format, --output, --sysfs-root, "
+                          "--outstanding, --help",
+                          a);
+            status = IOM_EXIT_USAGE;
+        }
+        if (status)
+            break;
+        if (missing) {
+            iom_cli_error("probe", "%s: needs a value (%s=VALUE)", a, a);
+            status = IOM_EXIT_USAGE;
+            break;
+        }
+    }
+    const char *root = status ? "" : iom_probe_root(root_opt);
+    if (!status && root[0] && !root_opt) {
+        struct stat st;
+        if (stat(root, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            iom_cli_error("probe", "%s=%s: allowed: an existing folder holding sys/ (and proc/)",
+                          IOM_PROBE_ROOT_ENV, root);
+            status = IOM_EXIT_USAGE;
+        }
+    }
+    if (!status && out_path)
+        status = check_output_folder(out_path);
+
+    struct iom_probe_target *pt = NULL;
+    int npt = 0;
+    if (!status && nt == 0) {
+        int rc = iom_probe_all_disks(root, &pt, &npt);
+        if (rc) {
+            iom_cli_error("probe", "cannot list disks in %s/sys/block: %s", root, strerror(-rc));
+            status = rc == -ENOMEM ? IOM_EXIT_FAIL : IOM_EXIT_USAGE;
+        }
+    } else if (!status) {
+        pt = calloc((size_t)nt, sizeof(*pt));
+        if (!pt)
+            status = IOM_EXIT_FAIL;
+        for (int i = 0; !status && i < nt; i++) {
+            int rc = iom_probe_target(root, targets[i], &pt[i]);
+            if (rc) {
+                iom_cli_error("probe", "%s: %s%s%s", targets[i],
+                              rc == -ENODEV   ? "not a block device known to sysfs"
+                              : rc == -EINVAL ? "a captured tree needs absolute paths"
+                                              : strerror(-rc),
+                              root[0] ? " under --sysfs-root " : "", root);
+                status = IOM_EXIT_USAGE;
+            }
+        }
+        npt = nt;
+    }
+    if (status)
+        goto out;
+
+    struct iom_probe_host host;
+    iom_probe_host(root, &host);
+    struct iom_probe_advice_list adv = {0};
+    for (int i = 0; i < npt; i++)
+        iom_probe_advise(&pt[i], &host, &adv);
+    if (npt > 1)
+        iom_probe_advise_schedulers(pt, npt, &adv);
+    for (int i = 0; outstanding && i < npt; i++)
+        for (int k = 0; k < pt[i].nr_disks && adv.nr < IOM_PROBE_MAX_ADVICE; k++) {
+            bool seen = false; /* one line per disk, however many targets share it */
+            for (int j = 0; j < adv.nr; j++)
+                seen |= strcmp(adv.a[j].disk, pt[i].disks[k].name) == 0 &&
+                        strstr(adv.a[j].text, "outstanding I/Os asked for") != NULL;
+            if (!seen)
+                adv.nr += iom_probe_advise_depth(&pt[i].disks[k], outstanding, &adv.a[adv.nr]);
+        }
+
+    if (json) {
+        cJSON *doc = iom_probe_report_json(root, &host, pt, npt, &adv);
+        if (!doc) {
+            status = IOM_EXIT_FAIL;
+            goto out;
+        }
+        int rc = iom_json_write(doc, out_path);
+        cJSON_Delete(doc);
+        if (rc) {
+            iom_cli_error("probe", "writing %s: %s", out_path ? out_path : "stdout",
+                          strerror(-rc));
+            status = IOM_EXIT_FAIL;
+        }
+    } else {
+        FILE *f = stdout;
+        if (out_path && !(f = fopen(out_path, "w"))) {
+            iom_cli_error("probe", "cannot write %s: %s", out_path, strerror(errno));
+            status = IOM_EXIT_FAIL;
+            goto out;
+        }
+        iom_probe_report_text(f, &host, pt, npt, &adv);
+        if (f != stdout && fclose(f) != 0) {
+            iom_cli_error("probe", "writing %s failed", out_path);
+            status = IOM_EXIT_FAIL;
+        }
+    }
+out:
+    free(pt);
+    free(targets);
+    return status;
+}
