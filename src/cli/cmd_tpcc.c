@@ -1,0 +1,477 @@
+/*
+ * cmd_tpcc.c - `iomark tpcc [load|run|check] [options]`: the TPC-C derived
+ * OLTP workload on SQLite (embedded, default) or PostgreSQL.
+ *
+ * Without a step it loads (dropping an earlier iomark load in the same
+ * place), runs and reports. The steps let users load once and run many
+ * times. Option values are checked before anything is touched.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "report/tpcc_report.h"
+#include "spec/units.h"
+#include "tpcc/tpcc.h"
+
+enum step { STEP_ALL, STEP_LOAD, STEP_RUN, STEP_CHECK };
+
+struct tpcc_opts {
+    enum step step;
+    const char *db;
+    unsigned warehouses;
+    bool warehouses_set;
+    bool scale_test;
+    struct tpcc_run_cfg run;
+    struct tpcc_db_cfg dbc;
+    char journal_mode[16], synchronous[16], schema[64];
+    uint64_t busy_timeout_ns;
+    bool busy_set;
+    bool json, quiet, help;
+    const char *output;
+};
+
+static const char *cmd_name(const struct tpcc_opts *o)
+{
+    static const char *const n[] = {"tpcc", "tpcc load", "tpcc run", "tpcc check"};
+    return n[o->step];
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: iomark tpcc [load|run|check] [options]\n"
+            "TPC-C derived OLTP workload (as HammerDB TPROC-C) on SQLite or PostgreSQL.\n"
+            "No step: load, then run and report. 'load' creates and fills the database,\n"
+            "'run' runs the timed workload on a loaded database, 'check' verifies the TPC-C\n"
+            "consistency conditions 1-4.\n\n"
+            "  --db=SPEC             sqlite:PATH (file, or folder for PATH/iomark-tpcc.db;\n"
+            "                        default sqlite:. = the current folder), postgresql://URI\n"
+            "                        or pg:CONNINFO (libpq)\n"
+            "  --warehouses=N        warehouses to load, 1..100000 (default 1)\n"
+            "  --vu=N                virtual users (threads, one connection each), 1..1024 (1)\n"
+            "  --ramp_time=T         ramp-up before measuring (default 2m)\n"
+            "  --runtime=T           measured time (default 5m)\n"
+            "  --mix=N:P:D:O:S       weights of New-Order, Payment, Delivery, Order-Status,\n"
+            "                        Stock-Level (default 10:10:1:1:1, HammerDB's)\n"
+            "  --keying_think[=0|1]  TPC-C keying and think times (default off)\n"
+            "  --journal_mode=M      SQLite: wal (default), delete, truncate, persist\n"
+            "  --synchronous=S       SQLite: full (default), normal, off, extra\n"
+            "  --busy_timeout=T      SQLite: longest wait for a lock before retrying (60s)\n"
+            "  --pg_schema=NAME      PostgreSQL: iomark's own schema (default iomark_tpcc)\n"
+            "  --scale_test          small-scale test mode (10,000 items, 1,000 customers per\n"
+            "                        district): for tests only, never for reported results\n"
+            "  --seed=N              random seed (default: time)\n"
+            "  --output-format=FMT   normal (default) or json\n"
+            "  --output=FILE         write the report to FILE\n"
+            "  --quiet               no progress line\n"
+            "Times take ns, us, ms, s (default), m, h. Exit status: 0 ok, 1 failed (or check\n"
+            "found violations), 2 bad input, 130/143 interrupted (partial results).\n"
+            "Results: NOPM (from sum(d_next_o_id)), TPM, per-transaction ms; docs/tpcc.md.\n");
+}
+
+static int bad(const struct tpcc_opts *o, const char *opt, const char *val, const char *allowed)
+{
+    iom_cli_error(cmd_name(o), "--%s=%s: %s", opt, val ? val : "", allowed);
+    return -1;
+}
+
+static int parse_uint(const struct tpcc_opts *o, const char *name, const char *v, uint64_t lo,
+                      uint64_t hi, uint64_t *out)
+{
+    const char *why;
+    char allowed[96];
+    snprintf(allowed, sizeof(allowed), "a whole number %llu..%llu", (unsigned long long)lo,
+             (unsigned long long)hi);
+    if (!v || iom_parse_u64(v, out, &why) || *out < lo || *out > hi)
+        return bad(o, name, v, allowed);
+    return 0;
+}
+
+static int parse_bool(const struct tpcc_opts *o, const char *name, const char *v, bool *out)
+{
+    if (!v || strcmp(v, "1") == 0 || strcmp(v, "true") == 0 || strcmp(v, "on") == 0)
+        *out = true;
+    else if (strcmp(v, "0") == 0 || strcmp(v, "false") == 0 || strcmp(v, "off") == 0)
+        *out = false;
+    else
+        return bad(o, name, v, "1/0, true/false or on/off");
+    return 0;
+}
+
+static int one_of(const struct tpcc_opts *o, const char *name, const char *v,
+                  const char *const *allowed, const char *text, char *out, size_t len)
+{
+    if (v) {
+        for (int i = 0; allowed[i]; i++) {
+            if (strcasecmp(v, allowed[i]) == 0) {
+                snprintf(out, len, "%s", allowed[i]);
+                return 0;
+            }
+        }
+    }
+    return bad(o, name, v, text);
+}
+
+static int parse_mix(const struct tpcc_opts *o, const char *v, unsigned mix[TPCC_NR_TXN])
+{
+    const char *msg = "five weights N:P:D:O:S, each 0..1000, not all 0 (e.g. 10:10:1:1:1)";
+    if (!v)
+        return bad(o, "mix", v, msg);
+    const char *p = v;
+    unsigned sum = 0;
+    for (int k = 0; k < TPCC_NR_TXN; k++) {
+        char *end;
+        if (!isdigit((unsigned char)*p))
+            return bad(o, "mix", v, msg);
+        unsigned long x = strtoul(p, &end, 10);
+        if (x > 1000 || (k < TPCC_NR_TXN - 1 ? *end != ':' : *end != '\0'))
+            return bad(o, "mix", v, msg);
+        mix[k] = (unsigned)x;
+        sum += (unsigned)x;
+        p = end + 1;
+    }
+    if (sum == 0)
+        return bad(o, "mix", v, msg);
+    return 0;
+}
+
+static int parse_time(const struct tpcc_opts *o, const char *name, const char *v, bool zero_ok,
+                      uint64_t *ns)
+{
+    const char *why;
+    if (!v || iom_parse_duration(v, ns, &why) || (!zero_ok && *ns == 0) ||
+        *ns > UINT64_C(86400) * 1000000000 * 30)
+        return bad(o, name, v,
+                   zero_ok ? "a duration 0..30d (e.g. 30s, 2m)" : "a duration > 0, up to 30d (e.g. 30s, 5m)");
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, struct tpcc_opts *o)
+{
+    static const char *const jm[] = {"wal", "delete", "truncate", "persist", NULL};
+    static const char *const sy[] = {"full", "normal", "off", "extra", NULL};
+    static const char *const fmt[] = {"normal", "text", "json", NULL};
+    int i = 1;
+    if (i < argc && argv[i][0] != '-') {
+        if (strcmp(argv[i], "load") == 0)
+            o->step = STEP_LOAD;
+        else if (strcmp(argv[i], "run") == 0)
+            o->step = STEP_RUN;
+        else if (strcmp(argv[i], "check") == 0)
+            o->step = STEP_CHECK;
+        else {
+            iom_cli_error("tpcc", "%s: unknown step; steps: load, run, check (none = all)", argv[i]);
+            return -1;
+        }
+        i++;
+    }
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (strncmp(a, "--", 2) != 0) {
+            iom_cli_error(cmd_name(o), "%s: unexpected argument; options start with --", a);
+            return -1;
+        }
+        char name[64];
+        const char *eq = strchr(a + 2, '=');
+        size_t nl = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+        snprintf(name, sizeof(name), "%.*s", (int)(nl < 63 ? nl : 63), a + 2);
+        for (char *p = name; *p; p++)
+            if (*p == '-' && strcmp(name, "output-format") != 0)
+                *p = '_';
+        const char *v = eq ? eq + 1 : NULL;
+        uint64_t u;
+        char tmp[16];
+        int rc = 0;
+        if (strcmp(name, "db") == 0) {
+            if (!v || !*v)
+                return bad(o, "db", v, "sqlite:PATH, postgresql://URI or pg:CONNINFO");
+            o->db = v;
+        } else if (strcmp(name, "warehouses") == 0) {
+            rc = parse_uint(o, name, v, 1, 100000, &u);
+            o->warehouses = (unsigned)u;
+            o->warehouses_set = true;
+        } else if (strcmp(name, "vu") == 0) {
+            rc = parse_uint(o, name, v, 1, 1024, &u);
+            o->run.vu = (unsigned)u;
+        } else if (strcmp(name, "ramp_time") == 0) {
+            rc = parse_time(o, name, v, true, &o->run.ramp_ns);
+        } else if (strcmp(name, "runtime") == 0) {
+            rc = parse_time(o, name, v, false, &o->run.runtime_ns);
+        } else if (strcmp(name, "mix") == 0) {
+            rc = parse_mix(o, v, o->run.mix);
+        } else if (strcmp(name, "keying_think") == 0) {
+            rc = parse_bool(o, name, v, &o->run.keying_think);
+        } else if (strcmp(name, "journal_mode") == 0) {
+            rc = one_of(o, name, v, jm, "wal, delete, truncate or persist", o->journal_mode,
+                        sizeof(o->journal_mode));
+        } else if (strcmp(name, "synchronous") == 0) {
+            rc = one_of(o, name, v, sy, "full, normal, off or extra", o->synchronous,
+                        sizeof(o->synchronous));
+        } else if (strcmp(name, "busy_timeout") == 0) {
+            rc = parse_time(o, name, v, false, &o->busy_timeout_ns);
+            o->busy_set = true;
+        } else if (strcmp(name, "pg_schema") == 0) {
+            bool okname = v && *v && strlen(v) < 60 && (islower((unsigned char)v[0]) || v[0] == '_');
+            for (const char *p = v; okname && *p; p++)
+                okname = islower((unsigned char)*p) || isdigit((unsigned char)*p) || *p == '_';
+            if (!okname || strncmp(v, "pg_", 3) == 0 || strcmp(v, "public") == 0 ||
+                strcmp(v, "information_schema") == 0)
+                return bad(o, name, v,
+                           "a lower-case name of a-z, 0-9, _ (not public, information_schema "
+                           "or pg_*), up to 59 characters");
+            snprintf(o->schema, sizeof(o->schema), "%s", v);
+        } else if (strcmp(name, "scale_test") == 0) {
+            rc = parse_bool(o, name, v, &o->scale_test);
+        } else if (strcmp(name, "seed") == 0) {
+            rc = parse_uint(o, name, v, 0, UINT64_MAX, &o->run.seed);
+        } else if (strcmp(name, "output-format") == 0) {
+            rc = one_of(o, name, v, fmt, "normal or json", tmp, sizeof(tmp));
+            o->json = rc == 0 && strcmp(tmp, "json") == 0;
+        } else if (strcmp(name, "output") == 0) {
+            if (!v || !*v)
+                return bad(o, name, v, "a file name");
+            o->output = v;
+        } else if (strcmp(name, "quiet") == 0) {
+            rc = parse_bool(o, name, v, &o->quiet);
+        } else if (strcmp(name, "help") == 0) {
+            o->help = true;
+        } else {
+            iom_cli_error(cmd_name(o),
+                          "--%s: unknown option; see 'iomark tpcc --help' (db, warehouses, vu, "
+                          "ramp_time, runtime, mix, keying_think, journal_mode, synchronous, "
+                          "busy_timeout, pg_schema, scale_test, seed, output-format, output, quiet)",
+                          name);
+            return -1;
+        }
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+static bool show_progress(const struct tpcc_opts *o)
+{
+    return !o->quiet && isatty(STDERR_FILENO);
+}
+
+static void load_progress(const struct tpcc_load_progress *p, void *arg)
+{
+    (void)arg;
+    if (p->warehouse == 0)
+        fprintf(stderr, "\r\033[Kloading items: %.0f%%", p->pct);
+    else
+        fprintf(stderr, "\r\033[Kloading warehouse %u/%u: %.0f%% (%llu rows)", p->warehouse,
+                p->warehouses, p->pct, (unsigned long long)p->rows);
+    fflush(stderr);
+}
+
+static void run_progress(const struct tpcc_run_progress *p, void *arg)
+{
+    (void)arg;
+    fprintf(stderr, "\r\033[Ktpcc %s %.0f s, %.0f s left: TPM %.0f, NOPM %.0f",
+            p->phase ? "measure" : "ramp-up", p->elapsed_s, p->remaining_s > 0 ? p->remaining_s : 0,
+            p->tpm, p->nopm);
+    fflush(stderr);
+}
+
+static void clear_line(const struct tpcc_opts *o)
+{
+    if (show_progress(o)) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+    }
+}
+
+static int emit(const struct tpcc_opts *o, const struct tpcc_report *rep)
+{
+    if (o->json) {
+        cJSON *doc = iom_tpcc_json(rep);
+        if (!doc)
+            return IOM_EXIT_FAIL;
+        int rc = iom_json_write(doc, o->output);
+        cJSON_Delete(doc);
+        if (rc) {
+            iom_cli_error(cmd_name(o), "writing %s: %s", o->output ? o->output : "stdout",
+                          strerror(-rc));
+            return IOM_EXIT_FAIL;
+        }
+        return 0;
+    }
+    FILE *f = stdout;
+    if (o->output && !(f = fopen(o->output, "w"))) {
+        iom_cli_error(cmd_name(o), "cannot write %s: %s", o->output, strerror(errno));
+        return IOM_EXIT_FAIL;
+    }
+    iom_tpcc_text(f, rep);
+    if (f != stdout && fclose(f) != 0) {
+        iom_cli_error(cmd_name(o), "writing %s: %s", o->output, strerror(errno));
+        return IOM_EXIT_FAIL;
+    }
+    return 0;
+}
+
+static void probe_devices(struct tpcc_conn *c, struct tpcc_report *rep)
+{
+    char data[4096], log[4200];
+    if (c->ops->paths(c, data, sizeof(data), log, sizeof(log)) == 0 &&
+        tpcc_devinfo_probe(data, &rep->data_dev) == 0 &&
+        tpcc_devinfo_probe(log, &rep->log_dev) == 0)
+        rep->have_dev = true;
+}
+
+int iom_cmd_tpcc(int argc, char **argv)
+{
+    struct tpcc_opts o;
+    memset(&o, 0, sizeof(o));
+    tpcc_run_cfg_defaults(&o.run);
+    o.warehouses = 1;
+    if (parse_args(argc, argv, &o))
+        return IOM_EXIT_USAGE;
+    if (o.help) {
+        usage(stdout);
+        return IOM_EXIT_OK;
+    }
+    const char *cmd = cmd_name(&o);
+    char err[600];
+    if (tpcc_db_parse(o.db, &o.dbc, err, sizeof(err))) {
+        iom_cli_error(cmd, "%s", err);
+        return IOM_EXIT_USAGE;
+    }
+    if (o.journal_mode[0])
+        snprintf(o.dbc.journal_mode, sizeof(o.dbc.journal_mode), "%s", o.journal_mode);
+    if (o.synchronous[0])
+        snprintf(o.dbc.synchronous, sizeof(o.dbc.synchronous), "%s", o.synchronous);
+    if (o.busy_set)
+        o.dbc.busy_timeout_ns = o.busy_timeout_ns;
+    if (o.schema[0])
+        snprintf(o.dbc.schema, sizeof(o.dbc.schema), "%s", o.schema);
+    if (o.output) {
+        char *dup = strdup(o.output);
+        char *slash = dup ? strrchr(dup, '/') : NULL;
+        if (slash) {
+            *slash = '\0';
+            if (*dup && access(dup, W_OK) != 0) {
+                iom_cli_error(cmd, "--output=%s: folder %s does not exist or is not writable",
+                              o.output, dup);
+                free(dup);
+                return IOM_EXIT_USAGE;
+            }
+        }
+        free(dup);
+    }
+    if (o.dbc.engine == TPCC_DB_SQLITE && (o.step == STEP_ALL || o.step == STEP_LOAD)) {
+        char *dup = strdup(o.dbc.path);
+        char *slash = dup ? strrchr(dup, '/') : NULL;
+        if (slash)
+            *slash = '\0';
+        const char *dir = slash ? (*dup ? dup : "/") : ".";
+        if (access(dir, W_OK) != 0) {
+            iom_cli_error(cmd, "--db=%s: folder %s does not exist or is not writable",
+                          o.db ? o.db : "sqlite:.", dir);
+            free(dup);
+            return IOM_EXIT_USAGE;
+        }
+        free(dup);
+    }
+    o.dbc.create = o.step == STEP_ALL || o.step == STEP_LOAD;
+    iom_cli_signals_install();
+
+    struct tpcc_report rep;
+    memset(&rep, 0, sizeof(rep));
+    rep.dbc = &o.dbc;
+    rep.start_time = time(NULL);
+    struct tpcc_conn *c = NULL;
+    int rc = tpcc_db_connect(&o.dbc, &c, err, sizeof(err));
+    if (rc) {
+        iom_cli_error(cmd, "%s", err);
+        return rc == -ENOENT ? IOM_EXIT_USAGE : IOM_EXIT_FAIL;
+    }
+    c->ops->version(c, rep.db_version, sizeof(rep.db_version));
+    int status = IOM_EXIT_OK;
+    struct tpcc_scale sc;
+    struct tpcc_load_result lr;
+    struct tpcc_check_result cr;
+    struct tpcc_run_result *rr = NULL;
+
+    if (o.step == STEP_ALL || o.step == STEP_LOAD) {
+        tpcc_scale_init(&sc, o.warehouses, o.scale_test);
+        rep.sc = &sc;
+        rc = tpcc_load(c, &sc, o.run.seed, &iom_cli_stop, show_progress(&o) ? load_progress : NULL,
+                       NULL, &lr);
+        clear_line(&o);
+        if (rc == -EINTR || (rc && iom_cli_stop)) {
+            iom_cli_error(cmd, "interrupted while loading; the database is incomplete");
+            status = iom_cli_signal_exit(iom_cli_stop ? iom_cli_stop : SIGINT);
+            goto out;
+        }
+        if (rc) {
+            iom_cli_error(cmd, "load failed: %s", c->err);
+            status = rc == -EEXIST ? IOM_EXIT_USAGE : IOM_EXIT_FAIL;
+            goto out;
+        }
+        rep.load = &lr;
+    } else {
+        rc = tpcc_meta_read(c, &sc);
+        if (rc) {
+            iom_cli_error(cmd, "%s", c->err);
+            status = rc == -ENOENT ? IOM_EXIT_USAGE : IOM_EXIT_FAIL;
+            goto out;
+        }
+        rep.sc = &sc;
+        if (o.warehouses_set && o.warehouses != sc.warehouses) {
+            iom_cli_error(cmd, "--warehouses=%u: the database holds %u warehouses; load again to change it",
+                          o.warehouses, sc.warehouses);
+            status = IOM_EXIT_USAGE;
+            goto out;
+        }
+    }
+
+    if (o.step == STEP_ALL || o.step == STEP_RUN) {
+        rr = calloc(1, sizeof(*rr));
+        if (!rr) {
+            status = IOM_EXIT_FAIL;
+            goto out;
+        }
+        struct tpcc_run_hooks hooks = {.stop = &iom_cli_stop,
+                                       .progress = show_progress(&o) ? run_progress : NULL};
+        rc = tpcc_run(&o.dbc, c, &sc, &o.run, &hooks, rr);
+        clear_line(&o);
+        rep.run = rr;
+        rep.cfg = &o.run;
+        if (rc) {
+            iom_cli_error(cmd, "run failed: %s", rr->error);
+            rep.error = rr->error;
+            status = IOM_EXIT_FAIL;
+        } else if (rr->interrupted_signal) {
+            status = iom_cli_signal_exit(rr->interrupted_signal);
+        }
+    }
+    if (o.step == STEP_CHECK) {
+        rc = tpcc_check(c, &cr);
+        if (rc) {
+            iom_cli_error(cmd, "check failed: %s", c->err);
+            status = IOM_EXIT_FAIL;
+            goto out;
+        }
+        rep.check = &cr;
+        for (int k = 0; k < TPCC_NR_CHECKS; k++)
+            if (cr.violations[k])
+                status = IOM_EXIT_FAIL;
+    }
+    c->ops->size_bytes(c, &rep.size_bytes);
+    probe_devices(c, &rep);
+    {
+        int e = emit(&o, &rep);
+        if (e && !status)
+            status = e;
+    }
+out:
+    free(rr);
+    c->ops->disconnect(c);
+    return status;
+}
