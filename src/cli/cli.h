@@ -69,6 +69,7 @@ int iom_cli_emit_json(const char *cmd, const cJSON *doc, const struct iom_run_op
 /* Sub-commands: argv[0] is the sub-command name. Return the exit status. */
 int iom_cmd_run(int argc, char **argv);
 int iom_cmd_mark(int argc, char **argv);
+int iom_cmd_tpcc(int argc, char **argv);
 int iom_cmd_probe(int argc, char **argv);
 int iom_cmd_diskspd(int argc, char **argv);
 int iom_cmd_profiles(int argc, char **argv);
