@@ -66,15 +66,25 @@ void iom_cli_close(struct iom_target *targets, unsigned nr, bool remove_created)
  */
 int iom_cli_emit_json(const char *cmd, const cJSON *doc, const struct iom_run_opts *ro);
 
+/*
+ * A run that failed after the checks (exit status 1): with JSON output,
+ * write an error document ({"status": "error", "error": message}) to
+ * --output or stdout; with text output and --output, write the message to
+ * that file, so a requested result file is never missing or empty.
+ */
+void iom_cli_emit_failure(const char *cmd, const struct iom_run_opts *ro, const char *message);
+
 /* Sub-commands: argv[0] is the sub-command name. Return the exit status. */
 int iom_cmd_run(int argc, char **argv);
 int iom_cmd_mark(int argc, char **argv);
+/* `iomark lab [setup]`: the workload on QEMU's emulated controllers (docs/lab.md). */
+int iom_cmd_lab(int argc, char **argv);
 int iom_cmd_tpcc(int argc, char **argv);
-int iom_cmd_probe(int argc, char **argv);
-int iom_cmd_diskspd(int argc, char **argv);
-int iom_cmd_profiles(int argc, char **argv);
 int iom_cmd_compare(int argc, char **argv);
 int iom_cmd_sweep(int argc, char **argv);
 int iom_cmd_report(int argc, char **argv);
+int iom_cmd_diskspd(int argc, char **argv);
+int iom_cmd_profiles(int argc, char **argv);
+int iom_cmd_probe(int argc, char **argv);
 
 #endif

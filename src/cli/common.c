@@ -189,10 +189,30 @@ int iom_cli_prepare(const char *cmd, const struct iom_job *job, const struct iom
                 return iom_cli_signal_exit(iom_cli_stop);
             }
             iom_cli_error(cmd, "%s", err);
-            return rc == -EINVAL ? IOM_EXIT_USAGE : IOM_EXIT_FAIL;
+            if (rc == -EINVAL)
+                return IOM_EXIT_USAGE;
+            iom_cli_emit_failure(cmd, ro, err);
+            return IOM_EXIT_FAIL;
         }
     }
     return 0;
+}
+
+void iom_cli_emit_failure(const char *cmd, const struct iom_run_opts *ro, const char *message)
+{
+    if (ro->format == IOM_OUT_JSON) {
+        cJSON *doc = iom_json_error_doc(cmd, message);
+        if (doc) {
+            iom_cli_emit_json(cmd, doc, ro);
+            cJSON_Delete(doc);
+        }
+    } else if (ro->output_path) {
+        FILE *f = fopen(ro->output_path, "w");
+        if (f) {
+            fprintf(f, "iomark %s: error: %s\n", cmd, message);
+            fclose(f);
+        }
+    }
 }
 
 int iom_cli_emit_json(const char *cmd, const cJSON *doc, const struct iom_run_opts *ro)
