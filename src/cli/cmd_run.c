@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/repeat.h"
 
 static void usage(FILE *f)
 {
@@ -11,6 +12,8 @@ static void usage(FILE *f)
                "Run one workload on files or block devices and report IOPS, throughput\n"
                "(MB/s and MiB/s) and latency percentiles. Option names follow fio.\n\n");
     iom_options_help(f);
+    fprintf(f, "  --repeat=N                   run the workload N times; report each run and\n"
+               "                               the mean, min, max and stddev of each metric\n");
     fprintf(f, "\nSizes take K, M, G, T (binary: 1K = 1024, also KiB, Ki); times take\n"
                "ns, us, ms, s (default), m, h, d. Exit status: 0 ok, 1 run failed,\n"
                "2 bad input (nothing touched), 130/143 interrupted (partial results).\n");
@@ -48,6 +51,9 @@ int iom_cmd_run(int argc, char **argv)
     struct iom_job job;
     struct iom_run_opts ro = {0};
     char err[512];
+    unsigned repeat = 1;
+    if (iom_cli_take_repeat("run", &argc, argv, &repeat))
+        return IOM_EXIT_USAGE;
     iom_job_defaults(&job);
     if (iom_options_parse(argc, argv, 1, &job, &ro, err, sizeof(err))) {
         iom_cli_error("run", "%s", err);
@@ -71,6 +77,10 @@ int iom_cmd_run(int argc, char **argv)
     status = iom_cli_prepare("run", &job, &ro, targets);
     if (status)
         goto out;
+    if (repeat > 1) { /* --repeat N: cli/repeat.c */
+        status = iom_cli_run_repeat("run", &job, &ro, targets, repeat);
+        goto out;
+    }
     struct iom_run_hooks hooks = iom_cli_hooks(&ro, NULL);
     struct iom_result *r = NULL;
     int rc = iom_run(&job, targets, job.nr_targets, &hooks, &r);
