@@ -186,6 +186,15 @@ int iom_cli_prepare(const char *cmd, const struct iom_job *job, const struct iom
             iom_cli_close(targets, i + 1, !keep);
             if (rc == -EINTR) {
                 iom_cli_error(cmd, "interrupted while creating %s; removed it", targets[i].path);
+                if (ro->format == IOM_OUT_JSON) { /* a valid document: nothing measured */
+                    cJSON *doc = iom_json_error_doc(cmd, "interrupted while creating the test file");
+                    if (doc) {
+                        cJSON_ReplaceItemInObject(doc, "status", cJSON_CreateString("interrupted"));
+                        cJSON_AddStringToObject(doc, "interrupted_by", iom_signal_name(iom_cli_stop));
+                        iom_cli_emit_json(cmd, doc, ro);
+                        cJSON_Delete(doc);
+                    }
+                }
                 return iom_cli_signal_exit(iom_cli_stop);
             }
             iom_cli_error(cmd, "%s", err);

@@ -11,7 +11,10 @@
 #include <unistd.h>
 
 #include "core/offsets.h"
+#include "core/verify.h"
 #include "engine/engine.h"
+#include "probe/devmon.h"
+#include "probe/probe.h"
 
 #define DRAIN_TIMEOUT_NS UINT64_C(10000000000) /* give in-flight I/O 10 s at the end */
 
@@ -57,6 +60,13 @@ struct worker {
     char errmsg[256];
     uint64_t err_offset;
     int started;
+    /* faults seen (also with --continue_on_error) */
+    int first_io_errno;
+    uint64_t first_io_offset;
+    uint64_t inject_count;
+    uint32_t verify_generation;
+    uint64_t verified, verify_errors;
+    struct iom_verify_mismatch mismatch;
 };
 
 static void worker_fail(struct worker *w, int err, const char *what, uint64_t offset)
@@ -147,6 +157,7 @@ ready:
     const bool paced = rate > 0;
     const double interval_ns = paced ? 1e9 / rate : 0;
     const uint64_t t0 = sh->start_ns;
+    const uint64_t verify_seed = job->seed; /* the same in the write run and the read run */
     uint64_t paced_k = 0;
     uint64_t next_due = t0;
 
@@ -174,6 +185,8 @@ ready:
             io->offset = iom_offgen_next(&w->gen, io->len);
             io->is_write = !iom_offgen_is_read(&w->gen);
             io->start_ns = start;
+            if (job->verify && io->is_write)
+                iom_verify_fill(io->buf, io->len, io->offset, verify_seed, w->verify_generation++);
             issued_bytes += io->len;
             limit_hit = limit && issued_bytes >= limit;
             rc = ops->queue(&eng, io);
@@ -237,14 +250,50 @@ ready:
             struct iom_io *io = done[i];
             inflight--;
             free_stack[nfree++] = io->slot;
+            if (job->inject_every && ++w->inject_count % job->inject_every == 0)
+                io->result = -job->inject_errno;
             if (io->result != (int64_t)io->len) {
                 int e = io->result < 0 ? (int)io->result : -EIO;
                 int d = io->is_write;
                 __atomic_store_n(&st[d].errors, st[d].errors + 1, __ATOMIC_RELAXED);
-                worker_fail(w, e, io->result < 0 ? (io->is_write ? "write" : "read")
-                                                 : "short transfer",
-                            io->offset);
+                if (!w->first_io_errno) {
+                    w->first_io_errno = -e;
+                    w->first_io_offset = io->offset;
+                }
+                if (!job->continue_on_error)
+                    worker_fail(w, e,
+                                io->result < 0 ? (io->is_write ? "write" : "read")
+                                               : "short transfer (target truncated?)",
+                                io->offset);
                 continue;
+            }
+            if (job->verify && !io->is_write) {
+                struct iom_verify_found f;
+                enum iom_verify_result vr =
+                    iom_verify_check(io->buf, io->len, io->offset, verify_seed, &f);
+                w->verified++;
+                if (vr != IOM_VERIFY_OK) {
+                    if (!w->verify_errors++) {
+                        struct iom_verify_mismatch *m = &w->mismatch;
+                        m->offset = io->offset;
+                        m->kind = (int)vr;
+                        m->reason = iom_verify_result_name(vr);
+                        m->expected_seed = verify_seed;
+                        m->found_offset = f.offset;
+                        m->found_seed = f.seed;
+                        m->found_generation = f.generation;
+                        m->found_len = f.len;
+                        m->crc_stored = f.crc_stored;
+                        m->crc_computed = f.crc_computed;
+                    }
+                    if (!job->continue_on_error) {
+                        worker_fail(w, -EILSEQ, "verify", io->offset);
+                        snprintf(w->errmsg, sizeof(w->errmsg),
+                                 "%s: verify failed at byte %llu: %s", w->target->path,
+                                 (unsigned long long)io->offset, iom_verify_result_name(vr));
+                    }
+                    continue;
+                }
             }
             __atomic_store_n(&w->ios_all, w->ios_all + 1, __ATOMIC_RELAXED);
             __atomic_store_n(&w->bytes_all, w->bytes_all + io->len, __ATOMIC_RELAXED);
@@ -357,6 +406,31 @@ static const struct iom_engine_ops *pick_engine(const struct iom_job *job, struc
     return ops;
 }
 
+/* Probe each target's stack (controller, limits) into its result and set up
+ * the device monitor on the block device under it (live sysfs; a captured
+ * root would not describe the devices this run uses). NULL when out of memory. */
+static struct iom_devmon *probe_targets(struct iom_result *r, const struct iom_target *t,
+                                        unsigned nr)
+{
+    const char **names = calloc(nr, sizeof(*names)), **notes = calloc(nr, sizeof(*notes));
+    struct iom_devmon *mon = NULL;
+    for (unsigned i = 0; names && notes && i < nr; i++) {
+        struct iom_probe_target *p = malloc(sizeof(*p));
+        if (p && iom_probe_target("", t[i].path, p) != 0) {
+            free(p);
+            p = NULL;
+        }
+        r->targets[i].probe = p;
+        names[i] = t[i].devname;
+        notes[i] = p && p->note[0] ? p->note : NULL;
+    }
+    if (names && notes)
+        iom_devmon_new(&mon, "", names, notes, nr, 0);
+    free(names);
+    free(notes);
+    return mon;
+}
+
 static void set_phase(struct run_shared *sh, enum iom_phase p)
 {
     __atomic_store_n(&sh->phase, (int)p, __ATOMIC_RELEASE);
@@ -391,6 +465,7 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
     uint64_t *shared_next = calloc(nr, sizeof(*shared_next));
     struct snapshot *snap_a = malloc(sizeof(*snap_a)), *snap_b = malloc(sizeof(*snap_b));
     struct iom_hist *scratch = malloc(sizeof(*scratch));
+    struct iom_devmon *mon = NULL;
     int rc = 0;
     if (!r->targets || !r->threads || !ws || !shared_next || !snap_a || !snap_b || !scratch) {
         rc = -ENOMEM;
@@ -413,6 +488,7 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
     }
     iom_io_stats_init(&r->total[0]);
     iom_io_stats_init(&r->total[1]);
+    mon = probe_targets(r, t, nr);
 
     const struct iom_engine_ops *ops = pick_engine(job, r);
     if (!ops) {
@@ -477,6 +553,7 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
     } else if (sh.phase == IOM_PHASE_MEASURE) {
         t_meas = t_start;
         iom_cpu_sample_take(&cpu_a, NULL);
+        iom_devmon_begin(mon);
     }
     pthread_mutex_lock(&sh.lock);
     sh.go = 1;
@@ -501,6 +578,7 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
                 t_meas = interval_start = now;
                 next_tick = now + job->series_interval_ns;
                 iom_cpu_sample_take(&cpu_a, NULL);
+                iom_devmon_begin(mon);
                 take_snapshot(ws, nw, snap_a, true);
                 continue;
             }
@@ -510,6 +588,8 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
                     take_snapshot(ws, nw, snap_b, true);
                     add_series_point(r, snap_a, snap_b, scratch, (double)(now - t_meas) / 1e9,
                                      (double)(now - interval_start) / 1e9);
+                    iom_devmon_tick(mon, (double)(now - t_meas) / 1e9,
+                                    (double)(now - interval_start) / 1e9);
                     struct snapshot *tmp = snap_a;
                     snap_a = snap_b;
                     snap_b = tmp;
@@ -521,6 +601,7 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
                 if (end) {
                     t_meas_end = now;
                     iom_cpu_sample_take(&cpu_b, NULL);
+                    iom_devmon_end(mon, (double)(t_meas_end - t_meas) / 1e9);
                     if (!job->cooldown_ns || all_done)
                         break;
                     set_phase(&sh, IOM_PHASE_COOLDOWN);
@@ -570,7 +651,10 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
             take_snapshot(ws, nw, snap_b, true);
             add_series_point(r, snap_a, snap_b, scratch, (double)(t_end - t_meas) / 1e9,
                              (double)(t_end - interval_start) / 1e9);
+            iom_devmon_tick(mon, (double)(t_end - t_meas) / 1e9,
+                            (double)(t_end - interval_start) / 1e9);
         }
+        iom_devmon_end(mon, (double)(t_meas_end - t_meas) / 1e9);
     }
     set_phase(&sh, IOM_PHASE_STOP);
     for (unsigned i = 0; i < nw; i++)
@@ -589,19 +673,42 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
             iom_io_stats_merge(&tr->dir[k], &th->dir[k]);
             iom_io_stats_merge(&r->total[k], &th->dir[k]);
         }
-        if (ws[i].err && !tr->first_error_errno && ws[i].started) {
+        if (ws[i].first_io_errno && !tr->first_error_errno) {
+            tr->first_error_errno = ws[i].first_io_errno;
+            tr->first_error_offset = ws[i].first_io_offset;
+        }
+        if (ws[i].err && !tr->first_error_errno && ws[i].started && ws[i].err != -EILSEQ) {
             tr->first_error_errno = -ws[i].err;
             tr->first_error_offset = ws[i].err_offset;
         }
+        if (ws[i].verify_errors && !tr->verify_errors)
+            tr->first_mismatch = ws[i].mismatch;
+        tr->verified_blocks += ws[i].verified;
+        tr->verify_errors += ws[i].verify_errors;
         if (ws[i].err && !r->error[0] && ws[i].started) {
             snprintf(r->error, sizeof(r->error), "%s", ws[i].errmsg);
             if (!rc)
                 rc = ws[i].err;
         }
     }
+    /* errors counted under --continue_on_error still fail the run */
+    uint64_t nr_io_errors = r->total[0].errors + r->total[1].errors, nr_mismatch = 0;
+    for (unsigned i = 0; i < nr; i++)
+        nr_mismatch += r->targets[i].verify_errors;
+    if ((nr_io_errors || nr_mismatch) && !r->error[0]) {
+        snprintf(r->error, sizeof(r->error), "%llu I/O error%s and %llu verify mismatch%s%s",
+                 (unsigned long long)nr_io_errors, nr_io_errors == 1 ? "" : "s",
+                 (unsigned long long)nr_mismatch, nr_mismatch == 1 ? "" : "es",
+                 job->continue_on_error ? " (continued on error)" : "");
+        if (!rc)
+            rc = nr_mismatch ? -EILSEQ : -EIO;
+    }
+    for (unsigned i = 0; i < nr; i++)
+        r->targets[i].device_mon = iom_devmon_take(mon, i);
     pthread_mutex_destroy(&sh.lock);
     pthread_cond_destroy(&sh.cond);
 out:
+    iom_devmon_free(mon);
     free(ws);
     free(shared_next);
     free(snap_a);

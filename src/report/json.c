@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "report/probe_report.h"
 #include "report/report.h"
 
 const char *iom_signal_name(int sig)
@@ -139,6 +140,8 @@ cJSON *iom_json_spec(const struct iom_job *job)
     cJSON_AddNumberToObject(s, "rate_bytes_per_s", (double)job->rate_bytes_per_s);
     cJSON_AddNumberToObject(s, "randseed", (double)job->seed);
     cJSON_AddBoolToObject(s, "zero_buffers", job->zero_buffers);
+    cJSON_AddStringToObject(s, "verify", job->verify ? "crc32c" : "none");
+    cJSON_AddBoolToObject(s, "continue_on_error", job->continue_on_error);
     cJSON *t = cJSON_AddArrayToObject(s, "targets");
     for (uint32_t i = 0; i < job->nr_targets; i++)
         cJSON_AddItemToArray(t, cJSON_CreateString(job->targets[i]));
@@ -223,7 +226,26 @@ cJSON *iom_report_json(const struct iom_result *r)
             cJSON_AddNumberToObject(e, "errno", t->first_error_errno);
             cJSON_AddStringToObject(e, "message", strerror(t->first_error_errno));
         }
+        if (r->job.verify) {
+            cJSON *v = cJSON_AddObjectToObject(o, "verify");
+            cJSON_AddNumberToObject(v, "blocks_checked", (double)t->verified_blocks);
+            cJSON_AddNumberToObject(v, "mismatches", (double)t->verify_errors);
+            if (t->verify_errors) {
+                const struct iom_verify_mismatch *m = &t->first_mismatch;
+                cJSON *f = cJSON_AddObjectToObject(v, "first_mismatch");
+                cJSON_AddNumberToObject(f, "offset_bytes", (double)m->offset);
+                cJSON_AddStringToObject(f, "reason", m->reason ? m->reason : "");
+                cJSON_AddNumberToObject(f, "expected_seed", (double)m->expected_seed);
+                cJSON_AddNumberToObject(f, "found_offset_bytes", (double)m->found_offset);
+                cJSON_AddNumberToObject(f, "found_seed", (double)m->found_seed);
+                cJSON_AddNumberToObject(f, "found_generation", m->found_generation);
+                cJSON_AddNumberToObject(f, "found_len_bytes", m->found_len);
+                cJSON_AddNumberToObject(f, "crc_stored", m->crc_stored);
+                cJSON_AddNumberToObject(f, "crc_computed", m->crc_computed);
+            }
+        }
         add_dirs(o, t->dir, r->measured_ns);
+        iom_probe_json_run_target(o, r, i); /* "probe" and "device_monitor" objects */
         cJSON_AddItemToArray(ta, o);
     }
     cJSON *th = cJSON_AddArrayToObject(d, "threads");

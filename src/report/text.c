@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/probe_report.h"
 #include "report/report.h"
 
 void iom_fmt_bytes(uint64_t b, char *buf, size_t len)
@@ -170,6 +171,20 @@ void iom_report_text(FILE *f, const struct iom_result *r)
             fprintf(f, "  target %u: %llu errors; first at byte %llu: %s\n", i,
                     (unsigned long long)(t->dir[0].errors + t->dir[1].errors),
                     (unsigned long long)t->first_error_offset, strerror(t->first_error_errno));
+        if (r->job.verify)
+            fprintf(f, "  target %u: verify crc32c: %llu blocks checked, %llu mismatches\n", i,
+                    (unsigned long long)t->verified_blocks, (unsigned long long)t->verify_errors);
+        if (t->verify_errors) {
+            const struct iom_verify_mismatch *vm = &t->first_mismatch;
+            fprintf(f,
+                    "    first mismatch at byte %llu: %s; header found: offset %llu, seed %llu, "
+                    "generation %u, length %u, crc stored %08x computed %08x; expected offset "
+                    "%llu, seed %llu\n",
+                    (unsigned long long)vm->offset, vm->reason ? vm->reason : "",
+                    (unsigned long long)vm->found_offset, (unsigned long long)vm->found_seed,
+                    vm->found_generation, vm->found_len, vm->crc_stored, vm->crc_computed,
+                    (unsigned long long)vm->offset, (unsigned long long)vm->expected_seed);
+        }
     }
     if (r->nr_threads > 1) {
         fprintf(f, "\n  per thread:\n");
@@ -198,4 +213,5 @@ void iom_report_text(FILE *f, const struct iom_result *r)
                     (double)(p->bytes[0] + p->bytes[1]) / d / 1048576.0, mean, p99);
         }
     }
+    iom_probe_text_run(f, r); /* probe line, advice, device view per target */
 }

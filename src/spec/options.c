@@ -241,6 +241,79 @@ static int set_dist(const struct opt *o, const char *v, struct iom_job *job,
     return bad(err, errlen, o->name, v, "allowed: random, zipf:THETA, pareto:H, zoned:A/R:...");
 }
 
+static int set_runtime(const struct opt *o, const char *v, struct iom_job *job,
+                       struct iom_run_opts *ro, char *err, size_t errlen)
+{
+    (void)ro;
+    const char *why;
+    uint64_t ns;
+    if (!v || iom_parse_duration(v, &ns, &why))
+        return bad(err, errlen, o->name, v, v ? why : "needs a duration");
+    if (ns == 0)
+        return bad(err, errlen, o->name, v, "must be a positive duration");
+    job->runtime_ns = ns;
+    job->runtime_set = true;
+    return 0;
+}
+
+/* fio's io_size: bytes each thread transfers, then stops. Without an
+ * explicit --runtime such a run is not time-limited. */
+static int set_io_size(const struct opt *o, const char *v, struct iom_job *job,
+                       struct iom_run_opts *ro, char *err, size_t errlen)
+{
+    (void)ro;
+    const char *why;
+    uint64_t b;
+    if (!v || iom_parse_size(v, &b, &why))
+        return bad(err, errlen, o->name, v, v ? why : "needs a size");
+    if (b == 0)
+        return bad(err, errlen, o->name, v, "must be greater than 0");
+    job->io_limit_bytes = b;
+    if (!job->runtime_set)
+        job->runtime_ns = 0;
+    return 0;
+}
+
+static int set_verify(const struct opt *o, const char *v, struct iom_job *job,
+                      struct iom_run_opts *ro, char *err, size_t errlen)
+{
+    (void)ro;
+    if (v && strcmp(v, "crc32c") == 0)
+        job->verify = true;
+    else if (v && (strcmp(v, "0") == 0 || strcmp(v, "none") == 0))
+        job->verify = false;
+    else
+        return bad(err, errlen, o->name, v, "allowed: crc32c, none");
+    return 0;
+}
+
+/* ERRNO:EVERY, e.g. EIO:1000 - a testing aid for error handling */
+static int set_inject(const struct opt *o, const char *v, struct iom_job *job,
+                      struct iom_run_opts *ro, char *err, size_t errlen)
+{
+    (void)ro;
+    static const struct {
+        const char *name;
+        int e;
+    } names[] = {{"EIO", EIO}, {"ENOSPC", ENOSPC}, {"EILSEQ", EILSEQ}, {"ETIMEDOUT", ETIMEDOUT}};
+    const char *colon = v ? strchr(v, ':') : NULL;
+    const char *why;
+    uint64_t every;
+    if (colon && iom_parse_u64(colon + 1, &every, &why) == 0 && every > 0) {
+        for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+            if (strlen(names[i].name) == (size_t)(colon - v) &&
+                strncmp(v, names[i].name, (size_t)(colon - v)) == 0) {
+                job->inject_errno = names[i].e;
+                job->inject_every = every;
+                return 0;
+            }
+        }
+    }
+    return bad(err, errlen, o->name, v,
+               "expected ERRNO:N with ERRNO one of EIO, ENOSPC, EILSEQ, ETIMEDOUT and N > 0 "
+               "(every N-th I/O fails)");
+}
+
 static const struct opt opts[] = {
     {"name", T_CUSTOM, J(name), 0, 0, set_name, "NAME", "job name shown in reports"},
     {"rw", T_CUSTOM, J(rw), 0, 0, set_rw, "PATTERN",
@@ -265,8 +338,10 @@ static const struct opt opts[] = {
     {"size", T_SIZE, J(size_bytes), 1, UINT64_MAX, NULL, "SIZE",
      "region per target; a missing file is created at this size (default: whole target)"},
     {"offset", T_SIZE, J(offset_bytes), 0, UINT64_MAX, NULL, "SIZE", "start of the region (default 0)"},
-    {"runtime", T_DURATION, J(runtime_ns), 1, UINT64_MAX, NULL, "TIME",
+    {"runtime", T_CUSTOM, J(runtime_ns), 0, 0, set_runtime, "TIME",
      "measured duration (default 10s; units ns us ms s m h d)"},
+    {"io_size", T_CUSTOM, J(io_limit_bytes), 0, 0, set_io_size, "SIZE",
+     "bytes each thread transfers, then stops (no time limit unless --runtime)"},
     {"ramp_time", T_DURATION, J(ramp_ns), 0, UINT64_MAX, NULL, "TIME",
      "warm-up before measuring (default 0)"},
     {"cooldown_time", T_DURATION, J(cooldown_ns), 0, UINT64_MAX, NULL, "TIME",
@@ -286,6 +361,12 @@ static const struct opt opts[] = {
      "cap per thread in bytes/s (e.g. 50M = 50 MiB/s)"},
     {"randseed", T_U64, J(seed), 0, UINT64_MAX, NULL, "N", "seed of the offset generators"},
     {"zero_buffers", T_BOOL, J(zero_buffers), 0, 1, NULL, NULL, "write zeros, not random data"},
+    {"verify", T_CUSTOM, J(verify), 0, 0, set_verify, "crc32c",
+     "write self-checking blocks; reads check offset, seed and CRC-32C"},
+    {"continue_on_error", T_BOOL, J(continue_on_error), 0, 1, NULL, NULL,
+     "count I/O errors and verify mismatches and keep going (default: stop the thread)"},
+    {"inject_error", T_CUSTOM, J(inject_errno), 0, 0, set_inject, "ERRNO:N",
+     "testing aid: every N-th I/O of a thread completes with ERRNO (EIO, ENOSPC, ...)"},
     {"force", T_BOOL, J(force), 0, 1, NULL, NULL,
      "allow writes to a block device that is mounted or carries data"},
     {"keep", T_BOOL, J(keep), 0, 1, NULL, NULL, "keep the test file iomark created"},

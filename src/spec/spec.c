@@ -156,6 +156,22 @@ int iom_job_validate(const struct iom_job *job, const char **option, const char 
         *why = "the region is smaller than one block";
         return -EINVAL;
     }
+    if (job->verify) {
+        if (job->nr_bssplit || job->rw == IOM_RW_RW || job->rw == IOM_RW_RANDRW ||
+            (job->blockalign_bytes && job->blockalign_bytes % job->bs_bytes) ||
+            job->seq_stride_bytes || job->thread_stride_bytes ||
+            job->bs_bytes < 40 || job->offset_bytes % job->bs_bytes) {
+            *option = "verify";
+            *why = "needs a fixed block size of at least 40 bytes, block-aligned offsets, and a "
+                   "pure read or write pattern (write first, then read back)";
+            return -EINVAL;
+        }
+    }
+    if (job->runtime_ns == 0 && job->io_limit_bytes == 0) {
+        *option = "runtime";
+        *why = "a run needs a --runtime or an --io_size to end";
+        return -EINVAL;
+    }
     if (job->rate_iops && job->rate_bytes_per_s) {
         *option = "rate";
         *why = "give either --rate_iops or --rate, not both";

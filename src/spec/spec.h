@@ -101,6 +101,13 @@ struct iom_job {
     /* data */
     uint64_t seed;               /* offset generator seed; 0 = fixed default */
     bool zero_buffers;           /* write zeros instead of random data */
+    bool verify;                 /* --verify=crc32c: self-checking blocks (core/verify.h) */
+
+    /* faults */
+    bool continue_on_error;      /* count I/O errors and verify mismatches and go on */
+    int32_t inject_errno;        /* testing aid: complete every inject_every-th I/O with */
+    uint64_t inject_every;       /* -inject_errno (0 = never) */
+    bool runtime_set;            /* --runtime given explicitly (else io_size runs unbounded) */
 
     /* safety and housekeeping */
     bool force;                  /* allow writes to block devices with data on them */

@@ -14,6 +14,9 @@
 #include "stats/cpu.h"
 #include "stats/summary.h"
 
+struct iom_probe_target;
+struct iom_devmon_result;
+
 /* One point of the per-interval series (measured phase only). */
 struct iom_series_point {
     double t_end_s;              /* seconds since the measured phase began */
@@ -22,6 +25,18 @@ struct iom_series_point {
     uint64_t bytes[2];
     double lat_mean_us;          /* all directions */
     double lat_p99_us;
+};
+
+/* The first verify mismatch of a target: where, what was wrong, what the
+ * block's header said (see core/verify.h for the block format). */
+struct iom_verify_mismatch {
+    uint64_t offset;             /* where the block was read */
+    int kind;                    /* enum iom_verify_result */
+    const char *reason;          /* static text for kind */
+    uint64_t expected_seed;
+    uint64_t found_offset, found_seed;
+    uint32_t found_generation, found_len;
+    uint32_t crc_stored, crc_computed;
 };
 
 struct iom_target_result {
@@ -36,6 +51,13 @@ struct iom_target_result {
     struct iom_io_stats dir[2];  /* merged over this target's threads */
     uint64_t first_error_offset;
     int first_error_errno;       /* 0 = no error */
+    uint64_t verified_blocks;    /* blocks read and checked by --verify */
+    uint64_t verify_errors;      /* of them, mismatches */
+    struct iom_verify_mismatch first_mismatch; /* valid when verify_errors > 0 */
+    struct iom_probe_target *probe;     /* controller and limits under it (probe/probe.h);
+                                         * owned, one free(); NULL if not probed */
+    struct iom_devmon_result *device_mon; /* device monitor, measured phase (probe/devmon.h);
+                                           * owned, one free(); NULL if not monitored */
 };
 
 struct iom_thread_result {
