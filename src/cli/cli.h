@@ -77,6 +77,7 @@ void iom_cli_emit_failure(const char *cmd, const struct iom_run_opts *ro, const 
 /* Sub-commands: argv[0] is the sub-command name. Return the exit status. */
 int iom_cmd_run(int argc, char **argv);
 int iom_cmd_mark(int argc, char **argv);
+int iom_cmd_probe(int argc, char **argv);
 /* `iomark lab [setup]`: the workload on QEMU's emulated controllers (docs/lab.md). */
 int iom_cmd_lab(int argc, char **argv);
 int iom_cmd_tpcc(int argc, char **argv);

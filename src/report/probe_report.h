@@ -40,4 +40,24 @@ cJSON *iom_probe_json_target(const struct iom_probe_target *t);
  * hw queues, max 1280 KiB, scheduler mq-deadline". Never fails (truncates). */
 void iom_probe_summary_line(const struct iom_probe_target *t, char *buf, size_t len);
 
+/* --- run results (report/devmon_report.c) --- */
+
+#include "stats/result.h"
+
+/*
+ * Add to `o` (the JSON object of target i of run r) the "probe" object
+ * (iom_probe_json_target plus "summary" and "advice": the controller advice
+ * and whether iodepth x numjobs exceeds the disk's queue limit) and the
+ * "device_monitor" object (device figures over the measured phase, iomark's
+ * mean outstanding I/O by Little's law = sum of latencies / measured time,
+ * the part waiting above the device, and a per-interval "series"). Nothing
+ * is added for what the run did not record. Fields: docs/probe.md.
+ */
+void iom_probe_json_run_target(cJSON *o, const struct iom_result *r, uint32_t i);
+
+/* Print each target's probe line, advice, and the "device view" table
+ * (iomark's outstanding I/O against the device's in-flight count, per
+ * interval and over the run) to f. Prints nothing when no target has them. */
+void iom_probe_text_run(FILE *f, const struct iom_result *r);
+
 #endif

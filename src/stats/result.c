@@ -7,8 +7,11 @@ void iom_result_free(struct iom_result *r)
 {
     if (!r)
         return;
-    for (uint32_t i = 0; i < r->nr_targets; i++)
+    for (uint32_t i = 0; i < r->nr_targets; i++) {
         free(r->targets[i].path);
+        free(r->targets[i].probe);      /* flat structs: one free() each */
+        free(r->targets[i].device_mon);
+    }
     free(r->targets);
     free(r->threads);
     free(r->series);

@@ -1,0 +1,110 @@
+/*
+ * devmon.h - the device monitor: what the block device under each target
+ * did while a run measured, from the kernel's own counters.
+ *
+ * Sources: /proc/diskstats (Documentation/admin-guide/iostats.rst: field 4
+ * reads completed, 6 sectors read, 7 ms reading, 8 writes completed, 10
+ * sectors written, 11 ms writing, 12 I/Os in flight, 13 ms doing I/O,
+ * 14 weighted ms doing I/O) and /sys/block/<dev>/inflight (reads and writes
+ * the block layer holds for the device: in the scheduler or at the driver).
+ * Derived figures follow sysstat's iostat -x: r/s, w/s, MiB/s, r_await,
+ * w_await, await = ms spent by completed I/Os / I/Os, aqu-sz = delta field
+ * 14 / interval ms, %util = delta field 13 / interval ms x 100.
+ * In-flight is also sampled by a helper thread (every 10 ms by default) and
+ * reported as mean and max per interval.
+ *
+ * A partition has its own diskstats row; monitoring one is fine (the
+ * result names the device). Results are flat allocations (one free()).
+ */
+#ifndef IOMARK_PROBE_DEVMON_H
+#define IOMARK_PROBE_DEVMON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* One /proc/diskstats row (fields 4-20; discard/flush fields are 0 on old kernels). */
+struct iom_diskstats {
+    uint64_t rd_ios, rd_merges, rd_sectors, rd_ticks_ms;
+    uint64_t wr_ios, wr_merges, wr_sectors, wr_ticks_ms;
+    uint64_t in_flight, io_ticks_ms, time_in_queue_ms;
+    uint64_t dc_ios, dc_merges, dc_sectors, dc_ticks_ms;
+    uint64_t fl_ios, fl_ticks_ms;
+};
+
+/* Figures over one interval (or the whole measured phase). */
+struct iom_dev_figures {
+    double dur_s;
+    uint64_t ios[2];             /* completed reads, writes */
+    uint64_t bytes[2];           /* sectors x 512 */
+    uint64_t merges[2];
+    double iops, read_iops, write_iops, mib_per_s;
+    double r_await_ms, w_await_ms, await_ms; /* 0 when no I/O completed */
+    double aqu_sz;               /* mean requests queued or in service (field 14) */
+    double util_pct;             /* share of time with I/O in flight (field 13) */
+    double inflight_mean, inflight_max; /* sampled sysfs inflight (reads + writes) */
+    uint64_t inflight_samples;
+};
+
+struct iom_dev_point {
+    double t_end_s;              /* seconds since the measured phase began */
+    struct iom_dev_figures f;
+};
+
+/* What the monitor hands to a run result, per target. */
+struct iom_devmon_result {
+    char device[32];             /* kernel name monitored ("vda1", "loop0"); "" if none */
+    char note[160];              /* why not monitored, or what the device is */
+    bool ok;                     /* false: nothing was monitored; see note */
+    uint64_t inflight_period_ns; /* sampling period of the in-flight thread */
+    struct iom_dev_figures total;/* over the measured phase */
+    uint32_t nr_points, cap_points;
+    struct iom_dev_point points[];
+};
+
+/*
+ * Read the diskstats row of device `name` from ROOT/proc/diskstats
+ * (root "" = live). Returns 0, -ENOENT (file or row missing), -EINVAL.
+ */
+int iom_diskstats_read(const char *root, const char *name, struct iom_diskstats *out);
+
+/* Read ROOT/sys/class/block/NAME/inflight ("reads writes"). 0 or -errno. */
+int iom_inflight_read(const char *root, const char *name, uint64_t *reads, uint64_t *writes);
+
+/*
+ * Figures from two snapshots a (earlier) and b taken dur_s apart, by
+ * iostat -x's formulas (see the file comment). Counter wrap is treated as
+ * zero progress. The inflight_* fields are left 0 (the caller adds samples).
+ */
+void iom_diskstats_figures(const struct iom_diskstats *a, const struct iom_diskstats *b,
+                           double dur_s, struct iom_dev_figures *out);
+
+struct iom_devmon;
+
+/*
+ * A monitor for nr devices (names[i] is a kernel name, "" or NULL for a
+ * target without a block device: that slot records `why not` from
+ * notes[i] when given). root "" = live. inflight_period_ns 0 = 10 ms.
+ * Returns 0 or -ENOMEM. Devices missing from diskstats are noted, not errors.
+ */
+int iom_devmon_new(struct iom_devmon **out, const char *root, const char *const *names,
+                   const char *const *notes, unsigned nr, uint64_t inflight_period_ns);
+
+/* Start of the measured phase: first snapshot; starts the in-flight
+ * sampling thread (if it cannot start, only tick-time samples are kept). */
+void iom_devmon_begin(struct iom_devmon *m);
+
+/* Close one interval ending t_end_s into the measured phase, dur_s long:
+ * appends a point per device. Cheap (one read of /proc/diskstats). */
+void iom_devmon_tick(struct iom_devmon *m, double t_end_s, double dur_s);
+
+/* End of the measured phase (measured_s long): totals; stops the thread. */
+void iom_devmon_end(struct iom_devmon *m, double measured_s);
+
+/* Hand over device i's result (the caller frees it with free()); NULL when
+ * i is out of range or already taken. */
+struct iom_devmon_result *iom_devmon_take(struct iom_devmon *m, unsigned i);
+
+/* Stop the thread if running and free the monitor and untaken results. NULL is fine. */
+void iom_devmon_free(struct iom_devmon *m);
+
+#endif

@@ -1,0 +1,200 @@
+/* devmon_report.c - probe summary, advice and device view in run reports. */
+#include <math.h>
+#include <string.h>
+
+#include "probe/devmon.h"
+#include "report/probe_report.h"
+
+/* Mean outstanding I/O of target t over the measured phase (Little's law:
+ * total time I/Os spent in flight / elapsed time). */
+static double target_outstanding(const struct iom_target_result *t, uint64_t measured_ns)
+{
+    if (!measured_ns)
+        return 0;
+    return (double)(t->dir[0].lat_sum_ns + t->dir[1].lat_sum_ns) / (double)measured_ns;
+}
+
+/* The run series point ending at t_end_s (the runner ticks both together). */
+static const struct iom_series_point *series_at(const struct iom_result *r, double t_end_s)
+{
+    for (uint32_t k = 0; k < r->nr_series; k++)
+        if (fabs(r->series[k].t_end_s - t_end_s) < 1e-9)
+            return &r->series[k];
+    return NULL;
+}
+
+static double point_outstanding(const struct iom_series_point *p)
+{
+    double d = p->dur_s > 0 ? p->dur_s : 1;
+    return (double)(p->ios[0] + p->ios[1]) * p->lat_mean_us / 1e6 / d;
+}
+
+static void run_advice(const struct iom_result *r, const struct iom_probe_target *p,
+                       struct iom_probe_advice_list *adv)
+{
+    iom_probe_advise(p, NULL, adv);
+    uint64_t want = (uint64_t)r->job.iodepth * r->job.numjobs;
+    for (int k = 0; k < p->nr_disks && adv->nr < IOM_PROBE_MAX_ADVICE; k++)
+        adv->nr += iom_probe_advise_depth(&p->disks[k], want, &adv->a[adv->nr]);
+}
+
+static void figures_json(cJSON *o, const struct iom_dev_figures *f)
+{
+    cJSON_AddNumberToObject(o, "read_ios", (double)f->ios[0]);
+    cJSON_AddNumberToObject(o, "write_ios", (double)f->ios[1]);
+    cJSON_AddNumberToObject(o, "read_bytes", (double)f->bytes[0]);
+    cJSON_AddNumberToObject(o, "write_bytes", (double)f->bytes[1]);
+    cJSON_AddNumberToObject(o, "read_merges", (double)f->merges[0]);
+    cJSON_AddNumberToObject(o, "write_merges", (double)f->merges[1]);
+    cJSON_AddNumberToObject(o, "iops", f->iops);
+    cJSON_AddNumberToObject(o, "read_iops", f->read_iops);
+    cJSON_AddNumberToObject(o, "write_iops", f->write_iops);
+    cJSON_AddNumberToObject(o, "mib_per_s", f->mib_per_s);
+    cJSON_AddNumberToObject(o, "r_await_ms", f->r_await_ms);
+    cJSON_AddNumberToObject(o, "w_await_ms", f->w_await_ms);
+    cJSON_AddNumberToObject(o, "await_ms", f->await_ms);
+    cJSON_AddNumberToObject(o, "aqu_sz", f->aqu_sz);
+    cJSON_AddNumberToObject(o, "util_pct", f->util_pct);
+    if (f->inflight_samples) {
+        cJSON_AddNumberToObject(o, "inflight_mean", f->inflight_mean);
+        cJSON_AddNumberToObject(o, "inflight_max", f->inflight_max);
+    } else {
+        cJSON_AddNullToObject(o, "inflight_mean");
+        cJSON_AddNullToObject(o, "inflight_max");
+    }
+    cJSON_AddNumberToObject(o, "inflight_samples", (double)f->inflight_samples);
+}
+
+void iom_probe_json_run_target(cJSON *o, const struct iom_result *r, uint32_t i)
+{
+    const struct iom_target_result *t = &r->targets[i];
+    if (t->probe) {
+        cJSON *p = iom_probe_json_target(t->probe);
+        if (p) {
+            char line[512];
+            iom_probe_summary_line(t->probe, line, sizeof(line));
+            cJSON_AddStringToObject(p, "summary", line);
+            struct iom_probe_advice_list adv = {0};
+            run_advice(r, t->probe, &adv);
+            cJSON *aa = cJSON_AddArrayToObject(p, "advice");
+            for (int k = 0; k < adv.nr; k++) {
+                cJSON *a = cJSON_CreateObject();
+                cJSON_AddStringToObject(a, "disk", adv.a[k].disk);
+                cJSON_AddStringToObject(a, "text", adv.a[k].text);
+                cJSON_AddStringToObject(a, "source", adv.a[k].source);
+                cJSON_AddItemToArray(aa, a);
+            }
+            cJSON_AddItemToObject(o, "probe", p);
+        }
+    }
+    const struct iom_devmon_result *d = t->device_mon;
+    if (!d)
+        return;
+    cJSON *m = cJSON_AddObjectToObject(o, "device_monitor");
+    if (d->device[0])
+        cJSON_AddStringToObject(m, "device", d->device);
+    else
+        cJSON_AddNullToObject(m, "device");
+    cJSON_AddBoolToObject(m, "monitored", d->ok);
+    if (d->note[0])
+        cJSON_AddStringToObject(m, "note", d->note);
+    if (!d->ok)
+        return;
+    cJSON_AddStringToObject(m, "source", "/proc/diskstats; /sys/class/block/DEV/inflight");
+    cJSON_AddNumberToObject(m, "inflight_period_ms", (double)d->inflight_period_ns / 1e6);
+    cJSON_AddNumberToObject(m, "measured_s", d->total.dur_s);
+    figures_json(m, &d->total);
+    double out = target_outstanding(t, r->measured_ns);
+    cJSON_AddNumberToObject(m, "iomark_outstanding_mean", out);
+    cJSON_AddNumberToObject(m, "iomark_ios", (double)(t->dir[0].ios + t->dir[1].ios));
+    double above = d->total.inflight_samples ? out - d->total.inflight_mean : out - d->total.aqu_sz;
+    cJSON_AddNumberToObject(m, "waiting_above_device_mean", above > 0 ? above : 0);
+    cJSON *se = cJSON_AddArrayToObject(m, "series");
+    for (uint32_t k = 0; k < d->nr_points; k++) {
+        const struct iom_dev_point *pt = &d->points[k];
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddNumberToObject(e, "t_s", pt->t_end_s);
+        cJSON_AddNumberToObject(e, "dur_s", pt->f.dur_s);
+        figures_json(e, &pt->f);
+        const struct iom_series_point *sp = series_at(r, pt->t_end_s);
+        if (sp && r->nr_targets == 1)
+            cJSON_AddNumberToObject(e, "iomark_outstanding_mean", point_outstanding(sp));
+        cJSON_AddItemToArray(se, e);
+    }
+}
+
+static void fmt_opt(double v, bool have, char *buf, size_t len)
+{
+    if (!have)
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%.1f", v);
+}
+
+void iom_probe_text_run(FILE *f, const struct iom_result *r)
+{
+    for (uint32_t i = 0; i < r->nr_targets; i++) {
+        const struct iom_target_result *t = &r->targets[i];
+        if (t->probe) {
+            char line[512];
+            iom_probe_summary_line(t->probe, line, sizeof(line));
+            fprintf(f, "\n  target %u stack: %s\n", i, line);
+            struct iom_probe_advice_list adv = {0};
+            run_advice(r, t->probe, &adv);
+            for (int k = 0; k < adv.nr; k++)
+                fprintf(f, "  advice: %s [%s]\n", adv.a[k].text, adv.a[k].source);
+        }
+        const struct iom_devmon_result *d = t->device_mon;
+        if (!d)
+            continue;
+        if (!d->ok) {
+            fprintf(f, "  device view, target %u: not monitored: %s\n", i,
+                    d->note[0] ? d->note : "the measured phase did not run");
+            continue;
+        }
+        fprintf(f,
+                "  device view, target %u on %s (/proc/diskstats; in-flight sampled every %.0f "
+                "ms)%s:\n",
+                i, d->device, (double)d->inflight_period_ns / 1e6,
+                r->nr_targets > 1 ? "; iomark columns are all targets" : "");
+        fprintf(f, "  %8s %12s %12s %12s %10s %10s %8s %10s %8s %7s\n", "t(s)", "iomark IOPS",
+                "iomark outst", "device IOPS", "dev MiB/s", "await(ms)", "aqu-sz", "inflight",
+                "max", "util%");
+        for (uint32_t k = 0; k < d->nr_points; k++) {
+            const struct iom_dev_point *pt = &d->points[k];
+            const struct iom_series_point *sp = series_at(r, pt->t_end_s);
+            char io[32], oo[32], mean[32], mx[32];
+            double dur = sp && sp->dur_s > 0 ? sp->dur_s : 1;
+            fmt_opt(sp ? (double)(sp->ios[0] + sp->ios[1]) / dur : 0, sp != NULL, io, sizeof(io));
+            fmt_opt(sp ? point_outstanding(sp) : 0, sp != NULL, oo, sizeof(oo));
+            fmt_opt(pt->f.inflight_mean, pt->f.inflight_samples > 0, mean, sizeof(mean));
+            fmt_opt(pt->f.inflight_max, pt->f.inflight_samples > 0, mx, sizeof(mx));
+            fprintf(f, "  %8.2f %12s %12s %12.1f %10.2f %10.3f %8.2f %10s %8s %7.1f\n",
+                    pt->t_end_s, io, oo, pt->f.iops, pt->f.mib_per_s, pt->f.await_ms,
+                    pt->f.aqu_sz, mean, mx, pt->f.util_pct);
+        }
+        double secs = (double)r->measured_ns / 1e9;
+        uint64_t ios = t->dir[0].ios + t->dir[1].ios;
+        double out = target_outstanding(t, r->measured_ns);
+        char mean[32], mx[32], io[32];
+        fmt_opt(d->total.inflight_mean, d->total.inflight_samples > 0, mean, sizeof(mean));
+        fmt_opt(d->total.inflight_max, d->total.inflight_samples > 0, mx, sizeof(mx));
+        fmt_opt(secs > 0 ? (double)ios / secs : 0, true, io, sizeof(io));
+        char oo[32];
+        fmt_opt(out, true, oo, sizeof(oo));
+        fprintf(f, "  %8s %12s %12s %12.1f %10.2f %10.3f %8.2f %10s %8s %7.1f\n", "run", io, oo,
+                d->total.iops, d->total.mib_per_s, d->total.await_ms, d->total.aqu_sz, mean, mx,
+                d->total.util_pct);
+        double dev_q = d->total.inflight_samples ? d->total.inflight_mean : d->total.aqu_sz;
+        fprintf(f,
+                "  device I/Os %llu (read %llu, write %llu), iomark I/Os %llu; iomark kept %.1f "
+                "I/Os outstanding, the device held %.1f in flight (aqu-sz %.2f): %.1f waited "
+                "above the device%s\n",
+                (unsigned long long)(d->total.ios[0] + d->total.ios[1]),
+                (unsigned long long)d->total.ios[0], (unsigned long long)d->total.ios[1],
+                (unsigned long long)ios, out, dev_q, d->total.aqu_sz,
+                out > dev_q ? out - dev_q : 0.0,
+                out > dev_q + 0.5 ? " (in iomark's engine, the filesystem or a block-layer wait)"
+                                  : "");
+    }
+}
