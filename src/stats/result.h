@@ -51,10 +51,6 @@ struct iom_target_result {
     struct iom_io_stats dir[2];  /* merged over this target's threads */
     uint64_t first_error_offset;
     int first_error_errno;       /* 0 = no error */
-    struct iom_probe_target *probe;     /* controller and limits under it (probe/probe.h);
-                                         * owned, one free(); NULL if not probed */
-    struct iom_devmon_result *device_mon; /* device monitor, measured phase (probe/devmon.h);
-                                           * owned, one free(); NULL if not monitored */
     uint64_t verified_blocks;    /* blocks read and checked by --verify */
     uint64_t verify_errors;      /* of them, mismatches */
     struct iom_verify_mismatch first_mismatch; /* valid when verify_errors > 0 */
