@@ -1,7 +1,377 @@
-/* cmd_sweep.c - placeholder until implemented */
+/*
+ * cmd_sweep.c - `iomark sweep --threads 1,8,16 --iodepth 1,4,32 [run options] TARGET...`:
+ * one workload over a grid of thread counts and queue depths, on one or
+ * more targets measured in turns (for each point, every target once, so
+ * slow drift - thermal, cache, a neighbour VM - hits all targets alike),
+ * then the scaling table and the knee per target (stats/compare.h).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli/cli.h"
+#include "stats/compare.h"
+
+#define MAX_LIST 32
+#define CMD "sweep"
+
+struct point {
+    uint32_t threads, iodepth;
+    uint32_t target;
+    double iops, mb_per_s, mib_per_s, lat_mean_us, lat_p99_us, cpu_pct;
+    int knee;
+    struct iom_result *r;
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: iomark sweep --threads LIST --iodepth LIST [run options] TARGET...\n"
+               "Run one workload (the options of iomark run) once per combination of\n"
+               "threads (numjobs) and queue depth (iodepth), on every TARGET in turn, and\n"
+               "report the scaling table and the knee: the first step up in concurrency\n"
+               "(outstanding I/O = threads x iodepth) that adds less than --knee percent IOPS\n"
+               "while the mean latency still grows.\n\n"
+               "  --threads=LIST       thread counts per target, e.g. 1,8,16 (default: --numjobs)\n"
+               "  --iodepth=LIST       queue depths per thread, e.g. 1,4,32 (default 1)\n"
+               "  --knee=PCT           IOPS gain below which a step counts as flat (default 5)\n"
+               "  --output-format=normal|json, --output=FILE, and every option of iomark run\n\n"
+               "Exit status: 0 ok, 1 a run failed, 2 bad input (nothing touched),\n"
+               "130/143 interrupted (the points measured so far are reported).\n");
+}
+
+static int parse_list(const char *opt, const char *v, uint32_t *out, unsigned *n)
+{
+    *n = 0;
+    char *copy = strdup(v), *save = NULL;
+    if (!copy)
+        return -ENOMEM;
+    int rc = 0;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        char *end;
+        errno = 0;
+        unsigned long x = strtoul(t, &end, 10);
+        if (*end || errno || x < 1 || x > 4096 || t[0] == '-' || *n == MAX_LIST) {
+            rc = -EINVAL;
+            break;
+        }
+        int dup = 0;
+        for (unsigned k = 0; k < *n; k++)
+            dup |= out[k] == x;
+        if (!dup)
+            out[(*n)++] = (uint32_t)x;
+    }
+    free(copy);
+    if (rc || *n == 0) {
+        iom_cli_error(CMD, "--%s=%s: allowed: a comma-separated list of 1 to %d whole numbers "
+                           "from 1 to 4096, e.g. 1,4,32", opt, v, MAX_LIST);
+        return -EINVAL;
+    }
+    /* ascending */
+    for (unsigned i = 1; i < *n; i++)
+        for (unsigned k = i; k > 0 && out[k - 1] > out[k]; k--) {
+            uint32_t t = out[k];
+            out[k] = out[k - 1];
+            out[k - 1] = t;
+        }
+    return 0;
+}
+
+static int cmp_points(const void *pa, const void *pb)
+{
+    const struct point *a = pa, *b = pb;
+    uint64_t oa = (uint64_t)a->threads * a->iodepth, ob = (uint64_t)b->threads * b->iodepth;
+    if (oa != ob)
+        return oa < ob ? -1 : 1;
+    return a->threads < b->threads ? -1 : a->threads > b->threads;
+}
+
+static void figures(struct point *p)
+{
+    const struct iom_result *r = p->r;
+    struct iom_io_stats *s = malloc(sizeof(*s));
+    struct iom_summary m;
+    p->iops = p->mb_per_s = p->mib_per_s = p->lat_mean_us = p->lat_p99_us = p->cpu_pct = NAN;
+    if (!s)
+        return;
+    iom_result_merge_dirs(r->total, s);
+    iom_summarize(s, r->measured_ns, &m);
+    free(s);
+    p->iops = m.iops;
+    p->mb_per_s = m.mb_per_s;
+    p->mib_per_s = m.mib_per_s;
+    if (m.ios) {
+        p->lat_mean_us = m.lat_mean_us;
+        for (int i = 0; i < IOM_NR_PCT; i++)
+            if (iom_pct_list[i] == 99)
+                p->lat_p99_us = m.lat_pct_us[i];
+    }
+    if (r->cpu.nr_cpus)
+        p->cpu_pct = r->cpu.user_pct + r->cpu.system_pct;
+}
+
+static cJSON *num(double v)
+{
+    return isnan(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v);
+}
+
+static cJSON *sweep_json(const struct iom_job *job, struct point *pts, unsigned np, unsigned done,
+                         double knee_pct, const char *status)
+{
+    cJSON *d = iom_json_doc_new("sweep");
+    if (!d)
+        return NULL;
+    cJSON_AddStringToObject(d, "status", status);
+    cJSON_AddItemToObject(d, "spec", iom_json_spec(job));
+    cJSON_AddNumberToObject(d, "knee_min_gain_pct", knee_pct);
+    cJSON_AddStringToObject(d, "order", "outstanding I/O (threads x iodepth) ascending, then threads");
+    cJSON_AddNumberToObject(d, "planned_points", np);
+    cJSON *a = cJSON_AddArrayToObject(d, "points");
+    for (unsigned i = 0; i < np; i++) {
+        const struct point *p = &pts[i];
+        if (!p->r)
+            continue;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "target", job->targets[p->target]);
+        cJSON_AddNumberToObject(o, "threads", p->threads);
+        cJSON_AddNumberToObject(o, "iodepth", p->iodepth);
+        cJSON_AddNumberToObject(o, "outstanding", (double)p->threads * p->iodepth);
+        cJSON_AddItemToObject(o, "iops", num(p->iops));
+        cJSON_AddItemToObject(o, "mb_per_s", num(p->mb_per_s));
+        cJSON_AddItemToObject(o, "mib_per_s", num(p->mib_per_s));
+        cJSON_AddItemToObject(o, "lat_mean_us", num(p->lat_mean_us));
+        cJSON_AddItemToObject(o, "lat_p99_us", num(p->lat_p99_us));
+        cJSON_AddItemToObject(o, "cpu_pct", num(p->cpu_pct));
+        cJSON_AddBoolToObject(o, "knee", p->knee);
+        cJSON_AddItemToObject(o, "result", iom_report_json(p->r));
+        cJSON_AddItemToArray(a, o);
+    }
+    (void)done;
+    return d;
+}
+
+static void sweep_text(FILE *f, const struct iom_job *job, struct point *pts, unsigned np,
+                       double knee_pct)
+{
+    char bs[32];
+    iom_fmt_bytes(iom_job_max_bs(job), bs, sizeof(bs));
+    fprintf(f, "sweep: %s, bs %s, %s I/O, engine %s; knee = first step adding < %g%% IOPS "
+               "while mean latency grows\n",
+            iom_rw_name(job->rw), bs, job->direct ? "direct" : "buffered", job->ioengine, knee_pct);
+    for (uint32_t t = 0; t < job->nr_targets; t++) {
+        fprintf(f, "\ntarget %s\n", job->targets[t]);
+        fprintf(f, "%7s %7s %11s %12s %10s %14s %13s %7s %9s\n", "threads", "iodepth", "outstanding",
+                "IOPS", "MiB/s", "mean lat (us)", "p99 lat (us)", "CPU %", "IOPS step");
+        const struct point *prev = NULL, *knee = NULL, *before = NULL;
+        for (unsigned i = 0; i < np; i++) {
+            const struct point *p = &pts[i];
+            if (p->target != t || !p->r)
+                continue;
+            char step[24] = "";
+            if (prev && prev->iops > 0)
+                snprintf(step, sizeof(step), "%+.1f%%", (p->iops - prev->iops) / prev->iops * 100);
+            fprintf(f, "%7u %7u %11llu %12.0f %10.2f %14.1f %13.1f %7.1f %9s%s\n", p->threads,
+                    p->iodepth, (unsigned long long)p->threads * p->iodepth, p->iops, p->mib_per_s,
+                    p->lat_mean_us, p->lat_p99_us, p->cpu_pct, step, p->knee ? "  <- knee" : "");
+            if (p->knee) {
+                knee = p;
+                before = prev;
+            }
+            prev = p;
+        }
+        if (knee && before)
+            fprintf(f, "knee: going from %u threads x iodepth %u to %u x %u adds %+.1f%% IOPS while "
+                       "mean latency grows %+.1f%%; %u x %u (%llu outstanding) is where more "
+                       "concurrency stops paying\n",
+                    before->threads, before->iodepth, knee->threads, knee->iodepth,
+                    (knee->iops - before->iops) / before->iops * 100,
+                    (knee->lat_mean_us - before->lat_mean_us) / before->lat_mean_us * 100,
+                    before->threads, before->iodepth,
+                    (unsigned long long)before->threads * before->iodepth);
+        else
+            fprintf(f, "knee: none found; IOPS still grew by %g%% or more at every step\n", knee_pct);
+    }
+}
+
+/* Remove "--NAME=V" / "--NAME V" from argv; *val gets V (or stays NULL). */
+static void take_opt(int *argc, char **argv, const char *name, const char **val)
+{
+    size_t nl = strlen(name);
+    int out = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) {
+            while (i < *argc)
+                argv[out++] = argv[i++];
+            break;
+        }
+        if (a[0] == '-' && a[1] == '-' && strncmp(a + 2, name, nl) == 0 &&
+            (a[2 + nl] == '=' || a[2 + nl] == '\0')) {
+            if (a[2 + nl] == '=')
+                *val = a + 3 + nl;
+            else
+                *val = i + 1 < *argc ? argv[++i] : "";
+            continue;
+        }
+        argv[out++] = argv[i];
+    }
+    *argc = out;
+    argv[out] = NULL;
+}
+
 int iom_cmd_sweep(int argc, char **argv)
 {
-    (void)argc, (void)argv;
-    return IOM_EXIT_USAGE;
+    const char *threads_s = NULL, *numjobs_s = NULL, *iodepth_s = NULL, *knee_s = NULL;
+    take_opt(&argc, argv, "threads", &threads_s);
+    take_opt(&argc, argv, "numjobs", &numjobs_s);
+    take_opt(&argc, argv, "iodepth", &iodepth_s);
+    take_opt(&argc, argv, "knee", &knee_s);
+    if (!threads_s)
+        threads_s = numjobs_s;
+    struct iom_job job;
+    struct iom_run_opts ro = {0};
+    char err[512];
+    iom_job_defaults(&job);
+    if (iom_options_parse(argc, argv, 1, &job, &ro, err, sizeof(err))) {
+        iom_cli_error(CMD, "%s", err);
+        iom_job_free(&job);
+        return IOM_EXIT_USAGE;
+    }
+    if (ro.help) {
+        usage(stdout);
+        iom_job_free(&job);
+        return IOM_EXIT_OK;
+    }
+    uint32_t th[MAX_LIST], qd[MAX_LIST];
+    unsigned nth = 1, nqd = 1;
+    th[0] = job.numjobs;
+    qd[0] = job.iodepth;
+    double knee_pct = 5;
+    if ((threads_s && parse_list(threads_s == numjobs_s ? "numjobs" : "threads", threads_s, th, &nth)) ||
+        (iodepth_s && parse_list("iodepth", iodepth_s, qd, &nqd))) {
+        iom_job_free(&job);
+        return IOM_EXIT_USAGE;
+    }
+    if (knee_s) {
+        char *end;
+        knee_pct = strtod(knee_s, &end);
+        if (end == knee_s || *end || !(knee_pct > 0 && knee_pct < 1000)) {
+            iom_cli_error(CMD, "--knee=%s: allowed: a percentage above 0, e.g. 5", knee_s);
+            iom_job_free(&job);
+            return IOM_EXIT_USAGE;
+        }
+    }
+    if (nth * nqd < 2) {
+        iom_cli_error(CMD, "--threads/--iodepth: give at least two values to sweep, e.g. "
+                           "--iodepth=1,4,32");
+        iom_job_free(&job);
+        return IOM_EXIT_USAGE;
+    }
+    /* check once with the largest point: memory and thread limits */
+    job.numjobs = th[nth - 1];
+    job.iodepth = qd[nqd - 1];
+    struct iom_target *targets = calloc(job.nr_targets ? job.nr_targets : 1, sizeof(*targets));
+    unsigned np = nth * nqd * (job.nr_targets ? job.nr_targets : 1);
+    struct point *pts = calloc(np, sizeof(*pts));
+    int status = IOM_EXIT_FAIL;
+    if (!targets || !pts)
+        goto out;
+    status = iom_cli_check(CMD, &job, &ro, targets);
+    if (status)
+        goto out;
+    /* plan: grid points in order of concurrency, and for each point every
+     * target in turn */
+    struct point *grid = calloc(nth * nqd, sizeof(*grid));
+    if (!grid) {
+        status = IOM_EXIT_FAIL;
+        goto out;
+    }
+    for (unsigned a = 0; a < nth; a++)
+        for (unsigned b = 0; b < nqd; b++)
+            grid[a * nqd + b] = (struct point){.threads = th[a], .iodepth = qd[b]};
+    qsort(grid, nth * nqd, sizeof(*grid), cmp_points);
+    unsigned k = 0;
+    for (unsigned g = 0; g < nth * nqd; g++)
+        for (uint32_t t = 0; t < job.nr_targets; t++) {
+            pts[k] = grid[g];
+            pts[k++].target = t;
+        }
+    free(grid);
+    iom_cli_signals_install();
+    status = iom_cli_prepare(CMD, &job, &ro, targets);
+    if (status)
+        goto out;
+    unsigned done = 0;
+    for (unsigned i = 0; i < np && !iom_cli_stop; i++) {
+        struct point *p = &pts[i];
+        struct iom_job one = job; /* shallow: iom_run keeps its own deep copy */
+        one.numjobs = p->threads;
+        one.iodepth = p->iodepth;
+        one.nr_targets = 1;
+        one.targets = &job.targets[p->target];
+        char label[64];
+        snprintf(label, sizeof(label), "[%u/%u] T%u Q%u", i + 1, np, p->threads, p->iodepth);
+        struct iom_run_hooks hooks = iom_cli_hooks(&ro, label);
+        int rc = iom_run(&one, &targets[p->target], 1, &hooks, &p->r);
+        iom_cli_progress_clear();
+        if (rc) {
+            iom_cli_error(CMD, "T%u Q%u on %s: %s", p->threads, p->iodepth, job.targets[p->target],
+                          p->r && p->r->error[0] ? p->r->error : strerror(-rc));
+            iom_result_free(p->r);
+            p->r = NULL;
+            status = IOM_EXIT_FAIL;
+            break;
+        }
+        if (p->r && p->r->interrupted_signal) { /* a partial point is no point */
+            iom_result_free(p->r);
+            p->r = NULL;
+            break;
+        }
+        figures(p);
+        done++;
+    }
+    iom_cli_close(targets, job.nr_targets, false);
+    if (iom_cli_stop && status == 0)
+        status = iom_cli_signal_exit(iom_cli_stop);
+    /* knee per target, on its measured points in order */
+    for (uint32_t t = 0; t < job.nr_targets; t++) {
+        double iops[MAX_LIST * MAX_LIST], lat[MAX_LIST * MAX_LIST];
+        unsigned idx[MAX_LIST * MAX_LIST], n = 0;
+        for (unsigned i = 0; i < np; i++)
+            if (pts[i].target == t && pts[i].r) {
+                idx[n] = i;
+                iops[n] = pts[i].iops;
+                lat[n++] = pts[i].lat_mean_us;
+            }
+        int kn = iom_knee_find(iops, lat, n, knee_pct);
+        if (kn >= 0)
+            pts[idx[kn]].knee = 1;
+    }
+    const char *st = status == 0 ? "ok" : status == IOM_EXIT_FAIL ? "error" : "interrupted";
+    if (ro.format == IOM_OUT_JSON) {
+        cJSON *doc = sweep_json(&job, pts, np, done, knee_pct, st);
+        int rc = doc ? iom_cli_emit_json(CMD, doc, &ro) : IOM_EXIT_FAIL;
+        cJSON_Delete(doc);
+        if (rc)
+            status = rc;
+    } else {
+        FILE *f = ro.output_path ? fopen(ro.output_path, "w") : stdout;
+        if (!f) {
+            iom_cli_error(CMD, "cannot write %s: %s", ro.output_path, strerror(errno));
+            status = IOM_EXIT_FAIL;
+        } else {
+            sweep_text(f, &job, pts, np, knee_pct);
+            if (f != stdout)
+                fclose(f);
+        }
+    }
+out:
+    if (pts)
+        for (unsigned i = 0; i < np; i++)
+            iom_result_free(pts[i].r);
+    free(pts);
+    free(targets);
+    iom_job_free(&job);
+    return status;
 }

@@ -204,7 +204,6 @@ int iom_import_buffer(const char *name, const char *text, size_t len,
         free(buf);
         return -ENOMEM;
     }
-    res->knee_idx = -1;
     snprintf(res->path, sizeof(res->path), "%s", name);
     snprintf(res->format, sizeof(res->format), "%s", imp->format);
     char why[400] = "";

@@ -79,6 +79,7 @@ struct iom_imp_workload {
     char target[160];           /* "" when unknown or several */
     int threads, iodepth;       /* 0 when unknown (sweep points set them) */
     int is_tpcc;
+    int is_knee;                /* sweep point where more concurrency stopped paying */
     uint32_t nr_runs;           /* >= 1; several for --repeat or repeated blocks */
     struct iom_imp_run *runs;
 };
@@ -90,8 +91,6 @@ struct iom_imp_result {
     char kind[16];              /* iomark document type: "run", "repeat", "sweep", ... */
     uint32_t nr_workloads;
     struct iom_imp_workload *w;
-    /* sweep knee, when the document is an iomark sweep: index into w, or -1 */
-    int knee_idx;
 };
 
 /* One importer: probe says whether the bytes look like its format; parse

@@ -7,8 +7,8 @@
  *               mib_per_s, iops, lat_mean_us, lat_p99_us, ios, each_run: [...]}}]}:
  *               one workload per test and direction ("SEQ1M Q8T1 read"), each
  *               run of "each_run" kept.
- * type "sweep"  {"points": [{target, threads, iodepth, result: run document}],
- *               "knee": {"index": i}}: one workload per point.
+ * type "sweep"  {"points": [{target, threads, iodepth, knee: bool, result: run
+ *               document}]}: one workload per point ("TARGET T8 Q4").
  * type "tpcc"   {"nopm", "tpm", "transactions": {name: {calls, mean_ms,
  *               p50_ms, p95_ms, p99_ms, max_ms}}}, or {"runs": [such documents]}.
  * A document with "status": "error" is refused with its "error" text.
@@ -255,11 +255,10 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
             w->threads = th;
             w->iodepth = qd;
             snprintf(w->target, sizeof(w->target), "%s", tg);
+            w->is_knee = cJSON_IsTrue(obj(p, "knee"));
             if ((rc = read_run(obj(p, "result"), &w->runs[0])))
                 goto out;
         }
-        double k = num(obj(doc, "knee"), "index");
-        res->knee_idx = isnan(k) ? -1 : (int)k;
     } else if (strcmp(type, "tpcc") == 0) {
         struct iom_imp_workload *w = iom_imp_add_workload(res, str(doc, "name", "tpcc"));
         if (!w) {

@@ -134,3 +134,16 @@ double iom_improvement_pct(double base, double value, int better)
     double ch = (value - base) / fabs(base) * 100.0;
     return better < 0 ? -ch : ch;
 }
+
+int iom_knee_find(const double *iops, const double *lat_us, size_t n, double min_gain_pct)
+{
+    for (size_t i = 1; i < n; i++) {
+        double a = iops[i - 1], b = iops[i];
+        if (isnan(a) || isnan(b) || a <= 0)
+            continue;
+        double gain = (b - a) / a * 100.0;
+        if (gain < min_gain_pct && lat_us[i] > lat_us[i - 1])
+            return (int)i;
+    }
+    return -1;
+}

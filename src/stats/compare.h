@@ -73,4 +73,15 @@ int iom_welch_from_stats(const struct iom_sample_stats *a, const struct iom_samp
  */
 double iom_improvement_pct(double base, double value, int better);
 
+/*
+ * The knee of a scaling curve: points 0..n-1 in order of increasing
+ * concurrency (outstanding I/O) with their IOPS and mean latency. Returns
+ * the first index i >= 1 where going from point i-1 to point i adds less
+ * than min_gain_pct percent IOPS, (iops[i] - iops[i-1]) / iops[i-1] * 100
+ * < min_gain_pct, while the mean latency still grows (lat[i] > lat[i-1]):
+ * more concurrency only queues. -1 when there is no such point (still
+ * scaling) or n < 2. Points with NAN or zero IOPS are skipped as bases.
+ */
+int iom_knee_find(const double *iops, const double *lat_us, size_t n, double min_gain_pct);
+
 #endif

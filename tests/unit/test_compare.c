@@ -162,8 +162,23 @@ static void test_table(void)
     iom_cmp_free(c);
 }
 
+static void test_knee(void)
+{
+    /* +90%, +84%, +2.9% (latency 114 -> 222 us): the knee is point 3 */
+    const double iops[] = {1000, 1900, 3500, 3600, 3610};
+    const double lat[] = {100, 105, 114, 222, 443};
+    CHECK(iom_knee_find(iops, lat, 5, 5.0) == 3);
+    CHECK(iom_knee_find(iops, lat, 5, 2.0) == 4);  /* 3600 -> 3610 is +0.28% */
+    CHECK(iom_knee_find(iops, lat, 3, 5.0) == -1); /* still scaling */
+    /* flat IOPS but latency not growing: not a knee */
+    const double i2[] = {1000, 1010}, l2[] = {100, 99};
+    CHECK(iom_knee_find(i2, l2, 2, 5.0) == -1);
+    CHECK(iom_knee_find(i2, l2, 1, 5.0) == -1);
+}
+
 int main(void)
 {
+    test_knee();
     test_betai();
     test_t_table();
     test_welch();

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# iomark sweep: grid order, targets in turns, figures equal to the runs they
+# come from, the knee rule recomputed here, refusals.
+source "$(dirname "$0")/lib.sh"
+cd $WORK
+expect_status 2 "bad list" -- "$IOMARK" sweep --threads=1,x --size=1M $WORK/a.dat
+expect_err_has "--threads=1,x: allowed: a comma-separated list"
+expect_status 2 "one point only" -- "$IOMARK" sweep --iodepth=4 --size=1M $WORK/a.dat
+expect_status 2 "bad knee" -- "$IOMARK" sweep --iodepth=1,2 --knee=-3 --size=1M $WORK/a.dat
+expect_err_has "--knee=-3"
+[ ! -e $WORK/a.dat ] && pass "nothing created on refusal" || fail "file created on refusal"
+
+expect_status 0 "sweep 2 targets x 2 threads x 2 depths" -- "$IOMARK" sweep --threads 1,2 --iodepth 1,4 --rw=randread --bs=4k --size=8M --runtime=500ms --ioengine=psync --quiet --output-format=json --output=$WORK/s.json $WORK/a.dat $WORK/b.dat
+$PY - $WORK/s.json <<'PY' && pass "sweep JSON" || fail "sweep JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["type"] == "sweep" and d["status"] == "ok"
+p = d["points"]
+assert len(p) == 8
+# order: outstanding ascending (1, 2, 4, 8 with ties by threads), targets alternate
+assert [(x["threads"], x["iodepth"]) for x in p[::2]] == [(1, 1), (2, 1), (1, 4), (2, 4)]
+assert [x["target"].split("/")[-1] for x in p] == ["a.dat", "b.dat"] * 4
+for x in p:
+    r = x["result"]
+    assert r["spec"]["numjobs"] == x["threads"] and r["spec"]["iodepth"] == x["iodepth"]
+    assert abs(r["total"]["total"]["iops"] - x["iops"]) <= 1e-9 * x["iops"]
+    assert abs(r["total"]["total"]["lat_us"]["mean"] - x["lat_mean_us"]) <= 1e-9 * x["lat_mean_us"]
+    assert len(r["threads"]) == x["threads"]
+# the knee rule, per target
+for t in ("a.dat", "b.dat"):
+    q = [x for x in p if x["target"].endswith(t)]
+    want = None
+    for i in range(1, len(q)):
+        gain = (q[i]["iops"] - q[i-1]["iops"]) / q[i-1]["iops"] * 100
+        if gain < d["knee_min_gain_pct"] and q[i]["lat_mean_us"] > q[i-1]["lat_mean_us"]:
+            want = i
+            break
+    got = [i for i, x in enumerate(q) if x["knee"]]
+    assert got == ([want] if want is not None else []), (t, got, want)
+PY
+expect_status 0 "compare reads the sweep" -- "$IOMARK" compare $WORK/s.json
+grep -q "a.dat T2 Q4" $WORK/out && pass "sweep points as workloads" || fail "sweep in compare: $(head $WORK/out)"
+expect_status 0 "text table" -- "$IOMARK" sweep --iodepth 1,2 --rw=read --bs=64k --size=8M --runtime=300ms --ioengine=psync --quiet $WORK/a.dat
+grep -q "^knee:" $WORK/out && grep -q "outstanding" $WORK/out && pass "text has table and knee line" || fail "text: $(cat $WORK/out)"
+finish
