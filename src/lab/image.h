@@ -1,0 +1,182 @@
+/*
+ * image.h - the lab's guest image: Debian's kernel (downloaded with
+ * `apt-get download`, unpacked with `dpkg-deb -x`, never installed on the
+ * host), an initramfs written as "newc" cpio archives (the format of the
+ * kernel's Documentation/driver-api/early-userspace/buffer-format.rst), and
+ * the cache folder that holds them.
+ *
+ * The guest's initramfs is three archives concatenated, which the kernel
+ * unpacks in order (buffer-format.rst: "the initramfs image may be a
+ * concatenation of several archives"):
+ *   base.cpio    busybox and the controller drivers with their dependencies
+ *                (built by `iomark lab setup`)
+ *   iomark.cpio  the iomark binary and the shared libraries it loads
+ *                (rebuilt whenever the binary's hash changes)
+ *   job cpio     per boot: /init, the workload arguments, the modules to load
+ */
+#ifndef IOMARK_LAB_IMAGE_H
+#define IOMARK_LAB_IMAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/* ---- newc cpio writer ---- */
+
+#define IOM_CPIO_MAX_DIRS 512
+
+struct iom_cpio {
+    FILE *f;
+    uint32_t next_ino;
+    uint64_t offset;   /* bytes written so far (for 4-byte alignment) */
+    int err;           /* first -errno seen; later calls do nothing */
+    char *dirs[IOM_CPIO_MAX_DIRS];   /* folders written, for add_parents */
+    size_t nr_dirs;
+};
+
+/* Create (truncate) path and start an archive. Returns 0 or -errno. */
+int iom_cpio_open(struct iom_cpio *c, const char *path);
+
+/* Add a folder entry `name` (no leading '/', e.g. "lib/modules"). mode holds
+ * permission bits only. Returns 0 or the archive's first -errno. */
+int iom_cpio_add_dir(struct iom_cpio *c, const char *name, mode_t perm);
+
+/* Add a regular file `name` with `len` bytes of `data`. Returns 0 or -errno. */
+int iom_cpio_add_data(struct iom_cpio *c, const char *name, mode_t perm, const void *data,
+                      size_t len);
+
+/* Add a regular file `name` with the contents of host file src (symlinks
+ * followed). Returns 0 or -errno (-ENOENT when src is missing). */
+int iom_cpio_add_file(struct iom_cpio *c, const char *name, mode_t perm, const char *src);
+
+/* Add a character device node (e.g. "dev/console", 5, 1). Returns 0 or -errno. */
+int iom_cpio_add_chardev(struct iom_cpio *c, const char *name, mode_t perm, unsigned major,
+                         unsigned minor);
+
+/* Add a symbolic link `name` -> target. Returns 0 or -errno. */
+int iom_cpio_add_symlink(struct iom_cpio *c, const char *name, const char *target);
+
+/* Add every missing parent folder of `name` ("a/b/c" adds "a" and "a/b"),
+ * remembering up to 256 added ones so each is written once. */
+int iom_cpio_add_parents(struct iom_cpio *c, const char *name);
+
+/* Write the TRAILER!!! entry, pad to a 512-byte multiple, close. Returns 0 or
+ * the first -errno of the archive's life. */
+int iom_cpio_close(struct iom_cpio *c);
+
+/* ---- kernel modules ---- */
+
+/*
+ * Resolve kernel modules and their dependencies from the text of a
+ * modules.dep file (as written by depmod: "path.ko: dep1.ko dep2.ko", deps
+ * listed nearest first). names are module names; '-' and '_' are the same
+ * (as the kernel treats them). On success *paths (malloc'd array of
+ * malloc'd strings, free with iom_lab_strv_free) holds the module paths in a
+ * load order where every module follows its dependencies, each once, and
+ * *n their count. Returns 0, -ENOENT when a name is not in the file (its
+ * name is copied to missing, which may be NULL), -ENOMEM.
+ */
+int iom_lab_moddep_resolve(const char *dep_text, const char *const *names, size_t nr_names,
+                           char ***paths, size_t *n, char *missing, size_t missing_len);
+
+/* Module name of a .ko path: "kernel/drivers/scsi/vmw_pvscsi.ko" -> "vmw_pvscsi",
+ * with '-' turned into '_' (the form /sys/module uses). */
+void iom_lab_module_name(const char *path, char *buf, size_t len);
+
+/* Free a NULL-or-n-terminated string array from this module. */
+void iom_lab_strv_free(char **v, size_t n);
+
+/* ---- shared libraries of a binary ---- */
+
+/*
+ * Parse the output of `ldd BINARY` into the absolute paths the loader opens:
+ * "libx.so.1 => /lib/x/libx.so.1 (0x...)" gives the path after "=>", a line
+ * starting with "/" (the program interpreter) gives its first word;
+ * linux-vdso and "not a dynamic executable" give nothing. *paths is a
+ * malloc'd array (free with iom_lab_strv_free). Returns 0 or -ENOMEM; a
+ * "not found" library gives -ENOENT with its name in missing.
+ */
+int iom_lab_ldd_parse(const char *text, char ***paths, size_t *n, char *missing,
+                      size_t missing_len);
+
+/* ---- the cache folder ---- */
+
+/* The lab folder: $IOMARK_LAB_DIR, else $XDG_CACHE_HOME/iomark/lab, else
+ * $HOME/.cache/iomark/lab. Returns 0 or -ENOENT when none of these is set. */
+int iom_lab_dir(char *buf, size_t len);
+
+/* mkdir -p. Returns 0 or -errno. */
+int iom_lab_mkdirs(const char *path, mode_t mode);
+
+/* 64-bit FNV-1a hash of a file's bytes (change detection, not security;
+ * http://www.isthe.com/chongo/tech/comp/fnv/). Returns 0 or -errno. */
+int iom_lab_hash_file(const char *path, uint64_t *hash);
+
+/* What `iomark lab setup` leaves in the lab folder (lab.conf, key=value). */
+struct iom_lab_setup_info {
+    char kernel_version[64];  /* "6.1.0-57-amd64" */
+    char kernel_package[96];  /* "linux-image-6.1.0-57-amd64 6.1.192-3" */
+    char vmlinuz[4096];       /* absolute path of the kernel image */
+    char base_cpio[4096];     /* absolute path of base.cpio */
+    char modules[2048];       /* space-separated module names inside base.cpio */
+};
+
+/* Read lab.conf from the lab folder. Returns 0, -ENOENT when setup has not
+ * run (or its files are gone), -EINVAL when lab.conf is malformed. */
+int iom_lab_setup_load(const char *labdir, struct iom_lab_setup_info *info);
+
+/* Steps of `iomark lab setup`; each prints what it does to log. */
+struct iom_lab_setup_opts {
+    const char *labdir;
+    const char *kernel_package;   /* NULL = what linux-image-amd64 depends on */
+    bool install;                 /* apt-get install missing host packages (root only) */
+    FILE *log;
+};
+
+/*
+ * Prepare the lab folder: check (or, with install and root, apt-get install
+ * --no-install-recommends) qemu-system-x86, busybox-static, kmod; download
+ * the kernel package with `apt-get download`; unpack it with `dpkg-deb -x`;
+ * run `depmod -b`; write base.cpio with busybox and the modules of every
+ * controller in iom_lab_ctrls() plus virtio_console (the result channel);
+ * prune the unpacked modules; write lab.conf. Returns 0 or -errno with one
+ * line in err.
+ */
+int iom_lab_setup(const struct iom_lab_setup_opts *o, char *err, size_t errlen);
+
+/*
+ * Make sure labdir/iomark.cpio holds the binary `exe` (normally
+ * /proc/self/exe) and every library ldd lists for it, at the same absolute
+ * paths; rebuilt only when the binary's hash differs from iomark.hash. Sets
+ * *rebuilt. Returns 0 or -errno with one line in err.
+ */
+int iom_lab_iomark_image(const char *labdir, const char *exe, bool *rebuilt, char *err,
+                         size_t errlen);
+
+/* What one boot needs in its job archive. */
+struct iom_lab_job_files {
+    const char *init_script;     /* /init */
+    const char *const *args;     /* workload arguments, one per line in /lab/args */
+    size_t nr_args;
+    const char *command;         /* "run" or "mark" */
+    const char *modules;         /* /lab/modules: "path [param=value ...]" lines */
+    const char *drivers;         /* /lab/drivers: module names whose parameters are reported */
+    const char *scheduler;       /* /lab/scheduler */
+    const char *ctrl;            /* /lab/ctrl */
+    unsigned repeat;             /* /lab/repeat */
+};
+
+/*
+ * Write the initramfs for one boot at out_path: base.cpio + iomark.cpio
+ * (copied byte for byte) followed by a job archive with the files of j.
+ * Returns 0 or -errno.
+ */
+int iom_lab_initrd_write(const char *out_path, const char *base_cpio, const char *iomark_cpio,
+                         const struct iom_lab_job_files *j);
+
+/* The /init script the guest runs (busybox sh). */
+extern const char iom_lab_init_script[];
+
+#endif

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# test_lab.sh - `iomark lab` end to end: bad input is refused with exit 2,
+# one controller (virtio-blk) boots under QEMU and a real iomark result comes
+# back over the result channel, and a boot that overruns its bound is
+# reported as failed with the reason while lab.json is still written.
+# Skips (77) when QEMU, busybox, depmod or the Debian kernel package is not
+# available. The guest image is cached in the lab folder (IOMARK_LAB_DIR, else
+# ~/.cache/iomark/lab), so only the first run downloads the kernel.
+set -u
+IOMARK=${IOMARK:?IOMARK must name the iomark binary}
+skip() { echo "SKIP: $*"; exit 77; }
+fail() { echo "FAIL: $*"; exit 1; }
+
+command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed (package qemu-system-x86)"
+command -v busybox >/dev/null || skip "busybox not installed (package busybox-static)"
+command -v depmod >/dev/null || [ -x /usr/sbin/depmod ] || [ -x /sbin/depmod ] || skip "depmod not installed (package kmod)"
+command -v python3 >/dev/null || skip "python3 not installed"
+
+tmp=$(mktemp -d /tmp/iomark-test-lab.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+# --- bad input: exit 2, one line naming the option and what is allowed, nothing written
+expect_usage() {
+    local want=$1; shift
+    "$IOMARK" lab "$@" --output-dir="$tmp/never" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    [ $rc -eq 2 ] || fail "lab $* exited $rc, want 2: $(cat "$tmp/err")"
+    [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "lab $*: want one line, got: $(cat "$tmp/err")"
+    grep -q -- "$want" "$tmp/err" || fail "lab $*: message lacks '$want': $(cat "$tmp/err")"
+    [ ! -e "$tmp/never" ] || fail "lab $*: wrote $tmp/never"
+}
+expect_usage "allowed:" --controllers=pvscsi,floppy
+expect_usage "allowed: 1-100" --repeat=0
+expect_usage "KEY=VALUE" --guest-param=noequals
+expect_usage "allowed: writeback" --cache=bogus
+expect_usage "the lab supplies the disk" /dev/sda
+expect_usage "--iodepth" --iodepth=0
+expect_usage "output-dir" --output=x.json
+
+# --- the guest image (set up once, then cached)
+labdir=${IOMARK_LAB_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/iomark/lab}
+if [ ! -f "$labdir/lab.conf" ]; then
+    if ! "$IOMARK" lab setup --no-install >"$tmp/setup.log" 2>&1; then
+        if grep -q -E "apt-get|apt-cache|kernel|linux-image" "$tmp/setup.log"; then
+            tail -3 "$tmp/setup.log"
+            skip "the Debian kernel package is not available here"
+        fi
+        cat "$tmp/setup.log"
+        fail "iomark lab setup failed"
+    fi
+fi
+
+# --- one real boot: virtio-blk, short workload
+out="$tmp/run"
+start=$(date +%s)
+"$IOMARK" lab --controllers=virtio-blk --runtime=3s --ramp_time=1s --disk-size=64M \
+    --guest-param=virtio_blk.queue_depth=64 --output-dir="$out" >"$tmp/table" 2>"$tmp/err"
+rc=$?
+echo "lab run: exit $rc in $(( $(date +%s) - start )) s"
+cat "$tmp/table"
+[ $rc -eq 0 ] || { cat "$tmp/err"; tail -20 "$out"/virtio-blk.console.log 2>/dev/null; fail "lab exited $rc"; }
+grep -q "not VMware's" "$tmp/table" || fail "table lacks the note that QEMU's models are measured"
+grep -q "^virtio-blk *virtio_blk " "$tmp/table" || fail "table lacks the virtio-blk row"
+python3 - "$out" <<'EOF' || fail "result files"
+import json, sys, os
+out = sys.argv[1]
+lab = json.load(open(os.path.join(out, "lab.json")))
+assert lab["type"] == "lab", lab["type"]
+env = lab["lab"]
+assert env["accelerator"] in ("kvm", "tcg"), env
+assert env["qemu_version"] and env["guest_kernel"], env
+assert env["vcpus"] == 2 and env["memory_mib"] == 1024 and env["cache"] == "writeback", env
+assert "not VMware's" in env["note"], env["note"]
+c = lab["controllers"][0]
+assert c["name"] == "virtio-blk" and c["status"] == "ok", c
+g = c["guest"]
+assert g["driver"] == "virtio_blk", g
+assert g["scheduler"] == "none", g          # the lab sets it alike for every controller
+assert g["nr_hw_queues"] == 2, g            # one queue per vCPU (FIELD.md 4)
+# the guest parameter reached the driver: virtqueue depth 64 -> 64 requests
+assert "virtio_blk.queue_depth=64" in g["module_parameters"], g
+assert g["nr_requests"] == 64, g
+assert env["guest_params"] == ["virtio_blk.queue_depth=64"], env
+assert "virtio_blk.queue_depth=64" in env["kernel_cmdline"], env
+# the guest's own iomark document, with the lab's record added
+r = json.load(open(os.path.join(out, "virtio-blk.json")))
+assert r["schema"] == "iomark-result" and r["type"] == "run" and r["status"] == "ok", r["status"]
+assert r["spec"]["targets"] == ["/dev/vda"], r["spec"]["targets"]
+assert r["spec"]["iodepth"] == 32 and r["spec"]["numjobs"] == 2, r["spec"]
+assert abs(r["spec"]["runtime_s"] - 3) < 1e-9, r["spec"]
+ios = r["total"]["read"]["ios"]
+assert ios > 100, ios                        # real I/O happened in the guest
+assert r["total"]["read"]["errors"] == 0
+assert r["lab"]["controller"] == "virtio-blk" and r["lab"]["qemu_device"] == "virtio-blk-pci"
+# the table's figure is the document's
+assert abs(c["mean"]["iops"] - r["total"]["total"]["iops"]) < 1e-6
+# Little's law sanity (outstanding = IOPS x mean latency): at most 64 in flight
+outstanding = r["total"]["total"]["iops"] * r["total"]["total"]["lat_us"]["mean"] / 1e6
+assert 1 <= outstanding <= 64 * 1.1, outstanding
+print("result ok: %d I/Os, %.0f IOPS, %.1f outstanding" % (ios, c["mean"]["iops"], outstanding))
+EOF
+[ ! -e "$out/disk.raw" ] || fail "backing image left behind"
+
+# --- a boot that cannot finish in its bound: reported, exit 1, lab.json written
+out2="$tmp/timeout"
+"$IOMARK" lab --controllers=virtio-blk --timeout=10 --runtime=60s --disk-size=16M \
+    --output-dir="$out2" >"$tmp/table2" 2>"$tmp/err2"
+rc=$?
+[ $rc -eq 1 ] || fail "overrun boot: exit $rc, want 1"
+grep -q "did not finish within 10 s" "$tmp/table2" || fail "no timeout reason in: $(cat "$tmp/table2")"
+python3 -c "
+import json,sys
+c=json.load(open('$out2/lab.json'))['controllers'][0]
+assert c['status']=='failed' and 'did not finish' in c['reason'], c
+" || fail "lab.json of the overrun boot"
+echo "PASS"
