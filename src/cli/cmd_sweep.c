@@ -21,7 +21,8 @@ struct point {
     uint32_t threads, iodepth;
     uint32_t target;
     double iops, mb_per_s, mib_per_s, lat_mean_us, lat_p99_us, cpu_pct;
-    int knee;
+    int knee;                    /* first point of the flat part */
+    int knee_base;               /* the best point before it */
     struct iom_result *r;
 };
 
@@ -30,9 +31,9 @@ static void usage(FILE *f)
     fprintf(f, "usage: iomark sweep --threads LIST --iodepth LIST [run options] TARGET...\n"
                "Run one workload (the options of iomark run) once per combination of\n"
                "threads (numjobs) and queue depth (iodepth), on every TARGET in turn, and\n"
-               "report the scaling table and the knee: the first step up in concurrency\n"
-               "(outstanding I/O = threads x iodepth) that adds less than --knee percent IOPS\n"
-               "while the mean latency still grows.\n\n"
+               "report the scaling table and the knee: the first point (in order of\n"
+               "outstanding I/O = threads x iodepth) from which no more concurrency adds\n"
+               "--knee percent IOPS over the best point before it, while mean latency grows.\n\n"
                "  --threads=LIST       thread counts per target, e.g. 1,8,16 (default: --numjobs)\n"
                "  --iodepth=LIST       queue depths per thread, e.g. 1,4,32 (default 1)\n"
                "  --knee=PCT           IOPS gain below which a step counts as flat (default 5)\n"
@@ -144,6 +145,7 @@ static cJSON *sweep_json(const struct iom_job *job, struct point *pts, unsigned 
         cJSON_AddItemToObject(o, "lat_p99_us", num(p->lat_p99_us));
         cJSON_AddItemToObject(o, "cpu_pct", num(p->cpu_pct));
         cJSON_AddBoolToObject(o, "knee", p->knee);
+        cJSON_AddBoolToObject(o, "knee_base", p->knee_base);
         cJSON_AddItemToObject(o, "result", iom_report_json(p->r));
         cJSON_AddItemToArray(a, o);
     }
@@ -156,8 +158,8 @@ static void sweep_text(FILE *f, const struct iom_job *job, struct point *pts, un
 {
     char bs[32];
     iom_fmt_bytes(iom_job_max_bs(job), bs, sizeof(bs));
-    fprintf(f, "sweep: %s, bs %s, %s I/O, engine %s; knee = first step adding < %g%% IOPS "
-               "while mean latency grows\n",
+    fprintf(f, "sweep: %s, bs %s, %s I/O, engine %s; knee = first point from which more "
+               "concurrency adds < %g%% IOPS over the best so far while mean latency grows\n",
             iom_rw_name(job->rw), bs, job->direct ? "direct" : "buffered", job->ioengine, knee_pct);
     for (uint32_t t = 0; t < job->nr_targets; t++) {
         fprintf(f, "\ntarget %s\n", job->targets[t]);
@@ -173,24 +175,24 @@ static void sweep_text(FILE *f, const struct iom_job *job, struct point *pts, un
                 snprintf(step, sizeof(step), "%+.1f%%", (p->iops - prev->iops) / prev->iops * 100);
             fprintf(f, "%7u %7u %11llu %12.0f %10.2f %14.1f %13.1f %7.1f %9s%s\n", p->threads,
                     p->iodepth, (unsigned long long)p->threads * p->iodepth, p->iops, p->mib_per_s,
-                    p->lat_mean_us, p->lat_p99_us, p->cpu_pct, step, p->knee ? "  <- knee" : "");
-            if (p->knee) {
+                    p->lat_mean_us, p->lat_p99_us, p->cpu_pct, step, p->knee ? "  <- knee" : p->knee_base ? "  <- best before the knee" : "");
+            if (p->knee)
                 knee = p;
-                before = prev;
-            }
+            if (p->knee_base)
+                before = p;
             prev = p;
         }
         if (knee && before)
-            fprintf(f, "knee: going from %u threads x iodepth %u to %u x %u adds %+.1f%% IOPS while "
-                       "mean latency grows %+.1f%%; %u x %u (%llu outstanding) is where more "
-                       "concurrency stops paying\n",
-                    before->threads, before->iodepth, knee->threads, knee->iodepth,
-                    (knee->iops - before->iops) / before->iops * 100,
-                    (knee->lat_mean_us - before->lat_mean_us) / before->lat_mean_us * 100,
+            fprintf(f, "knee: at %u threads x iodepth %u IOPS are %+.1f%% over the best earlier "
+                       "point (%u x %u, %llu outstanding) and no later point gains %g%%, while "
+                       "mean latency grows %+.1f%%: more concurrency than %u x %u stops paying\n",
+                    knee->threads, knee->iodepth, (knee->iops - before->iops) / before->iops * 100,
                     before->threads, before->iodepth,
-                    (unsigned long long)before->threads * before->iodepth);
+                    (unsigned long long)before->threads * before->iodepth, knee_pct,
+                    (knee->lat_mean_us - before->lat_mean_us) / before->lat_mean_us * 100,
+                    before->threads, before->iodepth);
         else
-            fprintf(f, "knee: none found; IOPS still grew by %g%% or more at every step\n", knee_pct);
+            fprintf(f, "knee: none found; IOPS still grow by %g%% or more\n", knee_pct);
     }
 }
 
@@ -344,9 +346,11 @@ int iom_cmd_sweep(int argc, char **argv)
                 iops[n] = pts[i].iops;
                 lat[n++] = pts[i].lat_mean_us;
             }
-        int kn = iom_knee_find(iops, lat, n, knee_pct);
-        if (kn >= 0)
+        int base = -1, kn = iom_knee_find(iops, lat, n, knee_pct, &base);
+        if (kn >= 0) {
             pts[idx[kn]].knee = 1;
+            pts[idx[base]].knee_base = 1;
+        }
     }
     const char *st = status == 0 ? "ok" : status == IOM_EXIT_FAIL ? "error" : "interrupted";
     if (ro.format == IOM_OUT_JSON) {

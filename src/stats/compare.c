@@ -135,15 +135,24 @@ double iom_improvement_pct(double base, double value, int better)
     return better < 0 ? -ch : ch;
 }
 
-int iom_knee_find(const double *iops, const double *lat_us, size_t n, double min_gain_pct)
+int iom_knee_find(const double *iops, const double *lat_us, size_t n, double min_gain_pct,
+                  int *base_idx)
 {
-    for (size_t i = 1; i < n; i++) {
-        double a = iops[i - 1], b = iops[i];
-        if (isnan(a) || isnan(b) || a <= 0)
-            continue;
-        double gain = (b - a) / a * 100.0;
-        if (gain < min_gain_pct && lat_us[i] > lat_us[i - 1])
-            return (int)i;
+    int best = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (best >= 0 && !isnan(iops[i]) && iops[best] > 0) {
+            double later = -INFINITY; /* best IOPS from i on */
+            for (size_t k = i; k < n; k++)
+                if (!isnan(iops[k]))
+                    later = fmax(later, iops[k]);
+            if (later < iops[best] * (1 + min_gain_pct / 100.0) && lat_us[i] > lat_us[best]) {
+                if (base_idx)
+                    *base_idx = best;
+                return (int)i;
+            }
+        }
+        if (!isnan(iops[i]) && (best < 0 || iops[i] > iops[best]))
+            best = (int)i;
     }
     return -1;
 }

@@ -75,13 +75,18 @@ double iom_improvement_pct(double base, double value, int better);
 
 /*
  * The knee of a scaling curve: points 0..n-1 in order of increasing
- * concurrency (outstanding I/O) with their IOPS and mean latency. Returns
- * the first index i >= 1 where going from point i-1 to point i adds less
- * than min_gain_pct percent IOPS, (iops[i] - iops[i-1]) / iops[i-1] * 100
- * < min_gain_pct, while the mean latency still grows (lat[i] > lat[i-1]):
- * more concurrency only queues. -1 when there is no such point (still
- * scaling) or n < 2. Points with NAN or zero IOPS are skipped as bases.
+ * concurrency (outstanding I/O) with their IOPS and mean latency. The knee
+ * is the first point i >= 1 from which on more concurrency adds little:
+ * no point at or after i has more than min_gain_pct percent more IOPS than
+ * the best point before i (max(iops[i..n-1]) < best * (1 + min_gain_pct/100)),
+ * while latency still grows (lat[i] > the latency of that best point).
+ * Comparing with the best so far and every later point, not just the
+ * neighbour, keeps one noisy dip (or a grid step that trades threads for
+ * queue depth) from being taken for the knee. Returns i, or -1 when IOPS
+ * keep growing (or n < 2); *base_idx (may be NULL) gets the index of the
+ * best point before the knee. NAN points are skipped.
  */
-int iom_knee_find(const double *iops, const double *lat_us, size_t n, double min_gain_pct);
+int iom_knee_find(const double *iops, const double *lat_us, size_t n, double min_gain_pct,
+                  int *base_idx);
 
 #endif

@@ -26,13 +26,16 @@ for x in p:
     assert abs(r["total"]["total"]["iops"] - x["iops"]) <= 1e-9 * x["iops"]
     assert abs(r["total"]["total"]["lat_us"]["mean"] - x["lat_mean_us"]) <= 1e-9 * x["lat_mean_us"]
     assert len(r["threads"]) == x["threads"]
-# the knee rule, per target
+# the knee rule, per target: first i where no point from i on beats the best
+# earlier point by knee_min_gain_pct, while latency at i exceeds that point's
 for t in ("a.dat", "b.dat"):
     q = [x for x in p if x["target"].endswith(t)]
+    g = d["knee_min_gain_pct"]
     want = None
     for i in range(1, len(q)):
-        gain = (q[i]["iops"] - q[i-1]["iops"]) / q[i-1]["iops"] * 100
-        if gain < d["knee_min_gain_pct"] and q[i]["lat_mean_us"] > q[i-1]["lat_mean_us"]:
+        best = max(range(i), key=lambda k: q[k]["iops"])
+        later = max(x["iops"] for x in q[i:])
+        if later < q[best]["iops"] * (1 + g / 100) and q[i]["lat_mean_us"] > q[best]["lat_mean_us"]:
             want = i
             break
     got = [i for i, x in enumerate(q) if x["knee"]]

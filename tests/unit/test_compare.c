@@ -164,16 +164,21 @@ static void test_table(void)
 
 static void test_knee(void)
 {
-    /* +90%, +84%, +2.9% (latency 114 -> 222 us): the knee is point 3 */
+    /* +90%, +84%, then +2.9% (3500 -> 3600, latency 114 -> 222 us) and nothing
+     * later beats 3500 by 5%: the knee is point 3, after the best point 2 */
     const double iops[] = {1000, 1900, 3500, 3600, 3610};
     const double lat[] = {100, 105, 114, 222, 443};
-    CHECK(iom_knee_find(iops, lat, 5, 5.0) == 3);
-    CHECK(iom_knee_find(iops, lat, 5, 2.0) == 4);  /* 3600 -> 3610 is +0.28% */
-    CHECK(iom_knee_find(iops, lat, 3, 5.0) == -1); /* still scaling */
+    int base = -9;
+    CHECK(iom_knee_find(iops, lat, 5, 5.0, &base) == 3 && base == 2);
+    CHECK(iom_knee_find(iops, lat, 5, 2.0, &base) == 4 && base == 3); /* 3610 is +0.28% */
+    CHECK(iom_knee_find(iops, lat, 3, 5.0, NULL) == -1);             /* still scaling */
+    /* a noisy dip is not the knee when a later point still scales */
+    const double i3[] = {1000, 2000, 1950, 4000, 4050}, l3[] = {100, 100, 210, 200, 400};
+    CHECK(iom_knee_find(i3, l3, 5, 5.0, &base) == 4 && base == 3);
     /* flat IOPS but latency not growing: not a knee */
     const double i2[] = {1000, 1010}, l2[] = {100, 99};
-    CHECK(iom_knee_find(i2, l2, 2, 5.0) == -1);
-    CHECK(iom_knee_find(i2, l2, 1, 5.0) == -1);
+    CHECK(iom_knee_find(i2, l2, 2, 5.0, NULL) == -1);
+    CHECK(iom_knee_find(i2, l2, 1, 5.0, NULL) == -1);
 }
 
 int main(void)
