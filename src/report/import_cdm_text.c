@@ -98,6 +98,10 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
     (void)len;
     const char *c = strstr(text, "CrystalDiskMark"), *k = strstr(text, "KDiskMark");
     const char *name = c && (!k || c < k) ? c : k;
+    if (!name) {
+        snprintf(err, errlen, "not a CrystalDiskMark or KDiskMark text report");
+        return -EINVAL;
+    }
     size_t n = strcspn(name, "\r\n:");
     /* "CrystalDiskMark 8.0.1 x64 (C) ..." -> up to "(C)"; "KDiskMark (1.6.0)" */
     const char *cc = strstr(name, " (C)");
