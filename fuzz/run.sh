@@ -44,4 +44,7 @@ for h in "${ALL[@]}"; do
   if [ ${#pids[@]} -ge "$(nproc)" ]; then wait "${pids[0]}" || fail=1; pids=("${pids[@]:1}"); fi
 done
 for p in "${pids[@]}"; do wait "$p" || fail=1; done
+n=${#ALL[@]}
+bad=$(grep -l "FINDING\|ERROR: AddressSanitizer\|runtime error" build-fuzz/fuzz_*.log 2>/dev/null | wc -l)
+echo "fuzz: $((n - bad)) passed, $bad failed"
 exit $fail
