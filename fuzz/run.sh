@@ -16,6 +16,7 @@ ALL=(fuzz_options fuzz_diskspd fuzz_fiojob fuzz_import_any fuzz_import_iomark fu
 [ $# -gt 0 ] && ALL=("$@")
 OUT=build-fuzz/findings
 mkdir -p "$OUT"
+rm -f build-fuzz/fuzz_*.log
 seed() { # harness corpus-dir
   local h=$1 c=$2
   mkdir -p "$c"
