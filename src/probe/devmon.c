@@ -310,8 +310,10 @@ void iom_devmon_end(struct iom_devmon *m, double measured_s)
         struct dev *d = &m->d[i];
         if (!d->active)
             continue;
-        struct iom_diskstats now;
-        if (iom_diskstats_read(m->root, d->res->device, &now) != 0)
+        /* the runner ticks right before it ends the phase: end the totals at
+         * that tick so the series adds up to them; read afresh otherwise */
+        struct iom_diskstats now = d->last;
+        if (!d->res->nr_points && iom_diskstats_read(m->root, d->res->device, &now) != 0)
             now = d->last;
         struct iom_devmon_result *r = d->res;
         iom_diskstats_figures(&d->first, &now, measured_s, &r->total);

@@ -97,7 +97,9 @@ void iom_devmon_begin(struct iom_devmon *m);
  * appends a point per device. Cheap (one read of /proc/diskstats). */
 void iom_devmon_tick(struct iom_devmon *m, double t_end_s, double dur_s);
 
-/* End of the measured phase (measured_s long): totals; stops the thread. */
+/* End of the measured phase (measured_s long): totals, from the first
+ * snapshot to the last tick's (so the series adds up to them), or to a
+ * fresh reading when there was no tick; stops the thread. */
 void iom_devmon_end(struct iom_devmon *m, double measured_s);
 
 /* Hand over device i's result (the caller frees it with free()); NULL when
