@@ -54,7 +54,13 @@ int iom_cmd_run(int argc, char **argv)
     unsigned repeat = 1;
     if (iom_cli_take_repeat("run", &argc, argv, &repeat))
         return IOM_EXIT_USAGE;
+    int jobfile = iom_cli_find_jobfile(argc, argv);
+    if (jobfile)
+        return iom_cmd_run_jobfile(argc, argv, jobfile);
     iom_job_defaults(&job);
+    int prc = iom_cli_take_profile(&argc, argv, &job);
+    if (prc)
+        return prc;
     if (iom_options_parse(argc, argv, 1, &job, &ro, err, sizeof(err))) {
         iom_cli_error("run", "%s", err);
         iom_job_free(&job);

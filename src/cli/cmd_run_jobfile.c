@@ -1,0 +1,328 @@
+/* cmd_run_jobfile.c - `iomark run JOBFILE` (fio job files) and
+ * `iomark run --profile NAME ...` (SQL Server profiles): the parts of the
+ * run command that are front ends of their own. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/group.h"
+#include "report/fio.h"
+#include "spec/fiojob.h"
+#include "spec/profiles.h"
+
+#define CMD "run"
+
+int iom_cli_find_jobfile(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            return 0;
+        if (argv[i][0] == '-')
+            continue;
+        if (iom_fio_is_jobfile(argv[i]))
+            return i;
+    }
+    return 0;
+}
+
+int iom_cli_take_profile(int *argc, char **argv, struct iom_job *job)
+{
+    const char *name = NULL;
+    int out = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--profile") == 0 && i + 1 < *argc) {
+            name = argv[++i];
+            continue;
+        }
+        if (strncmp(a, "--profile=", 10) == 0) {
+            name = a + 10;
+            continue;
+        }
+        if (strcmp(a, "--profile") == 0) {
+            iom_cli_error(CMD, "--profile: needs a name; see iomark profiles");
+            return IOM_EXIT_USAGE;
+        }
+        argv[out++] = argv[i];
+    }
+    if (!name)
+        return 0;
+    *argc = out;
+    argv[out] = NULL;
+    const struct iom_profile *p = iom_profile_find(name);
+    if (!p) {
+        size_t n;
+        const struct iom_profile *all = iom_profile_list(&n);
+        char list[256] = "";
+        for (size_t i = 0; i < n; i++)
+            snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
+                     all[i].name);
+        iom_cli_error(CMD, "--profile=%s: unknown profile; allowed: %s", name, list);
+        return IOM_EXIT_USAGE;
+    }
+    char err[300];
+    if (iom_profile_apply(p, job, err, sizeof(err))) {
+        iom_cli_error(CMD, "--profile=%s: %s", name, err);
+        return IOM_EXIT_USAGE;
+    }
+    return 0;
+}
+
+static void jobfile_usage(FILE *f)
+{
+    fprintf(f, "usage: iomark run [options] JOBFILE\n"
+               "Run a fio job file ([global] and job sections) and report as fio does.\n\n"
+               "  --output-format=normal|json  fio's human output (default) or fio's JSON\n"
+               "  --output=FILE                write the report to FILE\n"
+               "  --ignore-unknown             skip options outside iomark's fio subset and list\n"
+               "                               them in the report (default: refuse the file)\n"
+               "  --filename-map=FROM=TO       run on TO wherever the job file names FROM\n"
+               "  --NAME=VALUE                 a fio option applied to every job after its own\n"
+               "                               (e.g. --runtime=5 --size=64m)\n"
+               "  --force, --keep, --quiet     as for iomark run\n"
+               "A JOBFILE is a regular file ending in .fio, or whose first line that is not\n"
+               "blank or a ';'/'#' comment is a [section] header. See docs/fio-jobs.md.\n");
+}
+
+struct jf_args {
+    struct iom_run_opts ro;
+    struct iom_fio_parse_opts po;
+    bool force, keep;
+    const char *path;
+};
+
+static int parse_args(int argc, char **argv, int jf, struct jf_args *a)
+{
+    a->path = argv[jf];
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        if (i == jf)
+            continue;
+        if (s[0] != '-' || s[1] != '-') {
+            iom_cli_error(CMD, "%s: with a job file (%s) give options as --name=value; targets "
+                          "come from the file (rename them with --filename-map=FROM=TO)", s,
+                          a->path);
+            return IOM_EXIT_USAGE;
+        }
+        const char *eq = strchr(s, '=');
+        char name[48];
+        size_t nl = eq ? (size_t)(eq - s - 2) : strlen(s + 2);
+        if (nl == 0 || nl >= sizeof(name)) {
+            iom_cli_error(CMD, "%s: unknown option", s);
+            return IOM_EXIT_USAGE;
+        }
+        memcpy(name, s + 2, nl);
+        name[nl] = '\0';
+        const char *v = eq ? eq + 1 : NULL;
+        if (strcmp(name, "help") == 0) {
+            a->ro.help = true;
+        } else if (strcmp(name, "quiet") == 0) {
+            a->ro.quiet = true;
+        } else if (strcmp(name, "force") == 0) {
+            a->force = true;
+        } else if (strcmp(name, "keep") == 0) {
+            a->keep = true;
+        } else if (strcmp(name, "ignore-unknown") == 0) {
+            a->po.ignore_unknown = true;
+        } else if (strcmp(name, "output-format") == 0 || strcmp(name, "output") == 0) {
+            char err[300];
+            struct iom_job dummy;
+            iom_job_defaults(&dummy);
+            if (iom_option_apply(name, v, &dummy, &a->ro, err, sizeof(err))) {
+                iom_cli_error(CMD, "%s", err);
+                return IOM_EXIT_USAGE;
+            }
+        } else if (strcmp(name, "filename-map") == 0) {
+            const char *sep = v ? strchr(v, '=') : NULL;
+            if (!sep || sep == v || !sep[1]) {
+                iom_cli_error(CMD, "--filename-map=%s: expected FROM=TO, e.g. "
+                              "--filename-map=/dev/sdd=/tmp/sdd.img", v ? v : "");
+                return IOM_EXIT_USAGE;
+            }
+            if (a->po.nr_maps == IOM_FIO_MAX_MAPS) {
+                iom_cli_error(CMD, "--filename-map: at most %d", IOM_FIO_MAX_MAPS);
+                return IOM_EXIT_USAGE;
+            }
+            char *from = strndup(v, (size_t)(sep - v));
+            if (!from)
+                return IOM_EXIT_FAIL;
+            a->po.map_from[a->po.nr_maps] = from;
+            a->po.map_to[a->po.nr_maps++] = sep + 1;
+        } else {
+            if (a->po.nr_overrides == IOM_FIO_MAX_OPTS ||
+                strlen(v ? v : "") >= sizeof(a->po.overrides[0].value)) {
+                iom_cli_error(CMD, "%s: too many or too long overrides", s);
+                return IOM_EXIT_USAGE;
+            }
+            struct iom_fio_kv *kv = &a->po.overrides[a->po.nr_overrides++];
+            snprintf(kv->name, sizeof(kv->name), "%s", name);
+            snprintf(kv->value, sizeof(kv->value), "%s", v ? v : "");
+            kv->line = 0;
+        }
+    }
+    return 0;
+}
+
+static int emit(const struct iom_fio_file *ff, struct iom_result *const *res,
+                const struct iom_run_opts *ro)
+{
+    if (ro->format == IOM_OUT_JSON) {
+        cJSON *doc = iom_report_fio_json(ff, res);
+        if (!doc)
+            return IOM_EXIT_FAIL;
+        int rc = iom_cli_emit_json(CMD, doc, ro);
+        cJSON_Delete(doc);
+        return rc;
+    }
+    FILE *f = stdout;
+    if (ro->output_path && !(f = fopen(ro->output_path, "w"))) {
+        iom_cli_error(CMD, "--output=%s: %s", ro->output_path, strerror(errno));
+        return IOM_EXIT_FAIL;
+    }
+    iom_report_fio_text(f, ff, res);
+    if (f != stdout)
+        fclose(f);
+    return 0;
+}
+
+int iom_cmd_run_jobfile(int argc, char **argv, int jf)
+{
+    struct jf_args a;
+    memset(&a, 0, sizeof(a));
+    struct iom_fio_file ff;
+    memset(&ff, 0, sizeof(ff));
+    struct iom_target **tg = NULL;
+    struct iom_result **res = NULL;
+    char err[600];
+    int status = parse_args(argc, argv, jf, &a);
+    if (status || a.ro.help) {
+        if (a.ro.help)
+            jobfile_usage(stdout);
+        goto out;
+    }
+    int rc = iom_fio_parse_file(a.path, &a.po, &ff, err, sizeof(err));
+    if (rc) {
+        iom_cli_error(CMD, "%s: %s", a.path, err);
+        status = rc == -EINVAL ? IOM_EXIT_USAGE : IOM_EXIT_FAIL;
+        goto out;
+    }
+    tg = calloc(ff.nr_jobs, sizeof(*tg));
+    res = calloc(ff.nr_jobs, sizeof(*res));
+    if (!tg || !res) {
+        status = IOM_EXIT_FAIL;
+        goto out;
+    }
+    /* check every job before anything is created */
+    for (uint32_t i = 0; i < ff.nr_jobs; i++) {
+        struct iom_fio_job *fj = &ff.jobs[i];
+        fj->job.force = a.force;
+        fj->job.keep = a.keep;
+        tg[i] = calloc(fj->job.nr_targets, sizeof(**tg));
+        if (!tg[i]) {
+            status = IOM_EXIT_FAIL;
+            goto out;
+        }
+        for (uint32_t t = 0; t < fj->job.nr_targets; t++)
+            tg[i][t].fd = -1;
+        char label[128];
+        snprintf(label, sizeof(label), "%s: [%s] (line %u)", a.path, fj->jobname, fj->line);
+        status = iom_cli_check(label, &fj->job, &a.ro, tg[i]);
+        if (status)
+            goto out;
+    }
+    for (uint32_t s = 0; s < ff.nr_steps; s++) {
+        uint64_t threads = 0;
+        for (uint32_t i = 0; i < ff.nr_jobs; i++)
+            if (ff.jobs[i].step == s)
+                threads += (uint64_t)ff.jobs[i].job.numjobs * ff.jobs[i].job.nr_targets;
+        if (threads > 4096) {
+            iom_cli_error(CMD, "%s: jobs that run together (step %u) need %llu threads; at most "
+                          "4096", a.path, s, (unsigned long long)threads);
+            status = IOM_EXIT_USAGE;
+            goto out;
+        }
+    }
+    for (uint32_t i = 0; i < ff.nr_jobs; i++)
+        if (ff.jobs[i].note[0] && a.ro.format != IOM_OUT_JSON && !a.ro.quiet)
+            fprintf(stderr, "iomark run: note: [%s] %s\n", ff.jobs[i].jobname, ff.jobs[i].note);
+    for (uint32_t i = 0; i < ff.nr_ignored; i++)
+        fprintf(stderr, "iomark run: ignored (--ignore-unknown): %s\n", ff.ignored[i]);
+
+    iom_cli_signals_install();
+    int run_failed = 0;
+    for (uint32_t s = 0; s < ff.nr_steps && !iom_cli_stop; s++) {
+        const struct iom_job *jobs[ff.nr_jobs];
+        struct iom_target *tgs[ff.nr_jobs];
+        unsigned nrs[ff.nr_jobs];
+        uint32_t idx[ff.nr_jobs], n = 0;
+        for (uint32_t i = 0; i < ff.nr_jobs; i++) {
+            struct iom_fio_job *fj = &ff.jobs[i];
+            if (fj->step != s)
+                continue;
+            /* look again: an earlier job may have created or grown the file */
+            memset(tg[i], 0, fj->job.nr_targets * sizeof(**tg));
+            for (uint32_t t = 0; t < fj->job.nr_targets; t++)
+                tg[i][t].fd = -1;
+            char label[128];
+            snprintf(label, sizeof(label), "%s: [%s]", a.path, fj->jobname);
+            for (uint32_t t = 0; t < fj->job.nr_targets; t++) {
+                if (iom_target_check(&fj->job, fj->job.targets[t], &tg[i][t], err, sizeof(err))) {
+                    iom_cli_error(CMD, "%s: %s", label, err);
+                    status = IOM_EXIT_USAGE;
+                    goto report;
+                }
+            }
+            status = iom_cli_prepare(label, &fj->job, &a.ro, tg[i]);
+            if (status)
+                goto report;
+            if (fj->limit_is_region) {
+                uint64_t len = tg[i][0].region_len;
+                fj->job.io_limit_bytes = len * fj->loops;
+            }
+            jobs[n] = &fj->job;
+            tgs[n] = tg[i];
+            nrs[n] = fj->job.nr_targets;
+            idx[n++] = i;
+        }
+        struct iom_run_hooks hooks = iom_cli_hooks(&a.ro, NULL);
+        struct iom_result *out[ff.nr_jobs];
+        rc = iom_run_group(jobs, tgs, nrs, n, &hooks, out);
+        iom_cli_progress_clear();
+        for (uint32_t k = 0; k < n; k++) {
+            res[idx[k]] = out[k];
+            iom_cli_close(tgs[k], nrs[k], false);
+            if (out[k] && out[k]->error[0])
+                iom_cli_error(CMD, "[%s]: %s", ff.jobs[idx[k]].jobname, out[k]->error);
+        }
+        if (rc) {
+            run_failed = 1;
+            break;
+        }
+    }
+report:
+    for (uint32_t i = 0; i < ff.nr_jobs; i++)
+        for (uint32_t t = 0; tg[i] && t < ff.jobs[i].job.nr_targets; t++)
+            if (tg[i][t].fd > 0)
+                iom_target_close(&tg[i][t], false);
+    if (status == 0 || run_failed) {
+        int erc = emit(&ff, res, &a.ro);
+        status = erc ? erc : run_failed ? IOM_EXIT_FAIL : IOM_EXIT_OK;
+    }
+    if (iom_cli_stop)
+        status = iom_cli_signal_exit(iom_cli_stop);
+out:
+    if (res)
+        for (uint32_t i = 0; i < ff.nr_jobs; i++)
+            iom_result_free(res[i]);
+    if (tg)
+        for (uint32_t i = 0; i < ff.nr_jobs; i++)
+            free(tg[i]);
+    free(tg);
+    free(res);
+    for (uint32_t i = 0; i < a.po.nr_maps; i++)
+        free((char *)a.po.map_from[i]);
+    iom_fio_file_free(&ff);
+    return status;
+}

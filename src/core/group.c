@@ -1,0 +1,90 @@
+/* group.c - concurrent jobs on top of iom_run() (see group.h). */
+#include "core/group.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Members wait here until every one exists: go = 1 runs, go = -1 aborts. */
+struct gate {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int go;
+};
+
+struct member {
+    pthread_t tid;
+    const struct iom_job *job;
+    struct iom_target *targets;
+    unsigned nr;
+    struct iom_run_hooks hooks;
+    struct gate *gate;
+    struct iom_result *result;
+    int rc;
+    bool started;
+};
+
+static void *member_main(void *arg)
+{
+    struct member *m = arg;
+    pthread_mutex_lock(&m->gate->lock);
+    while (!m->gate->go)
+        pthread_cond_wait(&m->gate->cond, &m->gate->lock);
+    int go = m->gate->go;
+    pthread_mutex_unlock(&m->gate->lock);
+    if (go > 0)
+        m->rc = iom_run(m->job, m->targets, m->nr, &m->hooks, &m->result);
+    return NULL;
+}
+
+int iom_run_group(const struct iom_job *const *jobs, struct iom_target *const *targets,
+                  const unsigned *nr_targets, unsigned nr_jobs, const struct iom_run_hooks *hooks,
+                  struct iom_result **out)
+{
+    for (unsigned i = 0; i < nr_jobs; i++)
+        out[i] = NULL;
+    if (nr_jobs == 1)
+        return iom_run(jobs[0], targets[0], nr_targets[0], hooks, &out[0]);
+    struct member *ms = calloc(nr_jobs, sizeof(*ms));
+    if (!ms)
+        return -ENOMEM;
+    struct gate gate = {.go = 0};
+    pthread_mutex_init(&gate.lock, NULL);
+    pthread_cond_init(&gate.cond, NULL);
+    int rc = 0;
+    unsigned started = 0;
+    for (unsigned i = 0; i < nr_jobs; i++) {
+        struct member *m = &ms[i];
+        m->job = jobs[i];
+        m->targets = targets[i];
+        m->nr = nr_targets[i];
+        m->gate = &gate;
+        if (hooks)
+            m->hooks = *hooks;
+        if (i > 0) {
+            m->hooks.progress = NULL;
+            m->hooks.arg = NULL;
+        }
+        if (pthread_create(&m->tid, NULL, member_main, m) != 0) {
+            rc = -EAGAIN;
+            break;
+        }
+        m->started = true;
+        started++;
+    }
+    pthread_mutex_lock(&gate.lock);
+    gate.go = rc ? -1 : 1;
+    pthread_cond_broadcast(&gate.cond);
+    pthread_mutex_unlock(&gate.lock);
+    for (unsigned i = 0; i < started; i++) {
+        pthread_join(ms[i].tid, NULL);
+        out[i] = ms[i].result;
+        if (!rc && ms[i].rc)
+            rc = ms[i].rc;
+    }
+    pthread_mutex_destroy(&gate.lock);
+    pthread_cond_destroy(&gate.cond);
+    free(ms);
+    return rc;
+}

@@ -1,0 +1,32 @@
+/*
+ * group.h - run several jobs at the same time (the jobs of one fio run
+ * step: everything between two stonewall / wait_for_previous barriers).
+ *
+ * Each job runs through iom_run() on its own coordinating thread, so each
+ * keeps its own phases (ramp_time, runtime or size limit), worker threads,
+ * engine and result, exactly as fio runs concurrent jobs side by side; the
+ * call returns when the last job has finished. A single job is the same as
+ * calling iom_run() directly.
+ */
+#ifndef IOMARK_CORE_GROUP_H
+#define IOMARK_CORE_GROUP_H
+
+#include "core/runner.h"
+
+/*
+ * Run jobs[0..nr_jobs) concurrently; job i on the nr_targets[i] prepared and
+ * opened targets targets[i][]. All jobs start together (a barrier releases
+ * them once every coordinating thread exists). hooks->stop stops every job;
+ * hooks->progress is given to job 0 only (one progress line). out[i]
+ * receives job i's result (caller frees each with iom_result_free); an
+ * entry may be NULL only when that job ran out of memory.
+ * Returns 0 when every job returned 0, else the first non-zero return of
+ * iom_run() in job order (the results still hold what was measured), or
+ * -EAGAIN / -ENOMEM when a coordinating thread could not be started (the
+ * jobs already started are joined first).
+ */
+int iom_run_group(const struct iom_job *const *jobs, struct iom_target *const *targets,
+                  const unsigned *nr_targets, unsigned nr_jobs, const struct iom_run_hooks *hooks,
+                  struct iom_result **out);
+
+#endif

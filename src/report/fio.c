@@ -1,0 +1,658 @@
+/* fio.c - fio-style normal and JSON reports of a job-file run (see fio.h). */
+#include "report/fio.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "report/report.h"
+
+/* fio's default percentile list (stat.h: FIO_IO_U_LIST_MAX_LEN defaults) */
+static const double fio_pcts[] = {1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9,
+                                  99.95, 99.99};
+#define NR_FIO_PCTS (sizeof(fio_pcts) / sizeof(fio_pcts[0]))
+
+void iom_fio_num2str(uint64_t num, int maxlen, int pow2, const char *unit, char *buf, size_t len)
+{
+    static const char *const si[] = {"", "k", "M", "G", "T", "P", "E"};
+    static const char *const iec[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+    const char *const *pre = pow2 ? iec : si;
+    const unsigned thousand = pow2 ? 1024 : 1000;
+    unsigned modulo = (unsigned)-1;
+    int post = 0, carry = 0;
+    char tmp[32];
+    while (post < 7) {
+        snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)num);
+        if ((int)strlen(tmp) <= maxlen)
+            break;
+        modulo = (unsigned)(num % thousand);
+        num /= thousand;
+        carry = modulo >= thousand / 2;
+        post++;
+    }
+    if (post >= 7)
+        post = 0;
+    if (modulo == (unsigned)-1) {
+        snprintf(buf, len, "%llu%s%s", (unsigned long long)num, pre[post], unit);
+        return;
+    }
+    snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)num);
+    int room = maxlen - (int)strlen(tmp);
+    if (room <= 1) {
+        if (carry)
+            num++;
+        snprintf(buf, len, "%llu%s%s", (unsigned long long)num, pre[post], unit);
+        return;
+    }
+    char frac[32];
+    snprintf(frac, sizeof(frac), "%.*f", room - 1, (double)modulo / (double)thousand);
+    /* fio prints the digits after "0." (a rounded-up "1.0" keeps its quirk) */
+    snprintf(buf, len, "%llu.%s%s%s", (unsigned long long)num, frac + 2, pre[post], unit);
+}
+
+/* One report entry: a job clone, a whole job, or a group with group_reporting. */
+struct unit {
+    char name[IOM_NAME_LEN];
+    uint32_t groupid, nr_jobs;
+    struct iom_io_stats dir[2];
+    uint64_t runtime_ns, elapsed_ns;
+    int error;
+    double usr_pct, sys_pct;
+    const struct iom_fio_job *fj;
+    /* interval samples (complete intervals only): bytes/s and IOPS per direction */
+    uint32_t nr_samples;
+    double *bw[2], *iops[2];
+};
+
+static void unit_free(struct unit *u)
+{
+    for (int d = 0; d < 2; d++) {
+        free(u->bw[d]);
+        free(u->iops[d]);
+    }
+}
+
+static uint32_t clone_of(const struct iom_fio_job *fj, const struct iom_thread_result *th)
+{
+    return fj->generated_files ? th->target_idx : th->thread_idx;
+}
+
+static double sample_stddev(const double *v, uint32_t n, double *mean)
+{
+    double sum = 0;
+    for (uint32_t i = 0; i < n; i++)
+        sum += v[i];
+    *mean = n ? sum / n : 0;
+    if (n < 2)
+        return 0;
+    double ss = 0;
+    for (uint32_t i = 0; i < n; i++)
+        ss += (v[i] - *mean) * (v[i] - *mean);
+    return sqrt(ss / (n - 1));
+}
+
+/* Add the complete intervals of r's series to u's samples (pointwise sum). */
+static void add_series(struct unit *u, const struct iom_result *r, bool first)
+{
+    double step = (double)r->job.series_interval_ns / 1e9;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < r->nr_series; i++)
+        n += r->series[i].dur_s >= step * 0.99;
+    if (first) {
+        for (int d = 0; d < 2; d++) {
+            u->bw[d] = calloc(n ? n : 1, sizeof(double));
+            u->iops[d] = calloc(n ? n : 1, sizeof(double));
+            if (!u->bw[d] || !u->iops[d])
+                n = 0;
+        }
+        u->nr_samples = n;
+    } else if (n < u->nr_samples) {
+        u->nr_samples = n; /* jobs of a group: the common complete intervals */
+    }
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < r->nr_series && k < u->nr_samples; i++) {
+        const struct iom_series_point *p = &r->series[i];
+        if (p->dur_s < step * 0.99)
+            continue;
+        for (int d = 0; d < 2; d++) {
+            u->bw[d][k] += (double)p->bytes[d] / p->dur_s;
+            u->iops[d][k] += (double)p->ios[d] / p->dur_s;
+        }
+        k++;
+    }
+}
+
+static void unit_add_result(struct unit *u, const struct iom_result *r)
+{
+    if (r->measured_ns > u->runtime_ns)
+        u->runtime_ns = r->measured_ns;
+    uint64_t el = r->warmup_ns + r->measured_ns + r->cooldown_ns;
+    if (el > u->elapsed_ns)
+        u->elapsed_ns = el;
+    if (!u->error)
+        for (uint32_t t = 0; t < r->nr_targets; t++)
+            if (r->targets[t].first_error_errno) {
+                u->error = r->targets[t].first_error_errno;
+                break;
+            }
+    if (!u->error && r->error[0])
+        u->error = 5; /* EIO: the run failed without a per-target errno */
+    double secs = (double)r->measured_ns / 1e9;
+    if (secs > 0) {
+        u->usr_pct += r->cpu.process_user_s / secs * 100.0;
+        u->sys_pct += r->cpu.process_system_s / secs * 100.0;
+    }
+}
+
+/* Build the report entries. Returns the count; *out is malloc'ed. */
+static uint32_t build_units(const struct iom_fio_file *ff, struct iom_result *const *res,
+                            struct unit **out)
+{
+    uint32_t cap = 0, n = 0;
+    for (uint32_t i = 0; i < ff->nr_jobs; i++)
+        cap += ff->jobs[i].fio_numjobs;
+    struct unit *us = calloc(cap ? cap : 1, sizeof(*us));
+    *out = us;
+    if (!us)
+        return 0;
+    for (uint32_t g = 0; g < ff->nr_groups; g++) {
+        bool grouped = false;
+        for (uint32_t i = 0; i < ff->nr_jobs; i++)
+            if (ff->jobs[i].groupid == g && ff->jobs[i].group_reporting && res[i])
+                grouped = true;
+        struct unit *gu = NULL;
+        for (uint32_t i = 0; i < ff->nr_jobs; i++) {
+            const struct iom_fio_job *fj = &ff->jobs[i];
+            const struct iom_result *r = res[i];
+            if (fj->groupid != g || !r)
+                continue;
+            if (grouped) {
+                bool first = !gu;
+                if (!gu) {
+                    gu = &us[n++];
+                    snprintf(gu->name, sizeof(gu->name), "%s", fj->jobname);
+                    gu->groupid = g;
+                    gu->fj = fj;
+                    iom_io_stats_init(&gu->dir[0]);
+                    iom_io_stats_init(&gu->dir[1]);
+                }
+                gu->nr_jobs += fj->fio_numjobs;
+                for (int d = 0; d < 2; d++)
+                    iom_io_stats_merge(&gu->dir[d], &r->total[d]);
+                unit_add_result(gu, r);
+                add_series(gu, r, first);
+                continue;
+            }
+            uint32_t clones = fj->fio_numjobs;
+            for (uint32_t c = 0; c < clones; c++) {
+                struct unit *u = &us[n++];
+                snprintf(u->name, sizeof(u->name), "%s", fj->jobname);
+                u->groupid = g;
+                u->nr_jobs = 1;
+                u->fj = fj;
+                if (clones == 1) {
+                    u->dir[0] = r->total[0];
+                    u->dir[1] = r->total[1];
+                    add_series(u, r, true);
+                } else {
+                    iom_io_stats_init(&u->dir[0]);
+                    iom_io_stats_init(&u->dir[1]);
+                    for (uint32_t t = 0; t < r->nr_threads; t++)
+                        if (clone_of(fj, &r->threads[t]) == c)
+                            for (int d = 0; d < 2; d++)
+                                iom_io_stats_merge(&u->dir[d], &r->threads[t].dir[d]);
+                }
+                unit_add_result(u, r);
+                if (clones > 1) { /* the process CPU is shared by the clones */
+                    u->usr_pct /= clones;
+                    u->sys_pct /= clones;
+                }
+            }
+        }
+    }
+    return n;
+}
+
+/* Per-group, per-direction aggregate as fio's struct group_run_stats. */
+struct grp {
+    uint64_t bytes[2], min_run_ms[2], max_run_ms[2], min_bw[2], max_bw[2], agg[2];
+    bool any[2];
+};
+
+static uint64_t ms_of(uint64_t ns)
+{
+    return (ns + 500000) / 1000000;
+}
+
+static void group_stats(const struct unit *us, uint32_t n, uint32_t g, struct grp *gr)
+{
+    memset(gr, 0, sizeof(*gr));
+    for (uint32_t i = 0; i < n; i++) {
+        const struct unit *u = &us[i];
+        if (u->groupid != g)
+            continue;
+        uint64_t run = ms_of(u->runtime_ns);
+        for (int d = 0; d < 2; d++) {
+            if (!u->dir[d].ios)
+                continue;
+            uint64_t bw = run ? u->dir[d].bytes * 1000 / run : 0;
+            if (!gr->any[d] || run < gr->min_run_ms[d])
+                gr->min_run_ms[d] = run;
+            if (!gr->any[d] || run > gr->max_run_ms[d])
+                gr->max_run_ms[d] = run;
+            if (!gr->any[d] || bw < gr->min_bw[d])
+                gr->min_bw[d] = bw;
+            if (!gr->any[d] || bw > gr->max_bw[d])
+                gr->max_bw[d] = bw;
+            gr->bytes[d] += u->dir[d].bytes;
+            gr->any[d] = true;
+        }
+    }
+    for (int d = 0; d < 2; d++)
+        gr->agg[d] = gr->max_run_ms[d] ? gr->bytes[d] * 1000 / gr->max_run_ms[d] : 0;
+}
+
+/* fio's sample standard deviation from the exact sums, in ns */
+static double lat_stddev_ns(const struct iom_io_stats *s)
+{
+    if (s->ios < 2)
+        return 0;
+    struct iom_summary sm;
+    iom_summarize(s, 0, &sm);
+    double n = (double)s->ios;
+    return sm.lat_stddev_us * 1e3 * sqrt(n / (n - 1));
+}
+
+static uint64_t pct_ns(const struct iom_io_stats *s, double p)
+{
+    uint64_t v = iom_hist_percentile(&s->hist, p);
+    if (v < s->lat_min_ns)
+        v = s->lat_min_ns;
+    if (v > s->lat_max_ns)
+        v = s->lat_max_ns;
+    return v;
+}
+
+/* fio's display_lat(): pick nsec, usec or msec from min, max and stddev */
+static void show_lat(FILE *f, const char *name, const struct iom_io_stats *s)
+{
+    double min = (double)s->lat_min_ns, max = (double)s->lat_max_ns;
+    double mean = (double)s->lat_sum_ns / (double)s->ios, dev = lat_stddev_ns(s);
+    const char *base = "(nsec)";
+    double div = 1;
+    if (min > 2000000 && max > 99999999.0 && dev > 1000000.0) {
+        base = "(msec)";
+        div = 1e6;
+    } else if (min > 2000 && max > 99999 && dev > 1000.0) {
+        base = "(usec)";
+        div = 1e3;
+    }
+    char a[32], b[32];
+    iom_fio_num2str((uint64_t)(min / div), 6, 0, "", a, sizeof(a));
+    iom_fio_num2str((uint64_t)(max / div), 6, 0, "", b, sizeof(b));
+    fprintf(f, "    %s %s: min=%s, max=%s, avg=%5.02f, stdev=%5.02f\n", name, base, a, b, mean / div,
+            dev / div);
+}
+
+/* fio's show_clat_percentiles() */
+static void show_pcts(FILE *f, const struct iom_io_stats *s)
+{
+    uint64_t v[NR_FIO_PCTS], minv = UINT64_MAX, maxv = 0;
+    for (size_t j = 0; j < NR_FIO_PCTS; j++) {
+        v[j] = pct_ns(s, fio_pcts[j]);
+        if (v[j] < minv)
+            minv = v[j];
+        if (v[j] > maxv)
+            maxv = v[j];
+    }
+    int scale = 0;
+    uint64_t div = 1;
+    if (minv > 2000000 && maxv > 99999999ULL) {
+        scale = 2;
+        div = 1000000;
+        fprintf(f, "    clat percentiles (msec):\n     |");
+    } else if (minv > 2000 && maxv > 99999) {
+        scale = 1;
+        div = 1000;
+        fprintf(f, "    clat percentiles (usec):\n     |");
+    } else {
+        fprintf(f, "    clat percentiles (nsec):\n     |");
+    }
+    int width = (int)(log10((double)(maxv / div ? maxv / div : 1)) + 1);
+    if (width < 5)
+        width = 5;
+    int per_line = (80 - 7) / (2 + 10 + width);
+    for (size_t j = 0; j < NR_FIO_PCTS; j++) {
+        if (j && j % (size_t)per_line == 0)
+            fprintf(f, "     |");
+        bool last = j == NR_FIO_PCTS - 1;
+        uint64_t x = v[j];
+        for (int i = 0; i < scale; i++)
+            x = (x + 999) / 1000;
+        fprintf(f, " %5.2fth=[%*llu]%c", fio_pcts[j], width, (unsigned long long)x,
+                last ? '\n' : ',');
+        if (last)
+            break;
+        if (j % (size_t)per_line == (size_t)per_line - 1)
+            fprintf(f, "\n");
+    }
+}
+
+static void show_samples(FILE *f, const struct unit *u, int d, const struct grp *gr)
+{
+    if (u->nr_samples == 0)
+        return;
+    double mean, dev, mn = INFINITY, mx = 0;
+    double kib[4096] = {0};
+    uint32_t n = u->nr_samples < 4096 ? u->nr_samples : 4096;
+    for (uint32_t i = 0; i < n; i++) {
+        kib[i] = u->bw[d][i] / 1024.0;
+        if (kib[i] < mn)
+            mn = kib[i];
+        if (kib[i] > mx)
+            mx = kib[i];
+    }
+    dev = sample_stddev(kib, n, &mean);
+    double per = gr->agg[d] ? mean * 1024.0 * 100.0 / (double)gr->agg[d] : 0;
+    fprintf(f, "   bw (%5s/s): min=%5llu, max=%5llu, per=%3.2f%%, avg=%5.02f, stdev=%5.02f, "
+               "samples=%u\n", "KiB", (unsigned long long)mn, (unsigned long long)mx, per, mean,
+            dev, n);
+    mn = INFINITY;
+    mx = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (u->iops[d][i] < mn)
+            mn = u->iops[d][i];
+        if (u->iops[d][i] > mx)
+            mx = u->iops[d][i];
+    }
+    dev = sample_stddev(u->iops[d], n, &mean);
+    fprintf(f, "   iops        : min=%5llu, max=%5llu, avg=%5.02f, stdev=%5.02f, samples=%u\n",
+            (unsigned long long)mn, (unsigned long long)mx, mean, dev, n);
+}
+
+static void show_dir(FILE *f, const struct unit *u, int d, const struct grp *gr)
+{
+    const struct iom_io_stats *s = &u->dir[d];
+    uint64_t run = ms_of(u->runtime_ns);
+    if (!run)
+        run = 1;
+    char iops[32], bw[32], bwalt[32], io[32];
+    iom_fio_num2str(s->ios * 1000 / run, 4, 0, "", iops, sizeof(iops));
+    uint64_t bps = s->bytes * 1000 / run;
+    iom_fio_num2str(bps, 4, 1, "B/s", bw, sizeof(bw));
+    iom_fio_num2str(bps, 4, 0, "B/s", bwalt, sizeof(bwalt));
+    iom_fio_num2str(s->bytes, 4, 1, "B", io, sizeof(io));
+    fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)\n", d ? "write" : "read", iops, bw, bwalt,
+            io, (unsigned long long)ms_of(u->runtime_ns));
+    show_lat(f, "clat", s);
+    show_lat(f, " lat", s);
+    show_pcts(f, s);
+    show_samples(f, u, d, gr);
+}
+
+void iom_report_fio_text(FILE *f, const struct iom_fio_file *ff, struct iom_result *const *res)
+{
+    struct unit *us;
+    uint32_t n = build_units(ff, res, &us);
+    if (!us)
+        return;
+    int pid = (int)getpid();
+    for (uint32_t i = 0; i < ff->nr_ignored; i++)
+        fprintf(f, "iomark: ignored (--ignore-unknown): %s\n", ff->ignored[i]);
+    for (uint32_t i = 0; i < ff->nr_jobs; i++)
+        if (ff->jobs[i].note[0])
+            fprintf(f, "iomark: [%s] %s\n", ff->jobs[i].jobname, ff->jobs[i].note);
+    for (uint32_t g = 0; g < ff->nr_groups; g++) {
+        struct grp gr;
+        group_stats(us, n, g, &gr);
+        for (uint32_t i = 0; i < n; i++) {
+            const struct unit *u = &us[i];
+            if (u->groupid != g)
+                continue;
+            char when[64] = "";
+            time_t t = 0;
+            for (uint32_t k = 0; k < ff->nr_jobs; k++)
+                if (&ff->jobs[k] == u->fj && res[k])
+                    t = res[k]->start_time;
+            struct tm tm;
+            if (localtime_r(&t, &tm))
+                strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", &tm);
+            fprintf(f, "%s: (groupid=%u, jobs=%u): err=%2d: pid=%d: %s\n", u->name, g, u->nr_jobs,
+                    u->error, pid, when);
+            for (int d = 0; d < 2; d++)
+                if (u->dir[d].ios)
+                    show_dir(f, u, d, &gr);
+            fprintf(f, "  cpu          : usr=%.2f%%, sys=%.2f%%\n", u->usr_pct, u->sys_pct);
+            fprintf(f, "     issued rwts: total=%llu,%llu,0,0 short=0,0,0,0 dropped=0,0,0,0\n",
+                    (unsigned long long)u->dir[0].ios, (unsigned long long)u->dir[1].ios);
+        }
+    }
+    for (uint32_t g = 0; g < ff->nr_groups; g++) {
+        struct grp gr;
+        group_stats(us, n, g, &gr);
+        fprintf(f, "\nRun status group %u (all jobs):\n", g);
+        for (int d = 0; d < 2; d++) {
+            if (!gr.any[d])
+                continue;
+            char agg[32], aggalt[32], mn[32], mnalt[32], mx[32], mxalt[32], io[32], ioalt[32];
+            iom_fio_num2str(gr.agg[d], 4, 1, "B/s", agg, sizeof(agg));
+            iom_fio_num2str(gr.agg[d], 4, 0, "B/s", aggalt, sizeof(aggalt));
+            iom_fio_num2str(gr.min_bw[d], 4, 1, "B/s", mn, sizeof(mn));
+            iom_fio_num2str(gr.min_bw[d], 4, 0, "B/s", mnalt, sizeof(mnalt));
+            iom_fio_num2str(gr.max_bw[d], 4, 1, "B/s", mx, sizeof(mx));
+            iom_fio_num2str(gr.max_bw[d], 4, 0, "B/s", mxalt, sizeof(mxalt));
+            iom_fio_num2str(gr.bytes[d], 4, 1, "B", io, sizeof(io));
+            iom_fio_num2str(gr.bytes[d], 4, 0, "B", ioalt, sizeof(ioalt));
+            fprintf(f, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%llu-%llumsec\n",
+                    d ? "  WRITE" : "   READ", agg, aggalt, mn, mx, mnalt, mxalt, io, ioalt,
+                    (unsigned long long)gr.min_run_ms[d], (unsigned long long)gr.max_run_ms[d]);
+        }
+    }
+    for (uint32_t i = 0; i < n; i++)
+        unit_free(&us[i]);
+    free(us);
+}
+
+/* ---- JSON ---- */
+
+static cJSON *lat_obj(const struct iom_io_stats *s, bool with_pct)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    bool any = s->ios > 0;
+    cJSON_AddNumberToObject(o, "min", any ? (double)s->lat_min_ns : 0);
+    cJSON_AddNumberToObject(o, "max", any ? (double)s->lat_max_ns : 0);
+    cJSON_AddNumberToObject(o, "mean", any ? (double)s->lat_sum_ns / (double)s->ios : 0);
+    cJSON_AddNumberToObject(o, "stddev", lat_stddev_ns(s));
+    cJSON_AddNumberToObject(o, "N", (double)s->ios);
+    if (with_pct && any) {
+        cJSON *p = cJSON_AddObjectToObject(o, "percentile");
+        for (size_t j = 0; p && j < NR_FIO_PCTS; j++) {
+            char key[32];
+            snprintf(key, sizeof(key), "%f", fio_pcts[j]);
+            cJSON_AddNumberToObject(p, key, (double)pct_ns(s, fio_pcts[j]));
+        }
+    }
+    return o;
+}
+
+static cJSON *dir_obj(const struct unit *u, int d, const struct grp *gr)
+{
+    const struct iom_io_stats *s = &u->dir[d];
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    uint64_t run = ms_of(u->runtime_ns);
+    double secs = (double)u->runtime_ns / 1e9;
+    cJSON_AddNumberToObject(o, "io_bytes", (double)s->bytes);
+    cJSON_AddNumberToObject(o, "io_kbytes", (double)(s->bytes / 1024));
+    double bw_bytes = secs > 0 ? (double)s->bytes / secs : 0;
+    cJSON_AddNumberToObject(o, "bw_bytes", floor(bw_bytes));
+    cJSON_AddNumberToObject(o, "bw", floor(bw_bytes / 1024));
+    cJSON_AddNumberToObject(o, "iops", secs > 0 ? (double)s->ios / secs : 0);
+    cJSON_AddNumberToObject(o, "runtime", s->ios ? (double)run : 0);
+    cJSON_AddNumberToObject(o, "total_ios", (double)s->ios);
+    cJSON_AddNumberToObject(o, "short_ios", 0);
+    cJSON_AddNumberToObject(o, "drop_ios", 0);
+    struct iom_io_stats *none = calloc(1, sizeof(*none));
+    if (none) {
+        cJSON_AddItemToObject(o, "slat_ns", lat_obj(none, false)); /* not measured: N = 0 */
+        free(none);
+    }
+    cJSON_AddItemToObject(o, "clat_ns", lat_obj(s, true));
+    cJSON_AddItemToObject(o, "lat_ns", lat_obj(s, false));
+    double mean = 0, dev = 0, mn = 0, mx = 0;
+    uint32_t n = s->ios ? u->nr_samples : 0;
+    double kib[4096] = {0};
+    if (n > 4096)
+        n = 4096;
+    for (uint32_t i = 0; i < n; i++) {
+        kib[i] = u->bw[d][i] / 1024.0;
+        mn = i == 0 || kib[i] < mn ? kib[i] : mn;
+        mx = kib[i] > mx ? kib[i] : mx;
+    }
+    dev = sample_stddev(kib, n, &mean);
+    cJSON_AddNumberToObject(o, "bw_min", floor(mn));
+    cJSON_AddNumberToObject(o, "bw_max", floor(mx));
+    cJSON_AddNumberToObject(o, "bw_agg", gr->agg[d] && n ? mean * 1024.0 * 100.0 / (double)gr->agg[d] : 0);
+    cJSON_AddNumberToObject(o, "bw_mean", mean);
+    cJSON_AddNumberToObject(o, "bw_dev", dev);
+    cJSON_AddNumberToObject(o, "bw_samples", n);
+    mn = mx = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        mn = i == 0 || u->iops[d][i] < mn ? u->iops[d][i] : mn;
+        mx = u->iops[d][i] > mx ? u->iops[d][i] : mx;
+    }
+    dev = n ? sample_stddev(u->iops[d], n, &mean) : (mean = 0);
+    cJSON_AddNumberToObject(o, "iops_min", floor(mn));
+    cJSON_AddNumberToObject(o, "iops_max", floor(mx));
+    cJSON_AddNumberToObject(o, "iops_mean", mean);
+    cJSON_AddNumberToObject(o, "iops_stddev", dev);
+    cJSON_AddNumberToObject(o, "iops_samples", n);
+    return o;
+}
+
+/* fio's latency_ns/us/ms maps: % of I/Os per latency range */
+static void lat_maps(cJSON *job, const struct unit *u)
+{
+    static const double keys[] = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000};
+    static const double mkeys[] = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000};
+    double ns[10] = {0}, us[10] = {0}, ms[12] = {0};
+    uint64_t total = u->dir[0].ios + u->dir[1].ios;
+    for (int d = 0; d < 2 && total; d++) {
+        const struct iom_hist *h = &u->dir[d].hist;
+        for (unsigned b = 0; b < IOM_HIST_BUCKETS; b++) {
+            if (!h->count[b])
+                continue;
+            double v = (double)iom_hist_bucket_mid(b), pct = 100.0 * (double)h->count[b] / total;
+            int k;
+            if (v < 1000) {
+                for (k = 0; k < 9 && v > keys[k]; k++)
+                    ;
+                ns[k] += pct;
+            } else if (v < 1e6) {
+                for (k = 0; k < 9 && v / 1e3 > keys[k]; k++)
+                    ;
+                us[k] += pct;
+            } else {
+                for (k = 0; k < 11 && v / 1e6 > mkeys[k]; k++)
+                    ;
+                ms[k] += pct;
+            }
+        }
+    }
+    cJSON *a = cJSON_AddObjectToObject(job, "latency_ns"), *b = cJSON_AddObjectToObject(job, "latency_us"),
+          *c = cJSON_AddObjectToObject(job, "latency_ms");
+    char key[16];
+    for (int k = 0; k < 10; k++) {
+        snprintf(key, sizeof(key), "%g", keys[k]);
+        cJSON_AddNumberToObject(a, key, ns[k]);
+        cJSON_AddNumberToObject(b, key, us[k]);
+    }
+    for (int k = 0; k < 11; k++) {
+        snprintf(key, sizeof(key), "%g", mkeys[k]);
+        cJSON_AddNumberToObject(c, key, ms[k]);
+    }
+    cJSON_AddNumberToObject(c, ">=2000", ms[11]);
+}
+
+cJSON *iom_report_fio_json(const struct iom_fio_file *ff, struct iom_result *const *res)
+{
+    struct unit *us;
+    uint32_t n = build_units(ff, res, &us);
+    if (!us)
+        return NULL;
+    cJSON *doc = cJSON_CreateObject();
+    time_t t0 = 0;
+    for (uint32_t i = 0; i < ff->nr_jobs && !t0; i++)
+        if (res[i])
+            t0 = res[i]->start_time;
+    char vers[64], when[64] = "";
+    snprintf(vers, sizeof(vers), "iomark-%s", IOMARK_VERSION);
+    cJSON_AddStringToObject(doc, "fio version", vers);
+    cJSON_AddNumberToObject(doc, "timestamp", (double)t0);
+    cJSON_AddNumberToObject(doc, "timestamp_ms", (double)t0 * 1000.0);
+    struct tm tm;
+    if (localtime_r(&t0, &tm))
+        strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", &tm);
+    cJSON_AddStringToObject(doc, "time", when);
+    cJSON *go = cJSON_AddObjectToObject(doc, "global options");
+    for (uint32_t i = 0; go && i < ff->nr_global; i++) {
+        cJSON_DeleteItemFromObject(go, ff->global[i].name);
+        cJSON_AddStringToObject(go, ff->global[i].name, ff->global[i].value);
+    }
+    cJSON *jobs = cJSON_AddArrayToObject(doc, "jobs");
+    for (uint32_t g = 0; g < ff->nr_groups; g++) {
+        struct grp gr;
+        group_stats(us, n, g, &gr);
+        for (uint32_t i = 0; i < n; i++) {
+            const struct unit *u = &us[i];
+            if (u->groupid != g)
+                continue;
+            cJSON *j = cJSON_CreateObject();
+            cJSON_AddItemToArray(jobs, j);
+            cJSON_AddStringToObject(j, "jobname", u->name);
+            cJSON_AddNumberToObject(j, "groupid", g);
+            cJSON_AddNumberToObject(j, "error", u->error);
+            cJSON_AddNumberToObject(j, "eta", 0);
+            cJSON_AddNumberToObject(j, "elapsed", (double)((u->elapsed_ns + 500000000) / 1000000000));
+            cJSON *jo = cJSON_AddObjectToObject(j, "job options");
+            for (uint32_t k = 0; jo && k < u->fj->nr_opts; k++) {
+                cJSON_DeleteItemFromObject(jo, u->fj->opts[k].name);
+                cJSON_AddStringToObject(jo, u->fj->opts[k].name, u->fj->opts[k].value);
+            }
+            cJSON_AddItemToObject(j, "read", dir_obj(u, 0, &gr));
+            cJSON_AddItemToObject(j, "write", dir_obj(u, 1, &gr));
+            struct unit empty;
+            memset(&empty, 0, sizeof(empty));
+            iom_io_stats_init(&empty.dir[0]);
+            empty.dir[0].lat_min_ns = 0;
+            cJSON_AddItemToObject(j, "trim", dir_obj(&empty, 0, &gr));
+            cJSON_AddNumberToObject(j, "job_runtime", (double)ms_of(u->runtime_ns));
+            cJSON_AddNumberToObject(j, "usr_cpu", u->usr_pct);
+            cJSON_AddNumberToObject(j, "sys_cpu", u->sys_pct);
+            lat_maps(j, u);
+        }
+    }
+    cJSON *im = cJSON_AddObjectToObject(doc, "iomark");
+    cJSON_AddStringToObject(im, "layout", "fio-3.33 --output-format=json (fields iomark measures)");
+    cJSON_AddStringToObject(im, "latency", "clat_ns and lat_ns both hold submit-to-complete time "
+                                           "(fio's lat); slat is not measured (N = 0)");
+    cJSON *ig = cJSON_AddArrayToObject(im, "ignored_options");
+    for (uint32_t i = 0; i < ff->nr_ignored; i++)
+        cJSON_AddItemToArray(ig, cJSON_CreateString(ff->ignored[i]));
+    cJSON *notes = cJSON_AddArrayToObject(im, "notes");
+    for (uint32_t i = 0; i < ff->nr_jobs; i++)
+        if (ff->jobs[i].note[0]) {
+            char s[400];
+            snprintf(s, sizeof(s), "[%s] %s", ff->jobs[i].jobname, ff->jobs[i].note);
+            cJSON_AddItemToArray(notes, cJSON_CreateString(s));
+        }
+    for (uint32_t i = 0; i < n; i++)
+        unit_free(&us[i]);
+    free(us);
+    return doc;
+}

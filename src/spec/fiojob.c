@@ -1,0 +1,642 @@
+/* fiojob.c - fio job files -> struct iom_job (see fiojob.h, docs/fio-jobs.md). */
+#include "spec/fiojob.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "spec/options.h"
+#include "spec/units.h"
+
+#define MAX_FILES 256
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -EINVAL;
+}
+
+/* ---- lexing ---- */
+
+struct section {
+    char name[IOM_NAME_LEN];
+    uint32_t line;
+    bool global;
+    uint32_t first, nr;      /* its options in the kv array */
+};
+
+struct lexed {
+    struct iom_fio_kv *kv;
+    uint32_t nr_kv, cap_kv;
+    struct section *sec;
+    uint32_t nr_sec, cap_sec;
+};
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+/* Expand ${NAME} from the environment into out. */
+static int expand(const char *in, char *out, size_t outlen, uint32_t line, char *err, size_t errlen)
+{
+    size_t o = 0;
+    for (const char *p = in; *p;) {
+        if (p[0] == '$' && p[1] == '{') {
+            const char *end = strchr(p + 2, '}');
+            if (!end)
+                return fail(err, errlen, "line %u: '${' without a closing '}'", line);
+            char name[128];
+            size_t nl = (size_t)(end - p - 2);
+            if (nl == 0 || nl >= sizeof(name))
+                return fail(err, errlen, "line %u: bad variable name in '%.*s'", line,
+                            (int)(end - p + 1), p);
+            memcpy(name, p + 2, nl);
+            name[nl] = '\0';
+            const char *v = getenv(name);
+            if (!v)
+                return fail(err, errlen, "line %u: ${%s} is not set in the environment; export "
+                            "it (e.g. %s=...) before running the job file", line, name, name);
+            size_t vl = strlen(v);
+            if (o + vl >= outlen)
+                return fail(err, errlen, "line %u: line too long after expanding ${%s}", line,
+                            name);
+            memcpy(out + o, v, vl);
+            o += vl;
+            p = end + 1;
+            continue;
+        }
+        if (o + 1 >= outlen)
+            return fail(err, errlen, "line %u: line too long", line);
+        out[o++] = *p++;
+    }
+    out[o] = '\0';
+    return 0;
+}
+
+static int lex(const char *text, struct lexed *lx, char *err, size_t errlen)
+{
+    uint32_t line = 0;
+    const char *p = text;
+    char raw[4096], buf[4096];
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        line++;
+        if (len >= sizeof(raw))
+            return fail(err, errlen, "line %u: longer than %zu characters", line, sizeof(raw) - 1);
+        memcpy(raw, p, len);
+        raw[len] = '\0';
+        p += len + (nl ? 1 : 0);
+        char *s = trim(raw);
+        if (!*s || *s == ';' || *s == '#')
+            continue;
+        if (*s == '[') {
+            char *close = strchr(s, ']');
+            if (!close || close[1] != '\0')
+                return fail(err, errlen, "line %u: a section header is [name]", line);
+            *close = '\0';
+            char *name = trim(s + 1);
+            if (!*name || strlen(name) >= IOM_NAME_LEN)
+                return fail(err, errlen, "line %u: section name must be 1 to %d characters", line,
+                            IOM_NAME_LEN - 1);
+            if (lx->nr_sec == lx->cap_sec) {
+                uint32_t cap = lx->cap_sec ? lx->cap_sec * 2 : 16;
+                struct section *ns = realloc(lx->sec, cap * sizeof(*ns));
+                if (!ns)
+                    return -ENOMEM;
+                lx->sec = ns;
+                lx->cap_sec = cap;
+            }
+            struct section *sec = &lx->sec[lx->nr_sec++];
+            memset(sec, 0, sizeof(*sec));
+            snprintf(sec->name, sizeof(sec->name), "%s", name);
+            sec->line = line;
+            sec->global = strcmp(name, "global") == 0;
+            sec->first = lx->nr_kv;
+            continue;
+        }
+        if (lx->nr_sec == 0)
+            return fail(err, errlen, "line %u: option '%s' before any [section]", line, s);
+        int rc = expand(s, buf, sizeof(buf), line, err, errlen);
+        if (rc)
+            return rc;
+        if (lx->nr_kv == lx->cap_kv) {
+            uint32_t cap = lx->cap_kv ? lx->cap_kv * 2 : 64;
+            struct iom_fio_kv *nk = realloc(lx->kv, cap * sizeof(*nk));
+            if (!nk)
+                return -ENOMEM;
+            lx->kv = nk;
+            lx->cap_kv = cap;
+        }
+        struct iom_fio_kv *kv = &lx->kv[lx->nr_kv];
+        memset(kv, 0, sizeof(*kv));
+        char *eq = strchr(buf, '=');
+        if (eq)
+            *eq = '\0';
+        char *name = trim(buf), *val = eq ? trim(eq + 1) : (char *)"";
+        if (!*name || strlen(name) >= sizeof(kv->name) || strlen(val) >= sizeof(kv->value))
+            return fail(err, errlen, "line %u: '%s': option name or value too long or empty", line,
+                        s);
+        snprintf(kv->name, sizeof(kv->name), "%s", name);
+        snprintf(kv->value, sizeof(kv->value), "%s", val);
+        kv->line = line;
+        lx->nr_kv++;
+        lx->sec[lx->nr_sec - 1].nr++;
+    }
+    return 0;
+}
+
+/* ---- options ---- */
+
+/* What a job's options set beyond the iom_job fields. */
+struct state {
+    char filename[4096];
+    char directory[1024];
+    uint64_t filesize;
+    bool size_given, runtime_given, time_based, stonewall, new_group, group_reporting;
+    bool randrepeat, seed_given;
+    uint32_t loops;
+    char jobname[IOM_NAME_LEN];
+};
+
+/* fio names handled by the native option table with the same meaning */
+static const char *const native_names[][2] = {
+    {"rw", "rw"}, {"readwrite", "rw"}, {"bs", "bs"}, {"blocksize", "bs"}, {"bssplit", "bssplit"},
+    {"blockalign", "blockalign"}, {"ba", "blockalign"}, {"iodepth", "iodepth"},
+    {"numjobs", "numjobs"}, {"size", "size"}, {"offset", "offset"}, {"runtime", "runtime"},
+    {"timeout", "runtime"}, {"ramp_time", "ramp_time"}, {"ioengine", "ioengine"},
+    {"direct", "direct"}, {"buffered", "buffered"}, {"rwmixread", "rwmixread"},
+    {"rwmixwrite", "rwmixwrite"}, {"percentage_random", "percentage_random"},
+    {"random_distribution", "random_distribution"}, {"zero_buffers", "zero_buffers"},
+    {"randseed", "randseed"}, {"sync", "sync"}, {"rate_iops", "rate_iops"}, {"rate", "rate"},
+};
+
+/* fio boolean: bare = 1, else 0/1 (also true/false, as fio's parser) */
+static int fio_bool(const struct iom_fio_kv *kv, bool *out, char *err, size_t errlen)
+{
+    const char *v = kv->value;
+    if (!*v || strcmp(v, "1") == 0 || strcasecmp(v, "true") == 0 || strcasecmp(v, "on") == 0)
+        *out = true;
+    else if (strcmp(v, "0") == 0 || strcasecmp(v, "false") == 0 || strcasecmp(v, "off") == 0)
+        *out = false;
+    else
+        return fail(err, errlen, "line %u: %s=%s: allowed: 0 or 1", kv->line, kv->name, v);
+    return 0;
+}
+
+static const char *const split_rw_opts[] = {"bs", "blocksize", "bssplit", "blockalign", "ba",
+                                            "rate", "rate_iops", NULL};
+
+/* Apply one option. Returns 0, -ENOENT (outside the subset; err says why) or -EINVAL. */
+static int apply(const struct iom_fio_kv *kv, struct iom_job *job, struct state *st, char *err,
+                 size_t errlen)
+{
+    const char *n = kv->name, *v = kv->value;
+    uint32_t line = kv->line;
+    const char *why;
+    uint64_t u;
+    char where[32];
+    if (line)
+        snprintf(where, sizeof(where), "line %u", line);
+    else
+        snprintf(where, sizeof(where), "command line");
+
+    for (int i = 0; split_rw_opts[i]; i++)
+        if (strcmp(n, split_rw_opts[i]) == 0 && strchr(v, ','))
+            return fail(err, errlen, "%s: %s=%s: separate read,write values are not supported; "
+                        "give one value", where, n, v);
+    if (strcmp(n, "name") == 0) {
+        if (!*v || strlen(v) >= IOM_NAME_LEN)
+            return fail(err, errlen, "%s: name=%s: 1 to %d characters", where, v, IOM_NAME_LEN - 1);
+        snprintf(st->jobname, sizeof(st->jobname), "%s", v);
+        return 0;
+    }
+    if (strcmp(n, "description") == 0 || strcmp(n, "thread") == 0)
+        return 0; /* a label; iomark always uses threads */
+    if (strcmp(n, "filename") == 0) {
+        if (!*v || strlen(v) >= sizeof(st->filename))
+            return fail(err, errlen, "%s: filename=%s: needs one or more names joined by ':'",
+                        where, v);
+        snprintf(st->filename, sizeof(st->filename), "%s", v);
+        return 0;
+    }
+    if (strcmp(n, "directory") == 0) {
+        if (!*v || strlen(v) >= sizeof(st->directory) || strchr(v, ':'))
+            return fail(err, errlen, "%s: directory=%s: one folder (several joined by ':' are "
+                        "not supported)", where, v);
+        snprintf(st->directory, sizeof(st->directory), "%s", v);
+        return 0;
+    }
+    if (strcmp(n, "filesize") == 0) {
+        if (iom_parse_size(v, &u, &why) || u == 0)
+            return fail(err, errlen, "%s: filesize=%s: %s", where, v,
+                        strchr(v, '-') ? "ranges are not supported; give one size"
+                                       : "needs a size above 0, e.g. 1g");
+        st->filesize = u;
+        return 0;
+    }
+    if (strcmp(n, "time_based") == 0)
+        return fio_bool(kv, &st->time_based, err, errlen);
+    if (strcmp(n, "stonewall") == 0 || strcmp(n, "wait_for_previous") == 0)
+        return fio_bool(kv, &st->stonewall, err, errlen);
+    if (strcmp(n, "new_group") == 0)
+        return fio_bool(kv, &st->new_group, err, errlen);
+    if (strcmp(n, "group_reporting") == 0)
+        return fio_bool(kv, &st->group_reporting, err, errlen);
+    if (strcmp(n, "randrepeat") == 0)
+        return fio_bool(kv, &st->randrepeat, err, errlen);
+    if (strcmp(n, "loops") == 0) {
+        if (iom_parse_u64(v, &u, &why) || u == 0 || u > 1000000)
+            return fail(err, errlen, "%s: loops=%s: a whole number from 1 to 1000000", where, v);
+        st->loops = (uint32_t)u;
+        return 0;
+    }
+    if ((strcmp(n, "rate_iops") == 0 || strcmp(n, "rate") == 0) && strcmp(v, "0") == 0) {
+        if (n[4] == '_')
+            job->rate_iops = 0;
+        else
+            job->rate_bytes_per_s = 0;
+        return 0; /* fio: 0 = no limit */
+    }
+    if ((strcmp(n, "rw") == 0 || strcmp(n, "readwrite") == 0) && strchr(v, ':'))
+        return fail(err, errlen, "%s: %s=%s: the ':<nr>' offset modifier is not supported", where,
+                    n, v);
+    if (strcmp(n, "size") == 0 && strchr(v, '%'))
+        return fail(err, errlen, "%s: size=%s: a percentage of the file is not supported; give "
+                    "a size", where, v);
+    for (size_t i = 0; i < sizeof(native_names) / sizeof(native_names[0]); i++) {
+        if (strcmp(n, native_names[i][0]) != 0)
+            continue;
+        struct iom_run_opts ro = {0};
+        char nerr[300];
+        bool flag = !*v && (strcmp(n, "direct") == 0 || strcmp(n, "buffered") == 0 ||
+                            strcmp(n, "zero_buffers") == 0);
+        if (iom_option_apply(native_names[i][1], flag ? NULL : v, job, &ro, nerr, sizeof(nerr)))
+            return fail(err, errlen, "%s: %s", where, nerr[0] == '-' && nerr[1] == '-' ? nerr + 2
+                                                                                    : nerr);
+        if (strcmp(n, "size") == 0)
+            st->size_given = true;
+        if (strcmp(n, "runtime") == 0 || strcmp(n, "timeout") == 0)
+            st->runtime_given = true;
+        if (strcmp(n, "randseed") == 0)
+            st->seed_given = true;
+        return 0;
+    }
+    snprintf(err, errlen, "%s: %s%s%s: not in the fio subset iomark runs (see docs/fio-jobs.md); "
+             "--ignore-unknown skips it", where, n, *v ? "=" : "", v);
+    return -ENOENT;
+}
+
+static void add_ignored(struct iom_fio_file *f, const struct iom_fio_kv *kv)
+{
+    char s[200];
+    snprintf(s, sizeof(s), "line %u: %s%s%s", kv->line, kv->name, *kv->value ? "=" : "", kv->value);
+    for (uint32_t i = 0; i < f->nr_ignored; i++)
+        if (strcmp(f->ignored[i], s) == 0)
+            return;
+    if (f->nr_ignored < IOM_FIO_MAX_IGNORED)
+        snprintf(f->ignored[f->nr_ignored++], sizeof(f->ignored[0]), "%s", s);
+}
+
+/* Split "a:b\:c" on unescaped ':' into files[]. */
+static int split_files(const char *list, char files[][1024], uint32_t *n)
+{
+    *n = 0;
+    size_t o = 0;
+    char cur[1024];
+    for (const char *p = list;; p++) {
+        if (*p == '\\' && p[1] == ':') {
+            if (o + 1 < sizeof(cur))
+                cur[o++] = ':';
+            p++;
+            continue;
+        }
+        if (*p == ':' || *p == '\0') {
+            cur[o] = '\0';
+            if (o) {
+                if (*n == MAX_FILES)
+                    return -E2BIG;
+                snprintf(files[(*n)++], 1024, "%s", cur);
+            }
+            o = 0;
+            if (!*p)
+                break;
+            continue;
+        }
+        if (o + 1 < sizeof(cur))
+            cur[o++] = *p;
+    }
+    return 0;
+}
+
+static const char *map_name(const struct iom_fio_parse_opts *po, const char *name)
+{
+    for (uint32_t i = 0; po && i < po->nr_maps; i++)
+        if (strcmp(po->map_from[i], name) == 0)
+            return po->map_to[i];
+    return NULL;
+}
+
+static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t sec_idx,
+                     const struct iom_fio_parse_opts *po, struct iom_fio_job *fj, char *err,
+                     size_t errlen)
+{
+    const struct section *sec = &lx->sec[sec_idx];
+    struct iom_job *job = &fj->job;
+    struct state st;
+    memset(&st, 0, sizeof(st));
+    st.loops = 1;
+    st.randrepeat = true;
+    snprintf(st.jobname, sizeof(st.jobname), "%s", sec->name);
+    /* fio's defaults: rw=read, bs=4k, iodepth=1, psync, buffered, no runtime limit */
+    iom_job_defaults(job);
+    job->rw = IOM_RW_READ;
+    job->direct = false;
+    strcpy(job->ioengine, "psync");
+    job->runtime_ns = 0;
+
+    /* every [global] before this section, then the section, then the command line */
+    for (int pass = 0; pass < 3; pass++) {
+        const struct iom_fio_kv *list = NULL;
+        uint32_t n = 0;
+        for (uint32_t s = 0; pass == 0 && s < sec_idx; s++) {
+            if (!lx->sec[s].global)
+                continue;
+            for (uint32_t k = 0; k < lx->sec[s].nr; k++) {
+                const struct iom_fio_kv *kv = &lx->kv[lx->sec[s].first + k];
+                int rc = apply(kv, job, &st, err, errlen);
+                if (rc == -ENOENT && po && po->ignore_unknown) {
+                    add_ignored(f, kv);
+                    continue;
+                }
+                if (rc)
+                    return -EINVAL;
+            }
+        }
+        if (pass == 1) {
+            list = &lx->kv[sec->first];
+            n = sec->nr;
+        } else if (pass == 2 && po) {
+            list = po->overrides;
+            n = po->nr_overrides;
+        }
+        for (uint32_t k = 0; k < n; k++) {
+            int rc = apply(&list[k], job, &st, err, errlen);
+            if (rc == -ENOENT && po && po->ignore_unknown && pass == 1) {
+                add_ignored(f, &list[k]);
+                continue;
+            }
+            if (rc)
+                return -EINVAL;
+        }
+    }
+    for (uint32_t k = 0; k < sec->nr && fj->nr_opts < IOM_FIO_MAX_OPTS; k++)
+        fj->opts[fj->nr_opts++] = lx->kv[sec->first + k];
+
+    snprintf(fj->jobname, sizeof(fj->jobname), "%s", st.jobname);
+    snprintf(job->name, sizeof(job->name), "%s", st.jobname);
+    fj->line = sec->line;
+    fj->time_based = st.time_based;
+    fj->loops = st.loops;
+    fj->group_reporting = st.group_reporting;
+    fj->fio_numjobs = job->numjobs;
+    fj->fio_iodepth = job->iodepth;
+    fj->groupid = st.stonewall || st.new_group ? 1 : 0; /* marks; numbered by the caller */
+    fj->step = st.stonewall ? 1 : 0;
+    if (!st.randrepeat && !st.seed_given)
+        job->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32) ^ sec->line;
+
+    if (st.time_based && !st.runtime_given)
+        return fail(err, errlen, "line %u: [%s]: time_based needs runtime= (fio says 'time_based "
+                    "requires a runtime/timeout setting' and the job does no I/O)", sec->line,
+                    sec->name);
+
+    /* files */
+    static char files[MAX_FILES][1024];
+    uint32_t k = 0;
+    bool named = st.filename[0] != '\0';
+    fj->generated_files = !named;
+    if (named) {
+        if (split_files(st.filename, files, &k) || k == 0)
+            return fail(err, errlen, "line %u: [%s]: filename: 1 to %d names joined by ':'",
+                        sec->line, sec->name, MAX_FILES);
+    } else {
+        if (job->numjobs > MAX_FILES)
+            return fail(err, errlen, "line %u: [%s]: numjobs=%u without filename would make %u "
+                        "files; at most %d", sec->line, sec->name, job->numjobs, job->numjobs,
+                        MAX_FILES);
+        for (uint32_t c = 0; c < job->numjobs; c++)
+            snprintf(files[k++], 1024, "%s.%u.0", st.jobname, c);
+    }
+    for (uint32_t i = 0; i < k; i++) {
+        char path[2100];
+        const char *m = map_name(po, files[i]);
+        if (m)
+            snprintf(path, sizeof(path), "%s", m);
+        else if (st.directory[0] && files[i][0] != '/')
+            snprintf(path, sizeof(path), "%s/%s", st.directory, files[i]);
+        else
+            snprintf(path, sizeof(path), "%s", files[i]);
+        const char *m2 = map_name(po, path);
+        if (iom_job_add_target(job, m2 ? m2 : path))
+            return -ENOMEM;
+    }
+    for (uint32_t i = 0; i < job->nr_targets; i++)
+        for (uint32_t j = 0; j < i; j++)
+            if (strcmp(job->targets[i], job->targets[j]) == 0)
+                return fail(err, errlen, "line %u: [%s]: file %s is named twice", sec->line,
+                            sec->name, job->targets[i]);
+
+    /* sizes: fio's size is the job's total over its files, filesize one file's size */
+    uint64_t size = job->size_bytes, bs = iom_job_max_bs(job);
+    uint64_t per_file_io;
+    if (named) {
+        uint64_t share = size / k;
+        share -= share % bs;
+        if (st.size_given && share == 0)
+            return fail(err, errlen, "line %u: [%s]: size=%llu over %u files leaves less than one "
+                        "block per file", sec->line, sec->name, (unsigned long long)size, k);
+        job->size_bytes = st.filesize ? st.filesize : share;
+        per_file_io = st.size_given ? share : st.filesize;
+        if (k > 1) {
+            uint32_t d = job->iodepth;
+            job->iodepth = (d + k - 1) / k;
+            if (job->rate_iops)
+                job->rate_iops = (job->rate_iops + k - 1) / k;
+            if (job->rate_bytes_per_s)
+                job->rate_bytes_per_s = (job->rate_bytes_per_s + k - 1) / k;
+            snprintf(fj->note, sizeof(fj->note),
+                     "%u files: run as one thread per file and clone, iodepth %u%s each "
+                     "(fio: one thread per clone, iodepth %u over all files)", k, job->iodepth,
+                     job->rate_iops || job->rate_bytes_per_s ? " and 1/k of the rate" : "", d);
+        }
+    } else {
+        job->numjobs = 1; /* one generated file per clone */
+        job->size_bytes = st.filesize ? st.filesize : size;
+        per_file_io = st.size_given ? size : st.filesize;
+    }
+    if (!st.time_based) {
+        if (per_file_io) {
+            if ((unsigned __int128)per_file_io * st.loops > UINT64_MAX)
+                return fail(err, errlen, "line %u: [%s]: size x loops is too large", sec->line,
+                            sec->name);
+            job->io_limit_bytes = per_file_io * st.loops;
+        } else {
+            fj->limit_is_region = true; /* set once the target size is known */
+        }
+    }
+    if (job->nr_targets == 0)
+        return fail(err, errlen, "line %u: [%s]: no file", sec->line, sec->name);
+    return 0;
+}
+
+int iom_fio_parse_text(const char *text, const struct iom_fio_parse_opts *po,
+                       struct iom_fio_file *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof(*out));
+    struct lexed lx = {0};
+    int rc = lex(text, &lx, err, errlen);
+    if (rc)
+        goto out;
+    uint32_t nj = 0;
+    for (uint32_t s = 0; s < lx.nr_sec; s++) {
+        if (lx.sec[s].global) {
+            for (uint32_t k = 0; k < lx.sec[s].nr && out->nr_global < IOM_FIO_MAX_OPTS; k++)
+                out->global[out->nr_global++] = lx.kv[lx.sec[s].first + k];
+        } else {
+            nj++;
+        }
+    }
+    if (nj == 0) {
+        rc = fail(err, errlen, "no job section: a job file needs at least one [name] section "
+                  "besides [global]");
+        goto out;
+    }
+    out->jobs = calloc(nj, sizeof(*out->jobs));
+    if (!out->jobs) {
+        rc = -ENOMEM;
+        goto out;
+    }
+    uint32_t step = 0, group = 0;
+    for (uint32_t s = 0; s < lx.nr_sec; s++) {
+        if (lx.sec[s].global)
+            continue;
+        struct iom_fio_job *fj = &out->jobs[out->nr_jobs];
+        rc = build_job(out, &lx, s, po, fj, err, errlen);
+        out->nr_jobs++; /* counted even on failure, so free() sees its targets */
+        if (rc)
+            goto out;
+        if (out->nr_jobs > 1) {
+            step += fj->step;
+            group += fj->groupid;
+        }
+        fj->step = step;
+        fj->groupid = group;
+    }
+    out->nr_steps = step + 1;
+    out->nr_groups = group + 1;
+out:
+    free(lx.kv);
+    free(lx.sec);
+    if (rc)
+        iom_fio_file_free(out);
+    return rc;
+}
+
+int iom_fio_parse_file(const char *path, const struct iom_fio_parse_opts *po,
+                       struct iom_fio_file *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof(*out));
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        int e = errno;
+        snprintf(err, errlen, "%s: %s", path, strerror(e));
+        return -e;
+    }
+    size_t cap = 65536, len = 0;
+    char *text = malloc(cap);
+    int rc = 0;
+    while (text) {
+        size_t n = fread(text + len, 1, cap - len - 1, f);
+        len += n;
+        if (len < cap - 1)
+            break;
+        if (cap >= (size_t)16 << 20) {
+            rc = fail(err, errlen, "%s: larger than 16 MiB; not a job file", path);
+            break;
+        }
+        char *t = realloc(text, cap * 2);
+        if (!t) {
+            free(text);
+            text = NULL;
+            break;
+        }
+        text = t;
+        cap *= 2;
+    }
+    fclose(f);
+    if (!text)
+        return -ENOMEM;
+    text[len] = '\0';
+    if (!rc && memchr(text, '\0', len))
+        rc = fail(err, errlen, "%s: contains NUL bytes; not a job file", path);
+    if (!rc)
+        rc = iom_fio_parse_text(text, po, out, err, errlen);
+    free(text);
+    return rc;
+}
+
+bool iom_fio_is_jobfile(const char *arg)
+{
+    struct stat st;
+    if (stat(arg, &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
+    size_t l = strlen(arg);
+    if (l > 4 && strcmp(arg + l - 4, ".fio") == 0)
+        return true;
+    int fd = open(arg, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    char buf[4097];
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0)
+        return false;
+    buf[n] = '\0';
+    if (memchr(buf, '\0', (size_t)n))
+        return false; /* binary data: a test file, not a job file */
+    char *save = NULL;
+    for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *s = trim(line);
+        if (!*s || *s == ';' || *s == '#')
+            continue;
+        size_t sl = strlen(s);
+        return s[0] == '[' && sl > 2 && s[sl - 1] == ']';
+    }
+    return false;
+}
+
+void iom_fio_file_free(struct iom_fio_file *f)
+{
+    for (uint32_t i = 0; i < f->nr_jobs; i++)
+        iom_job_free(&f->jobs[i].job);
+    free(f->jobs);
+    memset(f, 0, sizeof(*f));
+}

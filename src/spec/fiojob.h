@@ -1,0 +1,106 @@
+/*
+ * fiojob.h - the fio job-file front end: read the subset of fio's job-file
+ * language that administrators use ([global] and job sections, the options
+ * listed in docs/fio-jobs.md, ${VAR} from the environment, ';' and '#'
+ * comment lines) into runnable struct iom_job values, grouped the way fio
+ * groups them (run steps separated by stonewall / wait_for_previous, and
+ * reporting groups started by new_group or stonewall).
+ *
+ * Semantics follow fio's HOWTO (fio 3.x, "Job file format" and "Job
+ * parameters"); where iomark's model differs (one thread per file, see
+ * below) the job carries a note saying how.
+ */
+#ifndef IOMARK_SPEC_FIOJOB_H
+#define IOMARK_SPEC_FIOJOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spec/spec.h"
+
+#define IOM_FIO_MAX_OPTS 64
+#define IOM_FIO_MAX_MAPS 32
+#define IOM_FIO_MAX_IGNORED 64
+
+/* One option as written (after ${VAR} expansion). */
+struct iom_fio_kv {
+    char name[48];
+    char value[256];     /* "" for a bare flag */
+    uint32_t line;       /* 1-based line in the job file; 0 = command line */
+};
+
+/*
+ * One fio job section, ready to run. fio runs `numjobs` clones of a job,
+ * each doing I/O round-robin over the job's files; iomark runs one thread
+ * per (clone, file), so a job over k files becomes k targets with the
+ * clones' iodepth and rate divided by k (rounded up) and size split per
+ * file: the job's totals match fio's. A job without filename gets fio's
+ * default names "<job>.<clone>.0" in `directory`, one file per clone.
+ */
+struct iom_fio_job {
+    struct iom_job job;          /* targets, sizes, limits; owns the target list */
+    char jobname[IOM_NAME_LEN];  /* the [section] name or name= */
+    uint32_t line;               /* line of the [section] header */
+    uint32_t groupid;            /* fio's reporting group (0, 1, ...) */
+    uint32_t step;               /* run step; jobs of one step run at the same time */
+    bool group_reporting;        /* report the group as one merged job */
+    bool time_based;
+    bool limit_is_region;        /* size-based without size=: the limit is the target size */
+    bool generated_files;        /* no filename=: target c is clone c's own file */
+    uint32_t loops;              /* size-based: times over the region (1) */
+    uint32_t fio_numjobs;        /* numjobs and iodepth as written */
+    uint32_t fio_iodepth;
+    uint32_t nr_opts;            /* the section's own options, for fio's "job options" */
+    struct iom_fio_kv opts[IOM_FIO_MAX_OPTS];
+    char note[256];              /* how iomark's mapping differs, or "" */
+};
+
+struct iom_fio_file {
+    uint32_t nr_jobs;
+    struct iom_fio_job *jobs;    /* nr_jobs entries in file order */
+    uint32_t nr_steps, nr_groups;
+    uint32_t nr_global;          /* options of the [global] sections, for "global options" */
+    struct iom_fio_kv global[IOM_FIO_MAX_OPTS];
+    uint32_t nr_ignored;         /* with ignore_unknown: "line N: name=value (why)" */
+    char ignored[IOM_FIO_MAX_IGNORED][200];
+};
+
+struct iom_fio_parse_opts {
+    bool ignore_unknown;         /* --ignore-unknown: skip and list options outside the subset */
+    uint32_t nr_maps;            /* --filename-map=FROM=TO: replace file FROM by TO */
+    const char *map_from[IOM_FIO_MAX_MAPS];
+    const char *map_to[IOM_FIO_MAX_MAPS];
+    uint32_t nr_overrides;       /* options applied to every job after its own (command line) */
+    struct iom_fio_kv overrides[IOM_FIO_MAX_OPTS];
+};
+
+/*
+ * Parse job-file text (NUL-terminated; `text` is not modified). Variables
+ * ${NAME} are taken from the environment (getenv); an unset variable is an
+ * error naming it and its line. On success returns 0 and fills *out (free
+ * with iom_fio_file_free). On error returns -EINVAL (or -ENOMEM) and writes
+ * one line to err: "line N: option=value: reason" or "line N: reason";
+ * *out is left empty.
+ */
+int iom_fio_parse_text(const char *text, const struct iom_fio_parse_opts *po,
+                       struct iom_fio_file *out, char *err, size_t errlen);
+
+/* Read path and parse it as iom_fio_parse_text(). -errno with err filled
+ * when the file cannot be read. */
+int iom_fio_parse_file(const char *path, const struct iom_fio_parse_opts *po,
+                       struct iom_fio_file *out, char *err, size_t errlen);
+
+/*
+ * Is `arg` a fio job file rather than a target? True when it names a
+ * regular file that ends in ".fio", or whose first line that is neither
+ * blank nor a ';'/'#' comment is a "[section]" header (read from the first
+ * 4 KiB only). Block devices, directories and data files are never job
+ * files. Reads nothing else; never creates anything.
+ */
+bool iom_fio_is_jobfile(const char *arg);
+
+/* Free everything *f owns and zero it. */
+void iom_fio_file_free(struct iom_fio_file *f);
+
+#endif

@@ -1,0 +1,469 @@
+/* test_fiojob.c - the fio job-file front end: the real job files of
+ * ../shared/cases/jobs/ and small cases for each option, the resulting
+ * specs compared field by field with values written by hand from fio's
+ * documented meaning (fio HOWTO: size is the job's total over its files,
+ * numjobs clones, stonewall/new_group, ${VAR}), refusals naming option and
+ * line. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "spec/fiojob.h"
+
+#define SEC 1000000000ULL
+#define KiB 1024ULL
+#define MiB (1024ULL * 1024)
+#define GiB (1024ULL * 1024 * 1024)
+
+/* ../shared next to the source tree: $SHARED, else found from this file's path */
+static const char *shared_file(const char *rel)
+{
+    static char buf[1024];
+    const char *env = getenv("SHARED");
+    if (env) {
+        snprintf(buf, sizeof(buf), "%s/%s", env, rel);
+        return buf;
+    }
+    snprintf(buf, sizeof(buf), "%s", __FILE__);
+    char *p = strstr(buf, "/tests/unit/");
+    if (!p)
+        return rel;
+    snprintf(p, sizeof(buf) - (size_t)(p - buf), "/../shared/%s", rel);
+    return buf;
+}
+
+/* fio's documented defaults: rw=read, bs=4k, iodepth=1, numjobs=1,
+ * ioengine=psync (sync), buffered, no runtime limit */
+static void base(struct iom_job *w)
+{
+    memset(w, 0, sizeof(*w));
+    w->rw = IOM_RW_READ;
+    w->rwmixread_pct = 50;
+    w->bs_bytes = 4 * KiB;
+    w->percentage_random = 100;
+    w->numjobs = 1;
+    w->iodepth = 1;
+    w->series_interval_ns = SEC;
+    strcpy(w->ioengine, "psync");
+}
+
+static void cmp_job(const char *name, const struct iom_job *g, const struct iom_job *w,
+                    const char *const *targets)
+{
+#define F(field)                                                                                \
+    do {                                                                                        \
+        check_count++;                                                                          \
+        if ((uint64_t)g->field != (uint64_t)w->field) {                                         \
+            check_failures++;                                                                   \
+            fprintf(stderr, "%s: " #field " = %llu, expected %llu\n", name,                    \
+                    (unsigned long long)g->field, (unsigned long long)w->field);                \
+        }                                                                                       \
+    } while (0)
+    F(rw);
+    F(rwmixread_pct);
+    F(bs_bytes);
+    F(nr_bssplit);
+    for (uint32_t i = 0; i < w->nr_bssplit && i < g->nr_bssplit; i++) {
+        F(bssplit[i].bs_bytes);
+        F(bssplit[i].pct);
+    }
+    F(blockalign_bytes);
+    F(percentage_random);
+    F(dist);
+    F(nr_zones);
+    F(numjobs);
+    F(iodepth);
+    F(offset_bytes);
+    F(size_bytes);
+    F(runtime_ns);
+    F(ramp_ns);
+    F(io_limit_bytes);
+    F(direct);
+    F(sync);
+    F(rate_iops);
+    F(rate_bytes_per_s);
+    F(zero_buffers);
+    F(nr_targets);
+#undef F
+    check_count++;
+    if (strcmp(g->ioengine, w->ioengine) != 0) {
+        check_failures++;
+        fprintf(stderr, "%s: ioengine %s, expected %s\n", name, g->ioengine, w->ioengine);
+    }
+    for (uint32_t i = 0; i < w->nr_targets && i < g->nr_targets; i++) {
+        check_count++;
+        if (strcmp(g->targets[i], targets[i]) != 0) {
+            check_failures++;
+            fprintf(stderr, "%s: target %u = %s, expected %s\n", name, i, g->targets[i],
+                    targets[i]);
+        }
+    }
+}
+
+static int parse(const char *text, const struct iom_fio_parse_opts *po, struct iom_fio_file *f,
+                 char *err)
+{
+    err[0] = '\0';
+    return iom_fio_parse_text(text, po, f, err, 600);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    char *buf = calloc(1, 1 << 16);
+    if (buf)
+        fread(buf, 1, (1 << 16) - 1, f);
+    fclose(f);
+    return buf;
+}
+
+static void expect_refused(const char *text, const struct iom_fio_parse_opts *po,
+                           const char *needle1, const char *needle2)
+{
+    struct iom_fio_file f;
+    char err[600];
+    int rc = parse(text, po, &f, err);
+    check_count++;
+    if (rc != -EINVAL || !strstr(err, needle1) || (needle2 && !strstr(err, needle2))) {
+        check_failures++;
+        fprintf(stderr, "refusal: rc %d, '%s' lacks '%s' / '%s'\n", rc, err, needle1,
+                needle2 ? needle2 : "");
+    }
+    CHECK(f.nr_jobs == 0 && f.jobs == NULL);
+}
+
+static void test_cdm(void)
+{
+    char *text = slurp(shared_file("cases/jobs/fio_job_3_crystaldiskmark_default.fio"));
+    if (!text) {
+        fprintf(stderr, "skip cdm: job file not found\n");
+        return;
+    }
+    setenv("FDM_ENGINE", "libaio", 1);
+    setenv("FDM_DIR", "/var/tmp/cdm", 1);
+    setenv("FDM_SIZE", "1", 1);
+    setenv("FDM_ZERO", "0", 1);
+    setenv("FDM_LOOPS", "5", 1);
+    setenv("FDM_DURATION", "5", 1);
+    setenv("FDM_Q8SIZE", "2", 1);
+    struct iom_fio_file f;
+    char err[600];
+    struct iom_fio_parse_opts po;
+    memset(&po, 0, sizeof(po));
+    /* end_fsync and refill_buffers are outside the subset: refused by name and line */
+    expect_refused(text, &po, "line 13", "end_fsync");
+    po.ignore_unknown = true;
+    CHECK(parse(text, &po, &f, err) == 0);
+    CHECK_U64(f.nr_jobs, 12);
+    CHECK_U64(f.nr_ignored, 2);
+    if (f.nr_ignored == 2) {
+        CHECK(strcmp(f.ignored[0], "line 13: end_fsync=1") == 0);
+        CHECK(strcmp(f.ignored[1], "line 14: refill_buffers=1") == 0);
+    }
+    /* every section has stonewall or wait_for_previous: one step and group each */
+    CHECK_U64(f.nr_steps, 12);
+    CHECK_U64(f.nr_groups, 12);
+    const char *file[] = {"/var/tmp/cdm/fiomark.tmp"};
+    if (f.nr_jobs == 12) {
+        for (uint32_t i = 0; i < 12; i++) {
+            CHECK_U64(f.jobs[i].step, i);
+            CHECK_U64(f.jobs[i].groupid, i);
+            CHECK(f.jobs[i].group_reporting);
+        }
+        struct iom_job w;
+        /* [SEQ1M-Q8T1-RD]: 1 MiB reads, QD8, size=${FDM_Q8SIZE}g, 5 loops, 5 s cap */
+        base(&w);
+        w.bs_bytes = MiB;
+        w.iodepth = 8;
+        w.rwmixread_pct = 70;
+        w.direct = true;
+        strcpy(w.ioengine, "libaio");
+        w.size_bytes = 2 * GiB;
+        w.io_limit_bytes = 5 * 2 * GiB;
+        w.runtime_ns = 5 * SEC;
+        w.nr_targets = 1;
+        cmp_job("SEQ1M-Q8T1-RD", &f.jobs[0].job, &w, file);
+        CHECK(strcmp(f.jobs[0].jobname, "SEQ1M-Q8T1-RD") == 0);
+        CHECK_U64(f.jobs[0].line, 19);
+        /* [SEQ1M-Q8T1-MIX]: rw=rw with the global rwmixread=70 */
+        w.rw = IOM_RW_RW;
+        cmp_job("SEQ1M-Q8T1-MIX", &f.jobs[2].job, &w, file);
+        /* [RND4K-Q32T16-WR]: 16 clones on one file, 1g (global size) each */
+        base(&w);
+        w.rw = IOM_RW_RANDWRITE;
+        w.rwmixread_pct = 70;
+        w.iodepth = 32;
+        w.numjobs = 16;
+        w.direct = true;
+        strcpy(w.ioengine, "libaio");
+        w.size_bytes = GiB;
+        w.io_limit_bytes = 5 * GiB;
+        w.runtime_ns = 5 * SEC;
+        w.nr_targets = 1;
+        cmp_job("RND4K-Q32T16-WR", &f.jobs[7].job, &w, file);
+        CHECK_U64(f.jobs[7].fio_numjobs, 16);
+        /* job options as written in the section, for fio's JSON */
+        CHECK_U64(f.jobs[7].nr_opts, 5);
+        CHECK(strcmp(f.jobs[7].opts[0].name, "wait_for_previous") == 0);
+        CHECK_U64(f.nr_global, 13);
+        iom_fio_file_free(&f);
+    }
+    /* a variable that is not set is named with its line */
+    unsetenv("FDM_ENGINE");
+    expect_refused(text, &po, "line 4", "${FDM_ENGINE}");
+    free(text);
+}
+
+static void test_iometer(void)
+{
+    char *text = slurp(shared_file("cases/jobs/fio_job_4_iometer_fileserver.fio"));
+    if (!text)
+        return;
+    struct iom_fio_file f;
+    char err[600];
+    CHECK(parse(text, NULL, &f, err) == 0);
+    CHECK_U64(f.nr_jobs, 1);
+    if (f.nr_jobs == 1) {
+        struct iom_job w;
+        base(&w);
+        w.rw = IOM_RW_RANDRW;
+        w.rwmixread_pct = 80;
+        w.nr_bssplit = 8;
+        static const struct iom_bs_weight bss[8] = {{512, 10},     {1024, 5},      {2048, 5},
+                                                    {4096, 60},    {8192, 2},      {16384, 4},
+                                                    {32768, 4},    {65536, 10}};
+        memcpy(w.bssplit, bss, sizeof(bss));
+        w.direct = true;
+        w.size_bytes = 4 * GiB;
+        w.io_limit_bytes = 4 * GiB;   /* size-based: one pass of 4 GiB */
+        strcpy(w.ioengine, "libaio");
+        w.iodepth = 64;
+        w.nr_targets = 1;
+        const char *file[] = {"iometer.0.0"}; /* fio's default name: job.clone.file */
+        cmp_job("iometer", &f.jobs[0].job, &w, file);
+        CHECK(f.jobs[0].generated_files);
+        iom_fio_file_free(&f);
+    }
+    free(text);
+}
+
+static void test_oltp(void)
+{
+    char *text = slurp(shared_file("cases/jobs/fio_job_1_oltp_sqlserver_like_expanded.fio"));
+    if (!text)
+        return;
+    struct iom_fio_parse_opts po;
+    memset(&po, 0, sizeof(po));
+    /* [initrandomio] inherits time_based=1 from [global] but has no runtime:
+     * fio 3.33 prints "time_based requires a runtime/timeout setting" and
+     * the job does no I/O; iomark refuses the file */
+    expect_refused(text, &po, "line 64", "initrandomio");
+    /* with a runtime for every job and the devices renamed, it runs */
+    const char *devs[] = {"/dev/sdd", "/dev/sde", "/dev/sdf", "/dev/sdg", "/dev/sdh", "/dev/sdi"};
+    const char *imgs[] = {"d.img", "e.img", "f.img", "g.img", "h.img", "i.img"};
+    for (int i = 0; i < 6; i++) {
+        po.map_from[i] = devs[i];
+        po.map_to[i] = imgs[i];
+    }
+    po.nr_maps = 6;
+    po.nr_overrides = 1;
+    strcpy(po.overrides[0].name, "runtime");
+    strcpy(po.overrides[0].value, "2");
+    struct iom_fio_file f;
+    char err[600];
+    CHECK(parse(text, &po, &f, err) == 0);
+    CHECK_U64(f.nr_jobs, 6);
+    CHECK_U64(f.nr_steps, 1);   /* no stonewall: all six run together, as in fio */
+    CHECK_U64(f.nr_groups, 6);  /* new_group in each section */
+    if (f.nr_jobs == 6) {
+        struct iom_job w;
+        base(&w);
+        /* [randomreader]: 5 files, iodepth 512 and 270 IOPS for the job: per
+         * file thread ceil(512/5) = 103 and ceil(270/5) = 54 IOPS; size
+         * 124G over 5 files = 24.8G, rounded down to whole 8K blocks */
+        w.rw = IOM_RW_RANDREAD;
+        w.bs_bytes = 8 * KiB;
+        w.iodepth = 103;
+        w.rate_iops = 54;
+        w.direct = true;
+        strcpy(w.ioengine, "libaio");
+        w.size_bytes = 26628797644ULL - 26628797644ULL % 8192; /* 124 GiB / 5 */
+        w.runtime_ns = 2 * SEC;
+        w.nr_targets = 5;
+        cmp_job("randomreader", &f.jobs[0].job, &w, imgs);
+        CHECK(f.jobs[0].time_based);
+        CHECK(f.jobs[0].note[0] != '\0');
+        /* [sequentialreader]: one device, rate_iops=0 means no limit, size=20G */
+        base(&w);
+        w.bs_bytes = 56 * KiB;
+        w.iodepth = 64;
+        w.direct = true;
+        strcpy(w.ioengine, "libaio");
+        w.size_bytes = 20 * GiB - (20 * GiB) % (56 * KiB);
+        w.runtime_ns = 2 * SEC;
+        w.nr_targets = 1;
+        const char *i_img[] = {"i.img"};
+        cmp_job("sequentialreader", &f.jobs[2].job, &w, i_img);
+        for (uint32_t i = 0; i < 6; i++)
+            CHECK_U64(f.jobs[i].groupid, i);
+        iom_fio_file_free(&f);
+    }
+    free(text);
+}
+
+static void test_small(void)
+{
+    struct iom_fio_file f;
+    char err[600];
+    struct iom_job w;
+    /* comments, bare flags, wait_for_previous, new_group, loops, directory,
+     * numjobs without filename, escaped ':' in a name, zoned distribution */
+    const char *t1 = "; comment\n"
+                     "# another\n"
+                     "[global]\n"
+                     "  direct = 1  \n"
+                     "ioengine=null\n"
+                     "directory=/d\n"
+                     "time_based\n"
+                     "runtime=3s\n"
+                     "[a]\n"
+                     "rw=randread\n"
+                     "bs=8k\n"
+                     "numjobs=3\n"
+                     "size=1m\n"
+                     "random_distribution=zoned:60/10:30/20:10/70\n"
+                     "percentage_random=90\n"
+                     "[b]\n"
+                     "wait_for_previous\n"
+                     "rw=write\n"
+                     "filename=x\\:y:z\n"
+                     "size=8m\n"
+                     "time_based=0\n"
+                     "loops=3\n"
+                     "rate=1m\n"
+                     "[c]\n"
+                     "new_group\n"
+                     "name=renamed\n"
+                     "filesize=4m\n"
+                     "filename=/abs/f\n"
+                     "rate_iops=0\n"
+                     "ramp_time=2\n"
+                     "rwmixwrite=25\n"
+                     "rw=randrw\n"
+                     "buffered=1\n";
+    CHECK(parse(t1, NULL, &f, err) == 0);
+    CHECK_U64(f.nr_jobs, 3);
+    if (f.nr_jobs == 3) {
+        base(&w);
+        w.rw = IOM_RW_RANDREAD;
+        w.bs_bytes = 8 * KiB;
+        w.direct = true;
+        strcpy(w.ioengine, "null");
+        w.dist = IOM_DIST_ZONED;
+        w.nr_zones = 3;
+        w.percentage_random = 90;
+        w.numjobs = 1;          /* one generated file per clone */
+        w.size_bytes = MiB;
+        w.runtime_ns = 3 * SEC; /* time_based: no size limit */
+        w.nr_targets = 3;
+        const char *fa[] = {"/d/a.0.0", "/d/a.1.0", "/d/a.2.0"};
+        cmp_job("a", &f.jobs[0].job, &w, fa);
+        CHECK_U64(f.jobs[0].fio_numjobs, 3);
+        CHECK(f.jobs[0].generated_files);
+        base(&w);
+        w.rw = IOM_RW_WRITE;
+        w.direct = true;
+        strcpy(w.ioengine, "null");
+        w.nr_targets = 2;
+        w.size_bytes = 4 * MiB;          /* 8m over two files */
+        w.io_limit_bytes = 3 * 4 * MiB;  /* loops=3 */
+        w.runtime_ns = 3 * SEC;          /* runtime still caps a size-based job */
+        w.rate_bytes_per_s = MiB / 2;    /* 1m/s for the job, over two files */
+        const char *fb[] = {"/d/x:y", "/d/z"};
+        cmp_job("b", &f.jobs[1].job, &w, fb);
+        base(&w);
+        w.rw = IOM_RW_RANDRW;
+        w.rwmixread_pct = 75;
+        w.direct = false;
+        strcpy(w.ioengine, "null");
+        w.nr_targets = 1;
+        w.size_bytes = 4 * MiB;          /* filesize */
+        w.io_limit_bytes = 0;            /* time_based from [global] */
+        w.runtime_ns = 3 * SEC;
+        w.ramp_ns = 2 * SEC;
+        const char *fc[] = {"/abs/f"};
+        cmp_job("c", &f.jobs[2].job, &w, fc);
+        CHECK(strcmp(f.jobs[2].jobname, "renamed") == 0);
+        /* steps: b waits for a; c runs with b. groups: b (stonewall), c (new_group) */
+        CHECK_U64(f.jobs[0].step, 0);
+        CHECK_U64(f.jobs[1].step, 1);
+        CHECK_U64(f.jobs[2].step, 1);
+        CHECK_U64(f.jobs[0].groupid, 0);
+        CHECK_U64(f.jobs[1].groupid, 1);
+        CHECK_U64(f.jobs[2].groupid, 2);
+        iom_fio_file_free(&f);
+    }
+    /* size-based without size: the limit comes from the target size */
+    CHECK(parse("[j]\nfilename=/dev/loop7\nrw=randwrite\n", NULL, &f, err) == 0);
+    if (f.nr_jobs == 1) {
+        CHECK(f.jobs[0].limit_is_region);
+        CHECK_U64(f.jobs[0].job.io_limit_bytes, 0);
+        CHECK_U64(f.jobs[0].job.runtime_ns, 0);
+        iom_fio_file_free(&f);
+    }
+
+    /* refusals: option and line named */
+    expect_refused("[a]\nrw=randread\nbogus_opt=3\n", NULL, "line 3", "bogus_opt");
+    expect_refused("[a]\nrw=randread:8\n", NULL, "line 2", "rw=randread:8");
+    expect_refused("[a]\nbs=4k,8k\n", NULL, "line 2", "bs=4k,8k");
+    expect_refused("[a]\nsize=50%\n", NULL, "line 2", "size=50%");
+    expect_refused("[a]\nrw=trim\n", NULL, "line 2", "rw=trim");
+    expect_refused("[a]\nioengine=posixaio\n", NULL, "line 2", "ioengine=posixaio");
+    expect_refused("[a]\nbs=4q\n", NULL, "line 2", "bs=4q");
+    expect_refused("[a]\nrandom_distribution=normal:50\n", NULL, "line 2", "random_distribution");
+    expect_refused("rw=read\n[a]\n", NULL, "line 1", "before any [section]");
+    expect_refused("[global]\nrw=read\n", NULL, "no job section", NULL);
+    expect_refused("[a\nrw=read\n", NULL, "line 1", "[name]");
+    expect_refused("[a]\ntime_based\n", NULL, "line 1", "time_based");
+    expect_refused("[a]\nfilename=${IOMARK_TEST_SURELY_UNSET}\n", NULL, "line 2",
+                   "IOMARK_TEST_SURELY_UNSET");
+    expect_refused("[a]\nloops=0\n", NULL, "line 2", "loops=0");
+    expect_refused("[a]\nfilename=f:f\n", NULL, "line 1", "named twice");
+    expect_refused("[a]\nstonewall=2\n", NULL, "line 2", "stonewall=2");
+    /* --ignore-unknown lists what it skipped, once per line */
+    struct iom_fio_parse_opts po;
+    memset(&po, 0, sizeof(po));
+    po.ignore_unknown = true;
+    CHECK(parse("[global]\ninvalidate=1\n[a]\nsize=1m\nfsync=4\n[b]\nsize=1m\n", &po, &f, err) == 0);
+    CHECK_U64(f.nr_ignored, 2);
+    if (f.nr_ignored == 2) {
+        CHECK(strcmp(f.ignored[0], "line 2: invalidate=1") == 0);
+        CHECK(strcmp(f.ignored[1], "line 5: fsync=4") == 0);
+    }
+    iom_fio_file_free(&f);
+    /* ${VAR} inside a value, and command-line overrides after the section's own */
+    setenv("IOMARK_T_BS", "16", 1);
+    memset(&po, 0, sizeof(po));
+    po.nr_overrides = 1;
+    strcpy(po.overrides[0].name, "iodepth");
+    strcpy(po.overrides[0].value, "7");
+    CHECK(parse("[a]\nbs=${IOMARK_T_BS}k\niodepth=2\nsize=1m\n", &po, &f, err) == 0);
+    if (f.nr_jobs == 1) {
+        CHECK_U64(f.jobs[0].job.bs_bytes, 16 * KiB);
+        CHECK_U64(f.jobs[0].job.iodepth, 7);
+        CHECK(strcmp(f.jobs[0].opts[0].value, "16k") == 0);
+    }
+    iom_fio_file_free(&f);
+}
+
+int main(void)
+{
+    test_cdm();
+    test_iometer();
+    test_oltp();
+    test_small();
+    return check_status("test_fiojob");
+}
