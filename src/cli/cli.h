@@ -77,8 +77,6 @@ void iom_cli_emit_failure(const char *cmd, const struct iom_run_opts *ro, const 
 /* Sub-commands: argv[0] is the sub-command name. Return the exit status. */
 int iom_cmd_run(int argc, char **argv);
 int iom_cmd_mark(int argc, char **argv);
-int iom_cmd_diskspd(int argc, char **argv);
-int iom_cmd_profiles(int argc, char **argv);
 
 /* `iomark run` front ends (cmd_run_jobfile.c). The index of the first
  * argument that is a fio job file (see iom_fio_is_jobfile), or 0. */

@@ -14,8 +14,6 @@ static const struct command commands[] = {
     {"run", iom_cmd_run, "run one workload (fio-style options) on files or block devices"},
     {"probe", iom_cmd_probe, "show controller, driver and queue limits under files or disks"},
     {"mark", iom_cmd_mark, "CrystalDiskMark-style preset: SEQ1M/RND4K read and write"},
-    {"diskspd", iom_cmd_diskspd, "run a DiskSpd 2.x command line; DiskSpd text or XML report"},
-    {"profiles", iom_cmd_profiles, "list the SQL Server I/O profiles (iomark run --profile NAME)"},
     {"lab", iom_cmd_lab, "same workload on QEMU's PVSCSI, NVMe, LSI SAS, SATA, IDE, virtio; compared"},
     {"tpcc", iom_cmd_tpcc, "TPC-C derived OLTP workload on SQLite or PostgreSQL (NOPM, TPM)"},
     {"diskspd", iom_cmd_diskspd, "run a DiskSpd 2.x command line; DiskSpd text or XML report"},
