@@ -85,7 +85,10 @@ int tpcc_db_scalar_int(struct tpcc_conn *c, unsigned id, const char *sql,
         return rc;
     if (rc == 1 && !c->ops->col_null(c, 0))
         *v = c->ops->col_int(c, 0);
-    return 0;
+    /* finish the statement: an open SQLite read statement would hold its lock */
+    while (rc == 1)
+        rc = c->ops->step(c);
+    return rc < 0 ? rc : 0;
 }
 
 void tpcc_db_describe(const struct tpcc_db_cfg *cfg, char *buf, size_t len)

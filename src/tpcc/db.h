@@ -65,6 +65,7 @@ struct tpcc_conn {
     const struct tpcc_db_ops *ops;
     const struct tpcc_db_cfg *cfg;
     uint64_t busy_retries;  /* SQLite: times the busy handler waited for a lock */
+    const volatile int *cancel; /* when set and non-zero, lock waits give up at once */
     char err[512];          /* last error message from the database */
 };
 

@@ -40,6 +40,8 @@ static int busy_handler(void *arg, int count)
 {
     struct sq_conn *c = arg;
     uint64_t now = now_ns();
+    if (c->base.cancel && *c->base.cancel)
+        return 0; /* the run is over: stop waiting, the caller sees TPCC_RETRY */
     if (count == 0)
         c->busy_start_ns = now;
     else if (now - c->busy_start_ns > c->base.cfg->busy_timeout_ns)

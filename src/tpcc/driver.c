@@ -41,6 +41,7 @@ struct vu_thread {
     const struct tpcc_run_cfg *cfg;
     volatile int *phase;
     volatile int *abort_run;
+    volatile int *cancel;      /* set when the run ends: SQLite lock waits give up */
     bool started;
 };
 
@@ -98,6 +99,7 @@ static void *vu_main(void *arg)
         __atomic_store_n(t->abort_run, 1, __ATOMIC_RELAXED);
         return NULL;
     }
+    t->vu.c->cancel = t->cancel;
     while (!stopping(t)) {
         enum tpcc_txn_type type = tpcc_pick_txn(&t->vu.rng, t->cfg->mix);
         if (t->cfg->keying_think) {
@@ -158,7 +160,7 @@ int tpcc_run(const struct tpcc_db_cfg *dbc, struct tpcc_conn *main_conn,
     struct vu_thread *th = calloc(cfg->vu, sizeof(*th));
     if (!th)
         return -ENOMEM;
-    volatile int phase = PH_RAMP, abort_run = 0;
+    volatile int phase = PH_RAMP, abort_run = 0, cancel = 0;
     struct tpcc_rng seeder;
     tpcc_rng_seed(&seeder, cfg->seed);
     struct tpcc_nurand_c C;
@@ -173,6 +175,7 @@ int tpcc_run(const struct tpcc_db_cfg *dbc, struct tpcc_conn *main_conn,
         t->cfg = cfg;
         t->phase = &phase;
         t->abort_run = &abort_run;
+        t->cancel = &cancel;
         t->vu.sc = sc;
         t->vu.C = C;
         t->vu.w_id = i % sc->warehouses + 1;
@@ -244,6 +247,7 @@ int tpcc_run(const struct tpcc_db_cfg *dbc, struct tpcc_conn *main_conn,
     int was = cur;
     __atomic_store_n(&phase, PH_STOP, __ATOMIC_RELEASE);
     t_end = mono_ns();
+    __atomic_store_n(&cancel, 1, __ATOMIC_RELAXED);
     if (was == PH_MEASURE) {
         out->measured_ns = t_end - t_meas;
         int r2 = sample_d_next(main_conn, &out->d_next_o_id_end);

@@ -110,8 +110,8 @@ struct tpcc_txn_out {
  * Generate the inputs of one transaction of type t (clauses 2.4.1-2.8.1)
  * and run it in one database transaction, retrying on TPCC_RETRY (up to
  * 1000 times, with a short back-off). Returns 0 (committed, or rolled back
- * on purpose: out->rolled_back), -EINTR when *stop was set during retries,
- * or -errno on failure (vu->c->err).
+ * on purpose: out->rolled_back), -EINTR when *stop, *abort_run or
+ * c->cancel was set during retries, or -errno on failure (vu->c->err).
  */
 int tpcc_txn_run(struct tpcc_vu *vu, enum tpcc_txn_type t, struct tpcc_txn_out *out);
 

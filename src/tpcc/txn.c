@@ -489,7 +489,8 @@ int tpcc_txn_run(struct tpcc_vu *vu, enum tpcc_txn_type t, struct tpcc_txn_out *
         }
         if (rc != TPCC_RETRY)
             break;
-        if ((vu->stop && *vu->stop) || (vu->abort_run && *vu->abort_run)) {
+        if ((vu->stop && *vu->stop) || (vu->abort_run && *vu->abort_run) ||
+            (c->cancel && *c->cancel)) {
             rc = -EINTR;
             break;
         }
