@@ -584,7 +584,21 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
             }
             if (phase == IOM_PHASE_MEASURE) {
                 bool end = (runtime && now - t_meas >= runtime) || all_done;
-                if (now >= next_tick || (end && now > interval_start + 1000000u)) {
+                if (end) {
+                    /* stop counting first; the last series point is taken
+                     * once the workers have stopped (below) */
+                    set_phase(&sh, job->cooldown_ns && !all_done ? IOM_PHASE_COOLDOWN
+                                                                 : IOM_PHASE_STOP);
+                    t_meas_end = now;
+                    iom_cpu_sample_take(&cpu_b, NULL);
+                    iom_devmon_tick(mon, (double)(now - t_meas) / 1e9,
+                                    (double)(now - interval_start) / 1e9);
+                    iom_devmon_end(mon, (double)(t_meas_end - t_meas) / 1e9);
+                    if (!job->cooldown_ns || all_done)
+                        break;
+                    continue;
+                }
+                if (now >= next_tick) {
                     take_snapshot(ws, nw, snap_b, true);
                     add_series_point(r, snap_a, snap_b, scratch, (double)(now - t_meas) / 1e9,
                                      (double)(now - interval_start) / 1e9);
@@ -597,15 +611,6 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
                     next_tick += job->series_interval_ns;
                     if (next_tick <= now)
                         next_tick = now + job->series_interval_ns;
-                }
-                if (end) {
-                    t_meas_end = now;
-                    iom_cpu_sample_take(&cpu_b, NULL);
-                    iom_devmon_end(mon, (double)(t_meas_end - t_meas) / 1e9);
-                    if (!job->cooldown_ns || all_done)
-                        break;
-                    set_phase(&sh, IOM_PHASE_COOLDOWN);
-                    continue;
                 }
             }
             if (phase == IOM_PHASE_COOLDOWN && (now - t_meas_end >= job->cooldown_ns || all_done))
@@ -644,22 +649,25 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
         }
     }
     t_end = iom_now_ns();
-    if (t_meas && !t_meas_end) { /* stopped during the measured phase */
+    bool cut_short = t_meas && !t_meas_end; /* stopped during the measured phase */
+    if (cut_short) {
+        set_phase(&sh, IOM_PHASE_STOP);
         t_meas_end = t_end;
         iom_cpu_sample_take(&cpu_b, NULL);
-        if (!rc && t_end > interval_start + 1000000u) {
-            take_snapshot(ws, nw, snap_b, true);
-            add_series_point(r, snap_a, snap_b, scratch, (double)(t_end - t_meas) / 1e9,
-                             (double)(t_end - interval_start) / 1e9);
-            iom_devmon_tick(mon, (double)(t_end - t_meas) / 1e9,
-                            (double)(t_end - interval_start) / 1e9);
-        }
+        iom_devmon_tick(mon, (double)(t_end - t_meas) / 1e9,
+                        (double)(t_end - interval_start) / 1e9);
         iom_devmon_end(mon, (double)(t_meas_end - t_meas) / 1e9);
     }
     set_phase(&sh, IOM_PHASE_STOP);
     for (unsigned i = 0; i < nw; i++)
         if (ws[i].started)
             pthread_join(ws[i].tid, NULL);
+    /* the last, possibly short, interval of the series, from the final counts */
+    if (t_meas && !rc && t_meas_end > interval_start + 1000000u) {
+        take_snapshot(ws, nw, snap_b, true);
+        add_series_point(r, snap_a, snap_b, scratch, (double)(t_meas_end - t_meas) / 1e9,
+                         (double)(t_meas_end - interval_start) / 1e9);
+    }
 
     r->warmup_ns = t_meas ? t_meas - t_start : t_end - t_start;
     r->measured_ns = t_meas ? t_meas_end - t_meas : 0;

@@ -77,8 +77,11 @@ void iom_report_text(FILE *f, const struct iom_result *r)
     const struct iom_job *j = &r->job;
     char bs[32], sz[32];
     iom_fmt_bytes(iom_job_max_bs(j), bs, sizeof(bs));
-    fprintf(f, "iomark %s: %s, %s%s, iodepth %u, %u thread%s per target, engine %s, %s I/O%s\n",
-            IOMARK_VERSION, iom_rw_name(j->rw), j->nr_bssplit ? "up to " : "", bs, j->iodepth,
+    fprintf(f,
+            "iomark %s: %s, block size %s%llu B (%s), iodepth %u, %u thread%s per target, engine "
+            "%s, %s I/O%s\n",
+            IOMARK_VERSION, iom_rw_name(j->rw), j->nr_bssplit ? "up to " : "",
+            (unsigned long long)iom_job_max_bs(j), bs, j->iodepth,
             j->numjobs, j->numjobs == 1 ? "" : "s", r->engine[0] ? r->engine : j->ioengine,
             j->direct ? "direct" : "BUFFERED (page cache)",
             j->sync == IOM_SYNC_DSYNC ? ", write-through (O_DSYNC)"
@@ -102,6 +105,12 @@ void iom_report_text(FILE *f, const struct iom_result *r)
                 t->sparse ? " SPARSE: unwritten regions read as zeros" : "",
                 "");
     }
+    if (j->nr_targets)
+        fprintf(f, "  region %llu B from byte %llu per target%s%s\n",
+                (unsigned long long)r->targets[0].region_len,
+                (unsigned long long)r->targets[0].region_start,
+                j->io_limit_bytes ? ", io_size per thread " : "",
+                j->io_limit_bytes ? (iom_fmt_bytes(j->io_limit_bytes, sz, sizeof(sz)), sz) : "");
     fprintf(f, "  measured %.2f s (warm-up %.2f s, cool-down %.2f s)%s\n",
             (double)r->measured_ns / 1e9, (double)r->warmup_ns / 1e9,
             (double)r->cooldown_ns / 1e9,

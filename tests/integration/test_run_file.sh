@@ -28,10 +28,21 @@ print(r / t, du)
 sys.exit(0 if ok else 1)
 PY
 
-# pacing: 2 threads x 250 IOPS for 2 s = 1000 I/Os (the rate, not iomark, sets the expectation)
-expect_status 0 "rate_iops 250 x 2 threads" -- "$IOMARK" run --rate_iops=250 --numjobs=2 --iodepth=4 --runtime=2 \
+# two targets, two threads each: per-target and per-thread figures add up
+expect_status 0 "two targets" -- "$IOMARK" run --numjobs=2 --iodepth=4 --size=16M --runtime=1 \
+  --output-format=json --output=$WORK/two.json --quiet $F $WORK/second.dat
+$CHECK $WORK/two.json --bs 4096 && pass "two-target result checks" || fail "two-target result checks"
+$PY -c "import json,sys; d=json.load(open('$WORK/two.json')); sys.exit(0 if len(d['targets'])==2 and len(d['threads'])==4 and all(t['total']['ios']>0 for t in d['targets']) else 1)" \
+  && pass "2 targets x 2 threads reported" || fail "target/thread breakdown"
+# resolved sizes are echoed in bytes
+expect_status 0 "sizes echoed" -- "$IOMARK" run --bs=8Ki --size=1.5M --runtime=1 --quiet $F
+grep -q "block size 8192 B" $WORK/out && grep -q "region 1572864 B" $WORK/out && pass "resolved bytes echoed" || fail "no resolved bytes: $(head -3 $WORK/out)"
+
+# pacing: 2 threads x 250 IOPS for 3 s = 1500 I/Os (the rate, not iomark, sets the expectation;
+# 5% leaves room for a busy machine delaying the last due I/Os past the end)
+expect_status 0 "rate_iops 250 x 2 threads" -- "$IOMARK" run --rate_iops=250 --numjobs=2 --iodepth=4 --runtime=3 \
   --output-format=json --output=$WORK/rate.json --quiet $F
-$CHECK $WORK/rate.json --bs 4096 --expect-ios 1000 --tol 0.03 && pass "paced I/O count" || fail "paced I/O count"
+$CHECK $WORK/rate.json --bs 4096 --expect-ios 1500 --tol 0.05 && pass "paced I/O count" || fail "paced I/O count"
 
 # sequential write, 1 MiB blocks, write-through
 expect_status 0 "seq write dsync" -- "$IOMARK" run --rw=write --bs=1M --sync=dsync --runtime=1 \
