@@ -631,10 +631,23 @@ cJSON *iom_report_fio_json(const struct iom_fio_file *ff, struct iom_result *con
             iom_io_stats_init(&empty.dir[0]);
             empty.dir[0].lat_min_ns = 0;
             cJSON_AddItemToObject(j, "trim", dir_obj(&empty, 0, &gr));
+            /* iomark issues no fsync/fdatasync: fio's "sync" block is truly empty */
+            cJSON *sy = cJSON_AddObjectToObject(j, "sync");
+            struct iom_io_stats *none = calloc(1, sizeof(*none));
+            if (sy && none) {
+                cJSON_AddItemToObject(sy, "lat_ns", lat_obj(none, false));
+                cJSON_AddNumberToObject(sy, "total_ios", 0);
+            }
+            free(none);
             cJSON_AddNumberToObject(j, "job_runtime", (double)ms_of(u->runtime_ns));
             cJSON_AddNumberToObject(j, "usr_cpu", u->usr_pct);
             cJSON_AddNumberToObject(j, "sys_cpu", u->sys_pct);
             lat_maps(j, u);
+            /* fio's latency-target settings, at their defaults (not used by iomark) */
+            cJSON_AddNumberToObject(j, "latency_depth", u->fj->fio_iodepth);
+            cJSON_AddNumberToObject(j, "latency_target", 0);
+            cJSON_AddNumberToObject(j, "latency_percentile", 100.0);
+            cJSON_AddNumberToObject(j, "latency_window", 0);
         }
     }
     cJSON *im = cJSON_AddObjectToObject(doc, "iomark");
