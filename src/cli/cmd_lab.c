@@ -502,7 +502,33 @@ struct env {
     char disk[4200];
     char append[4096];
     char workload[4096];
+    char host_cpu[128];            /* /proc/cpuinfo "model name" */
+    long host_cpus;
+    double load_start, load_end;   /* 1-minute load average around the lab */
 };
+
+/* The host's CPU model and load: under TCG the host's other work moves the
+ * figures, so the lab records it. */
+static void host_info(struct env *e)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    snprintf(e->host_cpu, sizeof(e->host_cpu), "unknown");
+    while (f && fgets(line, sizeof(line), f))
+        if (strncmp(line, "model name", 10) == 0) {
+            const char *c = strchr(line, ':');
+            if (c) {
+                c += 1 + strspn(c + 1, " \t");
+                snprintf(e->host_cpu, sizeof(e->host_cpu), "%.*s", (int)strcspn(c, "\n"), c);
+            }
+            break;
+        }
+    if (f)
+        fclose(f);
+    e->host_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    double l[1];
+    e->load_start = getloadavg(l, 1) == 1 ? l[0] : -1;
+}
 
 struct outcome {
     const struct iom_lab_ctrl *c;
@@ -532,6 +558,12 @@ static cJSON *env_json(const struct env *e, const struct lab_opts *o)
     cJSON_AddStringToObject(l, "disk_format", "raw");
     cJSON_AddStringToObject(l, "kernel_cmdline", e->append);
     cJSON_AddStringToObject(l, "workload", e->workload);
+    cJSON *h = cJSON_AddObjectToObject(l, "host");
+    cJSON_AddStringToObject(h, "cpu_model", e->host_cpu);
+    cJSON_AddNumberToObject(h, "nr_cpus", (double)e->host_cpus);
+    cJSON_AddNumberToObject(h, "loadavg_1m_start", e->load_start);
+    if (e->load_end >= 0)
+        cJSON_AddNumberToObject(h, "loadavg_1m_end", e->load_end);
     cJSON *gp = cJSON_AddArrayToObject(l, "guest_params");
     for (size_t i = 0; i < o->nr_params; i++)
         cJSON_AddItemToArray(gp, cJSON_CreateString(o->params[i]));
@@ -591,7 +623,7 @@ static void run_one(const struct lab_opts *o, struct env *e, size_t idx, double 
     struct iom_lab_job_files jf = {
         .init_script = iom_lab_init_script, .args = ga, .nr_args = na, .command = o->command,
         .modules = mods, .drivers = drivers, .scheduler = o->scheduler, .ctrl = c->name,
-        .repeat = o->repeat};
+        .repeat = o->repeat, .run_timeout_s = (unsigned)(1.5 * est_s + 30)};
     int rc = iom_lab_initrd_write(initrd, e->setup.base_cpio, e->iomark_cpio, &jf);
     free(mods);
     free(drivers);
@@ -759,9 +791,11 @@ static void print_table(FILE *f, const struct lab_opts *o, const struct env *e,
 {
     fprintf(f, "\niomark lab: %s on %s (%s), QEMU %s\n", e->setup.kernel_version,
             strcmp(e->accel, "kvm") == 0 ? "KVM" : "TCG", e->accel_reason, e->qemu_version);
+    fprintf(f, "host: %s, %ld CPUs, load average %.1f at start, %.1f at end\n", e->host_cpu,
+            e->host_cpus, e->load_start, e->load_end);
     fprintf(f, "guest: %u vCPUs, %u MiB; disk: %llu MiB raw, cache=%s, scheduler %s\n", o->vcpus,
             o->memory_mib, (unsigned long long)(o->disk_bytes >> 20), o->cache, o->scheduler);
-    fprintf(f, "workload: iomark %s%s\n", o->command, e->workload);
+    fprintf(f, "workload: iomark %s %s\n", o->command, e->workload);
     if (o->nr_params) {
         fprintf(f, "guest parameters:");
         for (size_t i = 0; i < o->nr_params; i++)
@@ -976,13 +1010,15 @@ int iom_cmd_lab(int argc, char **argv)
         size_t n = guest_args(&o, ga, MAX_ARGS + 16);
         for (size_t i = 0; i + 3 < n; i++) {   /* without the lab's own tail */
             size_t l = strlen(e.workload);
-            snprintf(e.workload + l, sizeof(e.workload) - l, " %s", ga[i]);
+            snprintf(e.workload + l, sizeof(e.workload) - l, "%s%s", l ? " " : "", ga[i]);
         }
         size_t l = snprintf(e.append, sizeof(e.append), "console=ttyS0 panic=-1 quiet");
         for (size_t i = 0; i < o.nr_params && l < sizeof(e.append); i++)
             l += snprintf(e.append + l, sizeof(e.append) - l, " %s", o.params[i]);
     }
     iom_cli_signals_install();
+    host_info(&e);
+    e.load_end = -1;
     snprintf(e.disk, sizeof(e.disk), "%s/disk.raw", e.outdir);
     fprintf(stderr, "iomark lab: %s; %zu controller(s); backing disk %s (%llu MiB)\n",
             strcmp(e.accel, "kvm") == 0 ? "KVM" : "TCG (no usable /dev/kvm)", o.nr_ctrls,
@@ -1007,6 +1043,10 @@ int iom_cmd_lab(int argc, char **argv)
     }
     if (!o.keep_disk)
         unlink(e.disk);
+    {
+        double l[1];
+        e.load_end = getloadavg(l, 1) == 1 ? l[0] : -1;
+    }
     /* summary document and table */
     cJSON *doc = iom_json_doc_new("lab");
     if (doc) {

@@ -4,7 +4,7 @@
  * It loads the controller's modules (in the order of /lab/modules, with the
  * parameters given there), waits for the one disk, sets its scheduler,
  * records the guest's view of the disk from sysfs, runs iomark on it
- * /lab/repeat times and sends everything over the virtio-serial port named
+ * /lab/repeat times (each bounded by /lab/run_timeout seconds) and sends everything over the virtio-serial port named
  * "iomark.result" as framed sections:
  *
  *     @@iomark-lab NAME BYTES\n  <BYTES bytes>  \n
@@ -124,16 +124,28 @@ const char iom_lab_init_script[] =
     "  done\n"
     "done\n"
     "send meta $M; send sysfs $S\n"
-    "CMD=$(cat /lab/command); REPEAT=$(cat /lab/repeat)\n"
+    "CMD=$(cat /lab/command); REPEAT=$(cat /lab/repeat); RT=$(cat /lab/run_timeout)\n"
     "set --\n"
     "while IFS= read -r a; do set -- \"$@\" \"$a\"; done < /lab/args\n"
     "r=1\n"
     "while [ $r -le $REPEAT ]; do\n"
     "  say \"run $r/$REPEAT: iomark $CMD $* /dev/$DISK (uptime $(up) s)\"\n"
-    "  /bin/iomark $CMD \"$@\" --output=$O/result.$r.json /dev/$DISK 2> $O/stderr.$r.txt\n"
-    "  echo $? > $O/status.$r.txt\n"
+    "  /bin/iomark $CMD \"$@\" --output=$O/result.$r.json /dev/$DISK 2> $O/stderr.$r.txt &\n"
+    "  pid=$!\n"
+    /* watchdog: a run that overruns is killed; one stuck in the kernel is
+     * reported with the guest's dmesg before powering off */
+    "  ( sleep $RT; [ -e $O/done.$r ] && exit 0\n"
+    "    echo \"iomark run $r did not finish within $RT s in the guest; killed\" > $O/error.txt\n"
+    "    say \"$(cat $O/error.txt)\"; kill -9 $pid 2>/dev/null; sleep 3\n"
+    "    [ -e $O/done.$r ] && exit 0\n"
+    "    say 'iomark is stuck (uninterruptible I/O?); reporting and powering off'\n"
+    "    send error $O/error.txt; finish stuck ) &\n"
+    "  wd=$!\n"
+    "  wait $pid; echo $? > $O/status.$r.txt; touch $O/done.$r\n"
+    "  kill $wd 2>/dev/null\n"
     "  send result.$r $O/result.$r.json; send stderr.$r $O/stderr.$r.txt; "
     "send status.$r $O/status.$r.txt\n"
     "  r=$((r+1))\n"
     "done\n"
+    "[ -e $O/error.txt ] && send error $O/error.txt\n"
     "finish ok\n";

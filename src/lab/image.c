@@ -903,6 +903,8 @@ int iom_lab_initrd_write(const char *out_path, const char *base_cpio, const char
     iom_cpio_add_data(&c, "lab/ctrl", 0644, line, strlen(line));
     snprintf(line, sizeof(line), "%u\n", j->repeat);
     iom_cpio_add_data(&c, "lab/repeat", 0644, line, strlen(line));
+    snprintf(line, sizeof(line), "%u\n", j->run_timeout_s);
+    iom_cpio_add_data(&c, "lab/run_timeout", 0644, line, strlen(line));
     free(args);
     rc = iom_cpio_close(&c);
     FILE *out = rc ? NULL : fopen(out_path, "wb");

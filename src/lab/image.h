@@ -166,6 +166,7 @@ struct iom_lab_job_files {
     const char *scheduler;       /* /lab/scheduler */
     const char *ctrl;            /* /lab/ctrl */
     unsigned repeat;             /* /lab/repeat */
+    unsigned run_timeout_s;      /* /lab/run_timeout: the guest's bound per run */
 };
 
 /*

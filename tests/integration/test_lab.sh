@@ -71,6 +71,7 @@ assert env["accelerator"] in ("kvm", "tcg"), env
 assert env["qemu_version"] and env["guest_kernel"], env
 assert env["vcpus"] == 2 and env["memory_mib"] == 1024 and env["cache"] == "writeback", env
 assert "not VMware's" in env["note"], env["note"]
+assert env["host"]["nr_cpus"] >= 1 and env["host"]["cpu_model"], env["host"]
 c = lab["controllers"][0]
 assert c["name"] == "virtio-blk" and c["status"] == "ok", c
 g = c["guest"]
