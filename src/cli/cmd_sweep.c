@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/cli.h"
 #include "stats/compare.h"
@@ -123,6 +124,15 @@ static cJSON *sweep_json(const struct iom_job *job, struct point *pts, unsigned 
     cJSON *d = iom_json_doc_new("sweep");
     if (!d)
         return NULL;
+    for (unsigned i = 0; i < np; i++)
+        if (pts[i].r) { /* the sweep starts when its first point did */
+            char ts[32];
+            struct tm tm;
+            gmtime_r(&pts[i].r->start_time, &tm);
+            strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
+            cJSON_AddStringToObject(d, "start_time", ts);
+            break;
+        }
     cJSON_AddStringToObject(d, "status", status);
     cJSON_AddItemToObject(d, "spec", iom_json_spec(job));
     cJSON_AddNumberToObject(d, "knee_min_gain_pct", knee_pct);

@@ -177,7 +177,7 @@ static int axis_ticks(const struct axis *a, double *vals, char (*labels)[24], in
             }
         }
     } else {
-        static const double p[] = {0, 50, 90, 99, 99.9, 99.99, 99.999, 99.9999, 99.99999};
+        static const double p[] = {50, 90, 99, 99.9, 99.99, 99.999, 99.9999, 99.99999};
         for (size_t i = 0; i < sizeof(p) / sizeof(p[0]) && n < max; i++) {
             if (tr(AX_NINES, p[i]) > a->hi + 1e-9)
                 break;
@@ -196,13 +196,15 @@ struct line {
     size_t n;
     const double *x, *y;
     int mark;               /* index of a point to ring (the knee), -1 none */
+    int color;              /* palette index; -1 = the line's own index */
+    int dash;               /* 0 solid, 1 dashed, 2 dotted, 3 dash-dot */
 };
 
+static const char *const dashes[] = {"", "8 4", "2 3", "8 3 2 3"};
+
 #define CW 960
-#define CH 350
 #define ML 78
 #define MR 44
-#define MT 50
 #define MB 52
 
 static void line_chart(FILE *f, const char *id, const char *title, const char *xlabel,
@@ -211,6 +213,7 @@ static void line_chart(FILE *f, const char *id, const char *title, const char *x
 {
     double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
     size_t pts = 0;
+    int knees = 0;
     for (size_t i = 0; i < nl; i++)
         for (size_t k = 0; k < ls[i].n; k++) {
             double x = ls[i].x[k], y = ls[i].y[k];
@@ -222,6 +225,19 @@ static void line_chart(FILE *f, const char *id, const char *title, const char *x
         }
     if (pts == 0)
         return;
+    /* legend rows under the title: lay them out first, the plot starts below */
+    double lxs[64], lys[64], lx = ML, ly = 38;
+    for (size_t i = 0; i < nl && i < 64; i++) {
+        double w = 27 + 6.6 * (double)strlen(ls[i].name) + 20;
+        if (lx > ML && lx + w > CW - MR) {
+            lx = ML;
+            ly += 17;
+        }
+        lxs[i] = lx;
+        lys[i] = ly;
+        lx += w;
+    }
+    const int MT = (int)ly + 14, CH = 300 + MT;
     struct axis ax = {xk, 0, 0, ML, CW - MR}, ay = {yk, 0, 0, CH - MB, MT};
     axis_fit(&ax, xmin, xmax, 0);
     axis_fit(&ay, ymin, ymax, y_from_zero);
@@ -260,10 +276,12 @@ static void line_chart(FILE *f, const char *id, const char *title, const char *x
     esc(f, ylabel);
     fprintf(f, "</text>\n");
     for (size_t i = 0; i < nl; i++) {
-        const char *col = palette[i % NR_COLORS];
+        const char *col = palette[(ls[i].color >= 0 ? (size_t)ls[i].color : i) % NR_COLORS];
         fprintf(f, "<g class=\"series\" data-series=\"");
         esc(f, ls[i].name);
-        fprintf(f, "\"><polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
+        fprintf(f, "\"><polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
+                   "stroke-dasharray=\"%s\" points=\"",
+                col, dashes[ls[i].dash & 3]);
         for (size_t k = 0; k < ls[i].n; k++) {
             double x = to_px(&ax, ls[i].x[k]), y = to_px(&ay, ls[i].y[k]);
             if (!isnan(x) && !isnan(y))
@@ -285,20 +303,21 @@ static void line_chart(FILE *f, const char *id, const char *title, const char *x
             fprintf(f, ": %s %.6g, %s %.6g</title></circle>\n", xlabel, ls[i].x[k], ylabel,
                     ls[i].y[k]);
             if (ring)
-                fprintf(f, "<text class=\"knee-label\" x=\"%.1f\" y=\"%.1f\">knee</text>\n", x + 9,
-                        y - 9 - 14.0 * (double)i);
+                fprintf(f, "<text class=\"knee-label\" x=\"%.1f\" y=\"%.1f\"%s>knee</text>\n",
+                        x > CW - MR - 60 ? x - 9 : x + 9, y + (knees++ % 2 ? 22 : -11),
+                        x > CW - MR - 60 ? " text-anchor=\"end\"" : "");
         }
         fprintf(f, "</g>\n");
     }
-    /* legend: one row under the title */
-    double lx = ML;
-    for (size_t i = 0; i < nl; i++) {
-        fprintf(f, "<rect x=\"%.0f\" y=\"28\" width=\"12\" height=\"12\" fill=\"%s\"/>"
-                   "<text class=\"legend\" x=\"%.0f\" y=\"38\">",
-                lx, palette[i % NR_COLORS], lx + 17);
+    for (size_t i = 0; i < nl && i < 64; i++) {
+        const char *col = palette[(ls[i].color >= 0 ? (size_t)ls[i].color : i) % NR_COLORS];
+        fprintf(f, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.0f\" y2=\"%.0f\" stroke=\"%s\" "
+                   "stroke-width=\"3\" stroke-dasharray=\"%s\"/><text class=\"legend\" x=\"%.0f\" "
+                   "y=\"%.0f\">",
+                lxs[i], lxs[i] + 22, lys[i] - 4, lys[i] - 4, col, dashes[ls[i].dash & 3],
+                lxs[i] + 27, lys[i]);
         esc(f, ls[i].name);
         fprintf(f, "</text>\n");
-        lx += 17 + 7.0 * (double)strlen(ls[i].name) + 22;
     }
     fprintf(f, "</svg></figure>\n");
 }
@@ -520,7 +539,7 @@ static void workload_charts(FILE *f, const struct iom_cmp *c, const struct iom_c
                 }
             }
             series_name(c, i, nruns, names[nl], sizeof(names[0]));
-            ls[nl] = (struct line){names[nl], n, xs[nl], ys[nl], -1};
+            ls[nl] = (struct line){names[nl], n, xs[nl], ys[nl], -1, (int)i, 0};
             nl++;
         }
         if (nl == 0)
@@ -571,39 +590,71 @@ static void sweep_charts(FILE *f, const struct iom_cmp *c)
             }
             fprintf(f, "<h2>Scaling: ");
             esc(f, c->inputs[i].label);
-            fprintf(f, "</h2>\n<p>One point per thread count x queue depth, ordered by outstanding "
-                       "I/O (threads x iodepth); targets were measured in turns. The ring marks "
-                       "the knee: the first step that adds little IOPS while latency grows.</p>\n");
-            for (int chart = 0; chart < 2; chart++) {
-                struct line ls[16];
-                double *xs[16] = {0}, *ys[16] = {0};
-                for (size_t t = 0; t < nt; t++) {
-                    xs[t] = calloc(r->nr_workloads, sizeof(double));
-                    ys[t] = calloc(r->nr_workloads, sizeof(double));
-                    size_t n = 0;
-                    int mark = -1;
-                    for (uint32_t q = 0; xs[t] && ys[t] && q < r->nr_workloads; q++) {
-                        const struct iom_imp_workload *w = &r->w[q];
-                        if (strcmp(w->target, tg[t]) != 0)
-                            continue;
-                        if (w->is_knee)
-                            mark = (int)n;
-                        xs[t][n] = (double)w->threads * w->iodepth;
-                        ys[t][n++] = chart == 0 ? w->runs[0].dir[2].iops
-                                                : w->runs[0].dir[2].lat_mean_us;
-                    }
-                    ls[t] = (struct line){tg[t], n, xs[t], ys[t], mark};
+            fprintf(f, "</h2>\n<p>One line per target (colour) and thread count (dash); its points "
+                       "are the queue depths, placed at their outstanding I/O (threads x iodepth). "
+                       "Targets were measured in turns. The red ring marks the knee: the first "
+                       "point from which more concurrency adds little IOPS while latency grows."
+                       "</p>\n");
+            /* thread counts in use */
+            int th[16];
+            size_t nth = 0;
+            for (uint32_t q = 0; q < r->nr_workloads; q++) {
+                int seen = 0;
+                for (size_t t = 0; t < nth; t++)
+                    seen |= th[t] == r->w[q].threads;
+                if (!seen && nth < 16)
+                    th[nth++] = r->w[q].threads;
+            }
+            for (size_t a = 1; a < nth; a++) /* ascending */
+                for (size_t b = a; b > 0 && th[b - 1] > th[b]; b--) {
+                    int x = th[b];
+                    th[b] = th[b - 1];
+                    th[b - 1] = x;
                 }
+            /* one line per target and thread count; x = outstanding I/O */
+            for (int chart = 0; chart < 2; chart++) {
+                struct line ls[64];
+                double *xs[64] = {0}, *ys[64] = {0};
+                char nm[64][200];
+                size_t nl = 0;
+                for (size_t t = 0; t < nt; t++)
+                    for (size_t h = 0; h < nth && nl < 64; h++) {
+                        xs[nl] = calloc(r->nr_workloads, sizeof(double));
+                        ys[nl] = calloc(r->nr_workloads, sizeof(double));
+                        size_t n = 0;
+                        int mark = -1;
+                        for (uint32_t q = 0; xs[nl] && ys[nl] && q < r->nr_workloads; q++) {
+                            const struct iom_imp_workload *w = &r->w[q];
+                            if (strcmp(w->target, tg[t]) != 0 || w->threads != th[h])
+                                continue;
+                            if (w->is_knee)
+                                mark = (int)n;
+                            xs[nl][n] = (double)w->threads * w->iodepth;
+                            ys[nl][n++] = chart == 0 ? w->runs[0].dir[2].iops
+                                                     : w->runs[0].dir[2].lat_mean_us;
+                        }
+                        if (n == 0) {
+                            free(xs[nl]);
+                            free(ys[nl]);
+                            xs[nl] = ys[nl] = NULL;
+                            continue;
+                        }
+                        const char *base = strrchr(tg[t], '/');
+                        snprintf(nm[nl], sizeof(nm[0]), "%s, %d thread%s", base ? base + 1 : tg[t],
+                                 th[h], th[h] == 1 ? "" : "s");
+                        ls[nl] = (struct line){nm[nl], n, xs[nl], ys[nl], mark, (int)t, (int)h};
+                        nl++;
+                    }
                 char id[48];
                 snprintf(id, sizeof(id), "sweep-%u-%u-%d", i, k, chart);
                 if (chart == 0)
                     line_chart(f, id, "IOPS by outstanding I/O", "outstanding I/O (threads x iodepth)",
-                               "IOPS", AX_LOG, AX_LIN, 1, ls, nt);
+                               "IOPS", AX_LOG, AX_LIN, 1, ls, nl);
                 else
                     line_chart(f, id, "mean latency by outstanding I/O (log scale)",
                                "outstanding I/O (threads x iodepth)", "mean latency (us)", AX_LOG,
-                               AX_LOG, 0, ls, nt);
-                for (size_t t = 0; t < nt; t++) {
+                               AX_LOG, 0, ls, nl);
+                for (size_t t = 0; t < nl; t++) {
                     free(xs[t]);
                     free(ys[t]);
                 }

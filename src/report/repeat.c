@@ -115,8 +115,14 @@ cJSON *iom_repeat_json(struct iom_result *const *r, unsigned nr, unsigned asked)
     cJSON *runs = cJSON_AddArrayToObject(d, "runs");
     for (unsigned i = 0; i < nr; i++) {
         cJSON *one = iom_report_json(r[i]);
-        if (one)
-            cJSON_AddItemToArray(runs, one);
+        if (!one)
+            continue;
+        if (i == 0) { /* the document starts when the first run did */
+            const cJSON *st = cJSON_GetObjectItemCaseSensitive(one, "start_time");
+            if (cJSON_IsString(st))
+                cJSON_AddStringToObject(d, "start_time", st->valuestring);
+        }
+        cJSON_AddItemToArray(runs, one);
     }
     free(v);
     return d;
