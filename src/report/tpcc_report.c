@@ -83,6 +83,19 @@ cJSON *iom_tpcc_json(const struct tpcc_report *r)
             cJSON_AddNumberToObject(d, "tpm_db", x->tpm_db);
         cJSON_AddNumberToObject(d, "new_orders",
                                 (double)(x->d_next_o_id_end - x->d_next_o_id_start));
+        if (x->have_cpu) {
+            cJSON *cp = cJSON_AddObjectToObject(d, "cpu");
+            double cores = x->cpu.busy_pct / 100.0 * x->cpu.nr_cpus;
+            cJSON_AddNumberToObject(cp, "nr_cpus", x->cpu.nr_cpus);
+            cJSON_AddNumberToObject(cp, "busy_pct", x->cpu.busy_pct);
+            cJSON_AddNumberToObject(cp, "user_pct", x->cpu.user_pct);
+            cJSON_AddNumberToObject(cp, "system_pct", x->cpu.system_pct);
+            cJSON_AddNumberToObject(cp, "iowait_pct", x->cpu.iowait_pct);
+            cJSON_AddNumberToObject(cp, "process_user_s", x->cpu.process_user_s);
+            cJSON_AddNumberToObject(cp, "process_system_s", x->cpu.process_system_s);
+            cJSON_AddNumberToObject(cp, "busy_cores", cores);
+            cJSON_AddNumberToObject(cp, "nopm_per_busy_core", cores > 0 ? x->nopm / cores : 0);
+        }
         cJSON *t = cJSON_AddObjectToObject(d, "transactions");
         uint64_t rb = 0, rt = 0, bw = 0;
         for (int k = 0; k < TPCC_NR_TXN; k++) {
@@ -202,6 +215,11 @@ void iom_tpcc_text(FILE *f, const struct tpcc_report *r)
         fprintf(f, "NOPM %.0f   TPM %.0f (driver)", x->nopm, x->tpm);
         if (x->have_tpm_db)
             fprintf(f, "   TPM %.0f (pg_stat_database)", x->tpm_db);
+        if (x->have_cpu)
+            fprintf(f, "\nCPU (whole machine, %u CPUs): %.1f%% busy, %.1f%% iowait; NOPM per busy "
+                       "core %.0f",
+                    x->cpu.nr_cpus, x->cpu.busy_pct, x->cpu.iowait_pct,
+                    x->cpu.busy_pct > 0 ? x->nopm / (x->cpu.busy_pct / 100.0 * x->cpu.nr_cpus) : 0);
         fprintf(f, "\n\n%-9s %9s %9s %9s %9s %9s %9s %9s %9s\n", "txn", "calls", "min ms",
                 "mean ms", "p50 ms", "p95 ms", "p99 ms", "max ms", "stddev ms");
         uint64_t rb = 0, rt = 0, bw = 0;

@@ -195,6 +195,8 @@ int tpcc_run(const struct tpcc_db_cfg *dbc, struct tpcc_conn *main_conn,
 
     uint64_t t_start = mono_ns(), t_meas = 0, t_end = 0;
     uint64_t xact0 = 0, xact1 = 0;
+    struct iom_cpu_sample cpu0, cpu1;
+    int cpu_rc = -1;
     bool have_xact = false;
     uint64_t last_calls = 0, last_no = 0, last_tick = t_start;
     int cur = PH_RAMP;
@@ -214,10 +216,11 @@ int tpcc_run(const struct tpcc_db_cfg *dbc, struct tpcc_conn *main_conn,
                          main_conn->err);
                 break;
             }
-            have_xact = main_conn->ops->xact_count(main_conn, &xact0) == 0;
             __atomic_store_n(&phase, PH_MEASURE, __ATOMIC_RELEASE);
             cur = PH_MEASURE;
             t_meas = now = mono_ns();
+            have_xact = main_conn->ops->xact_count(main_conn, &xact0) == 0;
+            cpu_rc = iom_cpu_sample_take(&cpu0, NULL);
         }
         if (cur == PH_MEASURE && now - t_meas >= cfg->runtime_ns)
             break;
@@ -250,6 +253,10 @@ int tpcc_run(const struct tpcc_db_cfg *dbc, struct tpcc_conn *main_conn,
     __atomic_store_n(&cancel, 1, __ATOMIC_RELAXED);
     if (was == PH_MEASURE) {
         out->measured_ns = t_end - t_meas;
+        if (cpu_rc == 0 && iom_cpu_sample_take(&cpu1, NULL) == 0) {
+            iom_cpu_usage_between(&cpu0, &cpu1, &out->cpu);
+            out->have_cpu = true;
+        }
         int r2 = sample_d_next(main_conn, &out->d_next_o_id_end);
         if (r2 && !rc) {
             rc = r2;

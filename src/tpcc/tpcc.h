@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "stats/cpu.h"
 #include "stats/summary.h"
 #include "tpcc/db.h"
 #include "tpcc/rand.h"
@@ -151,6 +152,8 @@ struct tpcc_run_result {
     double tpm;           /* calls (committed + rolled back) / measured minutes */
     bool have_tpm_db;     /* PostgreSQL */
     double tpm_db;        /* pg_stat_database xact_commit + xact_rollback per minute */
+    bool have_cpu;
+    struct iom_cpu_usage cpu; /* whole machine (/proc/stat) over the measured interval */
     int interrupted_signal;
     char error[600];
 };

@@ -64,6 +64,11 @@ need(abs(t["new_order"]["rollbacks"] - 0.01 * no) <= 5 * sd + 1,
      "rollbacks %d of %d New-Orders" % (t["new_order"]["rollbacks"], no))
 need(d["rollbacks"] == sum(t[n]["rollbacks"] for n in names), "rollbacks total")
 need(d["retries"] == sum(t[n]["retries"] for n in names), "retries total")
+cpu = d.get("cpu", {})
+need(cpu.get("nr_cpus", 0) >= 1 and 0 <= cpu.get("busy_pct", -1) <= 100.0001, "cpu object")
+if cpu.get("busy_cores", 0) > 0:
+    need(abs(cpu["nopm_per_busy_core"] - d["nopm"] / cpu["busy_cores"]) <= 1e-6 * max(1, d["nopm"]),
+         "nopm_per_busy_core != nopm / busy_cores")
 if engine == "postgresql":
     need(d.get("tpm_db", 0) > 0, "tpm_db missing on PostgreSQL")
 print("calls %d, nopm %.0f, tpm %.0f, new_orders %d vs committed %d" %
