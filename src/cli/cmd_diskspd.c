@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "report/diskspd.h"
@@ -71,6 +72,16 @@ int iom_cmd_diskspd(int argc, char **argv)
     if (!targets) {
         status = IOM_EXIT_FAIL;
         goto out;
+    }
+    /* a missing file needs -c (DiskSpd's way to say how large to create it) */
+    for (uint32_t i = 0; i < job->nr_targets && !ds->create; i++) {
+        struct stat st;
+        if (stat(job->targets[i], &st) != 0 && errno == ENOENT) {
+            iom_cli_error("diskspd", "target %s does not exist; give -c<size> to create it, "
+                          "e.g. -c1G", job->targets[i]);
+            status = IOM_EXIT_USAGE;
+            goto out;
+        }
     }
     status = iom_cli_check("diskspd", job, &ro, targets);
     if (status)

@@ -227,7 +227,7 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
         for (uint32_t t = 0; t < fj->job.nr_targets; t++)
             tg[i][t].fd = -1;
         char label[128];
-        snprintf(label, sizeof(label), "%s: [%s] (line %u)", a.path, fj->jobname, fj->line);
+        snprintf(label, sizeof(label), CMD ": %s: [%s] (line %u)", a.path, fj->jobname, fj->line);
         status = iom_cli_check(label, &fj->job, &a.ro, tg[i]);
         if (status)
             goto out;
@@ -266,10 +266,10 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
             for (uint32_t t = 0; t < fj->job.nr_targets; t++)
                 tg[i][t].fd = -1;
             char label[128];
-            snprintf(label, sizeof(label), "%s: [%s]", a.path, fj->jobname);
+            snprintf(label, sizeof(label), CMD ": %s: [%s]", a.path, fj->jobname);
             for (uint32_t t = 0; t < fj->job.nr_targets; t++) {
                 if (iom_target_check(&fj->job, fj->job.targets[t], &tg[i][t], err, sizeof(err))) {
-                    iom_cli_error(CMD, "%s: %s", label, err);
+                    iom_cli_error(label, "%s", err);
                     status = IOM_EXIT_USAGE;
                     goto report;
                 }

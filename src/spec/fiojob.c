@@ -169,7 +169,7 @@ static int lex(const char *text, struct lexed *lx, char *err, size_t errlen)
 struct state {
     char filename[4096];
     char directory[1024];
-    uint64_t filesize;
+    uint64_t filesize, io_size;
     bool size_given, runtime_given, time_based, stonewall, new_group, group_reporting;
     bool randrepeat, seed_given;
     uint32_t loops;
@@ -250,6 +250,12 @@ static int apply(const struct iom_fio_kv *kv, struct iom_job *job, struct state 
                         strchr(v, '-') ? "ranges are not supported; give one size"
                                        : "needs a size above 0, e.g. 1g");
         st->filesize = u;
+        return 0;
+    }
+    if (strcmp(n, "io_size") == 0 || strcmp(n, "io_limit") == 0) {
+        if (iom_parse_size(v, &u, &why) || u == 0)
+            return fail(err, errlen, "%s: %s=%s: needs a size above 0, e.g. 10g", where, n, v);
+        st->io_size = u;
         return 0;
     }
     if (strcmp(n, "time_based") == 0)
@@ -492,6 +498,8 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
         job->size_bytes = st.filesize ? st.filesize : size;
         per_file_io = st.size_given ? size : st.filesize;
     }
+    if (st.io_size) /* io_size: the job's I/O amount instead of size */
+        per_file_io = named ? st.io_size / k : st.io_size;
     if (!st.time_based) {
         if (per_file_io) {
             if ((unsigned __int128)per_file_io * st.loops > UINT64_MAX)
@@ -499,7 +507,9 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
                             sec->name);
             job->io_limit_bytes = per_file_io * st.loops;
         } else {
-            fj->limit_is_region = true; /* set once the target size is known */
+            /* the size of the file or device: set by the caller once known */
+            fj->limit_is_region = true;
+            job->io_limit_bytes = UINT64_MAX;
         }
     }
     if (job->nr_targets == 0)

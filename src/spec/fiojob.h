@@ -46,7 +46,8 @@ struct iom_fio_job {
     uint32_t step;               /* run step; jobs of one step run at the same time */
     bool group_reporting;        /* report the group as one merged job */
     bool time_based;
-    bool limit_is_region;        /* size-based without size=: the limit is the target size */
+    bool limit_is_region;        /* size-based without size=: job.io_limit_bytes is UINT64_MAX
+                                    until the caller sets target size x loops */
     bool generated_files;        /* no filename=: target c is clone c's own file */
     uint32_t loops;              /* size-based: times over the region (1) */
     uint32_t fio_numjobs;        /* numjobs and iodepth as written */

@@ -410,8 +410,16 @@ static void test_small(void)
     CHECK(parse("[j]\nfilename=/dev/loop7\nrw=randwrite\n", NULL, &f, err) == 0);
     if (f.nr_jobs == 1) {
         CHECK(f.jobs[0].limit_is_region);
-        CHECK_U64(f.jobs[0].job.io_limit_bytes, 0);
+        CHECK_U64(f.jobs[0].job.io_limit_bytes, UINT64_MAX);
         CHECK_U64(f.jobs[0].job.runtime_ns, 0);
+        iom_fio_file_free(&f);
+    }
+
+    /* io_size: the amount of I/O, over the job's files */
+    CHECK(parse("[j]\nfilename=a:b\nsize=64m\nio_size=16m\nloops=2\n", NULL, &f, err) == 0);
+    if (f.nr_jobs == 1) {
+        CHECK_U64(f.jobs[0].job.size_bytes, 32 * MiB);
+        CHECK_U64(f.jobs[0].job.io_limit_bytes, 2 * 8 * MiB);
         iom_fio_file_free(&f);
     }
 
