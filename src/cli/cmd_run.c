@@ -55,6 +55,10 @@ int iom_cmd_run(int argc, char **argv)
     if (iom_cli_take_repeat("run", &argc, argv, &repeat))
         return IOM_EXIT_USAGE;
     int jobfile = iom_cli_find_jobfile(argc, argv);
+    if (jobfile && repeat > 1) {
+        iom_cli_error("run", "--repeat: not available with a fio job file (%s)", argv[jobfile]);
+        return IOM_EXIT_USAGE;
+    }
     if (jobfile)
         return iom_cmd_run_jobfile(argc, argv, jobfile);
     iom_job_defaults(&job);
