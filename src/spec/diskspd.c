@@ -290,7 +290,19 @@ static void defaults(struct iom_diskspd *ds)
 static const char *const extra_opts[] = {"ioengine", "output", "quiet", "force", "keep", "help",
                                          "randseed", NULL};
 
+static int parse_args(int argc, char **argv, int first, struct iom_diskspd *ds,
+                      struct iom_run_opts *ro, char *err, size_t errlen);
+
 int iom_diskspd_parse(int argc, char **argv, int first, struct iom_diskspd *ds,
+                      struct iom_run_opts *ro, char *err, size_t errlen)
+{
+    int rc = parse_args(argc, argv, first, ds, ro, err, errlen);
+    if (rc)
+        iom_diskspd_free(ds); /* nothing owned is left behind on bad input */
+    return rc;
+}
+
+static int parse_args(int argc, char **argv, int first, struct iom_diskspd *ds,
                       struct iom_run_opts *ro, char *err, size_t errlen)
 {
     defaults(ds);
