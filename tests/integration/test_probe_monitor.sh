@@ -34,7 +34,9 @@ assert abs(sum(p["read_ios"] + p["write_ios"] for p in pts) - (m["read_ios"] + m
 # in-flight sampled: never above what iomark had outstanding (iodepth x numjobs)
 depth = doc["spec"]["iodepth"] * doc["spec"]["numjobs"]
 assert m["inflight_samples"] > 50 and 0 <= m["inflight_max"] <= depth, m["inflight_max"]
-assert 0 < m["iomark_outstanding_mean"] <= depth + 0.01, m["iomark_outstanding_mean"]
+# Little's law over the window: I/Os that started before it (in the warm-up)
+# bring some earlier time with them, so allow a few percent above the depth
+assert 0 < m["iomark_outstanding_mean"] <= depth * 1.05, m["iomark_outstanding_mean"]
 assert 0 <= m["util_pct"] <= 100 and m["aqu_sz"] >= 0 and m["await_ms"] >= 0
 # the probe summary of the target is in the result too
 p = t["probe"]
