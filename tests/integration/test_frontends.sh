@@ -129,6 +129,15 @@ assert rd["io_bytes"] == 16 * 1024 * 1024, rd["io_bytes"]   # size-based: one pa
 assert jobs[6]["jobname"] == "RND4K-Q32T16-RD" and jobs[6]["read"]["total_ios"] > 0
 assert jobs[2]["read"]["total_ios"] > 0 and jobs[2]["write"]["total_ios"] > 0   # rw mix
 PY
+# fio itself (null engine, nothing written) gives the same entries and group ids
+if command -v fio >/dev/null && FDM_ENGINE=null timeout 120 fio --output-format=json "$J3" >"$WORK/cdm-fio.json" 2>/dev/null; then
+  $PY - "$WORK/cdm-fio.json" "$WORK/out" <<'PY' && pass "fio job 3: same jobs and groupids as fio" || fail "fio job 3 vs fio"
+import json, sys
+ref, mine = (json.load(open(p)) for p in sys.argv[1:3])
+key = lambda d: [(j["jobname"], j["groupid"]) for j in d["jobs"]]
+assert key(ref) == key(mine), (key(ref), key(mine))
+PY
+fi
 # the same in fio's human layout
 expect_status 0 "fio job 3 normal output" -- "$IOMARK" run "$J3" --ignore-unknown --size=16m --quiet
 grep -q '^SEQ1M-Q8T1-RD: (groupid=0, jobs=1): err= 0' "$WORK/out" && grep -q 'clat percentiles (' "$WORK/out" \
