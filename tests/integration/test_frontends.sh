@@ -110,6 +110,19 @@ assert jobs[0]["read"]["total_ios"] > 0 and jobs[1]["write"]["total_ios"] > 0
 assert jobs[0]["read"]["iops"] < 300, jobs[0]["read"]["iops"]
 assert jobs[0]["job options"]["rate_iops"] == "270"
 PY
+# the log device as a loop device (when this machine has them)
+if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null && losetup -f >/dev/null 2>&1; then
+  truncate -s 64M "$WORK/sdi.loop"
+  LDEV=$(new_loop "$WORK/sdi.loop")
+  maps[5]="--filename-map=/dev/sdi=$LDEV"
+  expect_status 0 "fio job 1 with /dev/sdi on $LDEV" -- "$IOMARK" run "$J1" "${maps[@]}" --runtime=1 \
+    --size=8m --output-format=json --quiet
+  $PY - "$WORK/out" <<'PY' && pass "fio job 1: the loop device took the log I/O" || fail "fio job 1 on a loop device"
+import json, sys
+jobs = {j["jobname"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
+assert jobs["sequentialreader"]["read"]["total_ios"] > 0 and jobs["sequentialwriter"]["write"]["total_ios"] > 0
+PY
+fi
 
 J3=$JOBS/fio_job_3_crystaldiskmark_default.fio
 export FDM_ENGINE=io_uring FDM_DIR=$WORK/case FDM_SIZE=1 FDM_ZERO=0 FDM_LOOPS=1 FDM_DURATION=1 FDM_Q8SIZE=1
