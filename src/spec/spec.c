@@ -147,10 +147,6 @@ int iom_job_validate(const struct iom_job *job, const char **option, const char 
             return -EINVAL;
         }
     }
-    if (job->blockalign_bytes && iom_job_max_bs(job) < job->blockalign_bytes &&
-        job->blockalign_bytes % iom_job_max_bs(job) != 0) {
-        /* allowed: alignment need not divide the block size */
-    }
     if (job->size_bytes && job->size_bytes < iom_job_max_bs(job)) {
         *option = "size";
         *why = "the region is smaller than one block";
