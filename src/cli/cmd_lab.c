@@ -19,6 +19,7 @@
 #include "lab/image.h"
 #include "lab/proc.h"
 #include "lab/qemu.h"
+#include "spec/profiles.h"
 #include "spec/units.h"
 
 #define CMD "lab"
@@ -302,19 +303,19 @@ static size_t guest_args(const struct lab_opts *o, const char **out, size_t max)
  */
 static int check_workload(const struct lab_opts *o, double *est_s)
 {
-    *est_s = 600;   /* mark and profiles: bounded generously */
+    *est_s = 600;   /* mark: its runs and pauses are its own; bounded generously */
     if (strcmp(o->command, "run") != 0)
         return 0;
     const char *ga[MAX_ARGS + 16];
     size_t n = guest_args(o, ga, MAX_ARGS + 16);
-    /* --profile is applied by the guest's `iomark run`; leave it out here */
+    /* --profile applies first, then the options (as `iomark run` does) */
     char *av[MAX_ARGS + 20];
     int ac = 0;
+    const char *profile = NULL;
     av[ac++] = (char *)"run";
     for (size_t i = 0; i < n; i++) {
-        if (strncmp(ga[i], "--profile", 9) == 0) {
-            if (ga[i][9] != '=' && i + 1 < n)
-                i++;
+        if (strcmp(ga[i], "--profile") == 0 || strncmp(ga[i], "--profile=", 10) == 0) {
+            profile = ga[i][9] == '=' ? ga[i] + 10 : i + 1 < n ? ga[++i] : "";
             continue;
         }
         av[ac++] = (char *)ga[i];
@@ -325,7 +326,20 @@ static int check_workload(const struct lab_opts *o, double *est_s)
     char err[512];
     iom_job_defaults(&job);
     int status = 0;
-    if (iom_options_parse(ac, av, 1, &job, &ro, err, sizeof(err))) {
+    const struct iom_profile *p = profile ? iom_profile_find(profile) : NULL;
+    if (profile && !p) {
+        size_t np;
+        const struct iom_profile *all = iom_profile_list(&np);
+        char list[512] = "";
+        for (size_t i = 0; i < np; i++)
+            snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
+                     all[i].name);
+        iom_cli_error(CMD, "--profile=%s: unknown profile; allowed: %s", profile, list);
+        status = IOM_EXIT_USAGE;
+    } else if (p && iom_profile_apply(p, &job, err, sizeof(err))) {
+        iom_cli_error(CMD, "--profile=%s: %s", profile, err);
+        status = IOM_EXIT_USAGE;
+    } else if (iom_options_parse(ac, av, 1, &job, &ro, err, sizeof(err))) {
         iom_cli_error(CMD, "%s", err);
         status = IOM_EXIT_USAGE;
     } else if (job.nr_targets) {
@@ -342,8 +356,7 @@ static int check_workload(const struct lab_opts *o, double *est_s)
                 iom_cli_error(CMD, "--%s: %s", opt, why);
             status = IOM_EXIT_USAGE;
         }
-        if (!o->has_profile)
-            *est_s = (double)(job.ramp_ns + job.runtime_ns + job.cooldown_ns) / 1e9;
+        *est_s = (double)(job.ramp_ns + job.runtime_ns + job.cooldown_ns) / 1e9;
     }
     iom_job_free(&job);
     return status;
@@ -497,7 +510,7 @@ struct env {
     struct iom_lab_setup_info setup;
     char *dep_text;
     char labdir[4096];
-    char iomark_cpio[4200];
+    char iomark_cpio[4300];
     char outdir[4096];
     char disk[4200];
     char append[4096];
@@ -642,10 +655,13 @@ static void run_one(const struct lab_opts *o, struct env *e, size_t idx, double 
         unlink(initrd);
         return;
     }
-    /* TCG boots in ~6 s and powers off in ~2 s (FIELD.md 4); allow 120 s
-     * for boot and shutdown, and twice the workload's time per run */
+    /* TCG boots in ~6 s and powers off in ~2 s on an idle host (FIELD.md
+     * 4), but 3-4 times slower on a loaded one; the bound is for hangs: 300 s
+     * for boot and shutdown under TCG (120 s with KVM), and twice the
+     * workload's time + 30 s per run */
+    unsigned boot_s = strcmp(e->accel, "kvm") == 0 ? 120 : 300;
     unsigned timeout = o->timeout_s ? o->timeout_s
-                                    : (unsigned)(120 + o->repeat * (2 * est_s + 30));
+                                    : (unsigned)(boot_s + o->repeat * (2 * est_s + 30));
     fprintf(stderr, "[%zu/%zu] %s (QEMU %s on %s): booting, bound %u s\n", idx + 1, o->nr_ctrls,
             c->name, c->qemu_device, c->machine, timeout);
     struct iom_lab_proc_opts po = {.stdout_path = qlog, .stderr_path = qlog,
@@ -891,12 +907,12 @@ static int cmd_setup(int argc, char **argv)
     char exe[4096];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
     exe[n > 0 ? n : 0] = 0;
-    if (iom_lab_iomark_image(labdir, exe, &rebuilt, err, sizeof(err))) {
+    char img[4300];
+    if (iom_lab_iomark_image(labdir, exe, img, sizeof(img), &rebuilt, err, sizeof(err))) {
         iom_cli_error("lab setup", "%s", err);
         return IOM_EXIT_FAIL;
     }
-    fprintf(stderr, "iomark image: %s/iomark.cpio (%s)\nlab ready\n", labdir,
-            rebuilt ? "built" : "up to date");
+    fprintf(stderr, "iomark image: %s (%s)\nlab ready\n", img, rebuilt ? "built" : "up to date");
     return IOM_EXIT_OK;
 }
 
@@ -990,14 +1006,15 @@ int iom_cmd_lab(int argc, char **argv)
         bool rebuilt;
         ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
         exe[n > 0 ? n : 0] = 0;
-        if (iom_lab_iomark_image(e.labdir, exe, &rebuilt, err, sizeof(err))) {
+        if (iom_lab_iomark_image(e.labdir, exe, e.iomark_cpio, sizeof(e.iomark_cpio), &rebuilt,
+                                 err, sizeof(err))) {
             iom_cli_error(CMD, "%s", err);
             status = IOM_EXIT_FAIL;
             goto out;
         }
         if (rebuilt)
-            fprintf(stderr, "iomark lab: guest copy of iomark rebuilt (binary changed)\n");
-        snprintf(e.iomark_cpio, sizeof(e.iomark_cpio), "%s/iomark.cpio", e.labdir);
+            fprintf(stderr, "iomark lab: guest image of this iomark build written: %s\n",
+                    e.iomark_cpio);
     }
     if ((rc = iom_lab_mkdirs(o.output_dir, 0755))) {
         iom_cli_error(CMD, "--output-dir=%s: cannot create: %s", o.output_dir, strerror(-rc));

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lab/proc.h"
@@ -649,7 +651,7 @@ int iom_lab_setup(const struct iom_lab_setup_opts *o, char *err, size_t errlen)
         return rc;
     fprintf(o->log, "kernel package: %s (downloaded, never installed)\n", pkg);
     char dl[4096];
-    snprintf(dl, sizeof(dl), "%s/download", o->labdir);
+    snprintf(dl, sizeof(dl), "%s/download.%ld", o->labdir, (long)getpid());
     char *rm_dl[] = {"rm", "-rf", dl, NULL};
     run_logged(NULL, rm_dl, NULL, NULL, 0, 120, err, errlen);
     if ((rc = iom_lab_mkdirs(dl, 0755))) {
@@ -703,7 +705,7 @@ int iom_lab_setup(const struct iom_lab_setup_opts *o, char *err, size_t errlen)
     /* base.cpio */
     char base[4096], tmpbase[4200];
     snprintf(base, sizeof(base), "%s/base.cpio", o->labdir);
-    snprintf(tmpbase, sizeof(tmpbase), "%s.tmp", base);
+    snprintf(tmpbase, sizeof(tmpbase), "%s.tmp.%ld", base, (long)getpid());
     struct iom_cpio c;
     if ((rc = iom_cpio_open(&c, tmpbase))) {
         snprintf(err, errlen, "cannot write %s: %s", tmpbase, strerror(-rc));
@@ -768,7 +770,7 @@ int iom_lab_setup(const struct iom_lab_setup_opts *o, char *err, size_t errlen)
     /* lab.conf last: its presence means setup finished */
     char conf[4096], tmpconf[4200];
     snprintf(conf, sizeof(conf), "%s/lab.conf", o->labdir);
-    snprintf(tmpconf, sizeof(tmpconf), "%s.tmp", conf);
+    snprintf(tmpconf, sizeof(tmpconf), "%s.tmp.%ld", conf, (long)getpid());
     FILE *f = fopen(tmpconf, "w");
     if (!f) {
         rc = -errno;
@@ -798,10 +800,30 @@ out:
     return rc;
 }
 
-int iom_lab_iomark_image(const char *labdir, const char *exe, bool *rebuilt, char *err,
-                         size_t errlen)
+/* Remove iomark-*.cpio archives other than keep that were not touched for a day. */
+static void prune_images(const char *labdir, const char *keep)
 {
-    char path[4096], hpath[4096], tmp[4200];
+    DIR *d = opendir(labdir);
+    struct dirent *e;
+    time_t now = time(NULL);
+    while (d && (e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (strncmp(e->d_name, "iomark-", 7) != 0 || l < 12 || strcmp(e->d_name + l - 5, ".cpio"))
+            continue;
+        char p[4200];
+        struct stat st;
+        snprintf(p, sizeof(p), "%s/%s", labdir, e->d_name);
+        if (strcmp(p, keep) != 0 && stat(p, &st) == 0 && now - st.st_mtime > 86400)
+            unlink(p);
+    }
+    if (d)
+        closedir(d);
+}
+
+int iom_lab_iomark_image(const char *labdir, const char *exe, char *path, size_t len,
+                         bool *rebuilt, char *err, size_t errlen)
+{
+    char tmp[4300];
     uint64_t h = 0;
     *rebuilt = false;
     int rc = iom_lab_hash_file(exe, &h);
@@ -809,18 +831,12 @@ int iom_lab_iomark_image(const char *labdir, const char *exe, bool *rebuilt, cha
         snprintf(err, errlen, "cannot read %s: %s", exe, strerror(-rc));
         return rc;
     }
-    snprintf(path, sizeof(path), "%s/iomark.cpio", labdir);
-    snprintf(hpath, sizeof(hpath), "%s/iomark.hash", labdir);
-    char want[32];
-    snprintf(want, sizeof(want), "%016llx", (unsigned long long)h);
-    char *have = NULL;
-    if (access(path, R_OK) == 0 && read_text(hpath, &have, NULL) == 0 &&
-        strncmp(have, want, 16) == 0) {
-        free(have);
+    snprintf(path, len, "%s/iomark-%016llx.cpio", labdir, (unsigned long long)h);
+    if (access(path, R_OK) == 0) {
+        utimes(path, NULL);   /* in use: keep it from being pruned */
         return 0;
     }
-    free(have);
-    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+    snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
     struct iom_cpio c;
     if ((rc = iom_cpio_open(&c, tmp))) {
         snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(-rc));
@@ -839,14 +855,11 @@ int iom_lab_iomark_image(const char *labdir, const char *exe, bool *rebuilt, cha
     if (rename(tmp, path) != 0) {
         rc = -errno;
         snprintf(err, errlen, "rename %s: %s", tmp, strerror(errno));
+        unlink(tmp);
         return rc;
     }
-    FILE *f = fopen(hpath, "w");
-    if (!f || fprintf(f, "%s\n", want) < 0 || fclose(f) != 0) {
-        snprintf(err, errlen, "cannot write %s", hpath);
-        return -EIO;
-    }
     *rebuilt = true;
+    prune_images(labdir, path);
     return 0;
 }
 

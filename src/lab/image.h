@@ -10,8 +10,8 @@
  * concatenation of several archives"):
  *   base.cpio    busybox and the controller drivers with their dependencies
  *                (built by `iomark lab setup`)
- *   iomark.cpio  the iomark binary and the shared libraries it loads
- *                (rebuilt whenever the binary's hash changes)
+ *   iomark-HASH.cpio  the iomark binary and the shared libraries it loads
+ *                (one per build, named by the binary's hash)
  *   job cpio     per boot: /init, the workload arguments, the modules to load
  */
 #ifndef IOMARK_LAB_IMAGE_H
@@ -147,13 +147,16 @@ struct iom_lab_setup_opts {
 int iom_lab_setup(const struct iom_lab_setup_opts *o, char *err, size_t errlen);
 
 /*
- * Make sure labdir/iomark.cpio holds the binary `exe` (normally
- * /proc/self/exe) and every library ldd lists for it, at the same absolute
- * paths; rebuilt only when the binary's hash differs from iomark.hash. Sets
- * *rebuilt. Returns 0 or -errno with one line in err.
+ * Make sure labdir/iomark-HASH.cpio exists, holding the binary `exe`
+ * (normally /proc/self/exe) and every library ldd lists for it, at the same
+ * absolute paths. HASH is the binary's FNV-1a 64 hash, so several iomark
+ * builds sharing one lab folder never see each other's image; archives of
+ * other builds unused for a day are removed. Writes the archive's path to
+ * path (len bytes) and sets *rebuilt when it had to be written. Returns 0
+ * or -errno with one line in err.
  */
-int iom_lab_iomark_image(const char *labdir, const char *exe, bool *rebuilt, char *err,
-                         size_t errlen);
+int iom_lab_iomark_image(const char *labdir, const char *exe, char *path, size_t len,
+                         bool *rebuilt, char *err, size_t errlen);
 
 /* What one boot needs in its job archive. */
 struct iom_lab_job_files {
