@@ -392,6 +392,72 @@ static void show_dir(FILE *f, const struct unit *u, int d, const struct grp *gr)
     show_samples(f, u, d, gr);
 }
 
+/* fio's latency distribution: % of all I/Os per range (stat.c
+ * io_u_mark_lat_nsec/usec/msec). A range's key is its exclusive upper end:
+ * "250" in usec is [100, 250) us; ">=2000" msec is 2 s and more. */
+static const double lat_keys[] = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000};
+static const double lat_mkeys[] = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000};
+struct lat_dist {
+    double ns[10], us[10], ms[12];
+};
+
+static void lat_dist(const struct unit *u, struct lat_dist *ld)
+{
+    memset(ld, 0, sizeof(*ld));
+    uint64_t total = u->dir[0].ios + u->dir[1].ios;
+    for (int d = 0; d < 2 && total; d++) {
+        const struct iom_hist *h = &u->dir[d].hist;
+        for (unsigned b = 0; b < IOM_HIST_BUCKETS; b++) {
+            if (!h->count[b])
+                continue;
+            double v = (double)iom_hist_bucket_mid(b), pct = 100.0 * (double)h->count[b] / total;
+            int k;
+            if (v < 1000) {
+                for (k = 0; k < 9 && v >= lat_keys[k]; k++)
+                    ;
+                ld->ns[k] += pct;
+            } else if (v < 1e6) {
+                for (k = 0; k < 9 && v / 1e3 >= lat_keys[k]; k++)
+                    ;
+                ld->us[k] += pct;
+            } else {
+                for (k = 0; k < 11 && v / 1e6 >= lat_mkeys[k]; k++)
+                    ;
+                ld->ms[k] += pct;
+            }
+        }
+    }
+}
+
+/* fio's show_lat(): the non-zero ranges, five per line */
+static void show_lat_dist(FILE *f, const double *v, int n, const char *unit)
+{
+    int line = 0;
+    bool shown = false, new_line = true;
+    for (int i = 0; i < n; i++) {
+        if (v[i] <= 0.0)
+            continue;
+        shown = true;
+        if (new_line) {
+            if (line)
+                fprintf(f, "\n");
+            fprintf(f, "  lat (%s)   : ", unit);
+            new_line = false;
+            line = 0;
+        }
+        if (line)
+            fprintf(f, ", ");
+        if (i == 11)
+            fprintf(f, ">=2000=%3.2f%%", v[i]);
+        else
+            fprintf(f, "%g=%3.2f%%", i < 10 ? lat_keys[i] : lat_mkeys[i], v[i]);
+        if (++line == 5)
+            new_line = true;
+    }
+    if (shown)
+        fprintf(f, "\n");
+}
+
 void iom_report_fio_text(FILE *f, const struct iom_fio_file *ff, struct iom_result *const *res)
 {
     struct unit *us;
@@ -424,6 +490,11 @@ void iom_report_fio_text(FILE *f, const struct iom_fio_file *ff, struct iom_resu
             for (int d = 0; d < 2; d++)
                 if (u->dir[d].ios)
                     show_dir(f, u, d, &gr);
+            struct lat_dist ld;
+            lat_dist(u, &ld);
+            show_lat_dist(f, ld.ns, 10, "nsec");
+            show_lat_dist(f, ld.us, 10, "usec");
+            show_lat_dist(f, ld.ms, 12, "msec");
             fprintf(f, "  cpu          : usr=%.2f%%, sys=%.2f%%\n", u->usr_pct, u->sys_pct);
             fprintf(f, "     issued rwts: total=%llu,%llu,0,0 short=0,0,0,0 dropped=0,0,0,0\n",
                     (unsigned long long)u->dir[0].ios, (unsigned long long)u->dir[1].ios);
@@ -535,48 +606,23 @@ static cJSON *dir_obj(const struct unit *u, int d, const struct grp *gr)
     return o;
 }
 
-/* fio's latency_ns/us/ms maps: % of I/Os per latency range */
 static void lat_maps(cJSON *job, const struct unit *u)
 {
-    static const double keys[] = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000};
-    static const double mkeys[] = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000};
-    double ns[10] = {0}, us[10] = {0}, ms[12] = {0};
-    uint64_t total = u->dir[0].ios + u->dir[1].ios;
-    for (int d = 0; d < 2 && total; d++) {
-        const struct iom_hist *h = &u->dir[d].hist;
-        for (unsigned b = 0; b < IOM_HIST_BUCKETS; b++) {
-            if (!h->count[b])
-                continue;
-            double v = (double)iom_hist_bucket_mid(b), pct = 100.0 * (double)h->count[b] / total;
-            int k;
-            if (v < 1000) {
-                for (k = 0; k < 9 && v > keys[k]; k++)
-                    ;
-                ns[k] += pct;
-            } else if (v < 1e6) {
-                for (k = 0; k < 9 && v / 1e3 > keys[k]; k++)
-                    ;
-                us[k] += pct;
-            } else {
-                for (k = 0; k < 11 && v / 1e6 > mkeys[k]; k++)
-                    ;
-                ms[k] += pct;
-            }
-        }
-    }
+    struct lat_dist ld;
+    lat_dist(u, &ld);
     cJSON *a = cJSON_AddObjectToObject(job, "latency_ns"), *b = cJSON_AddObjectToObject(job, "latency_us"),
           *c = cJSON_AddObjectToObject(job, "latency_ms");
     char key[16];
     for (int k = 0; k < 10; k++) {
-        snprintf(key, sizeof(key), "%g", keys[k]);
-        cJSON_AddNumberToObject(a, key, ns[k]);
-        cJSON_AddNumberToObject(b, key, us[k]);
+        snprintf(key, sizeof(key), "%g", lat_keys[k]);
+        cJSON_AddNumberToObject(a, key, ld.ns[k]);
+        cJSON_AddNumberToObject(b, key, ld.us[k]);
     }
     for (int k = 0; k < 11; k++) {
-        snprintf(key, sizeof(key), "%g", mkeys[k]);
-        cJSON_AddNumberToObject(c, key, ms[k]);
+        snprintf(key, sizeof(key), "%g", lat_mkeys[k]);
+        cJSON_AddNumberToObject(c, key, ld.ms[k]);
     }
-    cJSON_AddNumberToObject(c, ">=2000", ms[11]);
+    cJSON_AddNumberToObject(c, ">=2000", ld.ms[11]);
 }
 
 cJSON *iom_report_fio_json(const struct iom_fio_file *ff, struct iom_result *const *res)
