@@ -15,8 +15,8 @@
 
 /*
  * Run jobs[0..nr_jobs) concurrently; job i on the nr_targets[i] prepared and
- * opened targets targets[i][]. All jobs start together (a barrier releases
- * them once every coordinating thread exists). hooks->stop stops every job;
+ * opened targets targets[i][]. All jobs start together (a gate opens once
+ * every coordinating thread exists; if one cannot be created, none runs). hooks->stop stops every job;
  * hooks->progress is given to job 0 only (one progress line). out[i]
  * receives job i's result (caller frees each with iom_result_free); an
  * entry may be NULL only when that job ran out of memory.
