@@ -369,7 +369,9 @@ void iom_cmp_delta_text(const struct iom_cmp_row *row, const struct iom_cmp_delt
     if (isnan(d->improvement_pct))
         return;
     double x = d->improvement_pct;
-    if (row->better > 0) {
+    if (fabs(x) < 0.05) {
+        snprintf(buf, len, "no change in %s", row->noun);
+    } else if (row->better > 0) {
         snprintf(buf, len, "%+.1f%% %s", x, row->noun);
     } else {
         snprintf(buf, len, "%.1f%% %s %s", fabs(x), x >= 0 ? "lower" : "higher", row->noun);

@@ -59,6 +59,18 @@ static void delta_full(const struct iom_cmp *c, const struct iom_cmp_row *row, u
 
 #define COLW 26
 
+/* Print s left-aligned in w columns (UTF-8 aware: "±" is one column). */
+static void pad(FILE *f, const char *s, int w)
+{
+    int cols = 0;
+    for (const char *p = s; *p; p++)
+        if (((unsigned char)*p & 0xC0) != 0x80)
+            cols++;
+    fputs(s, f);
+    for (; cols < w; cols++)
+        fputc(' ', f);
+}
+
 void iom_cmp_print_text(FILE *f, const struct iom_cmp *c)
 {
     fprintf(f, "inputs:\n");
@@ -90,7 +102,8 @@ void iom_cmp_print_text(FILE *f, const struct iom_cmp *c)
             for (uint32_t i = 0; i < c->nr_inputs; i++) {
                 char cell[64];
                 cell_text(&row->cells[i], cell, sizeof(cell));
-                fprintf(f, " %-*s", COLW, cell);
+                fputc(' ', f);
+                pad(f, cell, COLW);
             }
             for (uint32_t i = 1; i < c->nr_inputs; i++) {
                 char d[200];

@@ -9,8 +9,10 @@
  *               run of "each_run" kept.
  * type "sweep"  {"points": [{target, threads, iodepth, knee: bool, result: run
  *               document}]}: one workload per point ("TARGET T8 Q4").
- * type "tpcc"   {"nopm", "tpm", "transactions": {name: {calls, mean_ms,
- *               p50_ms, p95_ms, p99_ms, max_ms}}}, or {"runs": [such documents]}.
+ * type "tpcc"   {"nopm", "tpm", "vu", "duration": {"measured_s"}, "cpu":
+ *               {"busy_pct"}, "transactions": {name: {calls, mean_ms, p50_ms,
+ *               p95_ms, p99_ms, max_ms}}} (docs/tpcc.md), or {"runs": [such
+ *               documents]}; "tpcc_load"/"tpcc_check" hold nothing to compare.
  * A document with "status": "error" is refused with its "error" text.
  */
 #include <cjson/cJSON.h>
@@ -127,6 +129,7 @@ static int read_tpcc(const cJSON *doc, struct iom_imp_run *run)
     run->runtime_s = num(doc, "measured_s");
     if (isnan(run->runtime_s))
         run->runtime_s = num(obj(doc, "duration"), "measured_s");
+    run->cpu_pct = num(obj(doc, "cpu"), "busy_pct"); /* % of all CPUs */
     const cJSON *e;
     cJSON_ArrayForEach(e, obj(doc, "transactions"))
     {
@@ -266,6 +269,8 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
             goto out;
         }
         w->is_tpcc = 1;
+        double vu = num(doc, "vu");
+        w->threads = isnan(vu) ? 0 : (int)vu;
         const cJSON *runs = obj(doc, "runs");
         if (cJSON_GetArraySize(runs) > 0) {
             int k = 0;

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# iomark report on the real result files: one self-contained, well-formed
+# page whose chart data are the values in the files; refusals write nothing.
+source "$(dirname "$0")/lib.sh"
+R=${SHARED:-$SRCDIR/../shared}/cases/results
+[ -d "$R" ] || { echo "skip: $R not found"; exit 77; }
+
+expect_status 0 "report of every real file" -- "$IOMARK" report -o $WORK/all.html --title="all & sundry" \
+  "$R/diskspd_xml_1.xml" "$R/diskspd_xml_3.xml" "$R/diskspd_text_1.txt" "$R/diskspd_text_2.txt" \
+  "$R/fio_json_1.json" "$R/fio_json_3.json" "$R/fio_json_5.json" "$R/fio_json_7.json" \
+  "$R/fio_jsonplus_1.json" "$R/fio_text_1.txt" "$R/crystaldiskmark_text_1.txt" "$R/kdiskmark_text_1.txt"
+$PY - $WORK/all.html <<'PY' && pass "page parses as XML, no scripts, no external references" || fail "page"
+import sys, xml.etree.ElementTree as ET
+t = ET.parse(sys.argv[1])                      # strict XML parser (expat)
+s = open(sys.argv[1], encoding="utf-8").read()
+assert "<script" not in s and "src=" not in s and "href=" not in s and "@import" not in s
+assert "all &amp; sundry" in s
+S = "{http://www.w3.org/2000/svg}"
+assert len(list(t.iter(S + "svg"))) > 10
+PY
+
+# DiskSpd XML 3 against fio JSON 7: bars and curves hold the files' values
+expect_status 0 "two inputs" -- "$IOMARK" report -o $WORK/two.html "$R/diskspd_xml_3.xml" "$R/fio_json_7.json"
+$PY - $WORK/two.html <<'PY' && pass "chart data match the files" || fail "chart data"
+import sys, xml.etree.ElementTree as ET
+S = "{http://www.w3.org/2000/svg}"
+t = ET.parse(sys.argv[1])
+svgs = {e.get("id"): e for e in t.iter(S + "svg") if e.get("id")}
+bars = {e.get("data-metric"): e for e in t.iter(S + "svg") if e.get("data-metric")}
+# IOPS: DiskSpd 6971 I/Os in 30.00 s; fio read 25.246234 + write 26.442108
+v = {r.get("data-input"): float(r.get("data-value")) for r in bars["iops"].iter(S + "rect")}
+assert abs(v["0"] - 6971 / 30) < 1e-6 and abs(v["1"] - 51.688342) < 1e-6, v
+# IOPS over time: the DiskSpd -D buckets, Total = 106, 222, 335, 339 in seconds 1..4
+g = [x for x in svgs["iops-time-0"].iter(S + "g") if x.get("data-series") == "diskspd_xml_3.xml"][0]
+ys = [float(c.get("data-y")) for c in g.iter(S + "circle")]
+assert ys[:4] == [106, 222, 335, 339] and len(ys) == 30, ys[:5]
+# percentile curve: Percentile 99.9 TotalMilliseconds 1685.811
+g = [x for x in svgs["pct-0"].iter(S + "g") if x.get("data-series") == "diskspd_xml_3.xml"][0]
+pts = {float(c.get("data-x")): float(c.get("data-y")) for c in g.iter(S + "circle")}
+assert abs(pts[99.9] - 1685811) < 1e-3, pts.get(99.9)
+PY
+
+expect_status 2 "empty file refused" -- "$IOMARK" report -o $WORK/bad.html "$R/fio_json_13_empty.json"
+expect_err_has "fio_json_13_empty.json: empty file"
+[ ! -e $WORK/bad.html ] && pass "nothing written on refusal" || fail "file written on refusal"
+expect_status 2 "missing folder" -- "$IOMARK" report -o $WORK/nope/r.html "$R/fio_json_5.json"
+expect_err_has "folder $WORK/nope does not exist"
+expect_status 2 "bad option" -- "$IOMARK" report --colour=red "$R/fio_json_5.json"
+expect_status 0 "to stdout" -- "$IOMARK" report "$R/kdiskmark_text_1.txt"
+grep -q "</html>" $WORK/out && pass "stdout page" || fail "stdout page"
+finish
