@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -182,27 +183,27 @@ static void print_table(FILE *f, const struct mark_opts *mo, const struct iom_jo
 {
     const struct iom_mark_profile *p = mo->profile;
     char sz[32];
-    iom_fmt_bytes(t->size_bytes, sz, sizeof(sz));
+    iom_fmt_bytes(t->region_len, sz, sizeof(sz));
     fprintf(f, "iomark %s mark: %s (%s), %s, %llu run%s x %.3g s, %s of runs\n", IOMARK_VERSION,
             p->name, p->title, base->direct ? "direct I/O" : "BUFFERED I/O (page cache)",
             (unsigned long long)mo->runs, mo->runs == 1 ? "" : "s",
             (double)base->runtime_ns / 1e9, p->best_of_runs ? "best" : "mean");
-    fprintf(f, "target %s (%s, %s%s%s), engine %s; MB/s = 10^6 bytes/s\n", t->path,
+    fprintf(f, "target %s (%s, tested %s%s%s), engine %s; MB/s = 10^6 bytes/s\n", t->path,
             t->is_blockdev ? "block device" : "file", sz, t->devname[0] ? ", on " : "",
             t->devname, engine);
     if (sig)
         fprintf(f, "INTERRUPTED by %s: partial results\n", iom_signal_name(sig));
-    fprintf(f, "\n%-14s %11s %11s %11s   %11s %11s %11s\n", "test", "read MB/s", "read IOPS",
-            "read us", "write MB/s", "write IOPS", "write us");
+    fprintf(f, "\n%-14s %11s %11s %13s   %11s %11s %13s\n", "test", "read MB/s", "read IOPS",
+            "read mean us", "write MB/s", "write IOPS", "write mean us");
     for (unsigned i = 0; i < p->nr_tests; i++) {
         fprintf(f, "%-14s", p->tests[i].name);
         for (int w = 0; w < 2; w++) {
             const struct cell *c = &cells[i * 2 + w];
             if (c->nr_runs)
-                fprintf(f, " %11.2f %11.1f %11.1f%s", c->agg.mb_per_s, c->agg.iops,
+                fprintf(f, " %11.2f %11.1f %13.1f%s", c->agg.mb_per_s, c->agg.iops,
                         c->agg.lat_mean_us, w ? "" : "  ");
             else
-                fprintf(f, " %11s %11s %11s%s", "-", "-", "-", w ? "" : "  ");
+                fprintf(f, " %11s %11s %13s%s", "-", "-", "-", w ? "" : "  ");
         }
         fputc('\n', f);
     }
@@ -237,6 +238,15 @@ static cJSON *mark_json(const struct mark_opts *mo, const struct iom_job *base,
         cJSON_AddStringToObject(d, "interrupted_by", iom_signal_name(sig));
     if (error)
         cJSON_AddStringToObject(d, "error", error);
+    struct utsname un;
+    cJSON *h = cJSON_AddObjectToObject(d, "host");
+    if (uname(&un) == 0) {
+        char k[160];
+        snprintf(k, sizeof(k), "%s %s", un.sysname, un.release);
+        cJSON_AddStringToObject(h, "hostname", un.nodename);
+        cJSON_AddStringToObject(h, "kernel", k);
+    }
+    cJSON_AddNumberToObject(h, "nr_cpus", (double)sysconf(_SC_NPROCESSORS_ONLN));
     cJSON_AddStringToObject(d, "profile", mo->profile->name);
     cJSON_AddStringToObject(d, "profile_title", mo->profile->title);
     cJSON_AddStringToObject(d, "selection", mo->profile->best_of_runs ? "best" : "mean");
@@ -250,6 +260,7 @@ static cJSON *mark_json(const struct mark_opts *mo, const struct iom_job *base,
     cJSON_AddStringToObject(tg, "device", t->devname);
     cJSON_AddStringToObject(tg, "kind", t->is_blockdev ? "block_device" : "file");
     cJSON_AddNumberToObject(tg, "size_bytes", (double)t->size_bytes);
+    cJSON_AddNumberToObject(tg, "tested_bytes", (double)t->region_len);
     cJSON *tests = cJSON_AddArrayToObject(d, "tests");
     for (unsigned i = 0; i < mo->profile->nr_tests; i++) {
         const struct iom_mark_test *mt = &mo->profile->tests[i];
@@ -261,8 +272,10 @@ static cJSON *mark_json(const struct mark_opts *mo, const struct iom_job *base,
         cJSON_AddNumberToObject(o, "threads", mt->threads);
         for (int w = 0; w < 2; w++) {
             const struct cell *c = &cells[i * 2 + w];
-            if (!c->nr_runs)
+            if (!c->nr_runs) { /* not run (interrupted or failed before it) */
+                cJSON_AddNullToObject(o, w ? "write" : "read");
                 continue;
+            }
             cJSON *dir = fig_json(&c->agg);
             cJSON *runs = cJSON_AddArrayToObject(dir, "each_run");
             for (unsigned k = 0; k < c->nr_runs; k++)
@@ -314,6 +327,9 @@ int iom_cmd_mark(int argc, char **argv)
     base.runtime_ns = UINT64_C(5000000000);
     base.size_bytes = UINT64_C(1) << 30;
     int status = parse(argc, argv, &base, &ro, &mo);
+    bool size_given = false;
+    for (int i = 1; i < argc; i++)
+        size_given |= strncmp(argv[i], "--size", 6) == 0 && (argv[i][6] == '=' || !argv[i][6]);
     struct cell *cells = NULL;
     struct iom_target target;
     char *owned = NULL;
@@ -330,8 +346,13 @@ int iom_cmd_mark(int argc, char **argv)
     status = resolve_target(&base, &remove_after, &owned);
     if (status)
         goto out;
-    if (base.keep)
-        remove_after = false;
+    /* a test file iomark creates is removed at the end (also on Ctrl-C)
+     * unless --keep; an existing file or device is never removed */
+    remove_after = !base.keep;
+    /* a block device is tested whole unless --size says otherwise */
+    struct stat tst;
+    if (!size_given && stat(base.targets[0], &tst) == 0 && S_ISBLK(tst.st_mode))
+        base.size_bytes = 0;
 
     /* check every test's job first: nothing is created unless all pass */
     const struct iom_mark_profile *p = mo.profile;

@@ -1,5 +1,6 @@
 /* common.c - signals, progress line and the run pipeline shared by commands. */
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -97,6 +98,20 @@ static int check_output_path(const char *cmd, const char *path)
     } else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
         iom_cli_error(cmd, "--output=%s: is a folder; name a file", path);
         rc = IOM_EXIT_USAGE;
+    } else {
+        /* create and remove the temporary the result is written through, so a
+         * folder that refuses new files (/proc, read-only mounts) is found now */
+        char tmp[4200];
+        snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            iom_cli_error(cmd, "--output=%s: cannot create files there: %s", path,
+                          strerror(errno));
+            rc = IOM_EXIT_USAGE;
+        } else {
+            close(fd);
+            unlink(tmp);
+        }
     }
     free(dup);
     return rc;

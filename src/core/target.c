@@ -235,6 +235,8 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
         devname_of(t->dev, t->devname, sizeof(t->devname));
     } else if (errno != ENOENT) {
         return fail(err, errlen, -errno, "target %s: %s", path, strerror(errno));
+    } else if (path[0] && path[strlen(path) - 1] == '/') {
+        return fail(err, errlen, -ENOENT, "target %s: folder does not exist", path);
     }
 
     /* the region */
@@ -276,7 +278,7 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
     } else if (t->is_blockdev) {
         if (need > t->size_bytes)
             return fail(err, errlen, -EINVAL,
-                        "--size/--offset: region ends at byte %llu but %s has %llu bytes",
+                        "--size: the region ends at byte %llu but %s has %llu bytes",
                         (unsigned long long)need, path, (unsigned long long)t->size_bytes);
     } else if (need > t->size_bytes) {
         struct statvfs vfs;
@@ -315,8 +317,8 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
                                 (unsigned long long)job->bssplit[i].bs_bytes, path, a);
         } else if (job->bs_bytes % a) {
             return fail(err, errlen, -EINVAL,
-                        "--bs=%llu: not a multiple of %s's logical block size (%u bytes), which "
-                        "direct I/O requires; use a multiple of %u or --direct=0",
+                        "--bs: %llu bytes is not a multiple of %s's logical block size (%u "
+                        "bytes), which direct I/O requires; use a multiple of %u or --direct=0",
                         (unsigned long long)job->bs_bytes, path, a, a);
         }
         if (job->offset_bytes % a)

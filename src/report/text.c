@@ -132,7 +132,7 @@ void iom_report_text(FILE *f, const struct iom_result *r)
     for (int i = 0; i < IOM_NR_PCT; i++) {
         char h[16];
         snprintf(h, sizeof(h), "p%g", iom_pct_list[i]);
-        fprintf(f, " %10s", h);
+        fprintf(f, " %9s ", h);
     }
     fprintf(f, " %10s %12s\n", "max", "samples");
     for (int k = 0; k < 3; k++) {
@@ -145,9 +145,7 @@ void iom_report_text(FILE *f, const struct iom_result *r)
             fmt_us(m[k].lat_pct_us[i], v, sizeof(v));
             /* a percentile p needs at least 1/(1-p) samples to differ from the max */
             double need = 1.0 / (1.0 - iom_pct_list[i] / 100.0);
-            if ((double)m[k].ios < need - 1e-6)
-                strcat(v, "*");
-            fprintf(f, " %10s", v);
+            fprintf(f, " %9s%c", v, (double)m[k].ios < need - 1e-6 ? '*' : ' ');
         }
         fmt_us(m[k].lat_max_us, v, sizeof(v));
         fprintf(f, " %10s %12llu\n", v, (unsigned long long)m[k].ios);

@@ -55,7 +55,13 @@ static int set_mix(const struct opt *o, const char *v, struct iom_job *job, stru
     uint32_t pct;
     if (!v || iom_parse_percent(v, &pct, &why))
         return bad(err, errlen, o->name, v, v ? why : "needs a percentage 0-100");
-    job->rwmixread_pct = strcmp(o->name, "rwmixwrite") == 0 ? 100 - pct : pct;
+    uint32_t read_pct = strcmp(o->name, "rwmixwrite") == 0 ? 100 - pct : pct;
+    if (job->rwmix_given && job->rwmixread_pct != read_pct)
+        return bad(err, errlen, o->name, v,
+                   "conflicts with the read/write mix given before (--rwmixread and "
+                   "--rwmixwrite must add up to 100)");
+    job->rwmixread_pct = read_pct;
+    job->rwmix_given = true;
     return 0;
 }
 
@@ -435,6 +441,23 @@ int iom_option_apply(const char *name, const char *v, struct iom_job *job, struc
                      char *err, size_t errlen)
 {
     const struct opt *o = find(name);
+    /* fio options iomark spells differently or does not need */
+    static const struct {
+        const char *name, *hint;
+    } fio_hints[] = {
+        {"filename", "targets are the arguments after the options: iomark run [options] FILE..."},
+        {"time_based", "iomark runs are time-based already (--runtime); --io_size limits bytes"},
+        {"group_reporting", "iomark reports every target and thread and the total"},
+        {"blocksize", "use --bs"},
+        {"directory", "name the target file with its folder: iomark run [options] DIR/FILE"},
+        {"output-format=normal,json", "use normal or json"},
+    };
+    for (size_t i = 0; !o && i < sizeof(fio_hints) / sizeof(fio_hints[0]); i++) {
+        if (strcmp(name, fio_hints[i].name) == 0) {
+            snprintf(err, errlen, "--%s: not an iomark run option; %s", name, fio_hints[i].hint);
+            return -ENOENT;
+        }
+    }
     if (!o) {
         const char *s = iom_option_suggest(name);
         if (s)
@@ -518,7 +541,9 @@ int iom_options_parse(int argc, char **argv, int first, struct iom_job *job,
             continue;
         }
         if (a[1] != '-') {
-            snprintf(err, errlen, "%s: unknown option; iomark's options are long (--name=value)",
+            snprintf(err, errlen,
+                     "%s: unknown option; iomark's options are long (--name=value); for DiskSpd's "
+                     "syntax use iomark diskspd",
                      a);
             return -EINVAL;
         }
@@ -533,11 +558,12 @@ int iom_options_parse(int argc, char **argv, int first, struct iom_job *job,
         name[nl] = '\0';
         const char *val = eq ? eq + 1 : NULL;
         const struct opt *o = find(name);
-        /* "--bs 4k": the next word is the value unless it is a flag */
-        if (o && !val && o->type != T_BOOL && !(o->fn == set_buffered || o->fn == set_sync) &&
-            i + 1 < argc) {
+        /* "--bs 4k": the next word is the value. Flags take one only when it is
+         * 0 or 1 ("--direct 0"); a target named 0 or 1 can be written ./0. */
+        bool flag = o && (o->type == T_BOOL || o->fn == set_buffered || o->fn == set_sync);
+        if (o && !val && i + 1 < argc &&
+            (!flag || strcmp(argv[i + 1], "0") == 0 || strcmp(argv[i + 1], "1") == 0))
             val = argv[++i];
-        }
         int rc = iom_option_apply(name, val, job, ro, err, errlen);
         if (rc)
             return -EINVAL;

@@ -108,6 +108,7 @@ struct iom_job {
     int32_t inject_errno;        /* testing aid: complete every inject_every-th I/O with */
     uint64_t inject_every;       /* -inject_errno (0 = never) */
     bool runtime_set;            /* --runtime given explicitly (else io_size runs unbounded) */
+    bool rwmix_given;            /* --rwmixread/--rwmixwrite seen (a conflicting second is refused) */
 
     /* safety and housekeeping */
     bool force;                  /* allow writes to block devices with data on them */

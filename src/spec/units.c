@@ -77,7 +77,7 @@ static int check_sign(const char *s, const char **why)
         return -EINVAL;
     }
     if (*s == '-') {
-        *why = "negative values are not allowed";
+        *why = "negative values are not allowed; give a positive number";
         return -EINVAL;
     }
     if (*s == '+' || isspace((unsigned char)*s)) {
@@ -116,7 +116,8 @@ int iom_parse_size(const char *s, uint64_t *bytes, const char **why)
     for (size_t i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
         if (strcasecmp(end, sfx[i].suffix) == 0)
             return scale_exact(num, fd, UINT64_C(1) << sfx[i].shift, bytes, why,
-                               "not a whole number of bytes");
+                               "not a whole number of bytes; give whole bytes or a fraction "
+                               "that makes them, e.g. 1536 or 1.5K");
     }
     *why = "unknown size suffix; allowed: none or B (bytes), K/KB/KiB/Ki, M.., G.., T.., P.. "
            "(all binary, case-insensitive)";
@@ -153,7 +154,7 @@ int iom_parse_duration(const char *s, uint64_t *ns, const char **why)
     for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
         if (strcasecmp(end, units[i].unit) == 0)
             return scale_exact(num, fd, units[i].mult, ns, why,
-                               "not a whole number of nanoseconds");
+                               "not a whole number of nanoseconds; e.g. 1.5s or 1500ms");
     }
     *why = "unknown time unit; allowed: none or s (seconds), ns, us, ms, m, h, d";
     return -EINVAL;

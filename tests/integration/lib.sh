@@ -35,12 +35,11 @@ need_root_loop() {
     echo "skip: needs root and loop devices"; exit 77
   fi
 }
-# new_loop FILE [SECTOR_SIZE] -> prints the device
+# new_loop FILE [SECTOR_SIZE]: attach FILE, set $LOOP_DEV, and remember it for
+# cleanup (not through $(...), whose subshell would lose the cleanup list)
 new_loop() {
-  local dev
-  if [ -n "${2:-}" ]; then dev=$(losetup -f --show --sector-size "$2" "$1"); else dev=$(losetup -f --show "$1"); fi
-  LOOPS+=("$dev")
-  echo "$dev"
+  if [ -n "${2:-}" ]; then LOOP_DEV=$(losetup -f --show --sector-size "$2" "$1"); else LOOP_DEV=$(losetup -f --show "$1"); fi
+  LOOPS+=("$LOOP_DEV")
 }
 finish() {
   echo "$passes passed, $fails failed"

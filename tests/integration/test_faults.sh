@@ -108,7 +108,7 @@ if [ "$(id -u)" = 0 ]; then
   # real EIO from a device-mapper error target between 8 and 9 MiB
   if command -v dmsetup >/dev/null && losetup -f >/dev/null 2>&1; then
     truncate -s 16M $WORK/dm.img
-    L=$(new_loop $WORK/dm.img)
+    new_loop $WORK/dm.img; L=$LOOP_DEV
     NAME=iomark-test-$$
     if printf '0 16384 linear %s 0\n16384 2048 error\n18432 14336 linear %s 18432\n' $L $L | dmsetup create $NAME 2>/dev/null; then
       expect_status 1 "real EIO from dm-error" -- "$IOMARK" run --rw=read --bs=64k --io_size=16M --output-format=json \

@@ -113,7 +113,7 @@ PY
 # the log device as a loop device (when this machine has them)
 if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null && losetup -f >/dev/null 2>&1; then
   truncate -s 64M "$WORK/sdi.loop"
-  LDEV=$(new_loop "$WORK/sdi.loop")
+  new_loop "$WORK/sdi.loop"; LDEV=$LOOP_DEV
   maps[5]="--filename-map=/dev/sdi=$LDEV"
   expect_status 0 "fio job 1 with /dev/sdi on $LDEV" -- "$IOMARK" run "$J1" "${maps[@]}" --runtime=1 \
     --size=8m --output-format=json --quiet

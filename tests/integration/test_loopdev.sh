@@ -6,7 +6,7 @@ source "$(dirname "$0")/lib.sh"
 need_root_loop
 truncate -s 64M $WORK/back.img
 dd if=/dev/urandom of=$WORK/back.img bs=1M count=64 conv=notrunc status=none
-D=$(new_loop $WORK/back.img)
+new_loop $WORK/back.img; D=$LOOP_DEV
 expect_status 0 "randread on $D" -- "$IOMARK" run --iodepth=16 --runtime=1 --output-format=json --output=$WORK/r.json --quiet $D
 $CHECK $WORK/r.json --bs 4096 && pass "loop result checks" || fail "loop result checks"
 $PY - $WORK/r.json $(basename $D) <<'PY' && pass "device recorded" || fail "device recorded"
@@ -17,7 +17,7 @@ PY
 expect_status 0 "write to a blank loop device" -- "$IOMARK" run --rw=randwrite --runtime=1 --quiet $D
 
 # 4096-byte logical sectors: 512-byte direct I/O refused up front, 4 KiB fine, 12 KiB fine
-D4=$(new_loop $WORK/back.img 4096)
+new_loop $WORK/back.img 4096; D4=$LOOP_DEV
 expect_status 2 "512 B on 4K-sector device" -- "$IOMARK" run --bs=512 --runtime=1 $D4
 expect_err_has "logical block size (4096"
 expect_status 0 "12 KiB (not a power of two) on 4K-sector device" -- "$IOMARK" run --bs=12k --runtime=1 --quiet $D4

@@ -8,6 +8,9 @@ expect_status 0 "mark, 1 run of 1 s" -- "$IOMARK" mark --runs=1 --runtime=1 --pa
 $PY - $WORK/m.json <<'PY' && pass "mark JSON" || fail "mark JSON"
 import json, sys
 d = json.load(open(sys.argv[1]))
+import jsonschema, os
+schema = json.load(open(os.environ["SRCDIR"] + "/docs/mark.schema.json"))
+jsonschema.validate(d, schema, cls=jsonschema.Draft202012Validator)
 names = [t["name"] for t in d["tests"]]
 ok = names == ["SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"] and d["schema"] == "iomark-result"
 for t in d["tests"]:
@@ -26,4 +29,34 @@ mkdir -p $WORK/dir
 expect_status 0 "mark realworld keep" -- "$IOMARK" mark --profile=realworld --runs=2 --runtime=500ms --pause=0 --size=16M --keep --quiet $WORK/dir
 [ -e $WORK/dir/iomark-test.dat ] && pass "kept with --keep" || fail "not kept"
 grep -q "RND4K Q1T1" $WORK/out && grep -q "best of runs" $WORK/out && pass "realworld table, best run" || fail "realworld table: $(cat $WORK/out)"
+# a named file that iomark creates is removed too (unless --keep)
+expect_status 0 "mark on a new named file" -- "$IOMARK" mark --profile=realworld --runs=1 --runtime=300ms --pause=0 --size=16M --quiet $WORK/named.dat
+[ ! -e $WORK/named.dat ] && pass "created named file removed" || fail "named file left behind"
+# an existing file is used and never removed
+"$IOMARK" run --size=16M --runtime=100ms --quiet $WORK/mine.dat >/dev/null
+expect_status 0 "mark on an existing file" -- "$IOMARK" mark --profile=realworld --runs=1 --runtime=300ms --pause=0 --size=16M --quiet $WORK/mine.dat
+[ -e $WORK/mine.dat ] && pass "existing file kept" || fail "existing file removed"
+expect_status 2 "mark on a missing folder" -- "$IOMARK" mark $WORK/nodir/
+expect_err_has "folder does not exist"
+# a block device smaller than the default 1 GiB is tested whole
+if [ "$(id -u)" = 0 ] && losetup -f >/dev/null 2>&1; then
+  truncate -s 64M $WORK/small.img
+  new_loop $WORK/small.img
+  expect_status 0 "mark on a 64 MiB loop device" -- "$IOMARK" mark --profile=realworld --runs=1 --runtime=300ms --pause=0 \
+    --output-format=json --output=$WORK/loop.json --quiet $LOOP_DEV
+  $PY -c "import json,sys; t=json.load(open('$WORK/loop.json'))['target']; sys.exit(0 if t['tested_bytes']==64<<20 and t['kind']=='block_device' else 1)" \
+    && pass "whole device tested" || fail "device size"
+fi
+# interrupted: valid document, tests not run are null
+"$IOMARK" mark --runs=3 --runtime=1 --pause=0 --size=16M --output-format=json --output=$WORK/int.json --quiet $WORK/dir2.dat &
+pid=$!; sleep 1.5; kill -INT $pid
+rc=0; wait $pid || rc=$?
+[ $rc = 130 ] && pass "interrupted mark exit 130" || fail "interrupted mark exit $rc"
+[ ! -e $WORK/dir2.dat ] && pass "interrupted mark removed its file" || fail "file left after Ctrl-C"
+$PY - $WORK/int.json <<'PY' && pass "interrupted mark document valid, unrun tests null" || fail "interrupted mark document"
+import json, sys, os, jsonschema
+d = json.load(open(sys.argv[1]))
+jsonschema.validate(d, json.load(open(os.environ["SRCDIR"] + "/docs/mark.schema.json")), cls=jsonschema.Draft202012Validator)
+sys.exit(0 if d["status"] == "interrupted" and d["tests"][-1]["write"] is None else 1)
+PY
 finish

@@ -8,7 +8,7 @@ need_root_loop
 # back the loop device with a file on the disk (not tmpfs), filled with data
 truncate -s 128M $WORK/back.img
 dd if=/dev/urandom of=$WORK/back.img bs=1M count=128 conv=notrunc status=none
-D=$(new_loop $WORK/back.img)
+new_loop $WORK/back.img; D=$LOOP_DEV
 N=$(basename $D)
 
 check_counts() { # FILE RW DIRKEY
@@ -59,7 +59,7 @@ PY
 
 # text report: the device view table and the waiting-above-the-device line
 expect_status 0 "text report" -- "$IOMARK" run --rw=randread --iodepth=4 --runtime=2 --quiet $D
-grep -q "device view, target 0 on $N" $WORK/out && grep -q "waited above the device" $WORK/out \
+grep -q "device view, target 0 on $N" $WORK/out && grep -q "waited above the driver" $WORK/out \
     && grep -q "target 0 stack: $N" $WORK/out \
     && pass "text has the device view" || fail "text lacks the device view: $(tail -5 $WORK/out)"
 finish
