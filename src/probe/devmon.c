@@ -275,10 +275,16 @@ void iom_devmon_tick(struct iom_devmon *m, double t_end_s, double dur_s)
             continue;
         struct iom_dev_figures f;
         iom_diskstats_figures(&d->last, &now, dur_s, &f);
+        /* one more in-flight sample at the tick, from the same sysfs file
+         * (field 12 may count differently: since Linux 6.17 it counts from
+         * the request's start, sysfs inflight only requests at the driver) */
+        uint64_t ir, iw;
+        bool have = iom_inflight_read(m->root, d->name, &ir, &iw) == 0;
         pthread_mutex_lock(&m->lock);
-        /* the tick's own reading of field 12 is one more sample */
-        acc_add(&d->iv, (double)now.in_flight);
-        acc_add(&d->all, (double)now.in_flight);
+        if (have) {
+            acc_add(&d->iv, (double)(ir + iw));
+            acc_add(&d->all, (double)(ir + iw));
+        }
         f.inflight_samples = d->iv.n;
         f.inflight_mean = d->iv.n ? d->iv.sum / (double)d->iv.n : 0;
         f.inflight_max = d->iv.max;

@@ -6,12 +6,16 @@
  * reads completed, 6 sectors read, 7 ms reading, 8 writes completed, 10
  * sectors written, 11 ms writing, 12 I/Os in flight, 13 ms doing I/O,
  * 14 weighted ms doing I/O) and /sys/block/<dev>/inflight (reads and writes
- * the block layer holds for the device: in the scheduler or at the driver).
+ * in flight: for request-based (blk-mq) devices the requests issued to the
+ * driver and not yet completed, MQ_RQ_IN_FLIGHT in block/blk-mq.c; for
+ * bio-based ones (dm, md) the I/Os started and not completed).
  * Derived figures follow sysstat's iostat -x: r/s, w/s, MiB/s, r_await,
  * w_await, await = ms spent by completed I/Os / I/Os, aqu-sz = delta field
  * 14 / interval ms, %util = delta field 13 / interval ms x 100.
- * In-flight is also sampled by a helper thread (every 10 ms by default) and
- * reported as mean and max per interval.
+ * aqu-sz counts each request from its start in the block layer (before the
+ * scheduler), so aqu-sz - in-flight is roughly what waits in the block
+ * layer (scheduler, tag wait). In-flight is sampled by a helper thread
+ * (every 10 ms by default) and at each tick, reported as mean and max.
  *
  * A partition has its own diskstats row; monitoring one is fine (the
  * result names the device). Results are flat allocations (one free()).

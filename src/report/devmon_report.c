@@ -106,9 +106,15 @@ void iom_probe_json_run_target(cJSON *o, const struct iom_result *r, uint32_t i)
     figures_json(m, &d->total);
     double out = target_outstanding(t, r->measured_ns);
     cJSON_AddNumberToObject(m, "iomark_outstanding_mean", out);
-    cJSON_AddNumberToObject(m, "iomark_ios", (double)(t->dir[0].ios + t->dir[1].ios));
+    uint64_t own = t->dir[0].ios + t->dir[1].ios, dev = d->total.ios[0] + d->total.ios[1];
+    cJSON_AddNumberToObject(m, "iomark_ios", (double)own);
+    /* other I/O on the device, split or merged requests: the figures are the device's */
+    cJSON_AddNumberToObject(m, "device_vs_iomark_ios_pct",
+                            own ? 100.0 * ((double)dev - (double)own) / (double)own : 0);
     double above = d->total.inflight_samples ? out - d->total.inflight_mean : out - d->total.aqu_sz;
     cJSON_AddNumberToObject(m, "waiting_above_device_mean", above > 0 ? above : 0);
+    double layer = d->total.inflight_samples ? d->total.aqu_sz - d->total.inflight_mean : 0;
+    cJSON_AddNumberToObject(m, "waiting_in_block_layer_mean", layer > 0 ? layer : 0);
     cJSON *se = cJSON_AddArrayToObject(m, "series");
     for (uint32_t k = 0; k < d->nr_points; k++) {
         const struct iom_dev_point *pt = &d->points[k];
@@ -186,15 +192,23 @@ void iom_probe_text_run(FILE *f, const struct iom_result *r)
                 d->total.iops, d->total.mib_per_s, d->total.await_ms, d->total.aqu_sz, mean, mx,
                 d->total.util_pct);
         double dev_q = d->total.inflight_samples ? d->total.inflight_mean : d->total.aqu_sz;
+        double in_layer = d->total.aqu_sz - dev_q;
         fprintf(f,
                 "  device I/Os %llu (read %llu, write %llu), iomark I/Os %llu; iomark kept %.1f "
-                "I/Os outstanding, the device held %.1f in flight (aqu-sz %.2f): %.1f waited "
-                "above the device%s\n",
+                "I/Os outstanding, the block layer %.2f (aqu-sz), the driver %.1f in flight: "
+                "%.1f waited above the driver (%.1f of them in the block layer: scheduler or "
+                "tag wait)\n",
                 (unsigned long long)(d->total.ios[0] + d->total.ios[1]),
                 (unsigned long long)d->total.ios[0], (unsigned long long)d->total.ios[1],
-                (unsigned long long)ios, out, dev_q, d->total.aqu_sz,
-                out > dev_q ? out - dev_q : 0.0,
-                out > dev_q + 0.5 ? " (in iomark's engine, the filesystem or a block-layer wait)"
-                                  : "");
+                (unsigned long long)ios, out, d->total.aqu_sz, dev_q,
+                out > dev_q ? out - dev_q : 0.0, in_layer > 0 ? in_layer : 0.0);
+        uint64_t dev = d->total.ios[0] + d->total.ios[1];
+        double diff = ios ? 100.0 * ((double)dev - (double)ios) / (double)ios : 0;
+        if (fabs(diff) > 5)
+            fprintf(f,
+                    "  note: the device counted %+.0f%% I/Os against iomark's: other I/O on %s, "
+                    "or requests split (max_sectors_kb) or merged; its figures are the whole "
+                    "device's\n",
+                    diff, d->device);
     }
 }
