@@ -316,6 +316,41 @@ int main(void)
         iom_fio_file_free(&ff);
     }
 
+    /* ---- fio normal text (the pid replaced: it changes from run to run) ---- */
+    CHECK(iom_fio_parse_text(jobtext, NULL, &ff, err, sizeof(err)) == 0);
+    if (ff.nr_jobs == 1) {
+        struct iom_result *res[1] = {r};
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        if (f) {
+            iom_report_fio_text(f, &ff, res);
+            fclose(f);
+        }
+        if (buf) {
+            char *p = strstr(buf, " pid="), *q;
+            while (p) {
+                q = p + 5;
+                while (*q >= '0' && *q <= '9')
+                    q++;
+                memmove(p + 8, q, strlen(q) + 1);
+                memcpy(p + 5, "PID", 3);
+                p = strstr(p + 8, " pid=");
+            }
+            golden("fio_normal.txt", buf);
+            /* by hand, clone 0 reads: 100..1099 us, mean 599.5, sample sd 288.82;
+             * fio shows usec because min > 2000 ns, max > 99999 ns, sd > 1000 ns */
+            CHECK(strstr(buf, "    clat (usec): min=100, max=1099, avg=599.50, stdev=288.82\n") != NULL);
+            CHECK(strstr(buf, "  read: IOPS=100, BW=800KiB/s (819kB/s)(8000KiB/10000msec)\n") != NULL);
+            CHECK(strstr(buf, "    clat percentiles (usec):\n") != NULL);
+            /* group: 2 x 8192000 bytes of reads in 10 s = 1638400 B/s = 1600KiB/s */
+            CHECK(strstr(buf, "   READ: bw=1600KiB/s (1638kB/s), 800KiB/s-800KiB/s (819kB/s-819kB/s), "
+                              "io=15.6MiB (16.4MB), run=10000-10000msec\n") != NULL);
+            free(buf);
+        }
+        iom_fio_file_free(&ff);
+    }
+
     /* fio's num2str, values read from fio-3.33 output ("IOPS=2040k",
      * "BW=7969MiB/s", "62.5GiB/s", "31.9MiB", "(8356MB/s)") */
     char b[32];
