@@ -9,6 +9,9 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: iomark run [options] TARGET...\n"
+               "       iomark run --profile NAME [options] TARGET...  (SQL Server profiles: "
+               "iomark profiles)\n"
+               "       iomark run [options] JOBFILE  (a fio job file: iomark run JOBFILE --help)\n"
                "Run one workload on files or block devices and report IOPS, throughput\n"
                "(MB/s and MiB/s) and latency percentiles. Option names follow fio.\n\n");
     iom_options_help(f);
