@@ -43,6 +43,7 @@ struct vu_thread {
     volatile int *abort_run;
     volatile int *cancel;      /* set when the run ends: SQLite lock waits give up */
     bool started;
+    unsigned idx;              /* 0-based virtual user number */
 };
 
 static uint64_t mono_ns(void)
@@ -95,7 +96,7 @@ static void *vu_main(void *arg)
     char err[512];
     t->rc = tpcc_db_connect(t->dbc, &t->vu.c, err, sizeof(err));
     if (t->rc) {
-        snprintf(t->err, sizeof(t->err), "virtual user %u: %s", t->vu.w_id, err);
+        snprintf(t->err, sizeof(t->err), "virtual user %u: %s", t->idx + 1, err);
         __atomic_store_n(t->abort_run, 1, __ATOMIC_RELAXED);
         return NULL;
     }
@@ -171,6 +172,7 @@ int tpcc_run(const struct tpcc_db_cfg *dbc, struct tpcc_conn *main_conn,
         struct vu_thread *t = &th[i];
         for (int k = 0; k < TPCC_NR_TXN; k++)
             iom_io_stats_init(&t->st[k].lat);
+        t->idx = i;
         t->dbc = dbc;
         t->cfg = cfg;
         t->phase = &phase;

@@ -102,6 +102,13 @@ $PY -c "import json,sys; d=json.load(open('$WORK/j.json')); sys.exit(0 if d['db'
   && pass "journal mode recorded" || fail "journal mode not recorded"
 expect_status 0 "check after journal_mode=delete run" -- "$IOMARK" tpcc check --db=sqlite:$WORK/j --journal_mode=delete
 
+# --- keying and think times: a VU waits at least 2 s of keying time before each
+# transaction, so 2 VUs over 1 s ramp-up + 3 s measured finish at most 2 each ---
+expect_status 0 "keying_think run" -- "$IOMARK" tpcc run --db=sqlite:$WORK --vu=2 --ramp_time=1 \
+  --runtime=3 --keying_think --output-format=json --output=$WORK/kt.json --quiet
+$PY -c "import json,sys; d=json.load(open('$WORK/kt.json')); n=sum(t['calls'] for t in d['transactions'].values()); print('calls', n); sys.exit(0 if d['keying_think'] and n <= 4 else 1)" \
+  && pass "keying/think times pace the VUs" || fail "keying/think calls"
+
 # --- SIGINT in the measured interval: partial results, exit 130 ---
 "$IOMARK" tpcc run --db=sqlite:$WORK --vu=2 --ramp_time=1 --runtime=60 --output-format=json \
   --output=$WORK/int.json --quiet &
