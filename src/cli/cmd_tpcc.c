@@ -315,6 +315,23 @@ static int emit(const struct tpcc_opts *o, const struct tpcc_report *rep)
     return 0;
 }
 
+/* A run that failed after it started still leaves a JSON document (status
+ * "error"); refusals (exit 2) write nothing. */
+static void error_doc(const struct tpcc_opts *o, const char *msg)
+{
+    if (!o->json)
+        return;
+    const char *type = o->step == STEP_LOAD ? "tpcc_load" : o->step == STEP_CHECK ? "tpcc_check" : "tpcc";
+    cJSON *d = iom_json_error_doc(type, msg);
+    if (d) {
+        int rc = iom_json_write(d, o->output);
+        if (rc)
+            iom_cli_error(cmd_name(o), "writing %s: %s", o->output ? o->output : "stdout",
+                          strerror(-rc));
+        cJSON_Delete(d);
+    }
+}
+
 static void probe_devices(struct tpcc_conn *c, struct tpcc_report *rep)
 {
     char data[4096], log[4200];
@@ -389,7 +406,10 @@ int iom_cmd_tpcc(int argc, char **argv)
     int rc = tpcc_db_connect(&o.dbc, &c, err, sizeof(err));
     if (rc) {
         iom_cli_error(cmd, "%s", err);
-        return rc == -ENOENT ? IOM_EXIT_USAGE : IOM_EXIT_FAIL;
+        if (rc == -ENOENT)
+            return IOM_EXIT_USAGE;
+        error_doc(&o, err);
+        return IOM_EXIT_FAIL;
     }
     c->ops->version(c, rep.db_version, sizeof(rep.db_version));
     int status = IOM_EXIT_OK;
@@ -406,12 +426,15 @@ int iom_cmd_tpcc(int argc, char **argv)
         clear_line(&o);
         if (rc == -EINTR || (rc && iom_cli_stop)) {
             iom_cli_error(cmd, "interrupted while loading; the database is incomplete");
+            error_doc(&o, "interrupted while loading; the database is incomplete");
             status = iom_cli_signal_exit(iom_cli_stop ? iom_cli_stop : SIGINT);
             goto out;
         }
         if (rc) {
             iom_cli_error(cmd, "load failed: %s", c->err);
             status = rc == -EEXIST ? IOM_EXIT_USAGE : IOM_EXIT_FAIL;
+            if (status == IOM_EXIT_FAIL)
+                error_doc(&o, c->err);
             goto out;
         }
         rep.load = &lr;
@@ -455,6 +478,7 @@ int iom_cmd_tpcc(int argc, char **argv)
         rc = tpcc_check(c, &cr);
         if (rc) {
             iom_cli_error(cmd, "check failed: %s", c->err);
+            error_doc(&o, c->err);
             status = IOM_EXIT_FAIL;
             goto out;
         }

@@ -57,5 +57,8 @@ expect_status 2 "schema with foreign tables refused" -- "$IOMARK" tpcc load --db
 [ "$(sql "SELECT count(*) FROM pg_tables WHERE schemaname = 'other'")" = 1 ] && pass "schema other untouched" || fail "schema other changed"
 expect_status 2 "bad schema name" -- "$IOMARK" tpcc load --db="$URI" --pg_schema='x;drop'
 expect_err_has "--pg_schema=x;drop"
-expect_status 1 "unreachable server" -- "$IOMARK" tpcc run --db="postgresql:///postgres?host=$WORK&port=1"
+expect_status 1 "unreachable server" -- "$IOMARK" tpcc run --db="postgresql:///postgres?host=$WORK&port=1" \
+  --output-format=json --output=$WORK/err.json
+$PY -c "import json,sys; d=json.load(open('$WORK/err.json')); print(d['error']); sys.exit(0 if d['status']=='error' and d['type']=='tpcc' and 'connect' in d['error'] else 1)" \
+  && pass "error document for a failed connection" || fail "no error document"
 finish
