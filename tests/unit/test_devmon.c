@@ -126,6 +126,29 @@ static void check_monitor(void)
     iom_devmon_free(NULL);
 }
 
+/* The virtio_blk captured tree carries one diskstats snapshot and an inflight
+ * file (tests/data/sysfs/README.md): the readers work on it. */
+static void check_tree(void)
+{
+    char src[512], dir[600];
+    snprintf(src, sizeof(src), "%s", __FILE__);
+    char *slash = strrchr(src, '/');
+    if (!slash)
+        return;
+    *slash = '\0';
+    snprintf(dir, sizeof(dir), "%s/../data/sysfs/virtio_blk", src);
+    if (access(dir, F_OK) != 0)
+        return;
+    struct iom_diskstats s;
+    CHECK(iom_diskstats_read(dir, "vda1", &s) == 0 && s.rd_ios == 900 && s.rd_sectors == 7200 &&
+              s.time_in_queue_ms == 750,
+          "tree vda1 row");
+    uint64_t r = 0, w = 0;
+    CHECK(iom_inflight_read(dir, "vda", &r, &w) == 0 && r == 3 && w == 1, "tree inflight %llu %llu",
+          (unsigned long long)r, (unsigned long long)w);
+    CHECK(iom_inflight_read(dir, "vdz", &r, &w) != 0, "missing device");
+}
+
 int main(void)
 {
     snprintf(root, sizeof(root), "/tmp/iomark-devmon-XXXXXX");
@@ -144,6 +167,7 @@ int main(void)
     mkdir(p, 0755);
     check_figures();
     check_monitor();
+    check_tree();
     char cmd[128];
     snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
     if (system(cmd) != 0)

@@ -226,7 +226,7 @@ def main():
     mountinfo(root, ["1 0 0:2 / / rw - rootfs rootfs rw",
                      "30 1 253:0 / /data rw,relatime shared:2 - ext4 /dev/mapper/vg0-data rw",
                      "31 1 0:40 / /data/scratch\\040space rw - tmpfs tmpfs rw"])
-    # SYN: two /proc/diskstats samples 1 s apart for the device monitor test
+    # SYN: one /proc/diskstats snapshot (vda, vda1) and vda's inflight for test_devmon
     diskstats(root, [
         " 254       0 vda 1000 10 8000 500 200 5 1600 300 0 700 800 0 0 0 0 0 0",
         " 254       1 vda1 900 10 7200 450 200 5 1600 300 0 650 750 0 0 0 0 0 0",
