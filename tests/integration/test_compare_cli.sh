@@ -59,4 +59,19 @@ grep -q "^### randread" $WORK/out && grep -q "within noise" $WORK/out && pass "m
 expect_status 0 "text to file" -- "$IOMARK" compare -o $WORK/c.txt "$R/diskspd_text_1.txt" "$R/diskspd_text_2.txt"
 # 219.04 -> 403.66 IOPS: +84.3%
 grep -q "+84.3% IOPS" $WORK/c.txt && pass "diskspd text compare" || fail "diskspd compare: $(cat $WORK/c.txt)"
+
+# iomark mark names its tests like CrystalDiskMark: rows match, each_run are repeats
+cd $WORK
+expect_status 0 "mark, 2 runs" -- "$IOMARK" mark --runs=2 --runtime=300ms --pause=0 --size=16M --quiet --output-format=json --output=$WORK/m.json
+expect_status 0 "mark vs CrystalDiskMark" -- "$IOMARK" compare --output-format=json "cdm=$R/crystaldiskmark_text_1.txt" "iomark=$WORK/m.json"
+$PY - $WORK/out <<'PY' && pass "mark rows matched by name, 2 runs each" || fail "mark compare: $(head -c 400 $WORK/out)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = {x["name"]: {m["key"]: m for m in x["metrics"]} for x in d["workloads"]}
+for name in ("SEQ1M Q8T1 read", "SEQ1M Q1T1 write", "RND4K Q32T1 read", "RND4K Q1T1 write"):
+    v = w[name]["iops"]["values"]
+    assert v[0]["n"] == 1 and v[1]["n"] == 2, (name, v)
+# CrystalDiskMark's own figure, read by hand: SEQ1M Q8T1 read 534.383 MB/s
+assert w["SEQ1M Q8T1 read"]["mb_per_s"]["values"][0]["mean"] == 534.383
+PY
 finish
