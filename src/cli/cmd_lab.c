@@ -55,6 +55,7 @@ struct lab_opts {
     const char *work[MAX_ARGS];       /* pass-through workload arguments */
     size_t nr_work;
     bool has_profile;
+    char mark_size[40];               /* "--size=BYTES" of the disk for --preset=mark */
     bool keep_disk;
     bool help;
 };
@@ -264,6 +265,8 @@ static int parse_args(int argc, char **argv, struct lab_opts *o)
             o->command = "mark";
         }
     }
+    snprintf(o->mark_size, sizeof(o->mark_size), "--size=%llu",
+             (unsigned long long)o->disk_bytes);
     if (!have_ctrls &&
         iom_lab_ctrl_list_parse("default", o->ctrls, IOM_LAB_MAX_CTRLS, &o->nr_ctrls, err,
                                 sizeof(err)))
@@ -288,6 +291,15 @@ static size_t guest_args(const struct lab_opts *o, const char **out, size_t max)
             if (!given)
                 out[n++] = d;
         }
+    if (strcmp(o->command, "mark") == 0) {
+        /* mark's default 1 GiB test region can exceed the lab disk: use the disk */
+        bool given = false;
+        for (size_t k = 0; k < o->nr_work; k++)
+            given |= strncmp(o->work[k], "--size", 6) == 0 &&
+                     (o->work[k][6] == '=' || o->work[k][6] == 0);
+        if (!given && n < max)
+            out[n++] = o->mark_size;
+    }
     for (size_t i = 0; i < o->nr_work && n < max; i++)
         out[n++] = o->work[i];
     static const char *const tail[] = {"--output-format=json", "--quiet", "--force"};
@@ -518,7 +530,15 @@ struct env {
     char host_cpu[128];            /* /proc/cpuinfo "model name" */
     long host_cpus;
     double load_start, load_end;   /* 1-minute load average around the lab */
+    time_t t_start;
 };
+
+static void iso_utc(time_t t, char *buf, size_t len)
+{
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
 
 /* The host's CPU model and load: under TCG the host's other work moves the
  * figures, so the lab records it. */
@@ -553,6 +573,7 @@ struct outcome {
     struct iom_lab_guest_view view;
     bool have_view;
     cJSON *runs;                   /* array of figures per run */
+    cJSON *mark_tests;             /* --preset=mark: the first run's "tests" array */
 };
 
 static cJSON *env_json(const struct env *e, const struct lab_opts *o)
@@ -730,6 +751,11 @@ static void run_one(const struct lab_opts *o, struct env *e, size_t idx, double 
         }
         if (!doc)
             continue;
+        if (other && !oc->mark_tests) {
+            const cJSON *t = cJSON_GetObjectItemCaseSensitive(doc, "tests");
+            if (cJSON_IsArray(t))
+                oc->mark_tests = cJSON_Duplicate(t, 1);
+        }
         /* the guest's document plus what the lab knows */
         cJSON *lab = env_json(e, o);
         cJSON_AddStringToObject(lab, "controller", c->name);
@@ -807,6 +833,9 @@ static void print_table(FILE *f, const struct lab_opts *o, const struct env *e,
 {
     fprintf(f, "\niomark lab: %s on %s (%s), QEMU %s\n", e->setup.kernel_version,
             strcmp(e->accel, "kvm") == 0 ? "KVM" : "TCG", e->accel_reason, e->qemu_version);
+    char ts[32];
+    iso_utc(e->t_start, ts, sizeof(ts));
+    fprintf(f, "started %s, %.0f s in all\n", ts, difftime(time(NULL), e->t_start));
     fprintf(f, "host: %s, %ld CPUs, load average %.1f at start, %.1f at end\n", e->host_cpu,
             e->host_cpus, e->load_start, e->load_end);
     fprintf(f, "guest: %u vCPUs, %u MiB; disk: %llu MiB raw, cache=%s, scheduler %s\n", o->vcpus,
@@ -841,12 +870,35 @@ static void print_table(FILE *f, const struct lab_opts *o, const struct env *e,
             fprintf(f, "%-12s %-13s %10.0f %9.1f %9.0f %9.0f %6.1f %8s %6s %7s %4s %8s\n",
                     x->c->name, drv, x->mean.iops, x->mean.mib_per_s, x->mean.lat_mean_us,
                     x->mean.lat_p99_us, x->mean.cpu_pct, aq, lq, nr, hw, mk);
-            if (o->repeat > 1)
-                fprintf(f, "%-12s %-13s %10s (%.0f-%.0f)\n", "", "", "", x->min.iops,
-                        x->max.iops);
+            if (o->repeat > 1) {
+                char range[48];
+                snprintf(range, sizeof(range), "%.0f-%.0f", x->min.iops, x->max.iops);
+                fprintf(f, "%-12s %-13s %10s\n", "", "", range);
+            }
         } else {
             fprintf(f, "%-12s %-13s %10s %9s %9s %9s %6s %8s %6s %7s %4s %8s\n", x->c->name, drv,
                     "-", "-", "-", "-", "-", aq, lq, nr, hw, mk);
+        }
+    }
+    for (size_t i = 0; i < o->nr_ctrls; i++) {
+        const cJSON *t;
+        if (!oc[i].mark_tests)
+            continue;
+        fprintf(f, "\n%s, iomark mark (MB/s = 10^6 bytes/s, first run):\n%-14s %10s %10s %10s %10s\n",
+                oc[i].c->name, "test", "read MB/s", "write MB/s", "read IOPS", "write IOPS");
+        cJSON_ArrayForEach(t, oc[i].mark_tests)
+        {
+            const cJSON *nm = cJSON_GetObjectItemCaseSensitive(t, "name");
+            const cJSON *r = cJSON_GetObjectItemCaseSensitive(t, "read");
+            const cJSON *w = cJSON_GetObjectItemCaseSensitive(t, "write");
+            const cJSON *rm = cJSON_GetObjectItemCaseSensitive(r, "mb_per_s");
+            const cJSON *wm = cJSON_GetObjectItemCaseSensitive(w, "mb_per_s");
+            const cJSON *ri = cJSON_GetObjectItemCaseSensitive(r, "iops");
+            const cJSON *wi = cJSON_GetObjectItemCaseSensitive(w, "iops");
+            fprintf(f, "%-14s %10.1f %10.1f %10.0f %10.0f\n",
+                    cJSON_IsString(nm) ? nm->valuestring : "?",
+                    cJSON_IsNumber(rm) ? rm->valuedouble : 0, cJSON_IsNumber(wm) ? wm->valuedouble : 0,
+                    cJSON_IsNumber(ri) ? ri->valuedouble : 0, cJSON_IsNumber(wi) ? wi->valuedouble : 0);
         }
     }
     fprintf(f, "\nadapterQ = scsi_host can_queue; LUN Q = device queue_depth (NVMe, virtio-blk: "
@@ -1036,6 +1088,7 @@ int iom_cmd_lab(int argc, char **argv)
     iom_cli_signals_install();
     host_info(&e);
     e.load_end = -1;
+    e.t_start = time(NULL);
     snprintf(e.disk, sizeof(e.disk), "%s/disk.raw", e.outdir);
     fprintf(stderr, "iomark lab: %s; %zu controller(s); backing disk %s (%llu MiB)\n",
             strcmp(e.accel, "kvm") == 0 ? "KVM" : "TCG (no usable /dev/kvm)", o.nr_ctrls,
@@ -1067,6 +1120,13 @@ int iom_cmd_lab(int argc, char **argv)
     /* summary document and table */
     cJSON *doc = iom_json_doc_new("lab");
     if (doc) {
+        char ts[32];
+        time_t t_end = time(NULL);
+        iso_utc(e.t_start, ts, sizeof(ts));
+        cJSON_AddStringToObject(doc, "start_time", ts);
+        iso_utc(t_end, ts, sizeof(ts));
+        cJSON_AddStringToObject(doc, "end_time", ts);
+        cJSON_AddNumberToObject(doc, "wall_s", difftime(t_end, e.t_start));
         cJSON_AddItemToObject(doc, "lab", env_json(&e, &o));
         cJSON_AddStringToObject(doc, "command", o.command);
         cJSON_AddNumberToObject(doc, "repeat", o.repeat);
@@ -1118,8 +1178,10 @@ int iom_cmd_lab(int argc, char **argv)
         status = iom_cli_signal_exit(iom_cli_stop);
 out:
     if (oc)
-        for (size_t i = 0; i < o.nr_ctrls; i++)
+        for (size_t i = 0; i < o.nr_ctrls; i++) {
             cJSON_Delete(oc[i].runs);
+            cJSON_Delete(oc[i].mark_tests);
+        }
     free(oc);
     free(e.dep_text);
     for (size_t i = 0; i < o.nr_store; i++)

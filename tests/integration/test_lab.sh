@@ -69,6 +69,7 @@ import json, sys, os
 out = sys.argv[1]
 lab = json.load(open(os.path.join(out, "lab.json")))
 assert lab["type"] == "lab", lab["type"]
+assert lab["start_time"].endswith("Z") and lab["wall_s"] > 0, lab
 env = lab["lab"]
 assert env["accelerator"] in ("kvm", "tcg"), env
 assert env["qemu_version"] and env["guest_kernel"], env
