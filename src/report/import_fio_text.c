@@ -65,6 +65,8 @@ static double size_bytes(const char *p, const char **endp)
 {
     char *e;
     double d = strtod(p, &e);
+    if (endp)
+        *endp = e; /* set on every path: callers read on from it */
     if (e == p)
         return NAN;
     double m = 1;
