@@ -31,7 +31,7 @@ seed() { # harness corpus-dir
 run_one() {
   local h=$1 c=build-fuzz/corpus/$1 log=build-fuzz/$1.log
   seed "$h" "$c"
-  if build-fuzz/fuzz/"$h" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  if build-fuzz/fuzz/"$h" -max_total_time="$SECS" -timeout=60 -rss_limit_mb=2048 -print_final_stats=1 \
        -artifact_prefix="$OUT/$h-" "$c" >"$log" 2>&1; then
     echo "$h: ok, $(grep -m1 -o 'stat::number_of_executed_units: [0-9]*' "$log" | awk '{print $2}') executions in ${SECS} s, corpus $(ls "$c" | wc -l) inputs"
   else
