@@ -24,7 +24,6 @@ watch_rss() { # name pid
     echo "$t $rss" >> "$W/$name.rss"
     sleep 10; t=$((t + 10))
   done
-  wait "$pid" || true
   echo "$name: ${SECS}s, RSS after 60 s ${first:-?} KiB, max after that ${max} KiB, growth $(( max - ${first:-0} )) KiB ($( [ $(( max - ${first:-0} )) -le 1024 ] && echo 'within 1 MiB' || echo 'OVER 1 MiB'))"
 }
 
