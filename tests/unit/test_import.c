@@ -273,6 +273,46 @@ static void cdm(void)
     iom_imp_result_free(r);
 }
 
+/* One fio 3.33 run, written as JSON and as normal text (tests/data/compare):
+ * both importers must agree within the rounding of the text. */
+static void fio3_text_vs_json(const char *data)
+{
+    char path[1200], err[600];
+    struct iom_imp_result *t = NULL, *j = NULL, *both = NULL;
+    snprintf(path, sizeof(path), "%s/fio-3.33-randrw.txt", data);
+    CHECK(iom_import_file(path, &t, err, sizeof(err)) == 0);
+    snprintf(path, sizeof(path), "%s/fio-3.33-randrw.json", data);
+    CHECK(iom_import_file(path, &j, err, sizeof(err)) == 0);
+    snprintf(path, sizeof(path), "%s/fio-3.33-randrw-normal+json.out", data);
+    CHECK(iom_import_file(path, &both, err, sizeof(err)) == 0);
+    if (!t || !j || !both)
+        goto out;
+    CHECK(strcmp(t->format, "fio-text") == 0 && strcmp(j->format, "fio-json") == 0);
+    CHECK(strcmp(t->tool, "fio-3.33") == 0);
+    const struct iom_imp_run *a = &t->w[0].runs[0], *b = &j->w[0].runs[0];
+    for (int d = 0; d < 2; d++) {
+        NEAR(a->dir[d].iops, b->dir[d].iops, 1e-3);          /* text: IOPS=3737 */
+        NEAR(a->dir[d].ios, b->dir[d].ios, 0);               /* issued rwts: total=7502,7554 */
+        NEAR(a->dir[d].lat_mean_us, b->dir[d].lat_mean_us, 1e-4); /* avg=368.72 (usec) */
+        NEAR(a->dir[d].lat_p99_us, b->dir[d].lat_p99_us, 1e-3);   /* 99.00th=[ 3589] */
+        NEAR(a->dir[d].mib_per_s, b->dir[d].mib_per_s, 4e-3);     /* (29.3MiB/2007msec) */
+    }
+    /* values read by hand from the JSON */
+    NEAR(b->dir[0].iops, 3737.917289, 1e-12);
+    NEAR(b->dir[0].lat_mean_us, 368.720513463, 1e-12);
+    NEAR(b->dir[0].lat_p99_us, 3588.096, 1e-12);
+    NEAR(b->dir[1].ios, 7554, 0);
+    NEAR(a->cpu_proc_pct, 1.79 + 19.69, 1e-12);              /* usr=1.79%, sys=19.69% */
+    NEAR(b->cpu_proc_pct, a->cpu_proc_pct, 1e-3);
+    /* the file with both: the JSON document after fio's header lines is read */
+    CHECK(strcmp(both->format, "fio-json") == 0);
+    NEAR(both->w[0].runs[0].dir[2].iops, b->dir[2].iops, 0);
+out:
+    iom_imp_result_free(t);
+    iom_imp_result_free(j);
+    iom_imp_result_free(both);
+}
+
 static void not_results(void)
 {
     struct iom_imp_result *r;
@@ -319,6 +359,12 @@ int main(void)
     diskspd();
     cdm();
     not_results();
+    {
+        char src2[1024], data[1200];
+        snprintf(src2, sizeof(src2), "%s", __FILE__);
+        snprintf(data, sizeof(data), "%s/../data/compare", dirname(src2));
+        fio3_text_vs_json(data);
+    }
     if (fails)
         fprintf(stderr, "%d check(s) failed\n", fails);
     return fails ? 1 : 0;
