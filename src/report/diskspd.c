@@ -150,6 +150,12 @@ static void cpu_table(FILE *f, const struct iom_result *r)
         kernel = 0;
     fprintf(f, "\nCPU |  Usage |  User  |  Kernel |  Idle\n");
     fprintf(f, "-------------------------------------------\n");
+    for (uint32_t i = 0; i < c->nr_percpu; i++) {
+        const struct iom_cpu_one *o = &c->percpu[i];
+        double oi = o->idle_pct + o->iowait_pct, ou = 100.0 - oi, ok = ou - o->user_pct;
+        fprintf(f, "%4u| %6.2f%%| %6.2f%%|  %6.2f%%| %6.2f%%\n", o->id, ou, o->user_pct,
+                ok < 0 ? 0.0 : ok, oi);
+    }
     fprintf(f, "-------------------------------------------\n");
     fprintf(f, "avg.| %6.2f%%| %6.2f%%|  %6.2f%%| %6.2f%%\n", usage, user, kernel, idle);
 }
@@ -562,7 +568,19 @@ static void xml_results(xmlNodePtr root, const struct iom_diskspd *ds, const str
     const struct iom_cpu_usage *c = &r->cpu;
     double idle = c->idle_pct + c->iowait_pct, usage = 100.0 - idle;
     double kernel = usage - c->user_pct;
-    xmlNodePtr avg = add(add(ts, "CpuUtilization", NULL), "Average", NULL);
+    xmlNodePtr cu = add(ts, "CpuUtilization", NULL);
+    for (uint32_t i = 0; i < c->nr_percpu; i++) {
+        const struct iom_cpu_one *o = &c->percpu[i];
+        double oi = o->idle_pct + o->iowait_pct, ou = 100.0 - oi, ok = ou - o->user_pct;
+        xmlNodePtr cpu = add(cu, "CPU", NULL);
+        add(cpu, "Group", "0");
+        add(cpu, "Id", "%u", o->id);
+        add(cpu, "UsagePercent", "%.2f", ou);
+        add(cpu, "UserPercent", "%.2f", o->user_pct);
+        add(cpu, "KernelPercent", "%.2f", ok < 0 ? 0.0 : ok);
+        add(cpu, "IdlePercent", "%.2f", oi);
+    }
+    xmlNodePtr avg = add(cu, "Average", NULL);
     add(avg, "UsagePercent", "%.2f", usage);
     add(avg, "UserPercent", "%.2f", c->user_pct);
     add(avg, "KernelPercent", "%.2f", kernel < 0 ? 0.0 : kernel);

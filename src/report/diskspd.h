@@ -7,8 +7,7 @@
  * and XmlResultParser/XmlResultParser.cpp (v2.1), checked against the real
  * result files in ../shared/cases/results/diskspd_*.
  *
- * What differs, by necessity: the CPU table has only the "avg." row (iomark
- * samples all CPUs together), the per-thread IopsStdDev column with -D
+ * What differs, by necessity: the per-thread IopsStdDev column with -D
  * prints N/A (iomark keeps the interval series per run, not per thread; the
  * total row has the real value), and the XML has no per-thread <Iops>
  * series. docs/diskspd.md lists these.

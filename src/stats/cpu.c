@@ -21,6 +21,20 @@ int iom_cpu_sample_take(struct iom_cpu_sample *s, const char *proc_stat_path)
     unsigned long long v[8] = {0};
     int n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
                    &v[4], &v[5], &v[6], &v[7]);
+    /* the per-CPU lines that follow: "cpuN user nice system idle ..." */
+    char line[512];
+    if (n >= 4 && fgets(line, sizeof(line), f)) { /* rest of the "cpu" line */
+        while (fgets(line, sizeof(line), f) && strncmp(line, "cpu", 3) == 0 &&
+               s->nr_percpu < IOM_CPU_MAX) {
+            unsigned id;
+            unsigned long long c[8] = {0};
+            if (sscanf(line, "cpu%u %llu %llu %llu %llu %llu %llu %llu %llu", &id, &c[0], &c[1],
+                       &c[2], &c[3], &c[4], &c[5], &c[6], &c[7]) < 5)
+                break;
+            struct iom_cpu_ticks *t = &s->percpu[s->nr_percpu++];
+            *t = (struct iom_cpu_ticks){id, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]};
+        }
+    }
     fclose(f);
     if (n < 4)
         return -EINVAL;
@@ -54,6 +68,26 @@ void iom_cpu_usage_between(const struct iom_cpu_sample *a, const struct iom_cpu_
         u->steal_pct = 100.0 * steal / total;
         u->idle_pct = 100.0 * idle / total;
         u->busy_pct = 100.0 - u->idle_pct - u->iowait_pct;
+    }
+    for (uint32_t i = 0; i < b->nr_percpu && u->nr_percpu < IOM_CPU_MAX; i++) {
+        const struct iom_cpu_ticks *y = &b->percpu[i], *x = NULL;
+        for (uint32_t k = 0; k < a->nr_percpu && !x; k++)
+            if (a->percpu[k].id == y->id)
+                x = &a->percpu[k]; /* CPUs can go offline between samples */
+        if (!x)
+            continue;
+        double cu = (double)((y->user + y->nice) - (x->user + x->nice));
+        double cs = (double)((y->system + y->irq + y->softirq) - (x->system + x->irq + x->softirq));
+        double cw = (double)(y->iowait - x->iowait), ci = (double)(y->idle - x->idle);
+        double ct = cu + cs + cw + (double)(y->steal - x->steal) + ci;
+        struct iom_cpu_one *o = &u->percpu[u->nr_percpu++];
+        o->id = y->id;
+        if (ct > 0) {
+            o->user_pct = 100.0 * cu / ct;
+            o->system_pct = 100.0 * cs / ct;
+            o->iowait_pct = 100.0 * cw / ct;
+            o->idle_pct = 100.0 * ci / ct;
+        }
     }
     u->process_user_s = (double)(b->proc_user_ns - a->proc_user_ns) / 1e9;
     u->process_system_s = (double)(b->proc_system_ns - a->proc_system_ns) / 1e9;

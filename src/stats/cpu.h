@@ -8,10 +8,26 @@
 
 #include <stdint.h>
 
+#define IOM_CPU_MAX 256   /* CPUs with their own figures (the "cpuN" lines); the rest only in the sums */
+
+/* One CPU's /proc/stat "cpuN" counters, in USER_HZ ticks. */
+struct iom_cpu_ticks {
+    uint32_t id;             /* N of "cpuN" */
+    uint64_t user, nice, system, idle, iowait, irq, softirq, steal;
+};
+
 struct iom_cpu_sample {
     /* /proc/stat "cpu" line, in USER_HZ ticks */
     uint64_t user, nice, system, idle, iowait, irq, softirq, steal;
     uint64_t proc_user_ns, proc_system_ns; /* this process, getrusage(RUSAGE_SELF) */
+    uint32_t nr_percpu;      /* "cpuN" lines read, at most IOM_CPU_MAX */
+    struct iom_cpu_ticks percpu[IOM_CPU_MAX];
+};
+
+/* One CPU's use over the interval, percentages of its own time (as the sums). */
+struct iom_cpu_one {
+    uint32_t id;
+    double user_pct, system_pct, iowait_pct, idle_pct;
 };
 
 struct iom_cpu_usage {
@@ -24,13 +40,16 @@ struct iom_cpu_usage {
     double busy_pct;         /* 100 - idle - iowait */
     double process_user_s;   /* iomark's own CPU seconds in the interval */
     double process_system_s;
+    uint32_t nr_percpu;      /* CPUs present in both samples (DiskSpd's per-CPU table) */
+    struct iom_cpu_one percpu[IOM_CPU_MAX];
 };
 
 /* Read the counters now. Returns 0, or -errno when /proc/stat cannot be read
  * (the process times are still filled). proc_stat_path NULL = "/proc/stat". */
 int iom_cpu_sample_take(struct iom_cpu_sample *s, const char *proc_stat_path);
 
-/* Usage between two samples a (earlier) and b. */
+/* Usage between two samples a (earlier) and b; per CPU for the CPUs whose
+ * "cpuN" line is in both samples (same definitions as the sums). */
 void iom_cpu_usage_between(const struct iom_cpu_sample *a, const struct iom_cpu_sample *b,
                            struct iom_cpu_usage *u);
 

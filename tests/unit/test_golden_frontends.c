@@ -154,6 +154,9 @@ static struct iom_result *synthetic(const struct iom_job *job)
     r->cpu.iowait_pct = 2.0;
     r->cpu.idle_pct = 83.0;
     r->cpu.busy_pct = 15.0;
+    r->cpu.nr_percpu = 2;
+    r->cpu.percpu[0] = (struct iom_cpu_one){0, 12.0, 4.0, 2.0, 82.0};
+    r->cpu.percpu[1] = (struct iom_cpu_one){1, 8.0, 6.0, 2.0, 84.0};
     r->cpu.process_user_s = 0.5;
     r->cpu.process_system_s = 1.25;
     return r;
@@ -229,6 +232,9 @@ int main(void)
         /* IOPS stddev of the series: reads 190..208 step 2 -> population sd
          * 2 * sqrt((10^2-1)/12) = 5.745 */
         CHECK(strstr(text, "|       5.74 |") != NULL);
+        /* per CPU: Usage = 100 - idle - iowait, Kernel = Usage - User */
+        CHECK(strstr(text, "   0|  16.00%|  12.00%|    4.00%|  84.00%\n"
+                           "   1|  14.00%|   8.00%|    6.00%|  86.00%\n") != NULL);
         free(text);
     }
 
