@@ -498,6 +498,59 @@ static const struct iom_imp_run *first_run(const struct iom_cmp *c, uint32_t i,
     return r;
 }
 
+/* Make room for 8 more lines in the parallel arrays of workload_charts. */
+static int grow(struct line **ls, double ***xs, double ***ys, char (**names)[200], size_t *cap)
+{
+    size_t nc = *cap + 8;
+    struct line *l = realloc(*ls, nc * sizeof(*l));
+    if (l)
+        *ls = l;
+    double **x = realloc(*xs, nc * sizeof(*x));
+    if (x)
+        *xs = x;
+    double **y = realloc(*ys, nc * sizeof(*y));
+    if (y)
+        *ys = y;
+    char(*n)[200] = realloc(*names, nc * sizeof(*n));
+    if (n)
+        *names = n;
+    if (!l || !x || !y || !n)
+        return -ENOMEM;
+    for (size_t i = *cap; i < nc; i++)
+        x[i] = y[i] = NULL;
+    *cap = nc;
+    return 0;
+}
+
+/* Percentile lines "INPUT: TARGET" for each target of a multi-target run. */
+static int add_target_curves(const struct iom_cmp *c, uint32_t i, const struct iom_imp_run *r,
+                             struct line **ls, double ***xs, double ***ys, char (**names)[200],
+                             size_t *nl, size_t *cap)
+{
+    for (uint32_t t = 0; t < r->nr_tcurves; t++) {
+        const struct iom_imp_tcurve *tc = &r->tcurves[t];
+        if (tc->nr_pct == 0)
+            continue;
+        if (*nl == *cap && grow(ls, xs, ys, names, cap))
+            return -ENOMEM;
+        size_t k = *nl;
+        free((*xs)[k]);
+        free((*ys)[k]);
+        (*xs)[k] = malloc(tc->nr_pct * sizeof(double));
+        (*ys)[k] = malloc(tc->nr_pct * sizeof(double));
+        if (!(*xs)[k] || !(*ys)[k])
+            return -ENOMEM;
+        for (uint32_t p = 0; p < tc->nr_pct; p++) {
+            (*xs)[k][p] = tc->pct[p].pct;
+            (*ys)[k][p] = tc->pct[p].lat_us;
+        }
+        snprintf((*names)[k], sizeof((*names)[0]), "%s: %s", c->inputs[i].label, tc->target);
+        (*ls)[k] = (struct line){(*names)[k], tc->nr_pct, (*xs)[k], (*ys)[k], -1, (int)i, (int)t};
+        (*nl)++;
+    }
+    return 0;
+}
+
 static void workload_charts(FILE *f, const struct iom_cmp *c, const struct iom_cmp_workload *w,
                             uint32_t q)
 {
@@ -510,19 +563,27 @@ static void workload_charts(FILE *f, const struct iom_cmp *c, const struct iom_c
                 if (!strcmp(w->rows[r].key, bars[b]))
                     bar_chart(f, c, &w->rows[r], w->name);
     /* percentile curves and time series: run 1 of every input */
-    struct line *ls = calloc(c->nr_inputs, sizeof(*ls));
-    double **xs = calloc(c->nr_inputs, sizeof(*xs)), **ys = calloc(c->nr_inputs, sizeof(*ys));
-    char(*names)[128] = calloc(c->nr_inputs, sizeof(*names));
-    if (!ls || !xs || !ys || !names)
+    struct line *ls = NULL;
+    double **xs = NULL, **ys = NULL;
+    char(*names)[200] = NULL;
+    size_t cap = 0;
+    if (grow(&ls, &xs, &ys, &names, &cap))
         goto out;
     for (int chart = 0; chart < 3; chart++) {
         size_t nl = 0;
         for (uint32_t i = 0; i < c->nr_inputs; i++) {
             uint32_t nruns;
             const struct iom_imp_run *r = first_run(c, i, w, &nruns);
+            if (chart == 0 && r && r->nr_tcurves > 1) { /* one curve per target */
+                if (add_target_curves(c, i, r, &ls, &xs, &ys, &names, &nl, &cap))
+                    goto out;
+                continue;
+            }
             size_t n = !r ? 0 : chart == 0 ? r->nr_pct : r->nr_series;
             if (n == 0)
                 continue;
+            if (nl == cap && grow(&ls, &xs, &ys, &names, &cap))
+                goto out;
             free(xs[nl]);
             free(ys[nl]);
             xs[nl] = malloc(n * sizeof(double));
@@ -544,6 +605,8 @@ static void workload_charts(FILE *f, const struct iom_cmp *c, const struct iom_c
         }
         if (nl == 0)
             continue;
+        for (size_t k = 0; k < nl; k++) /* names may have moved when the arrays grew */
+            ls[k].name = names[k];
         char id[48], title[200];
         if (chart == 0) {
             snprintf(id, sizeof(id), "pct-%u", q);
@@ -560,7 +623,7 @@ static void workload_charts(FILE *f, const struct iom_cmp *c, const struct iom_c
         }
     }
 out:
-    for (uint32_t i = 0; xs && ys && i < c->nr_inputs; i++) {
+    for (size_t i = 0; xs && ys && i < cap; i++) {
         free(xs[i]);
         free(ys[i]);
     }

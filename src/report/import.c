@@ -111,6 +111,31 @@ int iom_imp_add_pct(struct iom_imp_run *run, double pct, double lat_us)
     return 0;
 }
 
+int iom_imp_add_target_pct(struct iom_imp_run *run, const char *target, double pct, double lat_us)
+{
+    struct iom_imp_tcurve *c = NULL;
+    for (uint32_t i = 0; i < run->nr_tcurves; i++)
+        if (strcmp(run->tcurves[i].target, target) == 0)
+            c = &run->tcurves[i];
+    if (!c) {
+        struct iom_imp_tcurve *n = realloc(run->tcurves, (run->nr_tcurves + 1) * sizeof(*n));
+        if (!n)
+            return -ENOMEM;
+        run->tcurves = n;
+        c = &n[run->nr_tcurves++];
+        memset(c, 0, sizeof(*c));
+        snprintf(c->target, sizeof(c->target), "%s", target);
+    }
+    struct iom_imp_pct *p = realloc(c->pct, (c->nr_pct + 1) * sizeof(*p));
+    if (!p)
+        return -ENOMEM;
+    c->pct = p;
+    p[c->nr_pct].pct = pct;
+    p[c->nr_pct].lat_us = lat_us;
+    c->nr_pct++;
+    return 0;
+}
+
 int iom_imp_add_point(struct iom_imp_run *run, const struct iom_imp_point *p)
 {
     struct iom_imp_point *n = realloc(run->series, (run->nr_series + 1) * sizeof(*n));
@@ -150,6 +175,9 @@ void iom_imp_result_free(struct iom_imp_result *r)
             free(w->runs[k].txn);
             free(w->runs[k].pct);
             free(w->runs[k].series);
+            for (uint32_t c = 0; c < w->runs[k].nr_tcurves; c++)
+                free(w->runs[k].tcurves[c].pct);
+            free(w->runs[k].tcurves);
         }
         free(w->runs);
     }

@@ -46,6 +46,13 @@ struct iom_imp_pct {
     double lat_us;
 };
 
+/* The latency percentile curve of one target of a multi-target run. */
+struct iom_imp_tcurve {
+    char target[160];
+    uint32_t nr_pct;
+    struct iom_imp_pct *pct;
+};
+
 /* One point of a time series. */
 struct iom_imp_point {
     double t_s;             /* end of the interval, seconds since measuring began */
@@ -68,6 +75,9 @@ struct iom_imp_run {
     /* total-direction latency percentile curve, ascending pct; may be empty */
     uint32_t nr_pct;
     struct iom_imp_pct *pct;
+    /* per-target curves when the run had several targets (iomark JSON); may be empty */
+    uint32_t nr_tcurves;
+    struct iom_imp_tcurve *tcurves;
     /* per-interval series; may be empty */
     uint32_t nr_series;
     struct iom_imp_point *series;
@@ -140,8 +150,10 @@ struct iom_imp_run *iom_imp_add_run(struct iom_imp_workload *w);
 void iom_imp_dir_from_bytes(struct iom_imp_dir *d, double ios, double bytes, double secs);
 void iom_imp_make_total(struct iom_imp_run *run);
 
-/* Append one percentile point / series point / transaction. 0 or -ENOMEM. */
+/* Append one percentile point / series point / transaction / per-target
+ * curve point (the curve of `target` is made on first use). 0 or -ENOMEM. */
 int iom_imp_add_pct(struct iom_imp_run *run, double pct, double lat_us);
+int iom_imp_add_target_pct(struct iom_imp_run *run, const char *target, double pct, double lat_us);
 int iom_imp_add_point(struct iom_imp_run *run, const struct iom_imp_point *p);
 int iom_imp_add_txn(struct iom_imp_run *run, const struct iom_imp_txn *t);
 

@@ -42,6 +42,8 @@ static const cJSON *obj(const cJSON *o, const char *key)
     return cJSON_GetObjectItemCaseSensitive(o, key);
 }
 
+static const char *str(const cJSON *o, const char *key, const char *dflt);
+
 static void read_stats(const cJSON *s, struct iom_imp_dir *d)
 {
     if (!cJSON_IsObject(s))
@@ -84,6 +86,23 @@ static int read_run(const cJSON *doc, struct iom_imp_run *run)
             if (e->string && cJSON_IsNumber(e) &&
                 iom_imp_add_pct(run, strtod(e->string, NULL), e->valuedouble))
                 return -ENOMEM;
+        }
+    }
+    const cJSON *targets = obj(doc, "targets");
+    if (cJSON_GetArraySize(targets) > 1) { /* one curve per target as well */
+        const cJSON *t;
+        cJSON_ArrayForEach(t, targets)
+        {
+            const cJSON *tt = obj(t, "total");
+            if (!(num(tt, "ios") > 0))
+                continue;
+            cJSON_ArrayForEach(e, obj(obj(tt, "lat_us"), "percentiles"))
+            {
+                if (e->string && cJSON_IsNumber(e) &&
+                    iom_imp_add_target_pct(run, str(t, "path", "?"), strtod(e->string, NULL),
+                                           e->valuedouble))
+                    return -ENOMEM;
+            }
         }
     }
     cJSON_ArrayForEach(e, obj(obj(doc, "series"), "points"))

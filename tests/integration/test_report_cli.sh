@@ -40,6 +40,23 @@ pts = {float(c.get("data-x")): float(c.get("data-y")) for c in g.iter(S + "circl
 assert abs(pts[99.9] - 1685811) < 1e-3, pts.get(99.9)
 PY
 
+# a run on two targets: one percentile curve per target, with the targets' own values
+expect_status 0 "two-target run" -- "$IOMARK" run --rw=randread --bs=4k --size=8M --runtime=1 --ioengine=psync --quiet --output-format=json --output=$WORK/mt.json $WORK/t1.dat $WORK/t2.dat
+expect_status 0 "report of it" -- "$IOMARK" report -o $WORK/mt.html "A=$WORK/mt.json"
+$PY - $WORK/mt.json $WORK/mt.html <<'PY' && pass "per-target percentile curves" || fail "per-target curves"
+import json, sys, xml.etree.ElementTree as ET
+S = "{http://www.w3.org/2000/svg}"
+d = json.load(open(sys.argv[1]))
+svg = [e for e in ET.parse(sys.argv[2]).iter(S + "svg") if e.get("id") == "pct-0"][0]
+lines = {g.get("data-series"): g for g in svg.iter(S + "g")}
+assert len(lines) == 2
+for t in d["targets"]:
+    g = lines["A: " + t["path"]]
+    got = {float(c.get("data-x")): float(c.get("data-y")) for c in g.iter(S + "circle")}
+    for k, v in t["total"]["lat_us"]["percentiles"].items():
+        assert abs(got[float(k)] - v) <= 1e-9 * v, (k, got[float(k)], v)
+PY
+
 expect_status 2 "empty file refused" -- "$IOMARK" report -o $WORK/bad.html "$R/fio_json_13_empty.json"
 expect_err_has "fio_json_13_empty.json: empty file"
 [ ! -e $WORK/bad.html ] && pass "nothing written on refusal" || fail "file written on refusal"
