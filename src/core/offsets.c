@@ -192,3 +192,30 @@ uint64_t iom_offgen_next(struct iom_offgen *g, uint32_t bs)
         pos = 0; /* wrap: a tail shorter than a block is not used */
     return g->start + pos;
 }
+
+uint64_t iom_offgen_unused_tail(const struct iom_job *job, uint64_t region_len,
+                                unsigned nr_threads)
+{
+    uint64_t bs = iom_job_max_bs(job);
+    if (region_len < bs)
+        return region_len;
+    if (iom_job_random(job)) {
+        uint64_t align = job->blockalign_bytes ? job->blockalign_bytes : bs;
+        if (job->nr_bssplit && !job->blockalign_bytes) {
+            align = bs;
+            for (uint32_t i = 0; i < job->nr_bssplit; i++)
+                if (job->bssplit[i].bs_bytes < align)
+                    align = job->bssplit[i].bs_bytes;
+        }
+        uint64_t last = (region_len - bs) / align * align; /* highest offset used */
+        return region_len - (last + bs);
+    }
+    if (nr_threads > 1 && !job->seq_shared && !job->thread_stride_bytes && !job->seq_same_start) {
+        uint64_t slice = region_len / nr_threads;
+        slice -= slice % bs;
+        return region_len - slice * nr_threads;
+    }
+    uint64_t stride = job->seq_stride_bytes ? job->seq_stride_bytes : bs;
+    uint64_t last = (region_len - bs) / stride * stride;
+    return region_len - (last + bs);
+}

@@ -88,6 +88,15 @@ int iom_offgen_init(struct iom_offgen *g, const struct iom_job *job, uint64_t re
                     uint64_t region_len, unsigned thread_idx, unsigned nr_threads,
                     uint64_t *shared_next, uint64_t seed, const char **why);
 
+/*
+ * Bytes at the end of a region of region_len bytes that no I/O of `job`
+ * with nr_threads threads can touch, because they do not make a whole
+ * block (or alignment unit): random I/O ends at the last aligned offset
+ * where a largest block still fits; sequential slices are whole blocks.
+ */
+uint64_t iom_offgen_unused_tail(const struct iom_job *job, uint64_t region_len,
+                                unsigned nr_threads);
+
 /* Block size of the next I/O in bytes (fixed, or drawn from bssplit). */
 uint32_t iom_offgen_bs(struct iom_offgen *g);
 

@@ -414,12 +414,16 @@ static struct iom_devmon *probe_targets(struct iom_result *r, const struct iom_t
 {
     const char **names = calloc(nr, sizeof(*names)), **notes = calloc(nr, sizeof(*notes));
     struct iom_devmon *mon = NULL;
+    struct iom_probe_host host; /* the controller to move to depends on it */
+    iom_probe_host("", &host);
     for (unsigned i = 0; names && notes && i < nr; i++) {
         struct iom_probe_target *p = malloc(sizeof(*p));
         if (p && iom_probe_target("", t[i].path, p) != 0) {
             free(p);
             p = NULL;
         }
+        if (p)
+            snprintf(p->hypervisor, sizeof(p->hypervisor), "%s", host.hypervisor);
         r->targets[i].probe = p;
         names[i] = t[i].devname;
         notes[i] = p && p->note[0] ? p->note : NULL;
@@ -482,6 +486,7 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
         tr->size_bytes = t[i].size_bytes;
         tr->region_start = t[i].region_start;
         tr->region_len = t[i].region_len;
+        tr->unused_tail_bytes = iom_offgen_unused_tail(job, t[i].region_len, job->numjobs);
         tr->logical_block_bytes = t[i].logical_block_bytes;
         iom_io_stats_init(&tr->dir[0]);
         iom_io_stats_init(&tr->dir[1]);

@@ -219,6 +219,7 @@ cJSON *iom_report_json(const struct iom_result *r)
         cJSON_AddNumberToObject(o, "size_bytes", (double)t->size_bytes);
         cJSON_AddNumberToObject(o, "region_start_bytes", (double)t->region_start);
         cJSON_AddNumberToObject(o, "region_bytes", (double)t->region_len);
+        cJSON_AddNumberToObject(o, "unused_tail_bytes", (double)t->unused_tail_bytes);
         cJSON_AddNumberToObject(o, "logical_block_bytes", t->logical_block_bytes);
         if (t->first_error_errno) {
             cJSON *e = cJSON_AddObjectToObject(o, "first_error");

@@ -111,6 +111,11 @@ void iom_report_text(FILE *f, const struct iom_result *r)
                 (unsigned long long)r->targets[0].region_start,
                 j->io_limit_bytes ? ", io_size per thread " : "",
                 j->io_limit_bytes ? (iom_fmt_bytes(j->io_limit_bytes, sz, sizeof(sz)), sz) : "");
+    for (uint32_t i = 0; i < r->nr_targets; i++)
+        if (r->targets[i].unused_tail_bytes)
+            fprintf(f, "  target %u: the last %llu bytes of the region are not used (less than a "
+                       "whole block)\n",
+                    i, (unsigned long long)r->targets[i].unused_tail_bytes);
     fprintf(f, "  measured %.2f s (warm-up %.2f s, cool-down %.2f s)%s\n",
             (double)r->measured_ns / 1e9, (double)r->warmup_ns / 1e9,
             (double)r->cooldown_ns / 1e9,

@@ -47,6 +47,7 @@ struct iom_target_result {
     bool sparse;                 /* file had unallocated blocks at start */
     uint64_t size_bytes;         /* target size when the run started */
     uint64_t region_start, region_len;
+    uint64_t unused_tail_bytes;  /* end of the region no I/O touches (not a whole block) */
     uint32_t logical_block_bytes;/* logical block size (direct I/O alignment) */
     struct iom_io_stats dir[2];  /* merged over this target's threads */
     uint64_t first_error_offset;

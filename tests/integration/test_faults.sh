@@ -77,6 +77,20 @@ expect_status 0 "1000 threads x QD64 null" -- "$IOMARK" run --ioengine=null --nu
 [ "$(jget $WORK/t1000.json 'len(d["threads"])')" = 1000 ] && pass "1000 threads reported" || fail "threads"
 expect_status 2 "5000 threads refused" -- "$IOMARK" run --ioengine=null --numjobs=5000 --runtime=1 $G
 
+# a file that is not a whole number of blocks: no I/O passes the end, the tail is reported
+head -c $(( (1 << 20) + 1000 )) /dev/urandom > $WORK/odd.dat
+expect_status 0 "file of 1 MiB + 1000 bytes" -- "$IOMARK" run --direct=0 --iodepth=8 --runtime=1 \
+  --output-format=json --output=$WORK/odd.json --quiet $WORK/odd.dat
+[ "$(jget $WORK/odd.json 'd["targets"][0]["unused_tail_bytes"]')" = 1000 ] && pass "tail of 1000 bytes reported" || fail "tail"
+$CHECK $WORK/odd.json --bs 4096 && pass "odd-size result checks (no short reads)" || fail "odd-size checks"
+
+# a target removed during the run: the open file lives on, the run completes
+"$IOMARK" run --size=16M --runtime=100ms --quiet $WORK/rm.dat >/dev/null
+"$IOMARK" run --runtime=2 --output-format=json --output=$WORK/rm.json --quiet $WORK/rm.dat &
+pid=$!; sleep 0.7; rm -f $WORK/rm.dat
+rc=0; wait $pid || rc=$?
+[ $rc = 0 ] && $CHECK $WORK/rm.json --bs 4096 && pass "removed target: run completes" || fail "removed target exit $rc"
+
 # a target truncated during the run: a clear error, no crash
 "$IOMARK" run --size=64M --runtime=1 --quiet $WORK/tr.dat >/dev/null
 "$IOMARK" run --runtime=10 --output-format=json --output=$WORK/tr.json --quiet $WORK/tr.dat 2>$WORK/tr.err &

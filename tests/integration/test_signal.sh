@@ -37,4 +37,18 @@ kill -INT $pid
 rc=0; wait $pid || rc=$?
 [ $rc = 130 ] && pass "warm-up interrupt exit 130" || fail "warm-up interrupt exit $rc"
 $CHECK $WORK/ramp.json --status interrupted --min-ios 0 && pass "warm-up interrupt JSON valid" || fail "warm-up JSON"
+# SIGHUP during the cool-down: the measured phase is complete, the document valid, exit 129
+"$IOMARK" run --runtime=1 --cooldown_time=30 --output-format=json --output=$WORK/hup.json --quiet $F &
+pid=$!
+sleep 2
+kill -HUP $pid
+rc=0; wait $pid || rc=$?
+[ $rc = 129 ] && pass "SIGHUP in cool-down exit 129" || fail "SIGHUP exit $rc"
+$CHECK $WORK/hup.json --bs 4096 --status interrupted && pass "cool-down interrupt JSON valid" || fail "cool-down JSON"
+$PY - $WORK/hup.json <<'PY' && pass "measured phase complete, cool-down cut" || fail "phases after SIGHUP"
+import json, sys
+d = json.load(open(sys.argv[1]))
+du = d["duration"]
+sys.exit(0 if abs(du["measured_s"] - 1) < 0.05 and 0.5 < du["cooldown_s"] < 5 and d["interrupted_by"] == "SIGHUP" else 1)
+PY
 finish

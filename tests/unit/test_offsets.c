@@ -165,6 +165,15 @@ int main(void)
         out += off % 4096 != 0 || off + 4096 > (UINT64_C(1) << 32);
     }
     CHECK(out == 0);
+    /* unused tail: 1 MiB + 1000 bytes with 4 KiB random blocks leaves 1000
+     * bytes (the last block starts at 255 x 4096); sequential with 4 threads
+     * over 5 GiB + 12345 bytes in 64 KiB blocks leaves the 12345 */
+    base_job(&j, IOM_RW_RANDREAD, 4096);
+    CHECK_U64(iom_offgen_unused_tail(&j, (1 << 20) + 1000, 1), 1000);
+    CHECK_U64(iom_offgen_unused_tail(&j, 1 << 20, 1), 0);
+    base_job(&j, IOM_RW_READ, 65536);
+    CHECK_U64(iom_offgen_unused_tail(&j, (UINT64_C(5) << 30) + 12345, 4), 12345);
+    CHECK_U64(iom_offgen_unused_tail(&j, 65536 * 3 + 100, 1), 100);
     iom_job_free(&j);
     return check_status("test_offsets");
 }
