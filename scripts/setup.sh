@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
-# Install iomark's build and test dependencies (Debian 12) and build it in ./build.
+# Install what iomark needs on Debian 12 and build it in ./build.
+#   bash scripts/setup.sh          build dependencies only (.ci/packages-build.txt)
+#   bash scripts/setup.sh --tests  also what the test suite uses (.ci/packages.txt:
+#                                  fio, QEMU, PostgreSQL, clang, FUSE, ...)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+LIST=.ci/packages-build.txt
+[ "${1:-}" = "--tests" ] && LIST=.ci/packages.txt
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO="sudo"
+echo "installing $(wc -l < $LIST) Debian packages from $LIST ..." >&2
 $SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $(cat .ci/packages.txt) >/dev/null
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $(cat $LIST) >/dev/null
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc)"
