@@ -83,6 +83,8 @@ struct iom_probe_target {
     char mount_source[128];
     char device[32];             /* the block device right under the target, "" if none */
     char note[192];              /* why the walk stopped early ("tmpfs: no block device") */
+    char hypervisor[32];         /* "" from iom_probe_target; the run path copies
+                                  * iom_probe_host's name here for its advice */
     int nr_layers;
     struct iom_probe_layer layers[IOM_PROBE_MAX_LAYERS];
     int nr_disks;

@@ -32,7 +32,9 @@ static double point_outstanding(const struct iom_series_point *p)
 static void run_advice(const struct iom_result *r, const struct iom_probe_target *p,
                        struct iom_probe_advice_list *adv)
 {
-    iom_probe_advise(p, NULL, adv);
+    struct iom_probe_host h = {0};
+    snprintf(h.hypervisor, sizeof(h.hypervisor), "%s", p->hypervisor);
+    iom_probe_advise(p, p->hypervisor[0] ? &h : NULL, adv);
     uint64_t want = (uint64_t)r->job.iodepth * r->job.numjobs;
     for (int k = 0; k < p->nr_disks && adv->nr < IOM_PROBE_MAX_ADVICE; k++)
         adv->nr += iom_probe_advise_depth(&p->disks[k], want, &adv->a[adv->nr]);

@@ -86,6 +86,8 @@ cJSON *iom_probe_json_target(const struct iom_probe_target *t)
     }
     str_or_null(o, "device", t->device);
     str_or_null(o, "note", t->note);
+    if (t->hypervisor[0])
+        cJSON_AddStringToObject(o, "hypervisor", t->hypervisor);
     cJSON *st = cJSON_AddArrayToObject(o, "stack");
     for (int i = 0; i < t->nr_layers; i++) {
         cJSON *l = cJSON_CreateObject();
