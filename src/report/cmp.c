@@ -259,13 +259,17 @@ static int build_workload(struct iom_cmp *c, struct iom_cmp_workload *cw)
                     tpcc = 1;
             }
         }
-    for (size_t m = 0; m < sizeof(io_metrics) / sizeof(io_metrics[0]); m++) {
-        const struct mdef *d = &io_metrics[m];
-        if (!mixed && (!strcmp(d->key, "read_iops") || !strcmp(d->key, "write_iops")))
-            continue;
-        if (add_row(c, cw, d->key, d->label, d->unit, d->noun, d->better, NULL, NULL))
-            return -ENOMEM;
-    }
+    /* TPC-C: NOPM and TPM lead; I/O workloads: in table order */
+    for (int pass = tpcc ? 0 : 1; pass < 2; pass++)
+        for (size_t m = 0; m < sizeof(io_metrics) / sizeof(io_metrics[0]); m++) {
+            const struct mdef *d = &io_metrics[m];
+            if (tpcc && d->tpcc != (pass == 0))
+                continue;
+            if (!mixed && (!strcmp(d->key, "read_iops") || !strcmp(d->key, "write_iops")))
+                continue;
+            if (add_row(c, cw, d->key, d->label, d->unit, d->noun, d->better, NULL, NULL))
+                return -ENOMEM;
+        }
     if (!tpcc)
         return 0;
     /* per-transaction rows: the union of transaction names, in order seen */

@@ -74,4 +74,29 @@ for name in ("SEQ1M Q8T1 read", "SEQ1M Q1T1 write", "RND4K Q32T1 read", "RND4K Q
 # CrystalDiskMark's own figure, read by hand: SEQ1M Q8T1 read 534.383 MB/s
 assert w["SEQ1M Q8T1 read"]["mb_per_s"]["values"][0]["mean"] == 534.383
 PY
+
+# TPC-C: two real `iomark tpcc` documents (SQLite, small-scale test mode)
+mkdir -p $WORK/tp
+if "$IOMARK" tpcc load --db=sqlite:$WORK/tp --scale_test --quiet >/dev/null 2>&1 &&
+   "$IOMARK" tpcc run --db=sqlite:$WORK/tp --scale_test --ramp_time=1 --runtime=2 --quiet --output-format=json --output=$WORK/tp1.json >/dev/null 2>&1 &&
+   "$IOMARK" tpcc run --db=sqlite:$WORK/tp --scale_test --ramp_time=1 --runtime=2 --synchronous=off --quiet --output-format=json --output=$WORK/tp2.json >/dev/null 2>&1; then
+  expect_status 0 "tpcc compare" -- "$IOMARK" compare --output-format=json "$WORK/tp1.json" "$WORK/tp2.json"
+  $PY - $WORK/out $WORK/tp1.json $WORK/tp2.json <<'PY' && pass "NOPM, TPM and per-transaction rows" || fail "tpcc compare: $(head -c 600 $WORK/out)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+a, b = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+m = {x["key"]: x for x in d["workloads"][0]["metrics"]}
+keys = [x["key"] for x in d["workloads"][0]["metrics"]]
+assert keys[:2] == ["nopm", "tpm"], keys[:4]
+assert m["nopm"]["values"][0]["mean"] == a["nopm"] and m["nopm"]["values"][1]["mean"] == b["nopm"]
+assert m["nopm"]["better"] == "higher"
+ch = m["nopm"]["changes"][0]["improvement_pct"]
+assert abs(ch - (b["nopm"] - a["nopm"]) / a["nopm"] * 100) < 1e-9
+for t in ("new_order", "payment", "delivery", "order_status", "stock_level"):
+    k = "txn.%s.p95_ms" % t
+    assert m[k]["better"] == "lower" and m[k]["values"][0]["mean"] == a["transactions"][t]["p95_ms"]
+PY
+else
+  echo "note: iomark tpcc did not run here; TPC-C compare not tested"
+fi
 finish
