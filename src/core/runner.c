@@ -596,8 +596,9 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
                                                                  : IOM_PHASE_STOP);
                     t_meas_end = now;
                     iom_cpu_sample_take(&cpu_b, NULL);
-                    iom_devmon_tick(mon, (double)(now - t_meas) / 1e9,
-                                    (double)(now - interval_start) / 1e9);
+                    if (now > interval_start + 1000000u) /* as the last series point */
+                        iom_devmon_tick(mon, (double)(now - t_meas) / 1e9,
+                                        (double)(now - interval_start) / 1e9);
                     iom_devmon_end(mon, (double)(t_meas_end - t_meas) / 1e9);
                     if (!job->cooldown_ns || all_done)
                         break;
@@ -659,8 +660,9 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
         set_phase(&sh, IOM_PHASE_STOP);
         t_meas_end = t_end;
         iom_cpu_sample_take(&cpu_b, NULL);
-        iom_devmon_tick(mon, (double)(t_end - t_meas) / 1e9,
-                        (double)(t_end - interval_start) / 1e9);
+        if (t_end > interval_start + 1000000u) /* as the last series point */
+            iom_devmon_tick(mon, (double)(t_end - t_meas) / 1e9,
+                            (double)(t_end - interval_start) / 1e9);
         iom_devmon_end(mon, (double)(t_meas_end - t_meas) / 1e9);
     }
     set_phase(&sh, IOM_PHASE_STOP);
