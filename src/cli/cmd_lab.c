@@ -574,6 +574,7 @@ struct outcome {
     bool have_view;
     cJSON *runs;                   /* array of figures per run */
     cJSON *mark_tests;             /* --preset=mark: the first run's "tests" array */
+    cJSON *probe;                  /* `iomark probe` in the guest, when it ran */
 };
 
 static cJSON *env_json(const struct env *e, const struct lab_opts *o)
@@ -709,6 +710,9 @@ static void run_one(const struct lab_opts *o, struct env *e, size_t idx, double 
         iom_lab_guest_view_parse(sys ? sys->data : NULL, meta ? meta->data : NULL, &oc->view);
         oc->have_view = sys != NULL;
     }
+    const struct iom_lab_section *pb = iom_lab_channel_get(&ch, "probe");
+    if (pb)
+        oc->probe = cJSON_ParseWithLength(pb->data, pb->len);
     const struct iom_lab_section *dm = iom_lab_channel_get(&ch, "dmesg");
     if (dm) {
         char p[4300];
@@ -765,6 +769,8 @@ static void run_one(const struct lab_opts *o, struct env *e, size_t idx, double 
         cJSON_AddNumberToObject(lab, "run", r);
         if (oc->have_view)
             cJSON_AddItemToObject(lab, "guest", iom_lab_guest_view_json(&oc->view));
+        if (oc->probe)
+            cJSON_AddItemToObject(lab, "probe", cJSON_Duplicate(oc->probe, 1));
         cJSON_AddItemToObject(doc, "lab", lab);
         if (o->repeat == 1)
             snprintf(path, sizeof(path), "%s/%s.json", e->outdir, c->name);
@@ -1152,6 +1158,10 @@ int iom_cmd_lab(int argc, char **argv)
                 cJSON_AddItemToObject(x, "runs", oc[i].runs);
                 oc[i].runs = NULL;
             }
+            if (oc[i].probe) {
+                cJSON_AddItemToObject(x, "probe", oc[i].probe);
+                oc[i].probe = NULL;
+            }
             cJSON_AddItemToArray(arr, x);
         }
         char p[4300];
@@ -1181,6 +1191,7 @@ out:
         for (size_t i = 0; i < o.nr_ctrls; i++) {
             cJSON_Delete(oc[i].runs);
             cJSON_Delete(oc[i].mark_tests);
+            cJSON_Delete(oc[i].probe);
         }
     free(oc);
     free(e.dep_text);

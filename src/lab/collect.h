@@ -6,7 +6,7 @@
  *
  *     "@@iomark-lab " NAME " " BYTES "\n" <BYTES bytes of data> "\n"
  *
- * Sections: meta, sysfs, result.N, stderr.N, status.N, error, dmesg, log,
+ * Sections: meta, sysfs, probe, result.N, stderr.N, status.N, error, dmesg, log,
  * and "end" last (its data says "ok" or why the guest stopped early).
  */
 #ifndef IOMARK_LAB_COLLECT_H

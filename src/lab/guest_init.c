@@ -3,7 +3,8 @@
  *
  * It loads the controller's modules (in the order of /lab/modules, with the
  * parameters given there), waits for the one disk, sets its scheduler,
- * records the guest's view of the disk from sysfs, runs iomark on it
+ * records the guest's view of the disk from sysfs (and `iomark probe`'s
+ * JSON, when the build has that command), runs iomark on it
  * /lab/repeat times (each bounded by /lab/run_timeout seconds) and sends everything over the virtio-serial port named
  * "iomark.result" as framed sections:
  *
@@ -124,6 +125,9 @@ const char iom_lab_init_script[] =
     "  done\n"
     "done\n"
     "send meta $M; send sysfs $S\n"
+    /* iomark's own probe of the same disk, when this build has it */
+    "/bin/iomark probe --output-format=json --output=$O/probe.json /dev/$DISK 2> $O/probe.err "
+    "&& send probe $O/probe.json\n"
     "CMD=$(cat /lab/command); REPEAT=$(cat /lab/repeat); RT=$(cat /lab/run_timeout)\n"
     "set --\n"
     "while IFS= read -r a; do set -- \"$@\" \"$a\"; done < /lab/args\n"

@@ -87,6 +87,12 @@ assert "virtio_blk.queue_depth=64" in g["module_parameters"], g
 assert g["nr_requests"] == 64, g
 assert env["guest_params"] == ["virtio_blk.queue_depth=64"], env
 assert "virtio_blk.queue_depth=64" in env["kernel_cmdline"], env
+# iomark probe ran in the guest too (when the build has it): it reads the
+# same sysfs by its own code, so the two views must agree
+if "probe" in c:
+    d = c["probe"]["targets"][0]["disks"][0]
+    assert d["driver"] == "virtio_blk" or d["driver"].startswith("virtio"), d["driver"]
+    assert d["nr_requests"] == g["nr_requests"] and d["nr_hw_queues"] == g["nr_hw_queues"], d
 # the guest's own iomark document, with the lab's record added
 r = json.load(open(os.path.join(out, "virtio-blk.json")))
 assert r["schema"] == "iomark-result" and r["type"] == "run" and r["status"] == "ok", r["status"]
