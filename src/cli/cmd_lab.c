@@ -1005,7 +1005,12 @@ int iom_cmd_lab(int argc, char **argv)
     }
     {
         char p[4300];
+        struct stat st;
         snprintf(p, sizeof(p), "%s/lab.json", o.output_dir);
+        if (stat(o.output_dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+            status = bad("output-dir", o.output_dir, "is a file; name a folder");
+            goto out;
+        }
         if (access(p, F_OK) == 0) {
             status = bad("output-dir", o.output_dir,
                          "already holds lab results (lab.json); name a new folder");
