@@ -132,6 +132,14 @@ int iom_import_buffer(const char *name, const char *text, size_t len,
 /* Free a record and everything it owns. NULL is fine. */
 void iom_imp_result_free(struct iom_imp_result *r);
 
+/* A count read from a file as a double (threads, queue depth, ...): the
+ * value when it is a plausible whole count in [0, 10^6], else 0 (unknown).
+ * Converting an out-of-range double to int is undefined behaviour. */
+static inline int iom_imp_count(double v)
+{
+    return v >= 0 && v <= 1e6 ? (int)v : 0;
+}
+
 /* Helpers for importers (import.c). */
 
 /* Set every double of a run to NAN and its arrays to empty. */

@@ -108,8 +108,9 @@ static int parse_block(const char *blk, const char *end, const char *text,
     struct iom_imp_workload *w = iom_imp_add_workload(res, name);
     if (!w)
         return -ENOMEM;
-    w->threads = isnan(threads) ? 0 : (int)threads;
-    w->iodepth = isnan(qd) ? 0 : (int)qd;
+    /* counts from the file; anything not a plausible int (garbage, huge) is unknown */
+    w->threads = iom_imp_count(threads);
+    w->iodepth = iom_imp_count(qd);
     const char *path = strstr(text, "path: '");
     if (path) {
         path += 7;

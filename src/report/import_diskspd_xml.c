@@ -130,8 +130,8 @@ static int parse_timespan(const xmlNode *ts, const xmlNode *ptarget, int idx,
     struct iom_imp_workload *w = iom_imp_add_workload(res, name);
     if (!w)
         return -ENOMEM;
-    w->threads = isnan(threads) ? 0 : (int)threads;
-    w->iodepth = isnan(qd) ? 0 : (int)qd;
+    w->threads = iom_imp_count(threads);
+    w->iodepth = iom_imp_count(qd);
     snprintf(w->target, sizeof(w->target), "%s", target);
     struct iom_imp_run *run = &w->runs[0];
     run->runtime_s = secs;

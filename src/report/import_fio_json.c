@@ -126,7 +126,7 @@ static int opt_int(const cJSON *job, const cJSON *glob, const char *key)
     double v = num(o, key);
     if (isnan(v))
         v = num(glob, key);
-    return isnan(v) ? 0 : (int)v;
+    return iom_imp_count(v);
 }
 
 static const char *opt_str(const cJSON *job, const cJSON *glob, const char *key)
@@ -162,7 +162,7 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
         if (!isnan(e) && e != 0) {
             if (!failed++)
                 snprintf(first_fail, sizeof(first_fail), "job '%s' failed with error=%d (%s)", name,
-                         (int)e, strerror((int)e));
+                         iom_imp_count(e), strerror(iom_imp_count(e)));
             continue;
         }
         struct iom_imp_run run;

@@ -212,7 +212,7 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
             run = w ? &w->runs[0] : NULL;
             if (w) {
                 double jobs = field(g, line_end(g), "jobs=");
-                w->threads = isnan(jobs) ? 0 : (int)jobs;
+                w->threads = iom_imp_count(jobs);
                 const char *qd = strstr(text, "iodepth=");
                 if (qd && qd < g)
                     w->iodepth = atoi(qd + 8);

@@ -122,8 +122,8 @@ static void run_names(const cJSON *doc, struct iom_imp_workload *w)
     if (cJSON_GetArraySize(t) == 1 && cJSON_IsString(cJSON_GetArrayItem(t, 0)))
         snprintf(w->target, sizeof(w->target), "%s", cJSON_GetArrayItem(t, 0)->valuestring);
     double nj = num(spec, "numjobs"), qd = num(spec, "iodepth");
-    w->threads = isnan(nj) ? 0 : (int)nj;
-    w->iodepth = isnan(qd) ? 0 : (int)qd;
+    w->threads = iom_imp_count(nj);
+    w->iodepth = iom_imp_count(qd);
 }
 
 static const char *str(const cJSON *o, const char *key, const char *dflt)
@@ -183,8 +183,8 @@ static int parse_mark(const cJSON *doc, struct iom_imp_result *res)
             struct iom_imp_workload *w = iom_imp_add_workload(res, name);
             if (!w)
                 return -ENOMEM;
-            w->threads = (int)num(t, "threads");
-            w->iodepth = (int)num(t, "iodepth");
+            w->threads = iom_imp_count(num(t, "threads"));
+            w->iodepth = iom_imp_count(num(t, "iodepth"));
             snprintf(w->target, sizeof(w->target), "%s", str(obj(doc, "target"), "path", ""));
             const cJSON *each = obj(dir, "each_run");
             int n = cJSON_GetArraySize(each);
@@ -266,7 +266,7 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
         cJSON_ArrayForEach(p, obj(doc, "points"))
         {
             char name[96];
-            int th = (int)num(p, "threads"), qd = (int)num(p, "iodepth");
+            int th = iom_imp_count(num(p, "threads")), qd = iom_imp_count(num(p, "iodepth"));
             const char *tg = str(p, "target", "");
             snprintf(name, sizeof(name), "%s T%d Q%d", tg, th, qd);
             struct iom_imp_workload *w = iom_imp_add_workload(res, name);
@@ -289,7 +289,7 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
         }
         w->is_tpcc = 1;
         double vu = num(doc, "vu");
-        w->threads = isnan(vu) ? 0 : (int)vu;
+        w->threads = iom_imp_count(vu);
         const cJSON *runs = obj(doc, "runs");
         if (cJSON_GetArraySize(runs) > 0) {
             int k = 0;

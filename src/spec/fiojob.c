@@ -397,8 +397,8 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
             }
         }
         if (pass == 1) {
-            list = &lx->kv[sec->first];
-            n = sec->nr;
+            list = lx->kv ? &lx->kv[sec->first] : NULL; /* no pointer arithmetic on NULL */
+            n = lx->kv ? sec->nr : 0;
         } else if (pass == 2 && po) {
             list = po->overrides;
             n = po->nr_overrides;
