@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -659,6 +660,7 @@ static void run_one(const struct lab_opts *o, struct env *e, size_t idx, double 
         .init_script = iom_lab_init_script, .args = ga, .nr_args = na, .command = o->command,
         .modules = mods, .drivers = drivers, .scheduler = o->scheduler, .ctrl = c->name,
         .repeat = o->repeat, .run_timeout_s = (unsigned)(1.5 * est_s + 30)};
+    utimes(e->iomark_cpio, NULL);   /* in use: other builds' labs prune idle archives */
     int rc = iom_lab_initrd_write(initrd, e->setup.base_cpio, e->iomark_cpio, &jf);
     free(mods);
     free(drivers);

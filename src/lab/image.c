@@ -800,7 +800,9 @@ out:
     return rc;
 }
 
-/* Remove iomark-*.cpio archives other than keep that were not touched for a day. */
+/* Remove iomark-*.cpio archives other than keep that were not touched for an
+ * hour (a running lab touches its archive before every boot): every build
+ * makes its own 60 MB archive, so a busy tree would fill the disk. */
 static void prune_images(const char *labdir, const char *keep)
 {
     DIR *d = opendir(labdir);
@@ -813,7 +815,7 @@ static void prune_images(const char *labdir, const char *keep)
         char p[4200];
         struct stat st;
         snprintf(p, sizeof(p), "%s/%s", labdir, e->d_name);
-        if (strcmp(p, keep) != 0 && stat(p, &st) == 0 && now - st.st_mtime > 86400)
+        if (strcmp(p, keep) != 0 && stat(p, &st) == 0 && now - st.st_mtime > 3600)
             unlink(p);
     }
     if (d)
@@ -834,6 +836,7 @@ int iom_lab_iomark_image(const char *labdir, const char *exe, char *path, size_t
     snprintf(path, len, "%s/iomark-%016llx.cpio", labdir, (unsigned long long)h);
     if (access(path, R_OK) == 0) {
         utimes(path, NULL);   /* in use: keep it from being pruned */
+        prune_images(labdir, path);
         return 0;
     }
     snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());

@@ -151,7 +151,7 @@ int iom_lab_setup(const struct iom_lab_setup_opts *o, char *err, size_t errlen);
  * (normally /proc/self/exe) and every library ldd lists for it, at the same
  * absolute paths. HASH is the binary's FNV-1a 64 hash, so several iomark
  * builds sharing one lab folder never see each other's image; archives of
- * other builds unused for a day are removed. Writes the archive's path to
+ * other builds not touched for an hour are removed. Writes the archive's path to
  * path (len bytes) and sets *rebuilt when it had to be written. Returns 0
  * or -errno with one line in err.
  */
