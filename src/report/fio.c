@@ -48,7 +48,10 @@ void iom_fio_num2str(uint64_t num, int maxlen, int pow2, const char *unit, char 
     }
     char frac[32];
     snprintf(frac, sizeof(frac), "%.*f", room - 1, (double)modulo / (double)thousand);
-    /* fio prints the digits after "0." (a rounded-up "1.0" keeps its quirk) */
+    /* fio prints the digits after "0."; a fraction that rounds up to "1.0"
+     * carries into the integer part (fio's num2str: if (tmp[0] == '1') num++) */
+    if (frac[0] == '1')
+        num++;
     snprintf(buf, len, "%llu.%s%s%s", (unsigned long long)num, frac + 2, pre[post], unit);
 }
 
