@@ -96,9 +96,14 @@ static void usage(FILE *f)
         fprintf(f, " %s", default_workload[i]);
     fprintf(f, "; options\ngiven override it). The lab supplies the disk: give no TARGET.\n\n"
                "controllers:\n");
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        /* the controller's own driver: skip the bus (virtio_pci) in front of it */
+        const char *drv = c[i].modules[0];
+        if (strcmp(drv, "virtio_pci") == 0 && c[i].modules[1])
+            drv = c[i].modules[1];
         fprintf(f, "  %-12s %-18s QEMU %-15s guest driver %-13s%s\n", c[i].name, c[i].title,
-                c[i].qemu_device, c[i].modules[0], c[i].is_default ? " (default)" : "");
+                c[i].qemu_device, drv, c[i].is_default ? " (default)" : "");
+    }
     fprintf(f, "\nThe guest image lives in $IOMARK_LAB_DIR, else $XDG_CACHE_HOME/iomark/lab,\n"
                "else ~/.cache/iomark/lab. Exit status: 0 all controllers ran, 1 one or more\n"
                "failed (each with its reason), 2 bad input, 130/143 interrupted.\n");
