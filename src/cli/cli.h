@@ -77,6 +77,14 @@ void iom_cli_emit_failure(const char *cmd, const struct iom_run_opts *ro, const 
 /* Sub-commands: argv[0] is the sub-command name. Return the exit status. */
 int iom_cmd_run(int argc, char **argv);
 int iom_cmd_mark(int argc, char **argv);
+/* `iomark lab [setup]`: the workload on QEMU's emulated controllers (docs/lab.md). */
+int iom_cmd_lab(int argc, char **argv);
+int iom_cmd_tpcc(int argc, char **argv);
+int iom_cmd_compare(int argc, char **argv);
+int iom_cmd_sweep(int argc, char **argv);
+int iom_cmd_report(int argc, char **argv);
+int iom_cmd_diskspd(int argc, char **argv);
+int iom_cmd_profiles(int argc, char **argv);
 
 /* `iomark run` front ends (cmd_run_jobfile.c). The index of the first
  * argument that is a fio job file (see iom_fio_is_jobfile), or 0. */
@@ -87,15 +95,6 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jobfile);
  * the profile to job. 0 when absent or applied; IOM_EXIT_USAGE after
  * printing the reason for an unknown profile. */
 int iom_cli_take_profile(int *argc, char **argv, struct iom_job *job);
-int iom_cmd_probe(int argc, char **argv);
-/* `iomark lab [setup]`: the workload on QEMU's emulated controllers (docs/lab.md). */
-int iom_cmd_lab(int argc, char **argv);
-int iom_cmd_tpcc(int argc, char **argv);
-int iom_cmd_compare(int argc, char **argv);
-int iom_cmd_sweep(int argc, char **argv);
-int iom_cmd_report(int argc, char **argv);
-int iom_cmd_diskspd(int argc, char **argv);
-int iom_cmd_profiles(int argc, char **argv);
 int iom_cmd_probe(int argc, char **argv);
 
 #endif

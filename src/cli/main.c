@@ -16,11 +16,11 @@ static const struct command commands[] = {
     {"mark", iom_cmd_mark, "CrystalDiskMark-style preset: SEQ1M/RND4K read and write"},
     {"lab", iom_cmd_lab, "same workload on QEMU's PVSCSI, NVMe, LSI SAS, SATA, IDE, virtio; compared"},
     {"tpcc", iom_cmd_tpcc, "TPC-C derived OLTP workload on SQLite or PostgreSQL (NOPM, TPM)"},
-    {"diskspd", iom_cmd_diskspd, "run a DiskSpd 2.x command line; DiskSpd text or XML report"},
-    {"profiles", iom_cmd_profiles, "list the SQL Server I/O profiles (iomark run --profile NAME)"},
     {"compare", iom_cmd_compare, "compare results (iomark, fio, DiskSpd, CrystalDiskMark) side by side"},
     {"sweep", iom_cmd_sweep, "one workload over lists of threads and queue depths; finds the knee"},
     {"report", iom_cmd_report, "self-contained HTML report with SVG charts from result files"},
+    {"diskspd", iom_cmd_diskspd, "run a DiskSpd 2.x command line; DiskSpd text or XML report"},
+    {"profiles", iom_cmd_profiles, "list the SQL Server I/O profiles (iomark run --profile NAME)"},
 };
 
 static void usage(FILE *f)
