@@ -6,37 +6,14 @@
 const char *const tpcc_txn_name[TPCC_NR_TXN] = {"new_order", "payment", "delivery",
                                                 "order_status", "stock_level"};
 
-static uint64_t splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
 void tpcc_rng_seed(struct tpcc_rng *r, uint64_t seed)
 {
-    for (int i = 0; i < 4; i++)
-        r->s[i] = splitmix64(&seed);
-}
-
-static inline uint64_t rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
+    iom_rng_seed(&r->rng, seed);
 }
 
 uint64_t tpcc_rng_next(struct tpcc_rng *r)
 {
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
+    return iom_rng_next(&r->rng);
 }
 
 int64_t tpcc_rand_int(struct tpcc_rng *r, int64_t lo, int64_t hi)

@@ -9,11 +9,13 @@
 #ifndef IOMARK_TPCC_RAND_H
 #define IOMARK_TPCC_RAND_H
 
+#include "core/offsets.h"
 #include <stddef.h>
 #include <stdint.h>
 
+/* The generator is iomark's xoshiro256** (core/offsets.h), one per virtual user. */
 struct tpcc_rng {
-    uint64_t s[4];
+    struct iom_rng rng;
 };
 
 /* The NURand run-time constants C (clause 2.1.6). */
