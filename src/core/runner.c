@@ -159,6 +159,9 @@ ready:
     const uint64_t t0 = sh->start_ns;
     const uint64_t verify_seed = job->seed; /* the same in the write run and the read run */
     uint64_t paced_k = 0;
+    bool think_due = false;
+    uint64_t think_until = 0, burst_ios = 0;
+    const uint64_t think_blocks = job->thinktime_blocks ? job->thinktime_blocks : 1;
     uint64_t next_due = t0;
 
     for (;;) {
@@ -169,9 +172,21 @@ ready:
         if (limit_hit && inflight == 0)
             break;
         uint64_t now = iom_now_ns();
+        if (think_due) { /* a burst is done: drain, then pause */
+            if (inflight == 0) {
+                uint64_t until = think_until ? think_until : (think_until = now + job->thinktime_ns);
+                if (now < until) {
+                    sleep_until_ns(until < now + 50000000u ? until : now + 50000000u);
+                    continue;
+                }
+                think_due = false;
+                think_until = 0;
+                burst_ios = 0;
+            }
+        }
         unsigned nq = 0;
         bool sync_done = false;
-        while (nfree && !limit_hit) {
+        while (nfree && !limit_hit && !think_due) {
             uint64_t start = now;
             if (paced) {
                 if (now < next_due)
@@ -189,6 +204,8 @@ ready:
                 iom_verify_fill(io->buf, io->len, io->offset, verify_seed, w->verify_generation++);
             issued_bytes += io->len;
             limit_hit = limit && issued_bytes >= limit;
+            if (job->thinktime_ns && ++burst_ios >= think_blocks)
+                think_due = true;
             rc = ops->queue(&eng, io);
             if (rc == IOM_Q_QUEUED) {
                 inflight++;

@@ -25,7 +25,7 @@ static const struct iom_profile profiles[] = {
      MS_LEARN "reading-pages (read-ahead reads up to 64 contiguous pages, 512 KB, per I/O)"},
     {"sql-checkpoint", "checkpoint and lazy writer: bursts of 256 KiB writes to random places "
                        "of the data files",
-     "rw=randwrite bs=256k iodepth=32 numjobs=1 direct=1",
+     "rw=randwrite bs=256k iodepth=32 numjobs=1 direct=1 thinktime=1s thinktime_blocks=2048",
      MS_LEARN "writing-pages (checkpoint gathers up to 32 contiguous dirty pages, 256 KB, per "
               "write)"},
     {"sql-backup", "full backup: sequential 1 MiB reads of the data files",

@@ -94,6 +94,11 @@ struct iom_job {
     bool direct;                 /* O_DIRECT (default true) */
     enum iom_sync sync;
 
+    /* bursts (fio's thinktime): after thinktime_blocks I/Os, let the queue
+     * drain and pause thinktime_ns (0 = never) */
+    uint64_t thinktime_ns;
+    uint64_t thinktime_blocks;
+
     /* pacing (per thread; 0 = unpaced) */
     uint64_t rate_iops;
     uint64_t rate_bytes_per_s;
