@@ -95,31 +95,13 @@ int iom_cmd_compare(int argc, char **argv)
         free(specs);
         return IOM_EXIT_USAGE;
     }
-    struct iom_cmp_input *inputs = calloc((size_t)nspec, sizeof(*inputs));
-    if (!inputs) {
-        free(specs);
-        return IOM_EXIT_FAIL;
-    }
-    for (int i = 0; i < nspec; i++) {
-        char err[700];
-        int rc = iom_cmp_input_load(specs[i], &inputs[i], err, sizeof(err));
-        if (rc) {
-            iom_cli_error("compare", "%s", err);
-            for (int k = 0; k < i; k++)
-                iom_cmp_input_free(&inputs[k]);
-            free(inputs);
-            free(specs);
-            return rc == -ENOMEM ? IOM_EXIT_FAIL : IOM_EXIT_USAGE;
-        }
-    }
-    free(specs);
     struct iom_cmp *c;
-    if (iom_cmp_build(inputs, (uint32_t)nspec, alpha, &c)) {
-        for (int k = 0; k < nspec; k++)
-            iom_cmp_input_free(&inputs[k]);
-        free(inputs);
-        iom_cli_error("compare", "out of memory");
-        return IOM_EXIT_FAIL;
+    char err[700];
+    int lrc = iom_cmp_load(specs, (uint32_t)nspec, alpha, &c, err, sizeof(err));
+    free(specs);
+    if (lrc) {
+        iom_cli_error("compare", "%s", err);
+        return lrc == -ENOMEM ? IOM_EXIT_FAIL : IOM_EXIT_USAGE;
     }
     int status = IOM_EXIT_OK;
     if (fmt == F_JSON) {

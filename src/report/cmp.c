@@ -381,3 +381,30 @@ void iom_cmp_delta_text(const struct iom_cmp_row *row, const struct iom_cmp_delt
         snprintf(buf, len, "%.1f%% %s %s", fabs(x), x >= 0 ? "lower" : "higher", row->noun);
     }
 }
+
+int iom_cmp_load(const char *const *specs, uint32_t nr, double alpha, struct iom_cmp **out, char *err,
+                 size_t errlen)
+{
+    *out = NULL;
+    snprintf(err, errlen, "out of memory");
+    struct iom_cmp_input *inputs = calloc(nr ? nr : 1, sizeof(*inputs));
+    if (!inputs)
+        return -ENOMEM;
+    for (uint32_t i = 0; i < nr; i++) {
+        int rc = iom_cmp_input_load(specs[i], &inputs[i], err, errlen);
+        if (rc) {
+            for (uint32_t k = 0; k < i; k++)
+                iom_cmp_input_free(&inputs[k]);
+            free(inputs);
+            return rc;
+        }
+    }
+    if (iom_cmp_build(inputs, nr, alpha, out)) { /* takes the inputs only on success */
+        for (uint32_t k = 0; k < nr; k++)
+            iom_cmp_input_free(&inputs[k]);
+        free(inputs);
+        snprintf(err, errlen, "out of memory");
+        return -ENOMEM;
+    }
+    return 0;
+}

@@ -81,6 +81,15 @@ int iom_cmp_build(struct iom_cmp_input *inputs, uint32_t nr, double alpha, struc
 
 void iom_cmp_free(struct iom_cmp *c);
 
+/*
+ * Load the nr input specs (as iom_cmp_input_load) and build their
+ * comparison (as iom_cmp_build) into *out. Returns 0; -ENOMEM; or the
+ * first load's error (-EINVAL, -ENOENT, ...) with err naming the file and
+ * the reason. Nothing is left allocated on failure.
+ */
+int iom_cmp_load(const char *const *specs, uint32_t nr, double alpha, struct iom_cmp **out, char *err,
+                 size_t errlen);
+
 /* The change text of a delta: "+38.3% IOPS", "28.0% lower latency",
  * "12.0% higher p99 latency", or "" when unknown. */
 void iom_cmp_delta_text(const struct iom_cmp_row *row, const struct iom_cmp_delta *d, char *buf,
