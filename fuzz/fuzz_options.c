@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "fuzz_util.h"
-#include "spec/options.h"
+#include "workload/options.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -11,8 +11,8 @@
 
 #include "core/runner.h"
 #include "report/report.h"
-#include "spec/options.h"
-#include "spec/spec.h"
+#include "workload/options.h"
+#include "workload/spec.h"
 
 /* Exit statuses */
 #define IOM_EXIT_OK 0

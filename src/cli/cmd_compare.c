@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "report/cmp.h"
+#include "compare/cmp.h"
 
 static void usage(FILE *f)
 {

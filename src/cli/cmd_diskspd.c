@@ -8,7 +8,7 @@
 
 #include "cli/cli.h"
 #include "report/diskspd.h"
-#include "spec/diskspd.h"
+#include "workload/diskspd.h"
 
 static int write_report(const struct iom_diskspd *ds, const struct iom_result *r,
                         const struct iom_run_opts *ro)

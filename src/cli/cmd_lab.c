@@ -20,8 +20,8 @@
 #include "lab/image.h"
 #include "lab/proc.h"
 #include "lab/qemu.h"
-#include "spec/profiles.h"
-#include "spec/units.h"
+#include "workload/profiles.h"
+#include "workload/units.h"
 
 #define CMD "lab"
 #define MAX_ARGS 256

@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "spec/presets.h"
-#include "spec/units.h"
+#include "workload/presets.h"
+#include "workload/units.h"
 
 #define DEFAULT_FILE "iomark-test.dat"
 

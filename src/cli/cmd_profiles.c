@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "spec/profiles.h"
+#include "workload/profiles.h"
 
 int iom_cmd_profiles(int argc, char **argv)
 {

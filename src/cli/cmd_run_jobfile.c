@@ -9,8 +9,8 @@
 #include "cli/cli.h"
 #include "core/group.h"
 #include "report/fio.h"
-#include "spec/fiojob.h"
-#include "spec/profiles.h"
+#include "workload/fiojob.h"
+#include "workload/profiles.h"
 
 #define CMD "run"
 

@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "report/tpcc_report.h"
-#include "spec/units.h"
+#include "tpcc/report.h"
+#include "workload/units.h"
 #include "tpcc/tpcc.h"
 
 enum step { STEP_ALL, STEP_LOAD, STEP_RUN, STEP_CHECK };

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "spec/spec.h"
+#include "workload/spec.h"
 
 struct iom_rng {
     uint64_t s[4];

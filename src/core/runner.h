@@ -14,7 +14,7 @@
 #include <signal.h>
 
 #include "core/target.h"
-#include "spec/spec.h"
+#include "workload/spec.h"
 #include "stats/result.h"
 
 enum iom_phase { IOM_PHASE_WARMUP, IOM_PHASE_MEASURE, IOM_PHASE_COOLDOWN, IOM_PHASE_STOP };

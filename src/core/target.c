@@ -60,7 +60,7 @@ static void devname_of(dev_t dev, char *out, size_t len)
 static uint32_t sysfs_logical_block(dev_t dev)
 {
     char p[128];
-    uint64_t v;
+    uint64_t v = 0;
     snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/queue/logical_block_size", major(dev), minor(dev));
     if (read_sysfs_u64(p, &v) == 0 && v)
         return (uint32_t)v;

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "spec/spec.h"
+#include "workload/spec.h"
 
 struct iom_target {
     const char *path;            /* borrowed from the job */

@@ -17,7 +17,7 @@
 
 #include <stdio.h>
 
-#include "spec/diskspd.h"
+#include "workload/diskspd.h"
 #include "stats/result.h"
 
 /* Print the DiskSpd text report of run r (parsed from ds) to f. */

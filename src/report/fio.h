@@ -21,7 +21,7 @@
 #include <cjson/cJSON.h>
 #include <stdio.h>
 
-#include "spec/fiojob.h"
+#include "workload/fiojob.h"
 #include "stats/result.h"
 
 /*

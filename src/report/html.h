@@ -13,7 +13,7 @@
 
 #include <stdio.h>
 
-#include "report/cmp.h"
+#include "compare/cmp.h"
 
 /*
  * Write the report of the comparison c (built by iom_cmp_build from the

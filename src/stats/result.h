@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "spec/spec.h"
+#include "workload/spec.h"
 #include "stats/cpu.h"
 #include "stats/summary.h"
 

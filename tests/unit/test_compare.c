@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/cmp.h"
+#include "compare/cmp.h"
 #include "stats/compare.h"
 
 static int fails;

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "spec/diskspd.h"
+#include "workload/diskspd.h"
 
 #define SEC 1000000000ULL
 #define KiB 1024ULL

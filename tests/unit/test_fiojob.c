@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "spec/fiojob.h"
+#include "workload/fiojob.h"
 
 #define SEC 1000000000ULL
 #define KiB 1024ULL

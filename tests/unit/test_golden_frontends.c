@@ -19,8 +19,8 @@
 #include "check.h"
 #include "report/diskspd.h"
 #include "report/fio.h"
-#include "spec/diskspd.h"
-#include "spec/fiojob.h"
+#include "workload/diskspd.h"
+#include "workload/fiojob.h"
 
 #define SEC 1000000000ULL
 

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/import.h"
+#include "import/import.h"
 
 static int fails;
 static char dir[1024];

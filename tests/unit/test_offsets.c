@@ -5,7 +5,7 @@
 
 #include "check.h"
 #include "core/offsets.h"
-#include "spec/options.h"
+#include "workload/options.h"
 
 static void base_job(struct iom_job *j, enum iom_rw rw, uint64_t bs)
 {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "spec/options.h"
+#include "workload/options.h"
 
 static int parse(struct iom_job *j, struct iom_run_opts *ro, char *err, int argc, char **argv)
 {

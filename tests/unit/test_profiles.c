@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "spec/options.h"
-#include "spec/profiles.h"
+#include "workload/options.h"
+#include "workload/profiles.h"
 
 #define KiB 1024ULL
 

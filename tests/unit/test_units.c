@@ -2,7 +2,7 @@
 #include <errno.h>
 
 #include "check.h"
-#include "spec/units.h"
+#include "workload/units.h"
 
 struct size_case {
     const char *in;

@@ -1,5 +1,5 @@
 /* options.c - the native option table and its parser. */
-#include "spec/options.h"
+#include "workload/options.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
-#include "spec/units.h"
+#include "workload/units.h"
 
 enum opt_type { T_SIZE, T_DURATION, T_PCT, T_U32, T_U64, T_BOOL, T_CUSTOM };
 enum opt_where { W_JOB, W_RO };

@@ -5,13 +5,13 @@
  * the change against the base input and Welch's test (stats/compare.h).
  * Building the table is here; printing is in cmp_out.c.
  */
-#ifndef IOMARK_REPORT_CMP_H
-#define IOMARK_REPORT_CMP_H
+#ifndef IOMARK_COMPARE_CMP_H
+#define IOMARK_COMPARE_CMP_H
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
 
-#include "report/import.h"
+#include "import/import.h"
 #include "stats/compare.h"
 
 /* One input column: a label and the files whose runs it pools. */

@@ -9,15 +9,15 @@
  * its documentation. Differences forced by Linux are warnings or refusals
  * that name the flag; see docs/diskspd.md for the full table.
  */
-#ifndef IOMARK_SPEC_DISKSPD_H
-#define IOMARK_SPEC_DISKSPD_H
+#ifndef IOMARK_WORKLOAD_DISKSPD_H
+#define IOMARK_WORKLOAD_DISKSPD_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "spec/options.h"
-#include "spec/spec.h"
+#include "workload/options.h"
+#include "workload/spec.h"
 
 #define IOM_DSPD_MAX_WARN 16
 #define IOM_DSPD_MAX_RANGES 15   /* one slot stays free for the implied remainder */

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/cmp.h"
+#include "compare/cmp.h"
 #include "report/report.h"
 
 void iom_cmp_fmt_num(double v, char *buf, size_t len)

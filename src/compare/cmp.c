@@ -1,5 +1,5 @@
 /* cmp.c - build the comparison table (see cmp.h). */
-#include "report/cmp.h"
+#include "compare/cmp.h"
 
 #include <errno.h>
 #include <math.h>

@@ -6,12 +6,12 @@
  * after it override its values. docs/profiles.md gives each pattern and
  * its public source.
  */
-#ifndef IOMARK_SPEC_PROFILES_H
-#define IOMARK_SPEC_PROFILES_H
+#ifndef IOMARK_WORKLOAD_PROFILES_H
+#define IOMARK_WORKLOAD_PROFILES_H
 
 #include <stddef.h>
 
-#include "spec/spec.h"
+#include "workload/spec.h"
 
 struct iom_profile {
     const char *name;     /* "sql-oltp" */

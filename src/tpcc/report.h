@@ -1,12 +1,12 @@
 /*
- * tpcc_report.h - text and JSON reports of `iomark tpcc` (load, run, check).
+ * tpcc/report.h - text and JSON reports of `iomark tpcc` (load, run, check).
  *
  * The JSON document is in the iomark result family (iom_json_doc_new with
  * type "tpcc", "tpcc_load" or "tpcc_check"); field names are documented in
  * docs/tpcc.md and read by `iomark compare`. Latencies are in ms.
  */
-#ifndef IOMARK_REPORT_TPCC_REPORT_H
-#define IOMARK_REPORT_TPCC_REPORT_H
+#ifndef IOMARK_TPCC_REPORT_H
+#define IOMARK_TPCC_REPORT_H
 
 #include <cjson/cJSON.h>
 #include <stdio.h>

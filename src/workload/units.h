@@ -7,8 +7,8 @@
  * message the front end prints. Bounds (zero allowed or not, maxima) are the
  * caller's: the option table in options.c applies them.
  */
-#ifndef IOMARK_SPEC_UNITS_H
-#define IOMARK_SPEC_UNITS_H
+#ifndef IOMARK_WORKLOAD_UNITS_H
+#define IOMARK_WORKLOAD_UNITS_H
 
 #include <stdint.h>
 

@@ -9,8 +9,8 @@
  * `iodepth` outstanding I/Os (DiskSpd: -t threads per target, -o outstanding
  * I/O per thread per target; fio: numjobs, iodepth).
  */
-#ifndef IOMARK_SPEC_SPEC_H
-#define IOMARK_SPEC_SPEC_H
+#ifndef IOMARK_WORKLOAD_SPEC_H
+#define IOMARK_WORKLOAD_SPEC_H
 
 #include <stdbool.h>
 #include <stdint.h>

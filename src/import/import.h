@@ -7,15 +7,15 @@
  * json+ (fio 2.x latencies in us and io_bytes in KiB, fio 3.x in ns and
  * bytes; both normalised), fio normal text output, DiskSpd XML (-Rxml) and
  * text, CrystalDiskMark and KDiskMark text reports. Each format is one file
- * src/report/import_<format>.c exposing one struct iom_importer.
+ * src/import/<format>.c exposing one struct iom_importer.
  *
  * Units in the record, whatever the source: rates per second, MB = 10^6
  * bytes, MiB = 2^20 bytes, latency in microseconds, CPU in percent, TPC-C
  * response times in milliseconds. A value the source does not hold is NAN
  * (test with isnan), never 0, so "unknown" is not compared as "zero".
  */
-#ifndef IOMARK_REPORT_IMPORT_H
-#define IOMARK_REPORT_IMPORT_H
+#ifndef IOMARK_IMPORT_IMPORT_H
+#define IOMARK_IMPORT_IMPORT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* diskspd.c - DiskSpd 2.x command-line flags -> struct iom_job (see diskspd.h). */
-#include "spec/diskspd.h"
+#include "workload/diskspd.h"
 
 #include <ctype.h>
 #include <errno.h>

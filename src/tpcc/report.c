@@ -1,5 +1,5 @@
-/* tpcc_report.c - text and JSON reports of `iomark tpcc`; see tpcc_report.h. */
-#include "report/tpcc_report.h"
+/* tpcc/report.c - text and JSON reports of `iomark tpcc`; see tpcc/report.h. */
+#include "tpcc/report.h"
 
 #include <string.h>
 #include <sys/utsname.h>

@@ -3,13 +3,13 @@
  * range checks, --help text and "did you mean" (the shape of fio's
  * options.c). Names follow fio where fio has the option.
  */
-#ifndef IOMARK_SPEC_OPTIONS_H
-#define IOMARK_SPEC_OPTIONS_H
+#ifndef IOMARK_WORKLOAD_OPTIONS_H
+#define IOMARK_WORKLOAD_OPTIONS_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "spec/spec.h"
+#include "workload/spec.h"
 
 enum iom_output_format { IOM_OUT_NORMAL, IOM_OUT_JSON };
 

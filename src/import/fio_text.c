@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/import.h"
+#include "import/import.h"
 
 static int probe(const char *text, size_t len)
 {

@@ -1,5 +1,5 @@
 /* units.c - exact parsing of sizes, durations and percentages. */
-#include "spec/units.h"
+#include "workload/units.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -10,14 +10,14 @@
  * parameters"); where iomark's model differs (one thread per file, see
  * below) the job carries a note saying how.
  */
-#ifndef IOMARK_SPEC_FIOJOB_H
-#define IOMARK_SPEC_FIOJOB_H
+#ifndef IOMARK_WORKLOAD_FIOJOB_H
+#define IOMARK_WORKLOAD_FIOJOB_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "spec/spec.h"
+#include "workload/spec.h"
 
 #define IOM_FIO_MAX_OPTS 64
 #define IOM_FIO_MAX_MAPS 32

@@ -7,13 +7,13 @@
  * 7.x had RND4K Q32T16); "Peak" and "Real World" keep the best run, the
  * others average the runs. CrystalDiskMark's MB/s is 10^6 bytes/s.
  */
-#ifndef IOMARK_SPEC_PRESETS_H
-#define IOMARK_SPEC_PRESETS_H
+#ifndef IOMARK_WORKLOAD_PRESETS_H
+#define IOMARK_WORKLOAD_PRESETS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "spec/spec.h"
+#include "workload/spec.h"
 
 struct iom_mark_test {
     const char *name;      /* "SEQ1M Q8T1" */

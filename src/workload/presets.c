@@ -1,5 +1,5 @@
 /* presets.c - the CrystalDiskMark-style profiles (see presets.h for sources). */
-#include "spec/presets.h"
+#include "workload/presets.h"
 
 #include <stdio.h>
 #include <string.h>

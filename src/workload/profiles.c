@@ -1,11 +1,11 @@
 /* profiles.c - the SQL Server I/O profiles (see profiles.h, docs/profiles.md). */
-#include "spec/profiles.h"
+#include "workload/profiles.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "spec/options.h"
+#include "workload/options.h"
 
 #define MS_LEARN "https://learn.microsoft.com/en-us/sql/relational-databases/"
 

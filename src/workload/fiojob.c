@@ -1,5 +1,5 @@
 /* fiojob.c - fio job files -> struct iom_job (see fiojob.h, docs/fio-jobs.md). */
-#include "spec/fiojob.h"
+#include "workload/fiojob.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "spec/options.h"
-#include "spec/units.h"
+#include "workload/options.h"
+#include "workload/units.h"
 
 #define MAX_FILES 256
 

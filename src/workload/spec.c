@@ -1,5 +1,5 @@
 /* spec.c - defaults, copying and cross-field validation of a workload spec. */
-#include "spec/spec.h"
+#include "workload/spec.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* import.c - format detection, the record's memory and helpers for importers. */
-#include "report/import.h"
+#include "import/import.h"
 
 #include <errno.h>
 #include <math.h>
