@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "workload/presets.h"
 #include "workload/units.h"
 
@@ -22,7 +23,7 @@
 static const char *const allowed[] = {"size",   "runtime",      "ioengine", "direct",
                                       "buffered", "keep",       "force",    "quiet",
                                       "output-format", "output", "randseed", "zero_buffers",
-                                      "help",   "sync",         "ramp_time", NULL};
+                                      "help",   "sync",         "ramp_time", "status-interval", NULL};
 
 struct mark_opts {
     const struct iom_mark_profile *profile;
@@ -53,7 +54,8 @@ static void usage(FILE *f)
                "  --pause=TIME               pause between runs (default 5s)\n"
                "  --size=SIZE                test file size (default 1G)\n"
                "  --ioengine, --direct, --buffered, --sync, --ramp_time, --randseed,\n"
-               "  --zero_buffers, --keep, --force, --quiet, --output-format, --output:\n"
+               "  --zero_buffers, --keep, --force, --quiet, --status-interval,\n"
+               "  --output-format, --output:\n"
                "                             as for iomark run\n\nprofiles:\n",
             DEFAULT_FILE, DEFAULT_FILE);
     for (const struct iom_mark_profile *p = iom_mark_profiles; p->name; p++) {
@@ -356,6 +358,7 @@ int iom_cmd_mark(int argc, char **argv)
 
     /* check every test's job first: nothing is created unless all pass */
     const struct iom_mark_profile *p = mo.profile;
+    double plan_s = (double)(p->nr_tests * 2 * mo.runs - 1) * (double)mo.pause_ns / 1e9;
     for (unsigned i = 0; i < p->nr_tests && !status; i++) {
         for (int w = 0; w < 2 && !status; w++) {
             struct iom_job j;
@@ -363,6 +366,8 @@ int iom_cmd_mark(int argc, char **argv)
                 status = IOM_EXIT_FAIL;
                 break;
             }
+            double js = iom_cli_job_seconds(&j);
+            plan_s = plan_s < 0 || js < 0 ? -1 : plan_s + js * (double)mo.runs;
             status = iom_cli_check("mark", &j, &ro, &target);
             target.path = base.targets[0]; /* j's copy is freed below */
             iom_job_free(&j);
@@ -383,6 +388,7 @@ int iom_cmd_mark(int argc, char **argv)
         goto out;
     }
     iom_cli_signals_install();
+    iom_cli_progress_plan("mark", &ro, p->nr_tests * 2 * (unsigned)mo.runs, plan_s, true);
     {
         /* create the file once with a job that writes, then reopen per run */
         struct iom_job j;
@@ -400,9 +406,7 @@ int iom_cmd_mark(int argc, char **argv)
             struct cell *c = &cells[i * 2 + w];
             for (unsigned k = 0; k < mo.runs && !sig && !errbuf[0]; k++) {
                 if ((i || w || k) && mo.pause_ns) {
-                    struct timespec ts = {.tv_sec = (time_t)(mo.pause_ns / 1000000000u),
-                                          .tv_nsec = (long)(mo.pause_ns % 1000000000u)};
-                    nanosleep(&ts, NULL);
+                    iom_cli_pause(mo.pause_ns);
                     if ((sig = iom_cli_stop))
                         break;
                 }
@@ -415,7 +419,7 @@ int iom_cmd_mark(int argc, char **argv)
                     iom_job_free(&j);
                     break;
                 }
-                struct iom_run_hooks hooks = iom_cli_hooks(&ro, label);
+                struct iom_run_hooks hooks = iom_cli_hooks(&ro, &j, label);
                 struct iom_result *r = NULL;
                 int rc = iom_run(&j, &target, 1, &hooks, &r);
                 iom_cli_progress_clear();
