@@ -345,6 +345,8 @@ int iom_des_run(const struct iom_des_cfg *cfg, struct iom_model_out *out,
                 s.sum_dev += e.t - io->t_start;
                 double ns = lat * 1e9 + 0.5;
                 iom_hist_add(s.hist, ns > 0 ? (uint64_t)ns : 0);
+                if (cfg->pool)
+                    iom_hist_add(cfg->pool, ns > 0 ? (uint64_t)ns : 0);
                 s.t_end = e.t;
             } else if (s.done >= warm) {
                 s.measuring = 1; /* the window opens at this completion */

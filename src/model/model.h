@@ -167,6 +167,7 @@ struct iom_des_cfg {
     uint64_t warmup_ios;       /* closed loop: completions discarded first */
     uint64_t measure_ios;      /* closed loop: completions measured (>= 1) */
     uint64_t seed;             /* RNG seed: same seed, same result */
+    struct iom_hist *pool;     /* optional, caller-owned: measured latencies (ns) are added */
 };
 
 /* DES extras beyond iom_model_out. */
