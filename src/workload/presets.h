@@ -1,8 +1,9 @@
 /*
  * presets.h - CrystalDiskMark-style test presets for `iomark mark`.
  *
- * Source: CrystalDiskMark 7/8 and KDiskMark documentation as summarised in
- * shared/docs/FIELD.md section 2: 1 GiB test file, 5 runs of 5 s each,
+ * Source: CrystalDiskMark 7/8 (github.com/hiyohiyo/CrystalDiskMark,
+ * DiskBench.cpp) and KDiskMark (github.com/JonMagon/KDiskMark,
+ * src/benchmark.cpp): 1 GiB test file, 5 runs of 5 s each,
  * default profile SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1 (8.x;
  * 7.x had RND4K Q32T16); "Peak" and "Real World" keep the best run, the
  * others average the runs. CrystalDiskMark's MB/s is 10^6 bytes/s.
