@@ -81,6 +81,12 @@ int iom_cmp_build(struct iom_cmp_input *inputs, uint32_t nr, double alpha, struc
 
 void iom_cmp_free(struct iom_cmp *c);
 
+/* The workload of r that a comparison column `name` matches: the first
+ * workload when positional (inputs compared by position), else the one
+ * named exactly `name`. NULL when there is none. Borrowed from r. */
+const struct iom_imp_workload *iom_cmp_find_workload(const struct iom_imp_result *r,
+                                                     const char *name, int positional);
+
 /*
  * Load the nr input specs (as iom_cmp_input_load) and build their
  * comparison (as iom_cmp_build) into *out. Returns 0; -ENOMEM; or the

@@ -1,9 +1,9 @@
 /*
- * test_import.c - every real result file in ../shared/cases/results imports
+ * test_import.c - every real result file in tests/data/results imports
  * with the values it holds. Expected numbers were read by hand from the
  * files (line or element named in each comment); derived ones (MiB/s from
  * bytes and runtime, sums over threads) were worked out by hand from those.
- * Skips (77) when the shared folder is not there.
+ * (Sources of the files: tests/data/SOURCES.md.)
  */
 #include <errno.h>
 #include <libgen.h>
@@ -366,17 +366,12 @@ static void mark_doc(void)
 
 int main(void)
 {
-    const char *env = getenv("IOMARK_SHARED");
-    if (env) {
-        snprintf(dir, sizeof(dir), "%s/cases/results", env);
-    } else {
-        char src[1024];
-        snprintf(src, sizeof(src), "%s", __FILE__); /* SRC/tests/unit/test_import.c */
-        snprintf(dir, sizeof(dir), "%s/../../../shared/cases/results", dirname(src));
-    }
+    char src[1024];
+    snprintf(src, sizeof(src), "%s", __FILE__); /* SRC/tests/unit/test_import.c */
+    snprintf(dir, sizeof(dir), "%s/../data/results", dirname(src));
     if (access(dir, R_OK) != 0) {
-        fprintf(stderr, "skip: %s not found (set IOMARK_SHARED)\n", dir);
-        return 77;
+        fprintf(stderr, "%s not found (tests/data/results is part of the repository)\n", dir);
+        return 1;
     }
     fio_json();
     fio_text();
