@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# A target whose first 3 s are slow (a FUSE file that sleeps 20 ms per request
+# A target whose first 3 s are slow (a FUSE file that sleeps 50 ms per request
 # until 3 s after its first request, then runs at memory speed, like a cold
-# cloud volume): `iomark mark` spends them in the uncounted 4 s preparation
+# cloud volume): `iomark mark` spends them in the uncounted 3 s preparation
 # run, reports the best counted run, and keeps the preparation run in the
 # JSON marked uncounted. Expected figures are recomputed from the runs.
 source "$(dirname "$0")/lib.sh"
@@ -10,13 +10,13 @@ source "$(dirname "$0")/lib.sh"
 cc -O1 -o $WORK/slowdisk "$SRCDIR/tests/integration/slowdisk.c" $(pkg-config --cflags --libs fuse3) \
   || { echo "skip: cannot build the FUSE helper"; exit 77; }
 mkdir -p $WORK/fuse
-SLOWDISK_BYTES=$((64 << 20)) SLOWDISK_SLOW_MS=3000 SLOWDISK_DELAY_US=20000 $WORK/slowdisk $WORK/fuse & fpid=$!
+SLOWDISK_BYTES=$((64 << 20)) SLOWDISK_SLOW_MS=3000 SLOWDISK_DELAY_US=50000 $WORK/slowdisk $WORK/fuse & fpid=$!
 for i in $(seq 50); do [ -e $WORK/fuse/disk.img ] && break; sleep 0.1; done
 [ -e $WORK/fuse/disk.img ] || { echo "skip: FUSE mount did not appear"; kill $fpid; exit 77; }
 MOUNTS+=("$WORK/fuse")
 
 expect_status 0 "mark realworld on a slow-start target" -- "$IOMARK" mark --profile=realworld --runs=2 --runtime=1 \
-  --prepare=4s --pause=0 --size=64M --output-format=json --output=$WORK/s.json --quiet $WORK/fuse/disk.img
+  --prepare=3s --pause=0 --size=64M --output-format=json --output=$WORK/s.json --quiet $WORK/fuse/disk.img
 [ -e $WORK/fuse/disk.img ] && pass "existing target kept" || fail "target removed"
 $PY - $WORK/s.json <<'PY' && pass "preparation run excluded, best counted run reported" || fail "slow start"
 import json, sys, os, jsonschema
