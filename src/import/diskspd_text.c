@@ -94,17 +94,8 @@ static int parse_block(const char *blk, const char *end, const char *text,
     } else if (strstr(text, "performing read test")) {
         wpct = 0;
     }
-    char name[96], bsn[32];
-    if (bs >= 1024 && fmod(bs, 1024) == 0)
-        snprintf(bsn, sizeof(bsn), "%gKiB", bs / 1024);
-    else
-        snprintf(bsn, sizeof(bsn), "%gB", bs);
-    snprintf(name, sizeof(name), "%s %s w%g%% Q%g T%g", bsn, rnd ? "random" : "sequential", wpct,
-             qd, threads);
-    if (idx > 0) {
-        size_t n = strlen(name);
-        snprintf(name + n, sizeof(name) - n, " #%d", idx + 1);
-    }
+    char name[96];
+    iom_imp_diskspd_key(name, sizeof(name), bs, rnd, wpct, qd, threads, idx);
     struct iom_imp_workload *w = iom_imp_add_workload(res, name);
     if (!w)
         return -ENOMEM;

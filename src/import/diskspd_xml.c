@@ -76,16 +76,6 @@ static int is(const xmlNode *n, const char *name)
     return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
 }
 
-static void fmt_bs(double bs, char *buf, size_t len)
-{
-    if (bs >= 1048576 && fmod(bs, 1048576) == 0)
-        snprintf(buf, len, "%gMiB", bs / 1048576);
-    else if (bs >= 1024 && fmod(bs, 1024) == 0)
-        snprintf(buf, len, "%gKiB", bs / 1024);
-    else
-        snprintf(buf, len, "%gB", bs);
-}
-
 static int parse_timespan(const xmlNode *ts, const xmlNode *ptarget, int idx,
                           struct iom_imp_result *res)
 {
@@ -115,18 +105,13 @@ static int parse_timespan(const xmlNode *ts, const xmlNode *ptarget, int idx,
     }
     if (nr_paths > 1)
         target[0] = '\0';
-    char name[96], bs[32];
-    fmt_bs(cval(ptarget, "BlockSize"), bs, sizeof(bs));
     xmlChar *ra = xmlNodeGetContent(child(ptarget, "RandomAccess"));
     int rnd = ra && strcmp((const char *)ra, "true") == 0;
     xmlFree(ra);
     double qd = cval(ptarget, "RequestCount");
-    snprintf(name, sizeof(name), "%s %s w%g%% Q%g T%g", bs, rnd ? "random" : "sequential",
-             cval(ptarget, "WriteRatio"), qd, threads);
-    if (idx > 0) {
-        size_t n = strlen(name);
-        snprintf(name + n, sizeof(name) - n, " #%d", idx + 1);
-    }
+    char name[96];
+    iom_imp_diskspd_key(name, sizeof(name), cval(ptarget, "BlockSize"), rnd,
+                        cval(ptarget, "WriteRatio"), qd, threads, idx);
     struct iom_imp_workload *w = iom_imp_add_workload(res, name);
     if (!w)
         return -ENOMEM;

@@ -42,7 +42,7 @@ grep -q "run [123]/3 " "$WORK/err" && pass "repeat shows run k/3" || fail "repea
 decreasing "$WORK/err" 2 && pass "repeat eta decreases: $(etas "$WORK/err" | tr '\n' ' ')" || fail "repeat eta: $(cat "$WORK/err")"
 
 # --- mark: 4 tests x read/write x 1 run of 2 s, 7 pauses of 0.5 s = 19.5 s planned
-expect_status 0 "mark --status-interval=1" -- "$IOMARK" mark --runs=1 --runtime=2s --pause=500ms --size=16M --status-interval=1 "$WORK/m.dat"
+expect_status 0 "mark --status-interval=1" -- "$IOMARK" mark --runs=1 --prepare=0 --runtime=2s --pause=500ms --size=16M --status-interval=1 "$WORK/m.dat"
 decreasing "$WORK/err" 12 && pass "mark eta decreases over >= 12 lines" || fail "mark eta: $(cat "$WORK/err")"
 first=$(etas "$WORK/err" | head -1)
 [ "$first" -le 20 ] && [ "$first" -ge 16 ] && pass "mark's first eta $first s of 19.5 planned (rounded up; line at ~1 s)" || fail "mark first eta $first, want 16..20"
@@ -58,7 +58,7 @@ grep -q "sweep [12]/2 T1 Q[12]: measuring" "$WORK/err" && pass "sweep shows poin
 if command -v script >/dev/null; then
   script -qec "$IOMARK run --runtime=1s --size=16M $WORK/a.dat" /dev/null >"$WORK/tty" 2>&1 || true
   grep -q "run 1/1 $WORK/a.dat: measuring 0/1 s.*\[eta 00:01\]" "$WORK/tty" && pass "terminal: a 1 s run shows its line" || fail "terminal 1 s run: $(cat -v "$WORK/tty" | head -c 600)"
-  script -qec "$IOMARK mark --runs=1 --runtime=1s --pause=2s --size=16M $WORK/m.dat" /dev/null >"$WORK/tty" 2>&1 || true
+  script -qec "$IOMARK mark --runs=1 --prepare=0 --runtime=1s --pause=2s --size=16M $WORK/m.dat" /dev/null >"$WORK/tty" 2>&1 || true
   grep -q "mark: pause [0-9]/2 s before 2/8 \[eta 00:" "$WORK/tty" && pass "terminal: the pause is shown with the eta" || fail "terminal pause: $(cat -v "$WORK/tty" | head -c 600)"
 else
   echo "skip: script(1) not installed: terminal checks"
