@@ -39,6 +39,9 @@ static void usage(FILE *f)
             "  --des-ios=N               I/Os simulated per scenario (default 200000, 1000..100000000)\n"
             "  --output-format=FMT       normal (default) or json\n"
             "  --output=FILE, -o FILE    write there instead of stdout\n\n"
+            "check (validation on points the model was not fitted on):\n"
+            "  iomark model FIT.json --check SWEEP.json...   predicted vs measured per point, with\n"
+            "                            the checked documents' own queue limits (from their probe)\n\n"
             "Exit status: 0 ok, 2 bad option or input (nothing written), 1 failure.\n",
             MAX_SCEN - 1, MAX_OIO, MAX_BURST);
 }
@@ -244,12 +247,103 @@ done:
     return rc;
 }
 
+/* Read FIT.json; prints the reason and returns NULL when it cannot. */
+static struct iom_fit *load_fit(const char *fitpath)
+{
+    FILE *ff = fopen(fitpath, "rb");
+    if (!ff) {
+        iom_cli_error(CMD, "%s: cannot read: %s", fitpath, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *text = malloc(cap + 1);
+    while (text) {
+        n += fread(text + n, 1, cap - n, ff);
+        if (n < cap || cap >= ((size_t)1 << 28))
+            break;
+        char *nt = realloc(text, cap * 2 + 1);
+        if (!nt) {
+            free(text);
+            text = NULL;
+            break;
+        }
+        text = nt;
+        cap *= 2;
+    }
+    fclose(ff);
+    if (!text)
+        return NULL;
+    text[n] = 0;
+    cJSON *doc = cJSON_Parse(text);
+    free(text);
+    struct iom_fit *f = calloc(1, sizeof(*f));
+    char err[600];
+    if (!f) {
+        cJSON_Delete(doc);
+        return NULL;
+    }
+    if (!doc || iom_fit_from_json(doc, f, err, sizeof(err))) {
+        iom_cli_error(CMD, "%s: %s", fitpath, doc ? err : "not JSON; expected a FIT document from "
+                                                          "'iomark model fit'");
+        cJSON_Delete(doc);
+        free(f);
+        return NULL;
+    }
+    cJSON_Delete(doc);
+    return f;
+}
+
+static int check_cmd(const char *fitpath, const char **docs, unsigned nd, int json,
+                     const char *out, unsigned long long des_ios, unsigned long long seed)
+{
+    struct iom_fit *f = load_fit(fitpath);
+    if (!f)
+        return IOM_EXIT_USAGE;
+    struct iom_fit *c = calloc(1, sizeof(*c));
+    char err[600];
+    int rc = IOM_EXIT_OK;
+    if (!c) {
+        rc = IOM_EXIT_FAIL;
+    } else if (iom_fit_load_docs(docs, nd, c, err, sizeof(err))) {
+        iom_cli_error(CMD, "--check: %s", err);
+        rc = IOM_EXIT_USAGE;
+    } else if (iom_fit_check(f, c, NULL, des_ios < 50000 ? des_ios : 50000, seed)) {
+        iom_cli_error(CMD, "--check: the model cannot evaluate these points");
+        rc = IOM_EXIT_FAIL;
+    } else if (json) {
+        cJSON *d = iom_model_check_json(f, fitpath, c, docs, nd);
+        int w = d ? iom_json_write(d, out) : -ENOMEM;
+        cJSON_Delete(d);
+        if (w) {
+            iom_cli_error(CMD, "--output=%s: %s", out ? out : "-", strerror(-w));
+            rc = IOM_EXIT_FAIL;
+        }
+    } else {
+        FILE *o = out ? fopen(out, "w") : stdout;
+        if (!o) {
+            iom_cli_error(CMD, "--output=%s: %s", out, strerror(errno));
+            rc = IOM_EXIT_FAIL;
+        } else {
+            iom_model_check_text(o, f, fitpath, c);
+            if (out && fclose(o)) {
+                iom_cli_error(CMD, "--output=%s: %s", out, strerror(errno));
+                rc = IOM_EXIT_FAIL;
+            }
+        }
+    }
+    free(c);
+    free(f);
+    return rc;
+}
+
 int iom_cmd_model(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "fit"))
         return cmd_fit(argc - 1, argv + 1);
     const char *fitpath = NULL, *out = NULL;
     const char *whatif[MAX_SCEN];
+    const char *checks[64];
+    unsigned nchk = 0;
     unsigned nw = 0, threads = 0, iodepth = 0;
     unsigned long long burst = 0, seed = 1, des_ios = 200000;
     int json = 0;
@@ -271,6 +365,12 @@ int iom_cmd_model(int argc, char **argv)
                 return IOM_EXIT_USAGE;
             }
             whatif[nw++] = v;
+        } else if ((v = optval(argc, argv, &i, "--check"))) {
+            if (!*v || nchk >= 64) {
+                iom_cli_error(CMD, "--check=%s: allowed: 1 to 64 iomark sweep or run documents", v);
+                return IOM_EXIT_USAGE;
+            }
+            checks[nchk++] = v;
         } else if ((v = optval(argc, argv, &i, "--workload"))) {
             if (parse_workload(v, &threads, &iodepth))
                 return IOM_EXIT_USAGE;
@@ -315,50 +415,21 @@ int iom_cmd_model(int argc, char **argv)
         iom_cli_error(CMD, "no FIT.json given; 'iomark model fit -o FIT.json SWEEP.json' makes one");
         return IOM_EXIT_USAGE;
     }
+    if (nchk && (nw || burst || threads)) {
+        iom_cli_error(CMD, "--check: predicts the checked points with their own limits; "
+                           "not allowed with --what-if, --workload or --burst");
+        return IOM_EXIT_USAGE;
+    }
+    if (nchk) {
+        return check_cmd(fitpath, checks, nchk, json, out, des_ios, seed);
+    }
     if (!burst && !threads) {
         iom_cli_error(CMD, "--workload: missing; give --workload threads=T,iodepth=D or --burst N");
         return IOM_EXIT_USAGE;
     }
-    FILE *ff = fopen(fitpath, "rb");
-    if (!ff) {
-        iom_cli_error(CMD, "%s: cannot read: %s", fitpath, strerror(errno));
+    struct iom_fit *f = load_fit(fitpath);
+    if (!f)
         return IOM_EXIT_USAGE;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *text = malloc(cap + 1);
-    while (text) {
-        n += fread(text + n, 1, cap - n, ff);
-        if (n < cap || cap >= ((size_t)1 << 28))
-            break;
-        char *nt = realloc(text, cap * 2 + 1);
-        if (!nt) {
-            free(text);
-            text = NULL;
-            break;
-        }
-        text = nt;
-        cap *= 2;
-    }
-    fclose(ff);
-    if (!text)
-        return IOM_EXIT_FAIL;
-    text[n] = 0;
-    cJSON *doc = cJSON_Parse(text);
-    free(text);
-    struct iom_fit *f = calloc(1, sizeof(*f));
-    char err[600];
-    if (!f) {
-        cJSON_Delete(doc);
-        return IOM_EXIT_FAIL;
-    }
-    if (!doc || iom_fit_from_json(doc, f, err, sizeof(err))) {
-        iom_cli_error(CMD, "%s: %s", fitpath, doc ? err : "not JSON; expected a FIT document from "
-                                                          "'iomark model fit'");
-        cJSON_Delete(doc);
-        free(f);
-        return IOM_EXIT_USAGE;
-    }
-    cJSON_Delete(doc);
     struct iom_scenario sc[MAX_SCEN];
     struct iom_prediction pr[MAX_SCEN];
     unsigned ns = 1 + nw;

@@ -94,6 +94,51 @@ static int sse(struct fit_ctx *cx, double c, double *out)
     return 0;
 }
 
+/* Predict every point of `pts` with the device of `model` behind `lim`;
+ * fill pts->points[].pred_* and pts's error figures. */
+static int predict_points(const struct iom_fit *model, struct iom_fit *f,
+                          const struct iom_model_limits *lim, uint64_t des_ios, uint64_t seed)
+{
+    double se_x = 0, se_r = 0;
+    f->max_iops_err_pct = f->max_mean_err_pct = 0;
+    for (unsigned i = 0; i < f->npoints; i++) {
+        struct iom_fit_point *p = &f->points[i];
+        struct iom_scenario sc = {.limits = *lim, .parallelism = model->dev.parallelism,
+                                  .svc_scale = 1, .threads = p->threads, .iodepth = p->iodepth,
+                                  .des_ios = des_ios, .seed = seed};
+        struct iom_prediction pr;
+        int rc = iom_model_predict(model, &sc, &pr);
+        if (rc)
+            return rc;
+        p->pred_iops = pr.mva.iops;
+        p->pred_mean_s = pr.mva.mean_s;
+        p->pred_p99_s = pr.des.p99_s;
+        double ex = 100 * (p->pred_iops - p->iops) / p->iops;
+        double er = 100 * (p->pred_mean_s - p->mean_s) / p->mean_s;
+        se_x += ex * ex;
+        se_r += er * er;
+        if (fabs(ex) > f->max_iops_err_pct)
+            f->max_iops_err_pct = fabs(ex);
+        if (fabs(er) > f->max_mean_err_pct)
+            f->max_mean_err_pct = fabs(er);
+    }
+    f->rms_iops_err_pct = sqrt(se_x / f->npoints);
+    f->rms_mean_err_pct = sqrt(se_r / f->npoints);
+    return 0;
+}
+
+int iom_fit_check(const struct iom_fit *model, struct iom_fit *check,
+                  const struct iom_model_limits *override, uint64_t des_ios, uint64_t seed)
+{
+    if (!model || !check || !check->npoints)
+        return -EINVAL;
+    for (unsigned i = 0; i < check->npoints; i++)
+        if (!(check->points[i].iops > 0) || !(check->points[i].mean_s > 0))
+            return -EINVAL;
+    return predict_points(model, check, override ? override : &check->limits,
+                          des_ios ? des_ios : 50000, seed);
+}
+
 int iom_fit_device(struct iom_fit *f, uint64_t seed)
 {
     if (!f || !f->npoints)
@@ -163,31 +208,7 @@ int iom_fit_device(struct iom_fit *f, uint64_t seed)
         if ((!limit || n <= limit ? n : limit) > f->dev.parallelism * 1.05)
             f->c_identified = 1;
     }
-    /* predictions and errors per point */
-    double se_x = 0, se_r = 0;
-    f->max_iops_err_pct = f->max_mean_err_pct = 0;
-    for (unsigned i = 0; i < f->npoints; i++) {
-        struct iom_fit_point *p = &f->points[i];
-        struct iom_scenario sc = {.limits = f->limits, .parallelism = f->dev.parallelism,
-                                  .svc_scale = 1, .threads = p->threads, .iodepth = p->iodepth,
-                                  .des_ios = 50000, .seed = seed};
-        struct iom_prediction pr;
-        if ((rc = iom_model_predict(f, &sc, &pr)))
-            goto out;
-        p->pred_iops = pr.mva.iops;
-        p->pred_mean_s = pr.mva.mean_s;
-        p->pred_p99_s = pr.des.p99_s;
-        double ex = 100 * (p->pred_iops - p->iops) / p->iops;
-        double er = 100 * (p->pred_mean_s - p->mean_s) / p->mean_s;
-        se_x += ex * ex;
-        se_r += er * er;
-        if (fabs(ex) > f->max_iops_err_pct)
-            f->max_iops_err_pct = fabs(ex);
-        if (fabs(er) > f->max_mean_err_pct)
-            f->max_mean_err_pct = fabs(er);
-    }
-    f->rms_iops_err_pct = sqrt(se_x / f->npoints);
-    f->rms_mean_err_pct = sqrt(se_r / f->npoints);
+    rc = predict_points(f, f, &f->limits, 50000, seed);
 out:
     free(cx.x);
     return rc;

@@ -111,6 +111,17 @@ struct iom_prediction {
 int iom_model_predict(const struct iom_fit *fit, const struct iom_scenario *sc,
                       struct iom_prediction *out);
 
+/*
+ * Check a model against other measured points (fit-on-one, predict-the-
+ * others validation): for every point of `check` (loaded with
+ * iom_fit_load_docs, so its limits are the checked documents' own probe
+ * limits unless override is non-NULL) predict IOPS and mean (MVA) and p99
+ * (DES, des_ios I/Os, seed) with model's device and fill check->points[].pred_*
+ * and check's error figures. -EINVAL, -ENOMEM.
+ */
+int iom_fit_check(const struct iom_fit *model, struct iom_fit *check,
+                  const struct iom_model_limits *override, uint64_t des_ios, uint64_t seed);
+
 /* Read a FIT document written by iom_model_fit_json (report/model.h).
  * -EINVAL with err set when it is not one. */
 int iom_fit_from_json(const cJSON *doc, struct iom_fit *fit, char *err, size_t errlen);

@@ -63,6 +63,33 @@ static double pct(double pred, double meas)
     return meas > 0 && isfinite(pred) ? 100 * (pred - meas) / meas : NAN;
 }
 
+static cJSON *points_json(const struct iom_fit *f)
+{
+    cJSON *pts = cJSON_CreateArray();
+    for (unsigned i = 0; i < f->npoints; i++) {
+        const struct iom_fit_point *p = &f->points[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "source", p->source);
+        cJSON_AddNumberToObject(o, "threads", p->threads);
+        cJSON_AddNumberToObject(o, "iodepth", p->iodepth);
+        cJSON_AddNumberToObject(o, "outstanding", (double)p->threads * p->iodepth);
+        cJSON *m = cJSON_AddObjectToObject(o, "measured");
+        add(m, "iops", p->iops);
+        add(m, "lat_mean_us", p->mean_s * 1e6);
+        add(m, "lat_p99_us", p->p99_s * 1e6);
+        cJSON *pr = cJSON_AddObjectToObject(o, "predicted");
+        add(pr, "iops", p->pred_iops);
+        add(pr, "lat_mean_us", p->pred_mean_s * 1e6);
+        add(pr, "lat_p99_us", p->pred_p99_s * 1e6);
+        cJSON *e = cJSON_AddObjectToObject(o, "error_pct");
+        add(e, "iops", pct(p->pred_iops, p->iops));
+        add(e, "lat_mean", pct(p->pred_mean_s, p->mean_s));
+        add(e, "lat_p99", pct(p->pred_p99_s, p->p99_s));
+        cJSON_AddItemToArray(pts, o);
+    }
+    return pts;
+}
+
 cJSON *iom_model_fit_json(const struct iom_fit *f, const char *const *sources, unsigned ns)
 {
     cJSON *d = doc_new("model_fit");
@@ -102,28 +129,7 @@ cJSON *iom_model_fit_json(const struct iom_fit *f, const char *const *sources, u
     add(fit, "max_abs_iops_error_pct", f->max_iops_err_pct);
     add(fit, "rms_lat_mean_error_pct", f->rms_mean_err_pct);
     add(fit, "max_abs_lat_mean_error_pct", f->max_mean_err_pct);
-    cJSON *pts = cJSON_AddArrayToObject(d, "points");
-    for (unsigned i = 0; i < f->npoints; i++) {
-        const struct iom_fit_point *p = &f->points[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "source", p->source);
-        cJSON_AddNumberToObject(o, "threads", p->threads);
-        cJSON_AddNumberToObject(o, "iodepth", p->iodepth);
-        cJSON_AddNumberToObject(o, "outstanding", (double)p->threads * p->iodepth);
-        cJSON *m = cJSON_AddObjectToObject(o, "measured");
-        add(m, "iops", p->iops);
-        add(m, "lat_mean_us", p->mean_s * 1e6);
-        add(m, "lat_p99_us", p->p99_s * 1e6);
-        cJSON *pr = cJSON_AddObjectToObject(o, "predicted");
-        add(pr, "iops", p->pred_iops);
-        add(pr, "lat_mean_us", p->pred_mean_s * 1e6);
-        add(pr, "lat_p99_us", p->pred_p99_s * 1e6);
-        cJSON *e = cJSON_AddObjectToObject(o, "error_pct");
-        add(e, "iops", pct(p->pred_iops, p->iops));
-        add(e, "lat_mean", pct(p->pred_mean_s, p->mean_s));
-        add(e, "lat_p99", pct(p->pred_p99_s, p->p99_s));
-        cJSON_AddItemToArray(pts, o);
-    }
+    cJSON_AddItemToObject(d, "points", points_json(f));
     return d;
 }
 
@@ -135,31 +141,22 @@ static void limit_text(char *buf, size_t len, unsigned v)
         snprintf(buf, len, "-");
 }
 
-static void device_line(FILE *out, const struct iom_fit *f)
+static void device_line(FILE *out, const struct iom_fit *f, const struct iom_model_limits *lim)
 {
     char a[16], l[16], r[16];
-    limit_text(a, sizeof(a), f->limits.adapter_queue);
-    limit_text(l, sizeof(l), f->limits.lun_queue);
-    limit_text(r, sizeof(r), f->limits.nr_requests);
+    limit_text(a, sizeof(a), lim->adapter_queue);
+    limit_text(l, sizeof(l), lim->lun_queue);
+    limit_text(r, sizeof(r), lim->nr_requests);
     fprintf(out, "device: service time %.1f us mean (low load), parallelism c = %.2f%s, host %.1f us per I/O\n",
             f->dev.svc_mean_s * 1e6, f->dev.parallelism,
             f->c_identified ? "" : " (lower bound: no point saturated)", f->dev.host_s * 1e6);
     fprintf(out, "limits: adapter queue %s, LUN queue %s, nr_requests %s x %u hw queues -> L = %u%s\n",
-            a, l, r, f->limits.hw_queues ? f->limits.hw_queues : 1, iom_model_limit(&f->limits),
-            iom_model_limit(&f->limits) ? "" : " (none)");
+            a, l, r, lim->hw_queues ? lim->hw_queues : 1, iom_model_limit(lim),
+            iom_model_limit(lim) ? "" : " (none)");
 }
 
-void iom_model_fit_text(FILE *out, const struct iom_fit *f)
+static void points_text(FILE *out, const struct iom_fit *f)
 {
-    fprintf(out, "iomark model fit: %s, %s bs=%llu, %u points", f->target, f->rw,
-            (unsigned long long)f->bs_bytes, f->npoints);
-    if (f->driver[0])
-        fprintf(out, ", %s (%s)", f->controller, f->driver);
-    fprintf(out, "\n");
-    device_line(out, f);
-    fprintf(out, "service distribution from %s (T%u Q%u, %llu samples)\n\n",
-            f->points[f->base].source, f->points[f->base].threads, f->points[f->base].iodepth,
-            (unsigned long long)f->svc.samples);
     fprintf(out, "%4s %5s %6s | %10s %10s %7s | %10s %10s %7s | %10s %10s %7s\n", "T", "Q", "OIO",
             "IOPS meas", "IOPS pred", "err %", "mean us m", "mean us p", "err %", "p99 us m",
             "p99 us p", "err %");
@@ -171,6 +168,20 @@ void iom_model_fit_text(FILE *out, const struct iom_fit *f)
                 pct(p->pred_mean_s, p->mean_s), p->p99_s * 1e6, p->pred_p99_s * 1e6,
                 pct(p->pred_p99_s, p->p99_s));
     }
+}
+
+void iom_model_fit_text(FILE *out, const struct iom_fit *f)
+{
+    fprintf(out, "iomark model fit: %s, %s bs=%llu, %u points", f->target, f->rw,
+            (unsigned long long)f->bs_bytes, f->npoints);
+    if (f->driver[0])
+        fprintf(out, ", %s (%s)", f->controller, f->driver);
+    fprintf(out, "\n");
+    device_line(out, f, &f->limits);
+    fprintf(out, "service distribution from %s (T%u Q%u, %llu samples)\n\n",
+            f->points[f->base].source, f->points[f->base].threads, f->points[f->base].iodepth,
+            (unsigned long long)f->svc.samples);
+    points_text(out, f);
     fprintf(out, "\nfit error: IOPS rms %.1f%% (max %.1f%%), mean latency rms %.1f%% (max %.1f%%); "
                  "IOPS and mean from MVA, p99 from DES\n",
             f->rms_iops_err_pct, f->max_iops_err_pct, f->rms_mean_err_pct, f->max_mean_err_pct);
@@ -268,7 +279,7 @@ void iom_model_pred_text(FILE *out, const struct iom_fit *f, const char *fit_pat
 {
     fprintf(out, "iomark model: %s (%s, %s bs=%llu)\n", fit_path, f->target, f->rw,
             (unsigned long long)f->bs_bytes);
-    device_line(out, f);
+    device_line(out, f, &f->limits);
     if (n && sc[0].burst)
         fprintf(out, "workload: burst of %u I/Os issued at once\n\n", sc[0].burst);
     else if (n)
@@ -313,4 +324,44 @@ void iom_model_pred_text(FILE *out, const struct iom_fit *f, const char *fit_pat
     else if (n)
         fprintf(out, ", %llu I/Os measured", (unsigned long long)pr[0].des.ios);
     fprintf(out, ".\nguest + queue + device = mean latency (GAVG = KAVG + DAVG in esxtop's terms).\n");
+}
+
+cJSON *iom_model_check_json(const struct iom_fit *model, const char *fit_path,
+                            const struct iom_fit *check, const char *const *sources,
+                            unsigned nsources)
+{
+    cJSON *d = doc_new("model_check");
+    if (!d)
+        return NULL;
+    cJSON_AddStringToObject(d, "fit", fit_path);
+    cJSON *src = cJSON_AddArrayToObject(d, "sources");
+    for (unsigned i = 0; i < nsources; i++)
+        cJSON_AddItemToArray(src, cJSON_CreateString(sources[i]));
+    cJSON *dev = cJSON_AddObjectToObject(d, "device");
+    add(dev, "service_mean_us", model->dev.svc_mean_s * 1e6);
+    add(dev, "parallelism", model->dev.parallelism);
+    add(dev, "host_us_per_io", model->dev.host_s * 1e6);
+    cJSON_AddItemToObject(d, "limits", limits_json(&check->limits, check->driver, check->controller));
+    cJSON *e = cJSON_AddObjectToObject(d, "error");
+    add(e, "rms_iops_error_pct", check->rms_iops_err_pct);
+    add(e, "max_abs_iops_error_pct", check->max_iops_err_pct);
+    add(e, "rms_lat_mean_error_pct", check->rms_mean_err_pct);
+    add(e, "max_abs_lat_mean_error_pct", check->max_mean_err_pct);
+    cJSON_AddItemToObject(d, "points", points_json(check));
+    return d;
+}
+
+void iom_model_check_text(FILE *out, const struct iom_fit *model, const char *fit_path,
+                          const struct iom_fit *check)
+{
+    fprintf(out, "iomark model check: %s predicts %u measured points of %s (%s bs=%llu)\n",
+            fit_path, check->npoints, check->target, check->rw,
+            (unsigned long long)check->bs_bytes);
+    device_line(out, model, &check->limits);
+    fprintf(out, "\n");
+    points_text(out, check);
+    fprintf(out, "\nprediction error: IOPS rms %.1f%% (max %.1f%%), mean latency rms %.1f%% (max "
+                 "%.1f%%); IOPS and mean from MVA, p99 from DES\n",
+            check->rms_iops_err_pct, check->max_iops_err_pct, check->rms_mean_err_pct,
+            check->max_mean_err_pct);
 }

@@ -31,4 +31,14 @@ void iom_model_pred_text(FILE *out, const struct iom_fit *f, const char *fit_pat
                          const struct iom_scenario *sc, const struct iom_prediction *pr,
                          unsigned n);
 
+/* Predicted vs measured for points the model was not fitted on
+ * (iom_fit_check): a document of type model_check. NULL when out of memory. */
+cJSON *iom_model_check_json(const struct iom_fit *model, const char *fit_path,
+                            const struct iom_fit *check, const char *const *sources,
+                            unsigned nsources);
+
+/* The same as text: the device, the checked documents' limits, one row per point. */
+void iom_model_check_text(FILE *out, const struct iom_fit *model, const char *fit_path,
+                          const struct iom_fit *check);
+
 #endif
