@@ -259,17 +259,19 @@ static void test_limit(void)
 
 static void test_quantile_hist(void)
 {
-    /* piecewise linear CDF: half the mass uniform on [10, 20] us, half on [20, 40] us */
+    /* half the mass log-uniform on [10, 20] us, half on [20, 40] us: the quartiles are
+     * the geometric midpoints 10 sqrt(2) and 20 sqrt(2) us, the mean of a log-uniform
+     * [a, b] is (b - a) / ln(b / a) */
     struct iom_quantiles q = {.n = 3, .p = {0, 50, 100}, .v_s = {10e-6, 20e-6, 40e-6}};
     struct iom_hist *h = calloc(1, sizeof(*h));
     CHECK(iom_fit_hist_from_quantiles(h, &q, 1000000) == 0);
     CHECK_U64(iom_hist_total(h), 1000000);
     CHECK_NEAR((double)iom_hist_percentile(h, 50), 20000, 1.0 / 64);
-    CHECK_NEAR((double)iom_hist_percentile(h, 25), 15000, 1.0 / 64);
-    CHECK_NEAR((double)iom_hist_percentile(h, 75), 30000, 1.0 / 64);
+    CHECK_NEAR((double)iom_hist_percentile(h, 25), 10000 * sqrt(2.0), 1.0 / 64);
+    CHECK_NEAR((double)iom_hist_percentile(h, 75), 20000 * sqrt(2.0), 1.0 / 64);
     struct iom_svc s;
     CHECK(iom_svc_from_hist(&s, h) == 0);
-    CHECK_NEAR(s.mean_s, (15e-6 + 30e-6) / 2, 0.01); /* mean of the two uniform halves */
+    CHECK_NEAR(s.mean_s, (10e-6 / log(2.0) + 20e-6 / log(2.0)) / 2, 0.01);
     iom_svc_free(&s);
     struct iom_quantiles bad = {.n = 2, .p = {0, 100}, .v_s = {20e-6, 10e-6}};
     CHECK(iom_fit_hist_from_quantiles(h, &bad, 100) == -22);
