@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "workload/args.h"
 #include "workload/presets.h"
 #include "workload/units.h"
 
@@ -68,7 +69,7 @@ static bool is_allowed(const char *arg)
 {
     size_t n = strcspn(arg + 2, "=");
     for (const char *const *a = allowed; *a; a++)
-        if (strlen(*a) == n && strncmp(arg + 2, *a, n) == 0)
+        if (iom_args_name_eq(arg + 2, n, *a))
             return true;
     return false;
 }
@@ -94,6 +95,10 @@ static int parse(int argc, char **argv, struct iom_job *job, struct iom_run_opts
             }
             v = a[2 + n] == '=' ? a + 3 + n : NULL;
         }
+        static const char *const own_names[] = {"profile", "runs", "pause", NULL};
+        for (const char *const *o = own_names; *o; o++)
+            if (iom_args_name_eq(name, (size_t)-1, *o))
+                snprintf(name, sizeof(name), "%s", *o); /* the canonical spelling */
         bool own = !strcmp(name, "profile") || !strcmp(name, "runs") || !strcmp(name, "pause");
         if (own) {
             if (!v && i + 1 < argc)
