@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "workload/args.h"
 #include "compare/cmp.h"
+#include "report/compare.h"
 
 static void usage(FILE *f)
 {

@@ -685,8 +685,8 @@ static void run_one(const struct lab_opts *o, struct env *e, size_t idx, double 
         unlink(initrd);
         return;
     }
-    /* TCG boots in ~6 s and powers off in ~2 s on an idle host (FIELD.md
-     * 4), but 3-4 times slower on a loaded one; the bound is for hangs: 300 s
+    /* TCG boots in ~6 s and powers off in ~2 s on an idle host (measured
+     * here), but 3-4 times slower on a loaded one; the bound is for hangs: 300 s
      * for boot and shutdown under TCG (120 s with KVM), and twice the
      * workload's time + 30 s per run */
     unsigned boot_s = strcmp(e->accel, "kvm") == 0 ? 120 : 300;

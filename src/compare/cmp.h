@@ -3,7 +3,7 @@
  * inputs (each one or several imported files = repeated runs), workloads
  * matched across inputs, and one row per metric with per-input summaries,
  * the change against the base input and Welch's test (stats/compare.h).
- * Building the table is here; printing is in cmp_out.c.
+ * Building the table is here; printing is in report/compare.h.
  */
 #ifndef IOMARK_COMPARE_CMP_H
 #define IOMARK_COMPARE_CMP_H
@@ -100,14 +100,5 @@ int iom_cmp_load(const char *const *specs, uint32_t nr, double alpha, struct iom
  * "12.0% higher p99 latency", or "" when unknown. */
 void iom_cmp_delta_text(const struct iom_cmp_row *row, const struct iom_cmp_delta *d, char *buf,
                         size_t len);
-
-/* Printers: plain text (aligned), Markdown tables, and the JSON document
- * ("schema": "iomark-result", "type": "compare"). */
-void iom_cmp_print_text(FILE *f, const struct iom_cmp *c);
-void iom_cmp_print_markdown(FILE *f, const struct iom_cmp *c);
-cJSON *iom_cmp_json(const struct iom_cmp *c);
-
-/* A number with 3-4 significant digits for tables ("63947", "484.3", "0.856"). */
-void iom_cmp_fmt_num(double v, char *buf, size_t len);
 
 #endif

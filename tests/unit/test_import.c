@@ -1,9 +1,9 @@
 /*
- * test_import.c - every real result file in ../shared/cases/results imports
+ * test_import.c - every real result file in tests/data/results imports
  * with the values it holds. Expected numbers were read by hand from the
  * files (line or element named in each comment); derived ones (MiB/s from
  * bytes and runtime, sums over threads) were worked out by hand from those.
- * Skips (77) when the shared folder is not there.
+ * (Sources of the files: tests/data/SOURCES.md.)
  */
 #include <errno.h>
 #include <libgen.h>
@@ -340,25 +340,45 @@ static void not_results(void)
     }
 }
 
+/* an iomark mark document: the preparation run ("counted": false) is not a
+ * run of the workload; a direction with only a preparation run is left out */
+static void mark_doc(void)
+{
+    struct iom_imp_result *r;
+    char err[300];
+    const char *m =
+        "{\"schema\":\"iomark-result\",\"type\":\"mark\",\"status\":\"interrupted\","
+        "\"tests\":[{\"name\":\"SEQ1M Q8T1\",\"threads\":1,\"iodepth\":8,"
+        "\"read\":{\"mb_per_s\":300,\"each_run\":["
+        "{\"mb_per_s\":10,\"iops\":9.5,\"measured_s\":5,\"counted\":false,\"phase\":\"prepare\"},"
+        "{\"mb_per_s\":200,\"iops\":190.7,\"measured_s\":5,\"counted\":true,\"phase\":\"run\"},"
+        "{\"mb_per_s\":300,\"iops\":286.1,\"measured_s\":5,\"counted\":true,\"phase\":\"run\"}]},"
+        "\"write\":{\"mb_per_s\":0,\"each_run\":["
+        "{\"mb_per_s\":10,\"measured_s\":5,\"counted\":false,\"phase\":\"prepare\"}]}}]}";
+    CHECK(iom_import_buffer("m.json", m, strlen(m), &r, err, sizeof(err)) == 0);
+    if (r) {
+        CHECK(r->nr_workloads == 1 && strcmp(r->w[0].name, "SEQ1M Q8T1 read") == 0);
+        CHECK(r->w[0].nr_runs == 2);
+        CHECK(r->w[0].runs[0].dir[0].mb_per_s == 200 && r->w[0].runs[1].dir[0].mb_per_s == 300);
+        iom_imp_result_free(r);
+    }
+}
+
 int main(void)
 {
-    const char *env = getenv("IOMARK_SHARED");
-    if (env) {
-        snprintf(dir, sizeof(dir), "%s/cases/results", env);
-    } else {
-        char src[1024];
-        snprintf(src, sizeof(src), "%s", __FILE__); /* SRC/tests/unit/test_import.c */
-        snprintf(dir, sizeof(dir), "%s/../../../shared/cases/results", dirname(src));
-    }
+    char src[1024];
+    snprintf(src, sizeof(src), "%s", __FILE__); /* SRC/tests/unit/test_import.c */
+    snprintf(dir, sizeof(dir), "%s/../data/results", dirname(src));
     if (access(dir, R_OK) != 0) {
-        fprintf(stderr, "skip: %s not found (set IOMARK_SHARED)\n", dir);
-        return 77;
+        fprintf(stderr, "%s not found (tests/data/results is part of the repository)\n", dir);
+        return 1;
     }
     fio_json();
     fio_text();
     diskspd();
     cdm();
     not_results();
+    mark_doc();
     {
         char src2[1024], data[1200];
         snprintf(src2, sizeof(src2), "%s", __FILE__);
