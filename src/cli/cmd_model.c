@@ -232,7 +232,7 @@ static int cmd_fit(int argc, char **argv)
     if (!doc) {
         rc = IOM_EXIT_FAIL;
     } else if (out || json) {
-        int w = iom_json_write(doc, json ? out : out);
+        int w = iom_json_write(doc, out);
         if (w) {
             iom_cli_error(CMD, "--output=%s: %s", out ? out : "-", strerror(-w));
             rc = IOM_EXIT_FAIL;

@@ -23,6 +23,7 @@ int iom_fit_hist_from_quantiles(struct iom_hist *h, const struct iom_quantiles *
         double mass = (q->p[i] - q->p[i - 1]) / (q->p[q->n - 1] - q->p[0]) * (double)total;
         double a = q->v_s[i - 1] * 1e9, b = q->v_s[i] * 1e9;
         unsigned ia = iom_hist_index((uint64_t)a), ib = iom_hist_index((uint64_t)b);
+        int logu = a >= 1; /* uniform in ln(value) when the segment starts above 0 */
         for (unsigned k = ia; k <= ib; k++) {
             double share;
             if (ia == ib) {
@@ -33,7 +34,12 @@ int iom_fit_hist_from_quantiles(struct iom_hist *h, const struct iom_quantiles *
                     lo = a;
                 if (hi > b)
                     hi = b;
-                share = hi > lo ? (hi - lo) / (b - a) : 0;
+                if (hi <= lo)
+                    share = 0;
+                else if (logu)
+                    share = log(hi / lo) / log(b / a);
+                else
+                    share = (hi - lo) / (b - a);
             }
             double want = mass * share + carry;
             uint64_t n = want > 0 ? (uint64_t)floor(want + 0.5) : 0;

@@ -56,10 +56,11 @@ struct iom_fit {
 };
 
 /*
- * Spread a quantile table into histogram h (cleared first) as a piecewise
- * linear CDF: the mass between consecutive quantiles is spread uniformly
- * over their value range, `total` counts in all (rounded with carry so they
- * add up to total exactly). -EINVAL for fewer than 2 quantiles, decreasing
+ * Spread a quantile table into histogram h (cleared first): the mass between
+ * consecutive quantiles a < b is spread uniformly over ln(value) in [a, b]
+ * (a CDF linear in the logarithm, denser near a, as latency tails are; over
+ * the value itself when a < 1 ns), `total` counts in all (rounded with carry
+ * so they add up to total exactly). -EINVAL for fewer than 2 quantiles, decreasing
  * values or total 0.
  */
 int iom_fit_hist_from_quantiles(struct iom_hist *h, const struct iom_quantiles *q,

@@ -128,7 +128,8 @@ struct iom_model_out {
  * distribution: E[max(0, n - L)] in the guest, E[min(n, L) - min(n, L, c)]
  * in the queue, E[min(n, L, c)] at the device, each divided by the
  * throughput (Little's law). population >= 1, threads >= 1.
- * Cost: O(population^2) time, O(population) memory.
+ * Cost: O(population x s) time, s the number of disk states with probability
+ * above 1e-18 (at most population), O(population) memory.
  */
 int iom_mva_closed(const struct iom_model_dev *d, unsigned limit, unsigned threads,
                    unsigned population, struct iom_model_out *out);

@@ -54,6 +54,7 @@ static int check_dev(const struct iom_model_dev *d)
  * recursion stays stable when the disk is saturated. Without a host station
  * all n I/Os are at the disk. pB must hold N+1 entries; on return it is the
  * marginal at population N. Per population n, cb(n, X, R_disk, R_host).
+ * Memory O(N).
  */
 typedef void (*mva_cb)(void *arg, unsigned n, double x, double r_disk, double r_host);
 
@@ -65,43 +66,51 @@ static int mva_run(const struct iom_model_dev *d, unsigned limit, unsigned threa
         return rc;
     if (threads < 1 || N < 1)
         return -EINVAL;
-    double *prev = malloc(((size_t)N + 1) * sizeof(double));
-    if (!prev)
-        return -ENOMEM;
     memset(pB, 0, ((size_t)N + 1) * sizeof(double));
     pB[0] = 1.0; /* population 0: nobody anywhere */
+    /* pB is updated in place; [lo, hi] holds every entry above 1e-18 (the
+     * rest is 0): a disk state dropped below that stays negligible at larger
+     * populations, so the recursion costs O(N x support) rather than O(N^2) */
+    unsigned lo = 0, hi = 0;
     int host = d->host_s > 0;
     for (unsigned n = 1; n <= N; n++) {
-        memcpy(prev, pB, (size_t)n * sizeof(double)); /* p_B(j | n-1), j = 0..n-1 */
         double x, rB = 0, rA = 0;
         if (!host) {
             x = disk_rate(d, limit, n);
             rB = n / x;
-            for (unsigned j = 0; j < n; j++)
-                pB[j] = 0;
+            pB[n - 1] = 0;
             pB[n] = 1.0;
+            lo = hi = n;
         } else {
-            for (unsigned j = 1; j <= n; j++) {
-                rB += (double)j / disk_rate(d, limit, j) * prev[j - 1];
-                /* p_A(j-1 | n-1) = p_B(n-j | n-1) */
-                rA += (double)j / host_rate(d, threads, j) * prev[n - j];
+            for (unsigned i = lo; i <= hi; i++) { /* i = I/Os at the disk at n-1 */
+                rB += (double)(i + 1) / disk_rate(d, limit, i + 1) * pB[i];
+                /* p_A(j-1 | n-1) = p_B(n-j | n-1) with j = n - i */
+                rA += (double)(n - i) / host_rate(d, threads, n - i) * pB[i];
             }
             x = n / (rA + rB);
+            double p0 = pB[0];
+            for (unsigned j = hi + 1; j > lo; j--)
+                pB[j] = x / disk_rate(d, limit, j) * pB[j - 1];
+            pB[lo] = 0;
+            if (lo == 0)
+                pB[0] = x / host_rate(d, threads, n) * p0;
+            else
+                lo++;
+            hi++;
             double sum = 0;
-            for (unsigned j = n; j >= 1; j--) {
-                pB[j] = x / disk_rate(d, limit, j) * prev[j - 1];
+            for (unsigned j = lo; j <= hi; j++)
                 sum += pB[j];
-            }
-            pB[0] = x / host_rate(d, threads, n) * prev[0];
-            sum += pB[0];
             if (sum > 0 && isfinite(sum))
-                for (unsigned j = 0; j <= n; j++)
+                for (unsigned j = lo; j <= hi; j++)
                     pB[j] /= sum; /* removes rounding drift only; sum is 1 in exact arithmetic */
+            while (lo < hi && pB[lo] < 1e-18)
+                pB[lo++] = 0;
+            while (hi > lo && pB[hi] < 1e-18)
+                pB[hi--] = 0;
         }
         if (cb)
             cb(arg, n, x, rB, rA);
     }
-    free(prev);
     return 0;
 }
 

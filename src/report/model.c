@@ -63,6 +63,13 @@ static double pct(double pred, double meas)
     return meas > 0 && isfinite(pred) ? 100 * (pred - meas) / meas : NAN;
 }
 
+/* pct() for text: no "-0.0" */
+static double tpct(double pred, double meas)
+{
+    double v = pct(pred, meas);
+    return fabs(v) < 0.05 ? 0.0 : v;
+}
+
 static cJSON *points_json(const struct iom_fit *f)
 {
     cJSON *pts = cJSON_CreateArray();
@@ -164,9 +171,9 @@ static void points_text(FILE *out, const struct iom_fit *f)
         const struct iom_fit_point *p = &f->points[i];
         fprintf(out, "%4u %5u %6u | %10.0f %10.0f %+7.1f | %10.1f %10.1f %+7.1f | %10.1f %10.1f %+7.1f\n",
                 p->threads, p->iodepth, p->threads * p->iodepth, p->iops, p->pred_iops,
-                pct(p->pred_iops, p->iops), p->mean_s * 1e6, p->pred_mean_s * 1e6,
-                pct(p->pred_mean_s, p->mean_s), p->p99_s * 1e6, p->pred_p99_s * 1e6,
-                pct(p->pred_p99_s, p->p99_s));
+                tpct(p->pred_iops, p->iops), p->mean_s * 1e6, p->pred_mean_s * 1e6,
+                tpct(p->pred_mean_s, p->mean_s), p->p99_s * 1e6, p->pred_p99_s * 1e6,
+                tpct(p->pred_p99_s, p->p99_s));
     }
 }
 
