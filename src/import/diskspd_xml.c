@@ -4,7 +4,10 @@
  * Layout (DiskSpd's ResultParser/XmlResultParser.cpp):
  *   Results/System/Tool/Version
  *   Results/Profile/TimeSpans/TimeSpan/Targets/Target: BlockSize,
- *       RandomAccess, WriteRatio, RequestCount (outstanding I/O per thread)
+ *       Random (the -r alignment: a random pattern) or StrideSize (a
+ *       sequential one), WriteRatio, RequestCount (outstanding I/O per
+ *       thread). RandomAccess is the -fr caching hint
+ *       (FILE_FLAG_RANDOM_ACCESS), not the pattern.
  *   Results/TimeSpan: TestTimeSeconds, ThreadCount,
  *       CpuUtilization/Average/UsagePercent (% of all CPUs),
  *       Latency (with -L): Average{Read,Write,Total}Milliseconds and
@@ -105,9 +108,8 @@ static int parse_timespan(const xmlNode *ts, const xmlNode *ptarget, int idx,
     }
     if (nr_paths > 1)
         target[0] = '\0';
-    xmlChar *ra = xmlNodeGetContent(child(ptarget, "RandomAccess"));
-    int rnd = ra && strcmp((const char *)ra, "true") == 0;
-    xmlFree(ra);
+    /* DiskSpd's XmlResultParser prints <Random> for -r, else <StrideSize> */
+    int rnd = child(ptarget, "Random") != NULL;
     double qd = cval(ptarget, "RequestCount");
     char name[96];
     iom_imp_diskspd_key(name, sizeof(name), cval(ptarget, "BlockSize"), rnd,
