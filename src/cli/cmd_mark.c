@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "report/mark.h"
 #include "stats/markstat.h"
+#include "workload/args.h"
 #include "workload/presets.h"
 #include "workload/units.h"
 
@@ -67,7 +68,7 @@ static bool is_allowed(const char *arg)
 {
     size_t n = strcspn(arg + 2, "=");
     for (const char *const *a = allowed; *a; a++)
-        if (strlen(*a) == n && strncmp(arg + 2, *a, n) == 0)
+        if (iom_args_name_eq(arg + 2, n, *a))
             return true;
     return false;
 }
@@ -93,8 +94,14 @@ static int parse(int argc, char **argv, struct iom_job *job, struct iom_run_opts
             }
             v = a[2 + n] == '=' ? a + 3 + n : NULL;
         }
-        bool own = !strcmp(name, "profile") || !strcmp(name, "runs") || !strcmp(name, "pause") ||
-                   !strcmp(name, "prepare") || !strcmp(name, "statistic");
+        static const char *const own_names[] = {"profile", "runs", "pause", "prepare", "statistic",
+                                                NULL};
+        bool own = false;
+        for (const char *const *o = own_names; *o; o++)
+            if (iom_args_name_eq(name, (size_t)-1, *o)) {
+                snprintf(name, sizeof(name), "%s", *o); /* the canonical spelling */
+                own = true;
+            }
         if (own) {
             if (!v && i + 1 < argc)
                 v = argv[++i];
