@@ -166,6 +166,23 @@ expect_status 2 "fit of another tool's JSON" -- "$IOMARK" model fit --output=$WO
 expect_err_has "not an iomark result"
 expect_status 2 "a sweep is not a FIT" -- "$IOMARK" model "$SWEEP" --burst 10
 expect_err_has "not a FIT document"
+# damaged FIT documents are refused with the field named
+$PY - "$FIT" $WORK <<'PY'
+import json, sys
+fit = json.load(open(sys.argv[1])); w = sys.argv[2]
+def put(name, f):
+    d = json.loads(json.dumps(fit)); f(d); json.dump(d, open(f"{w}/{name}.json", "w"))
+put("bad_c", lambda d: d["device"].update(parallelism=0.5))
+put("bad_s", lambda d: d["device"].pop("service_mean_us"))
+put("bad_q", lambda d: d["device"]["service_quantiles"].reverse())
+put("bad_type", lambda d: d.update(type="model_prediction"))
+PY
+for b in bad_c:device.parallelism bad_s:device.service_mean_us bad_q:device.service_quantiles bad_type:"not a FIT document"; do
+  expect_status 2 "damaged FIT ${b%%:*}" -- "$IOMARK" model $WORK/${b%%:*}.json --burst 10
+  expect_err_has "${b#*:}"
+done
+expect_status 2 "--check with --burst" -- "$IOMARK" model $FIT --check "$SWEEP" --burst 10
+expect_err_has "not allowed with --what-if, --workload or --burst"
 expect_status 2 "fit needs documents" -- "$IOMARK" model fit
 expect_err_has "no document given"
 [ ! -e $WORK/never.json ] && pass "nothing written by refused fits" || fail "refused fit wrote a file"
