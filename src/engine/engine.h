@@ -66,6 +66,16 @@ struct iom_engine {
     unsigned depth;
 };
 
+/* The default engine and the list for error messages, per system: Windows
+ * has I/O completion ports instead of io_uring and libaio. */
+#ifdef _WIN32
+#define IOM_ENGINE_DEFAULT "iocp"
+#define IOM_ENGINE_ALLOWED "iocp, psync (or sync), null"
+#else
+#define IOM_ENGINE_DEFAULT "io_uring"
+#define IOM_ENGINE_ALLOWED "io_uring, libaio, psync (or sync), null"
+#endif
+
 /* Look up an engine by name ("io_uring", "libaio", "psync", "sync", "null").
  * Returns NULL when unknown. */
 const struct iom_engine_ops *iom_engine_find(const char *name);
@@ -75,6 +85,8 @@ extern const char *const iom_engine_names[];
 
 extern const struct iom_engine_ops iom_engine_io_uring;
 extern const struct iom_engine_ops iom_engine_libaio;
+/* Windows: overlapped ReadFile/WriteFile on an I/O completion port (iocp.c). */
+extern const struct iom_engine_ops iom_engine_iocp;
 extern const struct iom_engine_ops iom_engine_psync;
 extern const struct iom_engine_ops iom_engine_null;
 

@@ -70,7 +70,7 @@ static int set_engine(const struct opt *o, const char *v, struct iom_job *job,
 {
     (void)ro;
     if (!v || !iom_engine_find(v))
-        return bad(err, errlen, o->name, v, "allowed: io_uring, libaio, psync (or sync), null");
+        return bad(err, errlen, o->name, v, "allowed: " IOM_ENGINE_ALLOWED);
     snprintf(job->ioengine, sizeof(job->ioengine), "%s", strcmp(v, "sync") == 0 ? "psync" : v);
     return 0;
 }

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/engine.h"
+
 static const char *const rw_names[] = {
     [IOM_RW_READ] = "read",          [IOM_RW_WRITE] = "write", [IOM_RW_RANDREAD] = "randread",
     [IOM_RW_RANDWRITE] = "randwrite", [IOM_RW_RW] = "rw",       [IOM_RW_RANDRW] = "randrw",
@@ -22,7 +24,7 @@ void iom_job_defaults(struct iom_job *job)
     job->iodepth = 1;
     job->runtime_ns = UINT64_C(10000000000);
     job->series_interval_ns = UINT64_C(1000000000);
-    strcpy(job->ioengine, "io_uring");
+    strcpy(job->ioengine, IOM_ENGINE_DEFAULT);
     job->direct = true;
 }
 
