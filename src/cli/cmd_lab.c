@@ -68,6 +68,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: iomark lab [options] [workload options]\n"
             "       iomark lab setup [--no-install] [--kernel-package=PKG]\n"
+            "       iomark lab clean [--all]   remove cached guest images\n"
             "Run the same workload on one backing disk behind each of QEMU's emulated\n"
             "controllers, with iomark inside a minimal Linux guest, and compare.\n"
             "These are QEMU's device models, not VMware's: absolute IOPS, latency and CPU\n"
@@ -665,7 +666,7 @@ static void run_one(const struct lab_opts *o, struct env *e, size_t idx, double 
         .init_script = iom_lab_init_script, .args = ga, .nr_args = na, .command = o->command,
         .modules = mods, .drivers = drivers, .scheduler = o->scheduler, .ctrl = c->name,
         .repeat = o->repeat, .run_timeout_s = (unsigned)(1.5 * est_s + 30)};
-    utimes(e->iomark_cpio, NULL);   /* in use: other builds' labs prune idle archives */
+    utimes(e->iomark_cpio, NULL);   /* newest: pruned last (it is also flock'ed while in use) */
     int rc = iom_lab_initrd_write(initrd, e->setup.base_cpio, e->iomark_cpio, &jf);
     free(mods);
     free(drivers);
@@ -684,8 +685,8 @@ static void run_one(const struct lab_opts *o, struct env *e, size_t idx, double 
         unlink(initrd);
         return;
     }
-    /* TCG boots in ~6 s and powers off in ~2 s on an idle host (FIELD.md
-     * 4), but 3-4 times slower on a loaded one; the bound is for hangs: 300 s
+    /* TCG boots in ~6 s and powers off in ~2 s on an idle host (measured
+     * here), but 3-4 times slower on a loaded one; the bound is for hangs: 300 s
      * for boot and shutdown under TCG (120 s with KVM), and twice the
      * workload's time + 30 s per run */
     unsigned boot_s = strcmp(e->accel, "kvm") == 0 ? 120 : 300;
@@ -981,10 +982,53 @@ static int cmd_setup(int argc, char **argv)
     return IOM_EXIT_OK;
 }
 
+/* iomark lab clean [--all]: remove cached guest images (src/lab/image.c). */
+static int cmd_clean(int argc, char **argv)
+{
+    struct iom_lab_clean_opts co = {.leftovers = true, .log = stdout};
+    char labdir[4096];
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("usage: iomark lab clean [--all]\n"
+                   "Remove the cached guest images of iomark builds (iomark-HASH.cpio, 60-80 MB\n"
+                   "each; `iomark lab` writes its own again in a few seconds) and leftovers of\n"
+                   "interrupted runs; images in use by a running lab are kept. --all also\n"
+                   "removes what `iomark lab setup` made (kernel, base.cpio, lab.conf).\n"
+                   "Prints each file removed and the MiB freed.\n");
+            return IOM_EXIT_OK;
+        } else if (strcmp(argv[i], "--all") == 0) {
+            co.all = true;
+        } else {
+            iom_cli_error("lab clean", "%s: unknown option; allowed: --all, --help", argv[i]);
+            return IOM_EXIT_USAGE;
+        }
+    }
+    if (iom_lab_dir(labdir, sizeof(labdir))) {
+        iom_cli_error("lab clean", "no lab folder: set IOMARK_LAB_DIR or HOME");
+        return IOM_EXIT_USAGE;
+    }
+    co.labdir = labdir;
+    struct iom_lab_clean_result r;
+    int rc = iom_lab_clean(&co, &r);
+    printf("%s: removed %u file%s, freed %.1f MiB", labdir, r.nr_removed,
+           r.nr_removed == 1 ? "" : "s", (double)r.bytes_freed / (1024.0 * 1024.0));
+    if (r.nr_in_use)
+        printf("; %u image%s in use kept (%.1f MiB)", r.nr_in_use, r.nr_in_use == 1 ? "" : "s",
+               (double)r.bytes_left / (1024.0 * 1024.0));
+    printf("\n");
+    if (rc) {
+        iom_cli_error("lab clean", "%s: %s", labdir, strerror(-rc));
+        return IOM_EXIT_FAIL;
+    }
+    return IOM_EXIT_OK;
+}
+
 int iom_cmd_lab(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "setup") == 0)
         return cmd_setup(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "clean") == 0)
+        return cmd_clean(argc - 1, argv + 1);
     struct lab_opts o;
     memset(&o, 0, sizeof(o));
     struct env e;

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "workload/args.h"
 #include "stats/compare.h"
 
 #define MAX_LIST 32
@@ -209,7 +210,6 @@ static void sweep_text(FILE *f, const struct iom_job *job, struct point *pts, un
 /* Remove "--NAME=V" / "--NAME V" from argv; *val gets V (or stays NULL). */
 static void take_opt(int *argc, char **argv, const char *name, const char **val)
 {
-    size_t nl = strlen(name);
     int out = 1;
     for (int i = 1; i < *argc; i++) {
         const char *a = argv[i];
@@ -218,10 +218,10 @@ static void take_opt(int *argc, char **argv, const char *name, const char **val)
                 argv[out++] = argv[i++];
             break;
         }
-        if (a[0] == '-' && a[1] == '-' && strncmp(a + 2, name, nl) == 0 &&
-            (a[2 + nl] == '=' || a[2 + nl] == '\0')) {
-            if (a[2 + nl] == '=')
-                *val = a + 3 + nl;
+        size_t an = a[0] == '-' && a[1] == '-' ? strcspn(a + 2, "=") : 0;
+        if (an && iom_args_name_eq(a + 2, an, name)) { /* '-' and '_' alike (workload/args.h) */
+            if (a[2 + an] == '=')
+                *val = a + 3 + an;
             else
                 *val = i + 1 < *argc ? argv[++i] : "";
             continue;

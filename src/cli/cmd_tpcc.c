@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "workload/args.h"
 #include "tpcc/report.h"
 #include "workload/units.h"
 #include "tpcc/tpcc.h"
@@ -170,20 +171,29 @@ static int parse_args(int argc, char **argv, struct tpcc_opts *o)
         }
         i++;
     }
-    for (; i < argc; i++) {
-        const char *a = argv[i];
-        if (strncmp(a, "--", 2) != 0) {
-            iom_cli_error(cmd_name(o), "%s: unexpected argument; options start with --", a);
+    static const struct iom_arg_opt table[] = {
+        {"db", 0, true},           {"warehouses", 0, true},   {"vu", 0, true},
+        {"ramp_time", 0, true},    {"runtime", 0, true},      {"mix", 0, true},
+        {"keying_think", 0, false}, {"journal_mode", 0, true}, {"synchronous", 0, true},
+        {"busy_timeout", 0, true}, {"pg_schema", 0, true},    {"scale_test", 0, false},
+        {"seed", 0, true},         {"output-format", 0, true}, {"output", 'o', true},
+        {"quiet", 'q', false},     {"help", 'h', false},      {NULL, 0, false},
+    };
+    struct iom_args args;
+    iom_args_init(&args, argc, argv, i, table, cmd_name(o));
+    int k;
+    const char *v;
+    char aerr[600];
+    while ((k = iom_args_next(&args, &v, aerr, sizeof(aerr))) != IOM_ARG_END) {
+        if (k == IOM_ARG_ERROR) {
+            iom_cli_error(cmd_name(o), "%s; see 'iomark tpcc --help'", aerr);
             return -1;
         }
-        char name[64];
-        const char *eq = strchr(a + 2, '=');
-        size_t nl = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
-        snprintf(name, sizeof(name), "%.*s", (int)(nl < 63 ? nl : 63), a + 2);
-        for (char *p = name; *p; p++)
-            if (*p == '-' && strcmp(name, "output-format") != 0)
-                *p = '_';
-        const char *v = eq ? eq + 1 : NULL;
+        if (k == IOM_ARG_POSITIONAL) {
+            iom_cli_error(cmd_name(o), "%s: unexpected argument; options start with --", v);
+            return -1;
+        }
+        const char *name = table[k].name;
         uint64_t u;
         char tmp[16];
         int rc = 0;
@@ -240,13 +250,6 @@ static int parse_args(int argc, char **argv, struct tpcc_opts *o)
             rc = parse_bool(o, name, v, &o->quiet);
         } else if (strcmp(name, "help") == 0) {
             o->help = true;
-        } else {
-            iom_cli_error(cmd_name(o),
-                          "--%s: unknown option; see 'iomark tpcc --help' (db, warehouses, vu, "
-                          "ramp_time, runtime, mix, keying_think, journal_mode, synchronous, "
-                          "busy_timeout, pg_schema, scale_test, seed, output-format, output, quiet)",
-                          name);
-            return -1;
         }
         if (rc)
             return -1;

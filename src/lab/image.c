@@ -6,6 +6,8 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
@@ -800,26 +802,239 @@ out:
     return rc;
 }
 
-/* Remove iomark-*.cpio archives other than keep that were not touched for an
- * hour (a running lab touches its archive before every boot): every build
- * makes its own 60 MB archive, so a busy tree would fill the disk. */
-static void prune_images(const char *labdir, const char *keep)
+/* ---- the cache of iomark-HASH.cpio archives ---- */
+
+/* The archive this process uses, held open with a shared flock(2) for the
+ * process's life: another process's prune or `lab clean` takes an exclusive
+ * non-blocking lock before it removes an archive, so an archive in use by a
+ * running lab is never removed under it. */
+static int held_fd = -1;
+
+static bool is_image_name(const char *name)
 {
-    DIR *d = opendir(labdir);
+    size_t l = strlen(name);
+    return strncmp(name, "iomark-", 7) == 0 && l >= 12 && strcmp(name + l - 5, ".cpio") == 0;
+}
+
+/* Leftovers of an interrupted write: "NAME.tmp.PID" (base.cpio, iomark-HASH.cpio,
+ * lab.conf) and "download.PID" (setup's kernel download folder). */
+static bool is_leftover_name(const char *name, long *pid)
+{
+    const char *t = strstr(name, ".tmp.");
+    const char *num = t ? t + 5 : strncmp(name, "download.", 9) == 0 ? name + 9 : NULL;
+    if (!num || !*num || strspn(num, "0123456789") != strlen(num))
+        return false;
+    *pid = strtol(num, NULL, 10);
+    return true;
+}
+
+/* Remove path if no process holds a lock on it. Returns 1 removed, 0 in use
+ * (or gone), -errno. */
+static int remove_unlocked(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errno == ENOENT ? 0 : -errno;
+    int rc = 0;
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+        rc = unlink(path) == 0 ? 1 : -errno;
+    close(fd);
+    return rc;
+}
+
+/* rm -r of a folder that setup wrote (no symlinks followed). Adds the bytes
+ * of removed regular files to *bytes. Returns 0 or -errno. */
+static int remove_tree(const char *path, uint64_t *bytes)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return errno == ENOENT ? 0 : -errno;
+    if (!S_ISDIR(st.st_mode)) {
+        if (unlink(path) != 0)
+            return -errno;
+        if (S_ISREG(st.st_mode))
+            *bytes += (uint64_t)st.st_size;
+        return 0;
+    }
+    DIR *d = opendir(path);
+    if (!d)
+        return -errno;
     struct dirent *e;
-    time_t now = time(NULL);
-    while (d && (e = readdir(d))) {
-        size_t l = strlen(e->d_name);
-        if (strncmp(e->d_name, "iomark-", 7) != 0 || l < 12 || strcmp(e->d_name + l - 5, ".cpio"))
+    int rc = 0;
+    while (!rc && (e = readdir(d))) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        char p[4200];
+        snprintf(p, sizeof(p), "%s/%s", path, e->d_name);
+        rc = remove_tree(p, bytes);
+    }
+    closedir(d);
+    if (!rc && rmdir(path) != 0)
+        rc = -errno;
+    return rc;
+}
+
+struct image_ent {
+    char name[256];
+    time_t mtime;
+    uint64_t bytes;
+};
+
+static int newest_first(const void *a, const void *b)
+{
+    const struct image_ent *x = a, *y = b;
+    if (x->mtime != y->mtime)
+        return x->mtime > y->mtime ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+/* The iomark-*.cpio archives of labdir, newest first (*v malloc'd). */
+static int list_images(const char *labdir, struct image_ent **v, size_t *n)
+{
+    *v = NULL;
+    *n = 0;
+    DIR *d = opendir(labdir);
+    if (!d)
+        return errno == ENOENT ? 0 : -errno;
+    size_t cap = 0;
+    struct dirent *e;
+    int rc = 0;
+    while ((e = readdir(d))) {
+        if (!is_image_name(e->d_name) || strlen(e->d_name) >= sizeof((*v)->name))
             continue;
         char p[4200];
         struct stat st;
         snprintf(p, sizeof(p), "%s/%s", labdir, e->d_name);
-        if (strcmp(p, keep) != 0 && stat(p, &st) == 0 && now - st.st_mtime > 3600)
-            unlink(p);
+        if (stat(p, &st) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        if (*n == cap) {
+            size_t nc = cap ? cap * 2 : 16;
+            struct image_ent *nv = realloc(*v, nc * sizeof(**v));
+            if (!nv) {
+                rc = -ENOMEM;
+                break;
+            }
+            *v = nv;
+            cap = nc;
+        }
+        struct image_ent *ie = &(*v)[(*n)++];
+        snprintf(ie->name, sizeof(ie->name), "%s", e->d_name);
+        ie->mtime = st.st_mtime;
+        ie->bytes = (uint64_t)st.st_size;
+    }
+    closedir(d);
+    if (rc) {
+        free(*v);
+        *v = NULL;
+        *n = 0;
+        return rc;
+    }
+    if (*n)
+        qsort(*v, *n, sizeof(**v), newest_first);
+    return 0;
+}
+
+static void report_removed(const struct iom_lab_clean_opts *o, struct iom_lab_clean_result *r,
+                           const char *name, uint64_t bytes)
+{
+    r->nr_removed++;
+    r->bytes_freed += bytes;
+    if (o->log)
+        fprintf(o->log, "removed %s (%.1f MiB)\n", name, (double)bytes / (1024.0 * 1024.0));
+}
+
+int iom_lab_clean(const struct iom_lab_clean_opts *o, struct iom_lab_clean_result *r)
+{
+    memset(r, 0, sizeof(*r));
+    struct image_ent *v;
+    size_t n;
+    int rc = list_images(o->labdir, &v, &n);
+    if (rc)
+        return rc;
+    unsigned kept = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        char p[4200];
+        snprintf(p, sizeof(p), "%s/%s", o->labdir, v[i].name);
+        if ((o->keep_path && strcmp(p, o->keep_path) == 0) || kept < o->keep_images) {
+            kept++;
+            r->bytes_left += v[i].bytes;
+            continue;
+        }
+        int rr = remove_unlocked(p);
+        if (rr == 1) {
+            report_removed(o, r, v[i].name, v[i].bytes);
+        } else if (rr == 0) {
+            r->nr_in_use++;
+            r->bytes_left += v[i].bytes;
+            if (o->log)
+                fprintf(o->log, "kept %s: in use by a running iomark lab\n", v[i].name);
+        } else {
+            rc = rr;
+        }
+    }
+    free(v);
+    if (rc || !o->leftovers)
+        goto sizes;
+    /* leftovers of interrupted writes whose process is gone, and (all) setup's files */
+    DIR *d = opendir(o->labdir);
+    struct dirent *e;
+    while (!rc && d && (e = readdir(d))) {
+        long pid;
+        char p[4200];
+        struct stat st;
+        bool setup_file = strcmp(e->d_name, "base.cpio") == 0 ||
+                          strcmp(e->d_name, "modules.dep") == 0 ||
+                          strcmp(e->d_name, "lab.conf") == 0 ||
+                          strncmp(e->d_name, "vmlinuz-", 8) == 0;
+        bool leftover = is_leftover_name(e->d_name, &pid) && pid > 0 &&
+                        (kill((pid_t)pid, 0) != 0 && errno == ESRCH);
+        if (!leftover && !(o->all && setup_file))
+            continue;
+        snprintf(p, sizeof(p), "%s/%s", o->labdir, e->d_name);
+        if (lstat(p, &st) != 0)
+            continue;
+        uint64_t bytes = 0;
+        if ((rc = remove_tree(p, &bytes)) == 0)
+            report_removed(o, r, e->d_name, bytes);
     }
     if (d)
         closedir(d);
+sizes:
+    if (!rc && o->all && !r->nr_in_use) {
+        /* the folder itself when nothing else is left in it */
+        if (rmdir(o->labdir) == 0 && o->log)
+            fprintf(o->log, "removed %s\n", o->labdir);
+    }
+    return rc;
+}
+
+/* Keep this build's archive and the newest others up to IOM_LAB_KEEP_IMAGES in
+ * all; remove the rest unless a running lab holds them. */
+static void prune_images(const char *labdir, const char *keep)
+{
+    struct iom_lab_clean_opts o = {.labdir = labdir, .keep_path = keep,
+                                   .keep_images = IOM_LAB_KEEP_IMAGES};
+    struct iom_lab_clean_result r;
+    (void)iom_lab_clean(&o, &r);
+}
+
+/* Open path and hold a shared lock on it for the process's life; fails with
+ * -ENOENT when a prune removed it between our check and the lock. */
+static int hold_image(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    struct stat a, b;
+    if (flock(fd, LOCK_SH) != 0 || fstat(fd, &a) != 0 || stat(path, &b) != 0 ||
+        a.st_ino != b.st_ino || a.st_dev != b.st_dev) {
+        close(fd);
+        return -ENOENT;
+    }
+    if (held_fd >= 0)
+        close(held_fd);
+    held_fd = fd;
+    return 0;
 }
 
 int iom_lab_iomark_image(const char *labdir, const char *exe, char *path, size_t len,
@@ -834,8 +1049,8 @@ int iom_lab_iomark_image(const char *labdir, const char *exe, char *path, size_t
         return rc;
     }
     snprintf(path, len, "%s/iomark-%016llx.cpio", labdir, (unsigned long long)h);
-    if (access(path, R_OK) == 0) {
-        utimes(path, NULL);   /* in use: keep it from being pruned */
+    if (access(path, R_OK) == 0 && hold_image(path) == 0) {
+        utimes(path, NULL);   /* newest: the last to be pruned */
         prune_images(labdir, path);
         return 0;
     }
@@ -862,6 +1077,10 @@ int iom_lab_iomark_image(const char *labdir, const char *exe, char *path, size_t
         return rc;
     }
     *rebuilt = true;
+    if ((rc = hold_image(path))) {
+        snprintf(err, errlen, "cannot open %s: %s", path, strerror(-rc));
+        return rc;
+    }
     prune_images(labdir, path);
     return 0;
 }

@@ -2,6 +2,7 @@
 #include "workload/spec.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +25,7 @@ void iom_job_defaults(struct iom_job *job)
     job->iodepth = 1;
     job->runtime_ns = UINT64_C(10000000000);
     job->series_interval_ns = UINT64_C(1000000000);
-    strcpy(job->ioengine, IOM_ENGINE_DEFAULT);
+    snprintf(job->ioengine, sizeof(job->ioengine), "%s", iom_engines[0]->name); /* the default */
     job->direct = true;
 }
 
