@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "workload/args.h"
 #include "stats/compare.h"
 
@@ -311,6 +312,10 @@ int iom_cmd_sweep(int argc, char **argv)
         }
     free(grid);
     iom_cli_signals_install();
+    {
+        double s = iom_cli_job_seconds(&job);
+        iom_cli_progress_plan(CMD, &ro, np, s < 0 ? -1 : s * np, false);
+    }
     status = iom_cli_prepare(CMD, &job, &ro, targets);
     if (status)
         goto out;
@@ -323,8 +328,11 @@ int iom_cmd_sweep(int argc, char **argv)
         one.nr_targets = 1;
         one.targets = &job.targets[p->target];
         char label[64];
-        snprintf(label, sizeof(label), "[%u/%u] T%u Q%u", i + 1, np, p->threads, p->iodepth);
-        struct iom_run_hooks hooks = iom_cli_hooks(&ro, label);
+        snprintf(label, sizeof(label), "T%u Q%u", p->threads, p->iodepth);
+        if (job.nr_targets > 1)
+            snprintf(label + strlen(label), sizeof(label) - strlen(label), " %s",
+                     job.targets[p->target]);
+        struct iom_run_hooks hooks = iom_cli_hooks(&ro, &one, label);
         int rc = iom_run(&one, &targets[p->target], 1, &hooks, &p->r);
         iom_cli_progress_clear();
         if (rc) {

@@ -389,6 +389,8 @@ static const struct opt opts[] = {
     {"output", T_CUSTOM, R(output_path), 0, 0, set_output, "FILE",
      "write the result to FILE instead of stdout"},
     {"quiet", T_BOOL, R(quiet), 0, 1, NULL, NULL, "no progress line"},
+    {"status-interval", T_DURATION, R(status_interval_ns), 1000000000, 86400000000000, NULL, "TIME",
+     "when stderr is not a terminal, a progress line every TIME (fio's option; e.g. 10s)"},
     {"help", T_BOOL, R(help), 0, 1, NULL, NULL, "this text"},
 };
 
