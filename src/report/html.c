@@ -150,17 +150,73 @@ static int add_target_curves(const struct iom_cmp *c, uint32_t i, const struct i
     return 0;
 }
 
+/* Does a CrystalDiskMark-style result (iomark mark, CrystalDiskMark text)
+ * hold w? Its throughput is charted in MB/s, the unit of its own table. */
+static int mark_workload(const struct iom_cmp *c, const struct iom_cmp_workload *w)
+{
+    for (uint32_t i = 0; i < c->nr_inputs; i++)
+        for (uint32_t k = 0; k < c->inputs[i].nr_files; k++) {
+            const struct iom_imp_result *r = c->inputs[i].files[k];
+            if ((!strcmp(r->kind, "mark") || !strcmp(r->format, "cdm-text")) &&
+                iom_cmp_find_workload(r, w->name, w->positional))
+                return 1;
+        }
+    return 0;
+}
+
+/* The per-interval series of runs with fewer than 3 points (1-s runs) as a
+ * table: a line through one or two points says nothing. */
+static void series_table(FILE *f, const struct iom_cmp *c, const struct iom_cmp_workload *w,
+                         uint32_t q)
+{
+    fprintf(f, "<table class=\"series\" id=\"series-%u\"><caption>", q);
+    iom_html_esc(f, w->name);
+    fprintf(f, ": IOPS and mean latency per interval (too few intervals for a chart)</caption>"
+               "<thead><tr><th>input</th><th>interval end (s)</th><th>IOPS</th>"
+               "<th>mean latency (us)</th></tr></thead><tbody>\n");
+    for (uint32_t i = 0; i < c->nr_inputs; i++) {
+        uint32_t nruns;
+        const struct iom_imp_run *r = first_run(c, i, w, &nruns);
+        for (uint32_t k = 0; r && k < r->nr_series; k++) {
+            char name[200], a[32], b[32];
+            series_name(c, i, nruns, name, sizeof(name));
+            iom_cmp_fmt_num(r->series[k].iops, a, sizeof(a));
+            if (isnan(r->series[k].lat_mean_us))
+                snprintf(b, sizeof(b), "-");
+            else
+                iom_cmp_fmt_num(r->series[k].lat_mean_us, b, sizeof(b));
+            fprintf(f, "<tr><td>");
+            iom_html_esc(f, name);
+            fprintf(f, "</td><td class=\"num\" data-t=\"%.10g\">%.3f</td><td class=\"num\" "
+                       "data-iops=\"%.10g\">%s</td><td class=\"num\">%s</td></tr>\n",
+                    r->series[k].t_s, r->series[k].t_s, r->series[k].iops, a, b);
+        }
+    }
+    fprintf(f, "</tbody></table>\n");
+}
+
 static void workload_charts(FILE *f, const struct iom_cmp *c, const struct iom_cmp_workload *w,
                             uint32_t q)
 {
-    /* comparison bars */
-    static const char *const bars[] = {"iops", "mib_per_s", "lat_mean_us", "lat_p99_us",
-                                       "cpu_pct", "nopm", "tpm"};
+    /* comparison bars; throughput in the unit of the source's own table */
+    const char *bars[] = {"iops", mark_workload(c, w) ? "mb_per_s" : "mib_per_s", "lat_mean_us",
+                          "lat_p99_us", "cpu_pct", "nopm", "tpm"};
     if (c->nr_inputs > 1)
         for (size_t b = 0; b < sizeof(bars) / sizeof(bars[0]); b++)
             for (uint32_t r = 0; r < w->nr_rows; r++)
                 if (!strcmp(w->rows[r].key, bars[b]))
                     iom_html_bar_chart(f, c, &w->rows[r], w->name);
+    /* time series: with fewer than 3 intervals in every run, a table */
+    size_t most = 0;
+    for (uint32_t i = 0; i < c->nr_inputs; i++) {
+        uint32_t nruns;
+        const struct iom_imp_run *r = first_run(c, i, w, &nruns);
+        if (r && r->nr_series > most)
+            most = r->nr_series;
+    }
+    int series_as_table = most > 0 && most < 3;
+    if (series_as_table)
+        series_table(f, c, w, q);
     /* percentile curves and time series: run 1 of every input */
     struct line *ls = NULL;
     double **xs = NULL, **ys = NULL;
@@ -168,7 +224,7 @@ static void workload_charts(FILE *f, const struct iom_cmp *c, const struct iom_c
     size_t cap = 0;
     if (grow(&ls, &xs, &ys, &names, &cap))
         goto out;
-    for (int chart = 0; chart < 3; chart++) {
+    for (int chart = 0; chart < (series_as_table ? 1 : 3); chart++) {
         size_t nl = 0;
         for (uint32_t i = 0; i < c->nr_inputs; i++) {
             uint32_t nruns;
@@ -230,6 +286,34 @@ out:
     free(ys);
     free(ls);
     free(names);
+}
+
+/* Every point of a sweep, in the order measured: the numbers behind its curves. */
+static void sweep_table(FILE *f, const struct iom_imp_result *r, uint32_t i, uint32_t k)
+{
+    fprintf(f, "<table class=\"sweep-points\" id=\"sweep-points-%u-%u\"><caption>Points of the "
+               "sweep, in the order measured</caption><thead><tr><th>target</th><th>threads</th>"
+               "<th>iodepth</th><th>outstanding I/O</th><th>IOPS</th><th>MiB/s</th>"
+               "<th>mean latency (us)</th><th>p99 latency (us)</th><th>knee</th></tr></thead>"
+               "<tbody>\n",
+            i, k);
+    for (uint32_t q = 0; q < r->nr_workloads; q++) {
+        const struct iom_imp_workload *w = &r->w[q];
+        const struct iom_imp_dir *d = &w->runs[0].dir[2];
+        char v[4][32];
+        iom_cmp_fmt_num(d->iops, v[0], sizeof(v[0]));
+        iom_cmp_fmt_num(d->mib_per_s, v[1], sizeof(v[1]));
+        iom_cmp_fmt_num(d->lat_mean_us, v[2], sizeof(v[2]));
+        iom_cmp_fmt_num(d->lat_p99_us, v[3], sizeof(v[3]));
+        fprintf(f, "<tr><td>");
+        iom_html_esc(f, w->target);
+        fprintf(f, "</td><td class=\"num\">%d</td><td class=\"num\">%d</td><td class=\"num\">%d"
+                   "</td><td class=\"num\" data-iops=\"%.10g\">%s</td><td class=\"num\">%s</td>"
+                   "<td class=\"num\">%s</td><td class=\"num\">%s</td><td>%s</td></tr>\n",
+                w->threads, w->iodepth, w->threads * w->iodepth, d->iops, v[0], v[1], v[2], v[3],
+                w->is_knee ? "knee" : "");
+    }
+    fprintf(f, "</tbody></table>\n");
 }
 
 /* Sweep scaling curves: every file with points (threads, iodepth) by target. */
@@ -321,6 +405,7 @@ static void sweep_charts(FILE *f, const struct iom_cmp *c)
                     free(ys[t]);
                 }
             }
+            sweep_table(f, r, i, k);
         }
 }
 
@@ -391,12 +476,15 @@ int iom_html_report(FILE *f, const struct iom_cmp *c, const char *title)
         }
         fprintf(f, "</li>\n");
     }
-    fprintf(f, "</ol>\n<p>Changes are relative to the first input that has the metric. Where both "
-               "sides have two or more runs, Welch's two-sided t-test (alpha %.2g) says whether the "
-               "difference is larger than the run-to-run spread; grey labels are within noise. "
-               "MB/s = 10<sup>6</sup> bytes/s, MiB/s = 2<sup>20</sup> bytes/s; latency in "
-               "microseconds.</p>\n",
-            c->alpha);
+    fprintf(f, "</ol>\n<p>");
+    if (c->nr_inputs > 1) /* a comparison: how changes are judged */
+        fprintf(f, "Changes are relative to the first input that has the metric. Where both "
+                   "sides have two or more runs, Welch's two-sided t-test (alpha %.2g) says "
+                   "whether the difference is larger than the run-to-run spread; grey labels are "
+                   "within noise. ",
+                c->alpha);
+    fprintf(f, "MB/s = 10<sup>6</sup> bytes/s, MiB/s = 2<sup>20</sup> bytes/s; latency in "
+               "microseconds.</p>\n");
     sweep_charts(f, c);
     for (uint32_t q = 0; q < c->nr_workloads; q++) {
         const struct iom_cmp_workload *w = &c->w[q];
