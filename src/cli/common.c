@@ -22,6 +22,9 @@ static void on_signal(int sig)
 
 void iom_cli_signals_install(void)
 {
+#ifdef _WIN32 /* console control events (Ctrl+C, Ctrl+Break, close) */
+    iom_win_signals_install(on_signal);
+#else
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;
@@ -29,6 +32,7 @@ void iom_cli_signals_install(void)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+#endif
 }
 
 int iom_cli_signal_exit(int sig)
