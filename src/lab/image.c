@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -310,8 +311,9 @@ static size_t base_module_names(const char **names, size_t max)
 {
     size_t n = 0, nc;
     const struct iom_lab_ctrl *c = iom_lab_ctrls(&nc);
-    static const char *const extra[] = {"virtio_pci", "virtio_console"};
-    for (size_t i = 0; i < 2 && n < max; i++)
+    /* ext4 (with its dependencies): the file system of `iomark lab -- tpcc` */
+    static const char *const extra[] = {"virtio_pci", "virtio_console", "ext4"};
+    for (size_t i = 0; i < 3 && n < max; i++)
         names[n++] = extra[i];
     for (size_t i = 0; i < nc; i++)
         for (size_t k = 0; c[i].modules[k] && n < max; k++) {
@@ -580,6 +582,18 @@ static int append_file(FILE *out, const char *src)
     return rc;
 }
 
+static void add_text(struct iom_cpio *c, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void add_text(struct iom_cpio *c, const char *name, const char *fmt, ...)
+{
+    char line[128];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    iom_cpio_add_data(c, name, 0644, line, strlen(line));
+}
+
 int iom_lab_initrd_write(const char *out_path, const char *base_cpio, const char *iomark_cpio,
                          const struct iom_lab_job_files *j)
 {
@@ -589,34 +603,24 @@ int iom_lab_initrd_write(const char *out_path, const char *base_cpio, const char
     int rc = iom_cpio_open(&c, jobpath);
     if (rc)
         return rc;
-    size_t alen = 0;
-    for (size_t i = 0; i < j->nr_args; i++)
-        alen += strlen(j->args[i]) + 1;
-    char *args = malloc(alen + 1), *p = args;
-    if (!args) {
-        iom_cpio_close(&c);
-        unlink(jobpath);
-        return -ENOMEM;
-    }
-    for (size_t i = 0; i < j->nr_args; i++)
-        p += sprintf(p, "%s\n", j->args[i]);
-    char line[64];
     iom_cpio_add_dir(&c, "lab", 0755);
     iom_cpio_add_data(&c, "init", 0755, j->init_script, strlen(j->init_script));
-    iom_cpio_add_data(&c, "lab/args", 0644, args, alen);
-    snprintf(line, sizeof(line), "%s\n", j->command);
-    iom_cpio_add_data(&c, "lab/command", 0644, line, strlen(line));
+    add_text(&c, "lab/njobs", "%zu\n", j->nr_jobs);
+    for (size_t i = 0; i < j->nr_jobs; i++) {
+        char name[64];
+        snprintf(name, sizeof(name), "lab/job.%zu.cmd", i + 1);
+        add_text(&c, name, "%s\n", j->job_command[i]);
+        snprintf(name, sizeof(name), "lab/job.%zu.args", i + 1);
+        iom_cpio_add_data(&c, name, 0644, j->job_args[i], strlen(j->job_args[i]));
+        snprintf(name, sizeof(name), "lab/job.%zu.timeout", i + 1);
+        add_text(&c, name, "%u\n", j->job_timeout_s[i]);
+    }
     iom_cpio_add_data(&c, "lab/modules", 0644, j->modules, strlen(j->modules));
+    iom_cpio_add_data(&c, "lab/fsmodules", 0644, j->fs_modules, strlen(j->fs_modules));
     iom_cpio_add_data(&c, "lab/drivers", 0644, j->drivers, strlen(j->drivers));
-    snprintf(line, sizeof(line), "%s\n", j->scheduler);
-    iom_cpio_add_data(&c, "lab/scheduler", 0644, line, strlen(line));
-    snprintf(line, sizeof(line), "%s\n", j->ctrl);
-    iom_cpio_add_data(&c, "lab/ctrl", 0644, line, strlen(line));
-    snprintf(line, sizeof(line), "%u\n", j->repeat);
-    iom_cpio_add_data(&c, "lab/repeat", 0644, line, strlen(line));
-    snprintf(line, sizeof(line), "%u\n", j->run_timeout_s);
-    iom_cpio_add_data(&c, "lab/run_timeout", 0644, line, strlen(line));
-    free(args);
+    add_text(&c, "lab/scheduler", "%s\n", j->scheduler);
+    add_text(&c, "lab/ctrl", "%s\n", j->ctrl);
+    add_text(&c, "lab/repeat", "%u\n", j->repeat);
     rc = iom_cpio_close(&c);
     FILE *out = rc ? NULL : fopen(out_path, "wb");
     if (!rc && !out)

@@ -161,15 +161,17 @@ int iom_lab_iomark_image(const char *labdir, const char *exe, char *path, size_t
 /* What one boot needs in its job archive. */
 struct iom_lab_job_files {
     const char *init_script;     /* /init */
-    const char *const *args;     /* workload arguments, one per line in /lab/args */
-    size_t nr_args;
-    const char *command;         /* "run" or "mark" */
+    size_t nr_jobs;              /* /lab/njobs; jobs are numbered from 1 */
+    const char *const *job_command;  /* /lab/job.J.cmd: run, diskspd, sweep, mark, tpcc */
+    const char *const *job_args;     /* /lab/job.J.args: arguments, one per line, with the
+                                      * placeholders of iom_lab_job_guest_args */
+    const unsigned *job_timeout_s;   /* /lab/job.J.timeout: the guest's bound per run */
     const char *modules;         /* /lab/modules: "path [param=value ...]" lines */
+    const char *fs_modules;      /* /lab/fsmodules: ext4 and its dependencies (tpcc), or "" */
     const char *drivers;         /* /lab/drivers: module names whose parameters are reported */
     const char *scheduler;       /* /lab/scheduler */
     const char *ctrl;            /* /lab/ctrl */
-    unsigned repeat;             /* /lab/repeat */
-    unsigned run_timeout_s;      /* /lab/run_timeout: the guest's bound per run */
+    unsigned repeat;             /* /lab/repeat: runs of every job */
 };
 
 /*
