@@ -454,8 +454,8 @@ static void run_unit(const struct iom_lab_opts *o, struct iom_lab_env *e, size_t
     bool need_fs = false;
     for (size_t j = 0; j < o->nr_jobs; j++)
         need_fs |= strcmp(o->jobs[j].command, "tpcc") == 0;
-    const char *ext4[] = {"ext4"};
-    if (need_fs && module_lines(ext4, 1, NULL, e->setup.kernel_version, e->dep_text, &fsmods,
+    const char *ext4[] = {"crc32c_generic", "ext4"};
+    if (need_fs && module_lines(ext4, 2, NULL, e->setup.kernel_version, e->dep_text, &fsmods,
                                 err, sizeof(err))) {
         snprintf(uo->reason, sizeof(uo->reason), "%s", err);
         free(mods);
@@ -535,7 +535,7 @@ static void run_unit(const struct iom_lab_opts *o, struct iom_lab_env *e, size_t
     /* the guest's first section (meta) comes once its modules are loaded:
      * ~20 s under TCG on an idle host, a few seconds with KVM */
     struct watch w = {.chan = chan, .uo = uo, .o = o, .t_start = now_s(),
-                      .boot_bound_s = strcmp(o->accel, "kvm") == 0 ? 60 : 240};
+                      .boot_bound_s = strcmp(o->accel, "kvm") == 0 ? 30 : 240};
     if (o->timeout_s && w.boot_bound_s > o->timeout_s)
         w.boot_bound_s = 0;
     struct iom_lab_proc_opts po = {.stdout_path = qlog, .stderr_path = qlog,
@@ -818,10 +818,10 @@ int iom_lab_run(struct iom_lab_opts *o, const volatile sig_atomic_t *stop, FILE 
             }
         }
     for (size_t j = 0; j < o->nr_jobs; j++)
-        if (strcmp(o->jobs[j].command, "tpcc") == 0 && !strstr(e->modparams, "\next4 ") &&
-            strncmp(e->modparams, "ext4 ", 5) != 0) {
+        if (strcmp(o->jobs[j].command, "tpcc") == 0 &&
+            !strstr(e->modparams, "\ncrc32c_generic ")) {
             snprintf(err, errlen, "the guest image in %s predates tpcc in the lab (no ext4 "
-                                  "module); run 'iomark lab setup' again", o->labdir);
+                                  "and crc32c modules); run 'iomark lab setup' again", o->labdir);
             status = -ENOENT;
             goto out;
         }
@@ -887,6 +887,15 @@ int iom_lab_run(struct iom_lab_opts *o, const volatile sig_atomic_t *stop, FILE 
             goto out;
         }
     }
+    /* a KVM that did not boot a guest here before is not tried again (the
+     * marker file says why; deleting it tries again) */
+    char kvm_marker[4300];
+    snprintf(kvm_marker, sizeof(kvm_marker), "%s/kvm-does-not-boot", o->labdir);
+    if (o->accel_auto && access(kvm_marker, F_OK) == 0) {
+        o->accel = "tcg";
+        o->accel_reason = "auto: a KVM guest did not boot here before (delete "
+                          "LABDIR/kvm-does-not-boot to try KVM again)";
+    }
     fprintf(o->log, "iomark lab: %s; %zu boot(s) x %zu job(s); backing disk %s (%llu MiB)\n",
             strcmp(o->accel, "kvm") == 0 ? "KVM" : "TCG", o->nr_units,
             o->nr_jobs, e->disk, (unsigned long long)(o->disk_bytes >> 20));
@@ -912,8 +921,14 @@ int iom_lab_run(struct iom_lab_opts *o, const volatile sig_atomic_t *stop, FILE 
         if (!uo[i].ok && o->accel_auto && strcmp(o->accel, "kvm") == 0 &&
             strstr(uo[i].reason, "did not boot") && !(stop && *stop)) {
             fprintf(o->log, "iomark lab: the KVM guest did not boot; falling back to TCG\n");
+            FILE *mk = fopen(kvm_marker, "w");
+            if (mk) {
+                fprintf(mk, "QEMU %s: a guest under KVM sent nothing within %d s (%s)\n",
+                        e->qemu_version, 30, uo[i].reason);
+                fclose(mk);
+            }
             o->accel = "tcg";
-            o->accel_reason = "auto: /dev/kvm opened but the KVM guest did not boot within 60 s";
+            o->accel_reason = "auto: /dev/kvm opened but the KVM guest did not boot within 30 s";
             memset(uo[i].reason, 0, sizeof(uo[i].reason));
             uo[i].boot_s = NAN;
             for (size_t j = 0; j < o->nr_jobs; j++) {
