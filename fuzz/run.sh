@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
 # Build the libFuzzer harnesses with clang (ASan + UBSan) and run each for
 # SECONDS (default 30), two at a time, seeded from fuzz/corpus/ and the real
-# files in ../shared/cases/. Prints each harness's executions; exits 1 if any
+# files in tests/data/ (jobs/, results/). Prints each harness's executions; exits 1 if any
 # harness found a crash, leak or undefined behaviour (the reproducer is kept
 # in build-fuzz/findings/).
 # usage: fuzz/run.sh [SECONDS] [HARNESS...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECS=${1:-30}; shift || true
-SHARED=${SHARED:-../shared}
 CC=clang cmake -S . -B build-fuzz -DIOMARK_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build-fuzz -j"$(nproc)" >/dev/null
 ALL=(fuzz_options fuzz_diskspd fuzz_fiojob fuzz_import_any fuzz_import_iomark fuzz_import_fio_json
@@ -23,8 +22,8 @@ seed() { # harness corpus-dir
   case $h in
     fuzz_options) cp fuzz/corpus/options/* "$c/" ;;
     fuzz_diskspd) cp fuzz/corpus/diskspd/* "$c/" ;;
-    fuzz_fiojob) cp "$SHARED"/cases/jobs/*.fio "$c/" 2>/dev/null || true ;;
-    fuzz_import_*) cp "$SHARED"/cases/results/* "$c/" 2>/dev/null || true
+    fuzz_fiojob) cp tests/data/jobs/*.fio "$c/" ;;
+    fuzz_import_*) cp tests/data/results/* "$c/"
                    cp tests/golden/* "$c/" 2>/dev/null || true ;;
   esac
 }

@@ -85,6 +85,8 @@ int iom_cmd_sweep(int argc, char **argv);
 int iom_cmd_report(int argc, char **argv);
 int iom_cmd_diskspd(int argc, char **argv);
 int iom_cmd_profiles(int argc, char **argv);
+/* `iomark model`: fit a queueing model to a sweep, predict what-if queue limits (docs/model.md). */
+int iom_cmd_model(int argc, char **argv);
 
 /* `iomark run` front ends (cmd_run_jobfile.c). The index of the first
  * argument that is a fio job file (see iom_fio_is_jobfile), or 0. */

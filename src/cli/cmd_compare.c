@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "compare/cmp.h"
+#include "report/compare.h"
 
 static void usage(FILE *f)
 {

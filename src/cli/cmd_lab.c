@@ -32,6 +32,7 @@ static void usage(FILE *f, const char *exe)
             "       iomark lab [lab options] -- COMMAND ARGS...   (run, diskspd, sweep, mark, tpcc)\n"
             "       iomark lab --study NAME|FILE [--scale=F] [lab options]\n"
             "       iomark lab setup [--no-install] [--kernel-package=PKG]\n"
+            "       iomark lab clean [--all]   remove cached guest images\n"
             "Run the same iomark workload on one backing disk behind each of QEMU's emulated\n"
             "controllers, with iomark inside a minimal Linux guest, and compare.\n"
             "These are QEMU's device models, not VMware's: absolute IOPS, latency and CPU\n"
@@ -435,10 +436,53 @@ static int cmd_setup(int argc, char **argv)
     return IOM_EXIT_OK;
 }
 
+/* iomark lab clean [--all]: remove cached guest images (src/lab/image.c). */
+static int cmd_clean(int argc, char **argv)
+{
+    struct iom_lab_clean_opts co = {.leftovers = true, .log = stdout};
+    char labdir[4096];
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("usage: iomark lab clean [--all]\n"
+                   "Remove the cached guest images of iomark builds (iomark-HASH.cpio, 60-80 MB\n"
+                   "each; `iomark lab` writes its own again in a few seconds) and leftovers of\n"
+                   "interrupted runs; images in use by a running lab are kept. --all also\n"
+                   "removes what `iomark lab setup` made (kernel, base.cpio, lab.conf).\n"
+                   "Prints each file removed and the MiB freed.\n");
+            return IOM_EXIT_OK;
+        } else if (strcmp(argv[i], "--all") == 0) {
+            co.all = true;
+        } else {
+            iom_cli_error("lab clean", "%s: unknown option; allowed: --all, --help", argv[i]);
+            return IOM_EXIT_USAGE;
+        }
+    }
+    if (iom_lab_dir(labdir, sizeof(labdir))) {
+        iom_cli_error("lab clean", "no lab folder: set IOMARK_LAB_DIR or HOME");
+        return IOM_EXIT_USAGE;
+    }
+    co.labdir = labdir;
+    struct iom_lab_clean_result r;
+    int rc = iom_lab_clean(&co, &r);
+    printf("%s: removed %u file%s, freed %.1f MiB", labdir, r.nr_removed,
+           r.nr_removed == 1 ? "" : "s", (double)r.bytes_freed / (1024.0 * 1024.0));
+    if (r.nr_in_use)
+        printf("; %u image%s in use kept (%.1f MiB)", r.nr_in_use, r.nr_in_use == 1 ? "" : "s",
+               (double)r.bytes_left / (1024.0 * 1024.0));
+    printf("\n");
+    if (rc) {
+        iom_cli_error("lab clean", "%s: %s", labdir, strerror(-rc));
+        return IOM_EXIT_FAIL;
+    }
+    return IOM_EXIT_OK;
+}
+
 int iom_cmd_lab(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "setup") == 0)
         return cmd_setup(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "clean") == 0)
+        return cmd_clean(argc - 1, argv + 1);
     char exe[4096], labdir[4096], err[1024];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
     exe[n > 0 ? n : 0] = 0;

@@ -1,18 +1,19 @@
-/* cmd_mark.c - `iomark mark [options] [TARGET]`: CrystalDiskMark-style
- * presets. Each test runs read then write, `runs` times for `runtime`
- * each with `pause` between runs; the mean (or the best run for the
- * peak/realworld profiles) is reported in MB/s (10^6), IOPS and mean
- * latency in us. */
+/* cmd_mark.c - `iomark mark [options] [TARGET]`: CrystalDiskMark's tests
+ * (workload/presets.h). Argument handling and the run loop only: the
+ * statistic is stats/markstat.c, the table and JSON report/mark.c.
+ * As CrystalDiskMark's DiskBench.cpp: every test's reads, then its
+ * writes; each test is one uncounted preparation run then the counted
+ * runs back to back; `pause` between tests. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
+#include "report/mark.h"
+#include "stats/markstat.h"
 #include "workload/presets.h"
 #include "workload/units.h"
 
@@ -28,17 +29,9 @@ struct mark_opts {
     const struct iom_mark_profile *profile;
     uint64_t runs;
     uint64_t pause_ns;
-};
-
-struct run_fig {
-    double mb_per_s, mib_per_s, iops, lat_mean_us, lat_p99_us, measured_s;
-    uint64_t ios;
-};
-
-struct cell { /* one test x direction */
-    unsigned nr_runs;
-    struct run_fig *runs;
-    struct run_fig agg;
+    uint64_t prepare_ns;
+    bool prepare_given;
+    const char *statistic; /* "best", "mean", "kdiskmark" or NULL (CrystalDiskMark's) */
 };
 
 static void usage(FILE *f)
@@ -48,9 +41,15 @@ static void usage(FILE *f)
                "%s is made there) or a block device; default ./%s, created,\n"
                "used and removed afterwards (kept with --keep).\n\n"
                "  --profile=NAME             default, peak, realworld, nvme, cdm7\n"
-               "  --runs=N                   runs per test and direction (default 5)\n"
-               "  --runtime=TIME             length of each run (default 5s)\n"
-               "  --pause=TIME               pause between runs (default 5s)\n"
+               "  --runs=N                   counted runs per test and direction (default 5)\n"
+               "  --runtime=TIME             length of each counted run (default 5s)\n"
+               "  --prepare=TIME             uncounted preparation run before each test's\n"
+               "                             runs (default 5s, as CrystalDiskMark 8; 0: none)\n"
+               "  --pause=TIME               interval between tests (default 5s)\n"
+               "  --statistic=S              best (default: max MB/s and IOPS, lowest mean\n"
+               "                             latency, as CrystalDiskMark), mean, or kdiskmark\n"
+               "                             (mean for default/nvme/cdm7, best for peak and\n"
+               "                             realworld, no preparation run, as KDiskMark)\n"
                "  --size=SIZE                test file size (default 1G)\n"
                "  --ioengine, --direct, --buffered, --sync, --ramp_time, --randseed,\n"
                "  --zero_buffers, --keep, --force, --quiet, --output-format, --output:\n"
@@ -94,7 +93,8 @@ static int parse(int argc, char **argv, struct iom_job *job, struct iom_run_opts
             }
             v = a[2 + n] == '=' ? a + 3 + n : NULL;
         }
-        bool own = !strcmp(name, "profile") || !strcmp(name, "runs") || !strcmp(name, "pause");
+        bool own = !strcmp(name, "profile") || !strcmp(name, "runs") || !strcmp(name, "pause") ||
+                   !strcmp(name, "prepare") || !strcmp(name, "statistic");
         if (own) {
             if (!v && i + 1 < argc)
                 v = argv[++i];
@@ -114,6 +114,21 @@ static int parse(int argc, char **argv, struct iom_job *job, struct iom_run_opts
                     rc = IOM_EXIT_USAGE;
                     break;
                 }
+            } else if (!strcmp(name, "statistic")) {
+                if (!v || (strcmp(v, "best") && strcmp(v, "mean") && strcmp(v, "kdiskmark"))) {
+                    iom_cli_error("mark", "--statistic=%s: allowed: best, mean, kdiskmark",
+                                  v ? v : "");
+                    rc = IOM_EXIT_USAGE;
+                    break;
+                }
+                mo->statistic = v;
+            } else if (!strcmp(name, "prepare")) {
+                if (!v || iom_parse_duration(v, &mo->prepare_ns, &why)) {
+                    iom_cli_error("mark", "--prepare=%s: %s", v ? v : "", why);
+                    rc = IOM_EXIT_USAGE;
+                    break;
+                }
+                mo->prepare_given = true;
             } else if (!v || iom_parse_duration(v, &mo->pause_ns, &why)) {
                 iom_cli_error("mark", "--pause=%s: %s", v ? v : "", why);
                 rc = IOM_EXIT_USAGE;
@@ -142,7 +157,8 @@ static int parse(int argc, char **argv, struct iom_job *job, struct iom_run_opts
     return rc;
 }
 
-static void figures(const struct iom_result *r, bool write, struct run_fig *f)
+static void figures(const struct iom_result *r, bool write, bool counted,
+                    struct iom_markstat_run *f)
 {
     struct iom_summary m;
     iom_summarize(&r->total[write], r->measured_ns, &m);
@@ -153,138 +169,13 @@ static void figures(const struct iom_result *r, bool write, struct run_fig *f)
     f->lat_p99_us = m.lat_pct_us[5];
     f->measured_s = (double)r->measured_ns / 1e9;
     f->ios = m.ios;
+    f->counted = counted;
 }
 
-static void aggregate(struct cell *c, bool best)
+static void sleep_ns(uint64_t ns)
 {
-    memset(&c->agg, 0, sizeof(c->agg));
-    if (!c->nr_runs)
-        return;
-    if (best) {
-        for (unsigned i = 0; i < c->nr_runs; i++)
-            if (c->runs[i].mb_per_s > c->agg.mb_per_s)
-                c->agg = c->runs[i];
-        return;
-    }
-    for (unsigned i = 0; i < c->nr_runs; i++) {
-        c->agg.mb_per_s += c->runs[i].mb_per_s / c->nr_runs;
-        c->agg.mib_per_s += c->runs[i].mib_per_s / c->nr_runs;
-        c->agg.iops += c->runs[i].iops / c->nr_runs;
-        c->agg.lat_mean_us += c->runs[i].lat_mean_us / c->nr_runs;
-        c->agg.lat_p99_us += c->runs[i].lat_p99_us / c->nr_runs;
-        c->agg.measured_s += c->runs[i].measured_s;
-        c->agg.ios += c->runs[i].ios;
-    }
-}
-
-static void print_table(FILE *f, const struct mark_opts *mo, const struct iom_job *base,
-                        const struct iom_target *t, struct cell *cells, const char *engine,
-                        int sig)
-{
-    const struct iom_mark_profile *p = mo->profile;
-    char sz[32];
-    iom_fmt_bytes(t->region_len, sz, sizeof(sz));
-    fprintf(f, "iomark %s mark: %s (%s), %s, %llu run%s x %.3g s, %s of runs\n", IOMARK_VERSION,
-            p->name, p->title, base->direct ? "direct I/O" : "BUFFERED I/O (page cache)",
-            (unsigned long long)mo->runs, mo->runs == 1 ? "" : "s",
-            (double)base->runtime_ns / 1e9, p->best_of_runs ? "best" : "mean");
-    fprintf(f, "target %s (%s, tested %s%s%s), engine %s; MB/s = 10^6 bytes/s\n", t->path,
-            t->is_blockdev ? "block device" : "file", sz, t->devname[0] ? ", on " : "",
-            t->devname, engine);
-    if (sig)
-        fprintf(f, "INTERRUPTED by %s: partial results\n", iom_signal_name(sig));
-    fprintf(f, "\n%-14s %11s %11s %13s   %11s %11s %13s\n", "test", "read MB/s", "read IOPS",
-            "read mean us", "write MB/s", "write IOPS", "write mean us");
-    for (unsigned i = 0; i < p->nr_tests; i++) {
-        fprintf(f, "%-14s", p->tests[i].name);
-        for (int w = 0; w < 2; w++) {
-            const struct cell *c = &cells[i * 2 + w];
-            if (c->nr_runs)
-                fprintf(f, " %11.2f %11.1f %13.1f%s", c->agg.mb_per_s, c->agg.iops,
-                        c->agg.lat_mean_us, w ? "" : "  ");
-            else
-                fprintf(f, " %11s %11s %13s%s", "-", "-", "-", w ? "" : "  ");
-        }
-        fputc('\n', f);
-    }
-}
-
-static cJSON *fig_json(const struct run_fig *r)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "mb_per_s", r->mb_per_s);
-    cJSON_AddNumberToObject(o, "mib_per_s", r->mib_per_s);
-    cJSON_AddNumberToObject(o, "iops", r->iops);
-    cJSON_AddNumberToObject(o, "lat_mean_us", r->lat_mean_us);
-    cJSON_AddNumberToObject(o, "lat_p99_us", r->lat_p99_us);
-    cJSON_AddNumberToObject(o, "measured_s", r->measured_s);
-    cJSON_AddNumberToObject(o, "ios", (double)r->ios);
-    return o;
-}
-
-static cJSON *mark_json(const struct mark_opts *mo, const struct iom_job *base,
-                        const struct iom_target *t, struct cell *cells, const char *engine,
-                        int sig, const char *error)
-{
-    cJSON *d = iom_json_doc_new("mark");
-    char ts[32];
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
-    cJSON_AddStringToObject(d, "start_time", ts);
-    cJSON_AddStringToObject(d, "status", error ? "error" : sig ? "interrupted" : "ok");
-    if (sig)
-        cJSON_AddStringToObject(d, "interrupted_by", iom_signal_name(sig));
-    if (error)
-        cJSON_AddStringToObject(d, "error", error);
-    struct utsname un;
-    cJSON *h = cJSON_AddObjectToObject(d, "host");
-    if (uname(&un) == 0) {
-        char k[160];
-        snprintf(k, sizeof(k), "%s %s", un.sysname, un.release);
-        cJSON_AddStringToObject(h, "hostname", un.nodename);
-        cJSON_AddStringToObject(h, "kernel", k);
-    }
-    cJSON_AddNumberToObject(h, "nr_cpus", (double)sysconf(_SC_NPROCESSORS_ONLN));
-    cJSON_AddStringToObject(d, "profile", mo->profile->name);
-    cJSON_AddStringToObject(d, "profile_title", mo->profile->title);
-    cJSON_AddStringToObject(d, "selection", mo->profile->best_of_runs ? "best" : "mean");
-    cJSON_AddNumberToObject(d, "runs", (double)mo->runs);
-    cJSON_AddNumberToObject(d, "runtime_s", (double)base->runtime_ns / 1e9);
-    cJSON_AddNumberToObject(d, "pause_s", (double)mo->pause_ns / 1e9);
-    cJSON_AddStringToObject(d, "engine", engine);
-    cJSON_AddStringToObject(d, "io_mode", base->direct ? "direct" : "buffered");
-    cJSON *tg = cJSON_AddObjectToObject(d, "target");
-    cJSON_AddStringToObject(tg, "path", t->path);
-    cJSON_AddStringToObject(tg, "device", t->devname);
-    cJSON_AddStringToObject(tg, "kind", t->is_blockdev ? "block_device" : "file");
-    cJSON_AddNumberToObject(tg, "size_bytes", (double)t->size_bytes);
-    cJSON_AddNumberToObject(tg, "tested_bytes", (double)t->region_len);
-    cJSON *tests = cJSON_AddArrayToObject(d, "tests");
-    for (unsigned i = 0; i < mo->profile->nr_tests; i++) {
-        const struct iom_mark_test *mt = &mo->profile->tests[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "name", mt->name);
-        cJSON_AddStringToObject(o, "rw", mt->random ? "random" : "sequential");
-        cJSON_AddNumberToObject(o, "bs_bytes", (double)mt->bs_bytes);
-        cJSON_AddNumberToObject(o, "iodepth", mt->iodepth);
-        cJSON_AddNumberToObject(o, "threads", mt->threads);
-        for (int w = 0; w < 2; w++) {
-            const struct cell *c = &cells[i * 2 + w];
-            if (!c->nr_runs) { /* not run (interrupted or failed before it) */
-                cJSON_AddNullToObject(o, w ? "write" : "read");
-                continue;
-            }
-            cJSON *dir = fig_json(&c->agg);
-            cJSON *runs = cJSON_AddArrayToObject(dir, "each_run");
-            for (unsigned k = 0; k < c->nr_runs; k++)
-                cJSON_AddItemToArray(runs, fig_json(&c->runs[k]));
-            cJSON_AddItemToObject(o, w ? "write" : "read", dir);
-        }
-        cJSON_AddItemToArray(tests, o);
-    }
-    return d;
+    struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u)};
+    nanosleep(&ts, NULL); /* woken early by a signal (no SA_RESTART) */
 }
 
 /* Resolve the target: none -> ./iomark-test.dat, a folder -> FOLDER/iomark-test.dat. */
@@ -316,21 +207,58 @@ static int resolve_target(struct iom_job *job, bool *remove_after, char **owned)
     return 0;
 }
 
+/* One run of test i, direction w: `counted` false for the preparation run.
+ * Appends its figures to c; an interruption sets *sig, a failure errbuf. */
+static void one_run(const struct iom_job *base, const struct iom_run_opts *ro,
+                    const struct iom_mark_test *mt, bool w, uint64_t runtime_ns, bool counted,
+                    const char *label, struct iom_target *target, struct iom_mark_cell *c,
+                    char *engine, size_t englen, int *sig, char *errbuf, size_t errlen)
+{
+    struct iom_job j;
+    if (iom_mark_job(base, mt, w, &j)) {
+        snprintf(errbuf, errlen, "%s", strerror(ENOMEM));
+        return;
+    }
+    j.runtime_ns = runtime_ns;
+    if (iom_target_open(&j, target, errbuf, errlen)) {
+        iom_job_free(&j);
+        return;
+    }
+    struct iom_run_hooks hooks = iom_cli_hooks(ro, label);
+    struct iom_result *r = NULL;
+    int rc = iom_run(&j, target, 1, &hooks, &r);
+    iom_cli_progress_clear();
+    iom_target_close(target, false);
+    if (r) {
+        snprintf(engine, englen, "%s", r->engine);
+        if (rc && r->error[0])
+            snprintf(errbuf, errlen, "%s", r->error);
+        *sig = r->interrupted_signal;
+        if (!rc && r->measured_ns)
+            figures(r, w, counted, &c->runs[c->nr_runs++]);
+    } else if (rc) {
+        snprintf(errbuf, errlen, "%s", strerror(-rc));
+    }
+    iom_result_free(r);
+    iom_job_free(&j);
+}
+
 int iom_cmd_mark(int argc, char **argv)
 {
     struct iom_job base;
     struct iom_run_opts ro = {0};
     struct mark_opts mo = {.profile = iom_mark_profile_find("default"),
                            .runs = 5,
-                           .pause_ns = UINT64_C(5000000000)};
+                           .pause_ns = UINT64_C(5000000000),
+                           .prepare_ns = UINT64_C(5000000000)};
     iom_job_defaults(&base);
     base.runtime_ns = UINT64_C(5000000000);
-    base.size_bytes = UINT64_C(1) << 30;
+    base.size_bytes = UINT64_C(1) << 30; /* CrystalDiskMark's "1GiB" = 1024 MiB */
     int status = parse(argc, argv, &base, &ro, &mo);
     bool size_given = false;
     for (int i = 1; i < argc; i++)
         size_given |= strncmp(argv[i], "--size", 6) == 0 && (argv[i][6] == '=' || !argv[i][6]);
-    struct cell *cells = NULL;
+    struct iom_mark_cell *cells = NULL;
     struct iom_target target;
     char *owned = NULL;
     bool remove_after = false, prepared = false;
@@ -342,6 +270,18 @@ int iom_cmd_mark(int argc, char **argv)
     if (ro.help) {
         usage(stdout);
         goto out;
+    }
+    /* the statistic: CrystalDiskMark's best of runs unless asked otherwise */
+    enum iom_markstat_kind kind = IOM_MARKSTAT_BEST;
+    const char *convention = "crystaldiskmark";
+    if (mo.statistic && !strcmp(mo.statistic, "kdiskmark")) {
+        kind = mo.profile->kdiskmark_best ? IOM_MARKSTAT_BEST : IOM_MARKSTAT_MEAN;
+        convention = "kdiskmark";
+        if (!mo.prepare_given) /* KDiskMark has no preparation run */
+            mo.prepare_ns = 0;
+    } else if (mo.statistic) {
+        kind = strcmp(mo.statistic, "mean") ? IOM_MARKSTAT_BEST : IOM_MARKSTAT_MEAN;
+        convention = "option";
     }
     status = resolve_target(&base, &remove_after, &owned);
     if (status)
@@ -370,9 +310,10 @@ int iom_cmd_mark(int argc, char **argv)
     }
     if (status)
         goto out;
+    unsigned per_cell = (unsigned)mo.runs + (mo.prepare_ns ? 1 : 0);
     cells = calloc(p->nr_tests * 2, sizeof(*cells));
     for (unsigned i = 0; cells && i < p->nr_tests * 2; i++) {
-        cells[i].runs = calloc(mo.runs, sizeof(*cells[i].runs));
+        cells[i].runs = calloc(per_cell, sizeof(*cells[i].runs));
         if (!cells[i].runs) {
             status = IOM_EXIT_FAIL;
             goto out;
@@ -395,51 +336,48 @@ int iom_cmd_mark(int argc, char **argv)
         prepared = true;
         iom_target_close(&target, false);
     }
-    for (unsigned i = 0; i < p->nr_tests && !sig && !errbuf[0]; i++) {
-        for (int w = 0; w < 2 && !sig && !errbuf[0]; w++) {
-            struct cell *c = &cells[i * 2 + w];
+    /* CrystalDiskMark's order: every test's reads, then every test's writes */
+    for (int w = 0; w < 2 && !sig && !errbuf[0]; w++) {
+        for (unsigned i = 0; i < p->nr_tests && !sig && !errbuf[0]; i++) {
+            struct iom_mark_cell *c = &cells[i * 2 + w];
+            if ((w || i) && mo.pause_ns) {
+                sleep_ns(mo.pause_ns);
+                if ((sig = iom_cli_stop))
+                    break;
+            }
+            char label[64];
+            if (mo.prepare_ns) {
+                snprintf(label, sizeof(label), "%s %s preparing", p->tests[i].name,
+                         w ? "write" : "read");
+                one_run(&base, &ro, &p->tests[i], w, mo.prepare_ns, false, label, &target, c,
+                        engine, sizeof(engine), &sig, errbuf, sizeof(errbuf));
+            }
             for (unsigned k = 0; k < mo.runs && !sig && !errbuf[0]; k++) {
-                if ((i || w || k) && mo.pause_ns) {
-                    struct timespec ts = {.tv_sec = (time_t)(mo.pause_ns / 1000000000u),
-                                          .tv_nsec = (long)(mo.pause_ns % 1000000000u)};
-                    nanosleep(&ts, NULL);
-                    if ((sig = iom_cli_stop))
-                        break;
-                }
-                struct iom_job j;
-                char label[64];
-                iom_mark_job(&base, &p->tests[i], w, &j);
                 snprintf(label, sizeof(label), "%s %s run %u/%llu", p->tests[i].name,
                          w ? "write" : "read", k + 1, (unsigned long long)mo.runs);
-                if (iom_target_open(&j, &target, errbuf, sizeof(errbuf))) {
-                    iom_job_free(&j);
-                    break;
-                }
-                struct iom_run_hooks hooks = iom_cli_hooks(&ro, label);
-                struct iom_result *r = NULL;
-                int rc = iom_run(&j, &target, 1, &hooks, &r);
-                iom_cli_progress_clear();
-                iom_target_close(&target, false);
-                if (r) {
-                    snprintf(engine, sizeof(engine), "%s", r->engine);
-                    if (rc && r->error[0])
-                        snprintf(errbuf, sizeof(errbuf), "%s", r->error);
-                    sig = r->interrupted_signal;
-                    if (!rc && r->measured_ns)
-                        figures(r, w, &c->runs[c->nr_runs++]);
-                } else if (rc) {
-                    snprintf(errbuf, sizeof(errbuf), "%s", strerror(-rc));
-                }
-                iom_result_free(r);
-                iom_job_free(&j);
+                one_run(&base, &ro, &p->tests[i], w, base.runtime_ns, true, label, &target, c,
+                        engine, sizeof(engine), &sig, errbuf, sizeof(errbuf));
             }
-            aggregate(c, p->best_of_runs);
+            iom_markstat_compute(c->runs, c->nr_runs, kind, &c->stat); /* -ENODATA: shown as "-" */
         }
     }
     if (errbuf[0])
         iom_cli_error("mark", "%s", errbuf);
+    struct iom_mark_doc doc = {.profile = p,
+                               .kind = kind,
+                               .convention = convention,
+                               .runs = (unsigned)mo.runs,
+                               .runtime_s = (double)base.runtime_ns / 1e9,
+                               .prepare_s = (double)mo.prepare_ns / 1e9,
+                               .pause_s = (double)mo.pause_ns / 1e9,
+                               .direct = base.direct,
+                               .target = &target,
+                               .engine = engine,
+                               .sig = sig,
+                               .error = errbuf[0] ? errbuf : NULL,
+                               .cells = cells};
     if (ro.format == IOM_OUT_JSON) {
-        cJSON *d = mark_json(&mo, &base, &target, cells, engine, sig, errbuf[0] ? errbuf : NULL);
+        cJSON *d = iom_mark_json(&doc);
         status = d ? iom_cli_emit_json("mark", d, &ro) : IOM_EXIT_FAIL;
         cJSON_Delete(d);
     } else {
@@ -448,7 +386,7 @@ int iom_cmd_mark(int argc, char **argv)
             iom_cli_error("mark", "cannot write %s: %s", ro.output_path, strerror(errno));
             status = IOM_EXIT_FAIL;
         } else {
-            print_table(f, &mo, &base, &target, cells, engine, sig);
+            iom_mark_print(f, &doc);
             if (f != stdout)
                 fclose(f);
         }

@@ -21,6 +21,7 @@ static const struct command commands[] = {
     {"report", iom_cmd_report, "self-contained HTML report with SVG charts from result files"},
     {"diskspd", iom_cmd_diskspd, "run a DiskSpd 2.x command line; DiskSpd text or XML report"},
     {"profiles", iom_cmd_profiles, "list the SQL Server I/O profiles (iomark run --profile NAME)"},
+    {"model", iom_cmd_model, "queueing model: fit a sweep, predict other queue limits (MVA + simulation)"},
 };
 
 static void usage(FILE *f)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/repeat.h"
+#include "report/repeat.h"
 
 int iom_cli_take_repeat(const char *cmd, int *argc, char **argv, unsigned *n)
 {

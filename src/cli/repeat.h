@@ -1,7 +1,7 @@
 /*
  * repeat.h - `--repeat N` for commands that run one workload: take the
  * option out of argv, then run the prepared job N times and report the
- * runs and their spread (compare/repeat.h).
+ * runs and their spread (report/repeat.h).
  */
 #ifndef IOMARK_CLI_REPEAT_H
 #define IOMARK_CLI_REPEAT_H

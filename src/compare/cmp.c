@@ -148,9 +148,8 @@ static double txn_value(const struct iom_imp_run *r, const char *name, const cha
     return NAN;
 }
 
-/* The workloads of input i named `name` (one per file at most). */
-static const struct iom_imp_workload *find_w(const struct iom_imp_result *r, const char *name,
-                                            int positional)
+const struct iom_imp_workload *iom_cmp_find_workload(const struct iom_imp_result *r,
+                                                     const char *name, int positional)
 {
     if (positional)
         return r->nr_workloads ? &r->w[0] : NULL;
@@ -201,7 +200,7 @@ static int add_row(struct iom_cmp *c, struct iom_cmp_workload *cw, const char *k
         struct collect col = {0};
         const struct iom_cmp_input *in = &c->inputs[i];
         for (uint32_t f = 0; f < in->nr_files; f++) {
-            const struct iom_imp_workload *w = find_w(in->files[f], cw->name, cw->positional);
+            const struct iom_imp_workload *w = iom_cmp_find_workload(in->files[f], cw->name, cw->positional);
             for (uint32_t k = 0; w && k < w->nr_runs; k++) {
                 double v = txn ? txn_value(&w->runs[k], txn, field) : io_value(&w->runs[k], key);
                 if (push(&col, v)) {
@@ -251,7 +250,7 @@ static int build_workload(struct iom_cmp *c, struct iom_cmp_workload *cw)
     int mixed = 0, tpcc = 0;
     for (uint32_t i = 0; i < c->nr_inputs; i++)
         for (uint32_t f = 0; f < c->inputs[i].nr_files; f++) {
-            const struct iom_imp_workload *w = find_w(c->inputs[i].files[f], cw->name, cw->positional);
+            const struct iom_imp_workload *w = iom_cmp_find_workload(c->inputs[i].files[f], cw->name, cw->positional);
             for (uint32_t k = 0; w && k < w->nr_runs; k++) {
                 if (w->runs[k].dir[0].iops > 0 && w->runs[k].dir[1].iops > 0)
                     mixed = 1;
@@ -280,7 +279,7 @@ static int build_workload(struct iom_cmp *c, struct iom_cmp_workload *cw)
     int nn = 0;
     for (uint32_t i = 0; i < c->nr_inputs; i++)
         for (uint32_t f = 0; f < c->inputs[i].nr_files; f++) {
-            const struct iom_imp_workload *w = find_w(c->inputs[i].files[f], cw->name, cw->positional);
+            const struct iom_imp_workload *w = iom_cmp_find_workload(c->inputs[i].files[f], cw->name, cw->positional);
             for (uint32_t k = 0; w && k < w->nr_runs; k++)
                 for (uint32_t t = 0; t < w->runs[k].nr_txn; t++) {
                     int seen = 0;

@@ -3,7 +3,7 @@
  * inputs (each one or several imported files = repeated runs), workloads
  * matched across inputs, and one row per metric with per-input summaries,
  * the change against the base input and Welch's test (stats/compare.h).
- * Building the table is here; printing is in cmp_out.c.
+ * Building the table is here; printing is in report/compare.h.
  */
 #ifndef IOMARK_COMPARE_CMP_H
 #define IOMARK_COMPARE_CMP_H
@@ -81,6 +81,12 @@ int iom_cmp_build(struct iom_cmp_input *inputs, uint32_t nr, double alpha, struc
 
 void iom_cmp_free(struct iom_cmp *c);
 
+/* The workload of r that a comparison column `name` matches: the first
+ * workload when positional (inputs compared by position), else the one
+ * named exactly `name`. NULL when there is none. Borrowed from r. */
+const struct iom_imp_workload *iom_cmp_find_workload(const struct iom_imp_result *r,
+                                                     const char *name, int positional);
+
 /*
  * Load the nr input specs (as iom_cmp_input_load) and build their
  * comparison (as iom_cmp_build) into *out. Returns 0; -ENOMEM; or the
@@ -94,14 +100,5 @@ int iom_cmp_load(const char *const *specs, uint32_t nr, double alpha, struct iom
  * "12.0% higher p99 latency", or "" when unknown. */
 void iom_cmp_delta_text(const struct iom_cmp_row *row, const struct iom_cmp_delta *d, char *buf,
                         size_t len);
-
-/* Printers: plain text (aligned), Markdown tables, and the JSON document
- * ("schema": "iomark-result", "type": "compare"). */
-void iom_cmp_print_text(FILE *f, const struct iom_cmp *c);
-void iom_cmp_print_markdown(FILE *f, const struct iom_cmp *c);
-cJSON *iom_cmp_json(const struct iom_cmp *c);
-
-/* A number with 3-4 significant digits for tables ("63947", "484.3", "0.856"). */
-void iom_cmp_fmt_num(double v, char *buf, size_t len);
 
 #endif

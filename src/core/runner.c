@@ -41,7 +41,21 @@ struct run_shared {
     unsigned nr_ready;       /* workers that finished set-up (ok or not) */
     unsigned nr_finished;    /* workers that stopped on their own (io limit, error) */
     uint64_t start_ns;
+    /* The measured window, [meas_start_ns, meas_end_ns) on CLOCK_MONOTONIC,
+     * published by the main thread (0 = not yet). A completion is measured
+     * when its completion time falls inside; the worker decides once, from
+     * that one timestamp, and counts it in its stats, from which both the
+     * totals and the series are taken, so each counted I/O is in both. */
+    uint64_t meas_start_ns, meas_end_ns;
 };
+
+/* Whether a completion at time t (ns) belongs to the measured phase. */
+static bool measured_at(struct run_shared *sh, uint64_t t)
+{
+    uint64_t a = __atomic_load_n(&sh->meas_start_ns, __ATOMIC_ACQUIRE);
+    uint64_t b = __atomic_load_n(&sh->meas_end_ns, __ATOMIC_ACQUIRE);
+    return a && t >= a && (!b || t < b);
+}
 
 struct worker {
     pthread_t tid;
@@ -261,8 +275,7 @@ ready:
             }
             end = iom_now_ns();
         }
-        bool measuring =
-            __atomic_load_n(&sh->phase, __ATOMIC_RELAXED) == IOM_PHASE_MEASURE;
+        bool measuring = measured_at(sh, end); /* one timestamp for the whole batch */
         for (int i = 0; i < n; i++) {
             struct iom_io *io = done[i];
             inflight--;
@@ -368,6 +381,13 @@ static void take_snapshot(struct worker *ws, unsigned nw, struct snapshot *s, bo
         s->ios_all += __atomic_load_n(&ws[i].ios_all, __ATOMIC_RELAXED);
         s->bytes_all += __atomic_load_n(&ws[i].bytes_all, __ATOMIC_RELAXED);
     }
+}
+
+/* A snapshot of nothing counted: the measured stats start at zero. */
+static void zero_snapshot(struct snapshot *s)
+{
+    memset(s, 0, offsetof(struct snapshot, hist));
+    iom_hist_reset(&s->hist);
 }
 
 static int add_series_point(struct iom_result *r, const struct snapshot *a,
@@ -485,10 +505,12 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
     struct worker *ws = calloc(nw, sizeof(*ws));
     uint64_t *shared_next = calloc(nr, sizeof(*shared_next));
     struct snapshot *snap_a = malloc(sizeof(*snap_a)), *snap_b = malloc(sizeof(*snap_b));
+    struct snapshot *snap_prev = malloc(sizeof(*snap_prev)); /* start of the last point */
     struct iom_hist *scratch = malloc(sizeof(*scratch));
     struct iom_devmon *mon = NULL;
     int rc = 0;
-    if (!r->targets || !r->threads || !ws || !shared_next || !snap_a || !snap_b || !scratch) {
+    if (!r->targets || !r->threads || !ws || !shared_next || !snap_a || !snap_b || !snap_prev ||
+        !scratch) {
         rc = -ENOMEM;
         snprintf(r->error, sizeof(r->error), "out of memory for %u threads", nw);
         goto out;
@@ -574,6 +596,7 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
         set_phase(&sh, IOM_PHASE_STOP);
     } else if (sh.phase == IOM_PHASE_MEASURE) {
         t_meas = t_start;
+        __atomic_store_n(&sh.meas_start_ns, t_meas, __ATOMIC_RELEASE);
         iom_cpu_sample_take(&cpu_a, NULL);
         iom_devmon_begin(mon);
     }
@@ -583,8 +606,10 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
     pthread_mutex_unlock(&sh.lock);
 
     uint64_t interval_start = t_meas, next_tick = t_meas + job->series_interval_ns;
+    uint64_t prev_interval_start = t_meas; /* start of the last series point */
     if (!rc) {
-        take_snapshot(ws, nw, snap_a, true);
+        zero_snapshot(snap_a); /* nothing is counted before the measured phase */
+        zero_snapshot(snap_prev);
         uint64_t last_prog = t_start, prog_ios = 0, prog_bytes = 0;
         const uint64_t runtime = job->runtime_ns;
         for (;;) {
@@ -596,12 +621,12 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
             }
             bool all_done = __atomic_load_n(&sh.nr_finished, __ATOMIC_RELAXED) == nw;
             if (phase == IOM_PHASE_WARMUP && (now - t_start >= job->ramp_ns || all_done)) {
+                t_meas = interval_start = prev_interval_start = now;
+                __atomic_store_n(&sh.meas_start_ns, t_meas, __ATOMIC_RELEASE);
                 set_phase(&sh, IOM_PHASE_MEASURE);
-                t_meas = interval_start = now;
                 next_tick = now + job->series_interval_ns;
                 iom_cpu_sample_take(&cpu_a, NULL);
                 iom_devmon_begin(mon);
-                take_snapshot(ws, nw, snap_a, true);
                 continue;
             }
             if (phase == IOM_PHASE_MEASURE) {
@@ -609,6 +634,7 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
                 if (end) {
                     /* stop counting first; the last series point is taken
                      * once the workers have stopped (below) */
+                    __atomic_store_n(&sh.meas_end_ns, now, __ATOMIC_RELEASE);
                     set_phase(&sh, job->cooldown_ns && !all_done ? IOM_PHASE_COOLDOWN
                                                                  : IOM_PHASE_STOP);
                     t_meas_end = now;
@@ -627,9 +653,11 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
                                      (double)(now - interval_start) / 1e9);
                     iom_devmon_tick(mon, (double)(now - t_meas) / 1e9,
                                     (double)(now - interval_start) / 1e9);
-                    struct snapshot *tmp = snap_a;
+                    struct snapshot *tmp = snap_prev;
+                    snap_prev = snap_a;
                     snap_a = snap_b;
                     snap_b = tmp;
+                    prev_interval_start = interval_start;
                     interval_start = now;
                     next_tick += job->series_interval_ns;
                     if (next_tick <= now)
@@ -674,8 +702,9 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
     t_end = iom_now_ns();
     bool cut_short = t_meas && !t_meas_end; /* stopped during the measured phase */
     if (cut_short) {
-        set_phase(&sh, IOM_PHASE_STOP);
         t_meas_end = t_end;
+        __atomic_store_n(&sh.meas_end_ns, t_meas_end, __ATOMIC_RELEASE);
+        set_phase(&sh, IOM_PHASE_STOP);
         iom_cpu_sample_take(&cpu_b, NULL);
         if (t_end > interval_start + 1000000u) /* as the last series point */
             iom_devmon_tick(mon, (double)(t_end - t_meas) / 1e9,
@@ -686,11 +715,21 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
     for (unsigned i = 0; i < nw; i++)
         if (ws[i].started)
             pthread_join(ws[i].tid, NULL);
-    /* the last, possibly short, interval of the series, from the final counts */
-    if (t_meas && !rc && t_meas_end > interval_start + 1000000u) {
+    /* The last, possibly short, interval of the series, from the final counts
+     * (the workers have stopped), so the series adds up to the totals. A tail
+     * of 1 ms or less is not a point of its own (its rate would be noise): it
+     * joins the point before it, which is taken again from that point's start. */
+    if (t_meas && !rc) {
         take_snapshot(ws, nw, snap_b, true);
-        add_series_point(r, snap_a, snap_b, scratch, (double)(t_meas_end - t_meas) / 1e9,
-                         (double)(t_meas_end - interval_start) / 1e9);
+        if (t_meas_end > interval_start + 1000000u ||
+            (r->nr_series == 0 && t_meas_end > interval_start)) {
+            add_series_point(r, snap_a, snap_b, scratch, (double)(t_meas_end - t_meas) / 1e9,
+                             (double)(t_meas_end - interval_start) / 1e9);
+        } else if (r->nr_series) {
+            r->nr_series--;
+            add_series_point(r, snap_prev, snap_b, scratch, (double)(t_meas_end - t_meas) / 1e9,
+                             (double)(t_meas_end - prev_interval_start) / 1e9);
+        }
     }
 
     r->warmup_ns = t_meas ? t_meas - t_start : t_end - t_start;
@@ -745,6 +784,7 @@ out:
     free(shared_next);
     free(snap_a);
     free(snap_b);
+    free(snap_prev);
     free(scratch);
     return rc;
 }

@@ -253,8 +253,9 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
         const char *dir = dirname(dup);
         struct stat dst;
         if (stat(dir, &dst) != 0 || !S_ISDIR(dst.st_mode)) {
-            free(dup);
-            return fail(err, errlen, -ENOENT, "target %s: folder %s does not exist", path, dir);
+            int rc = fail(err, errlen, -ENOENT, "target %s: folder %s does not exist", path, dir);
+            free(dup); /* dir points into dup */
+            return rc;
         }
         struct statvfs vfs;
         if (statvfs(dir, &vfs) == 0) {

@@ -48,10 +48,22 @@ static int split_row(const char *line, double *out, int max)
     while (n < max) {
         while (*p == ' ' || *p == '\t')
             p++;
+        if (!*p || *p == '\n' || *p == '\r')
+            break;
         char *e;
         double d = strtod(p, &e);
-        if (e == p)
-            break;
+        if (e == p) {
+            /* a cell that is not a number ("N/A": the direction of a
+             * read-only or write-only run) is unknown, and the row goes on */
+            if (*p == '|')
+                break; /* an empty cell: not a row of figures */
+            e = (char *)p;
+            while (*e && *e != '|' && *e != '\n')
+                e++;
+            if (*e != '|' && n == 0)
+                break; /* text, not a row */
+            d = NAN;
+        }
         out[n++] = d;
         p = e;
         while (*p == ' ' || *p == '%' || *p == '\t')
@@ -94,17 +106,8 @@ static int parse_block(const char *blk, const char *end, const char *text,
     } else if (strstr(text, "performing read test")) {
         wpct = 0;
     }
-    char name[96], bsn[32];
-    if (bs >= 1024 && fmod(bs, 1024) == 0)
-        snprintf(bsn, sizeof(bsn), "%gKiB", bs / 1024);
-    else
-        snprintf(bsn, sizeof(bsn), "%gB", bs);
-    snprintf(name, sizeof(name), "%s %s w%g%% Q%g T%g", bsn, rnd ? "random" : "sequential", wpct,
-             qd, threads);
-    if (idx > 0) {
-        size_t n = strlen(name);
-        snprintf(name + n, sizeof(name) - n, " #%d", idx + 1);
-    }
+    char name[96];
+    iom_imp_diskspd_key(name, sizeof(name), bs, rnd, wpct, qd, threads, idx);
     struct iom_imp_workload *w = iom_imp_add_workload(res, name);
     if (!w)
         return -ENOMEM;
@@ -172,14 +175,15 @@ static int parse_block(const char *blk, const char *end, const char *text,
             double v[3];
             int n = split_row(line + strlen(key), v, 3);
             for (int d = 0; d < 3; d++) {
-                if (col[d] < 0 || col[d] >= n || !(run->dir[d].ios > 0))
+                if (col[d] < 0 || col[d] >= n || !(run->dir[d].ios > 0) || isnan(v[col[d]]))
                     continue;
                 if (rows[r].pct == 99)
                     run->dir[d].lat_p99_us = v[col[d]] * 1000;
                 if (rows[r].pct == 100)
                     run->dir[d].lat_max_us = v[col[d]] * 1000;
             }
-            if (col[2] >= 0 && col[2] < n && iom_imp_add_pct(run, rows[r].pct, v[col[2]] * 1000))
+            if (col[2] >= 0 && col[2] < n && !isnan(v[col[2]]) &&
+                iom_imp_add_pct(run, rows[r].pct, v[col[2]] * 1000))
                 return -ENOMEM;
         }
     }

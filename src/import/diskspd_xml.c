@@ -4,7 +4,10 @@
  * Layout (DiskSpd's ResultParser/XmlResultParser.cpp):
  *   Results/System/Tool/Version
  *   Results/Profile/TimeSpans/TimeSpan/Targets/Target: BlockSize,
- *       RandomAccess, WriteRatio, RequestCount (outstanding I/O per thread)
+ *       Random (the -r alignment: a random pattern) or StrideSize (a
+ *       sequential one), WriteRatio, RequestCount (outstanding I/O per
+ *       thread). RandomAccess is the -fr caching hint
+ *       (FILE_FLAG_RANDOM_ACCESS), not the pattern.
  *   Results/TimeSpan: TestTimeSeconds, ThreadCount,
  *       CpuUtilization/Average/UsagePercent (% of all CPUs),
  *       Latency (with -L): Average{Read,Write,Total}Milliseconds and
@@ -76,16 +79,6 @@ static int is(const xmlNode *n, const char *name)
     return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
 }
 
-static void fmt_bs(double bs, char *buf, size_t len)
-{
-    if (bs >= 1048576 && fmod(bs, 1048576) == 0)
-        snprintf(buf, len, "%gMiB", bs / 1048576);
-    else if (bs >= 1024 && fmod(bs, 1024) == 0)
-        snprintf(buf, len, "%gKiB", bs / 1024);
-    else
-        snprintf(buf, len, "%gB", bs);
-}
-
 static int parse_timespan(const xmlNode *ts, const xmlNode *ptarget, int idx,
                           struct iom_imp_result *res)
 {
@@ -115,18 +108,12 @@ static int parse_timespan(const xmlNode *ts, const xmlNode *ptarget, int idx,
     }
     if (nr_paths > 1)
         target[0] = '\0';
-    char name[96], bs[32];
-    fmt_bs(cval(ptarget, "BlockSize"), bs, sizeof(bs));
-    xmlChar *ra = xmlNodeGetContent(child(ptarget, "RandomAccess"));
-    int rnd = ra && strcmp((const char *)ra, "true") == 0;
-    xmlFree(ra);
+    /* DiskSpd's XmlResultParser prints <Random> for -r, else <StrideSize> */
+    int rnd = child(ptarget, "Random") != NULL;
     double qd = cval(ptarget, "RequestCount");
-    snprintf(name, sizeof(name), "%s %s w%g%% Q%g T%g", bs, rnd ? "random" : "sequential",
-             cval(ptarget, "WriteRatio"), qd, threads);
-    if (idx > 0) {
-        size_t n = strlen(name);
-        snprintf(name + n, sizeof(name) - n, " #%d", idx + 1);
-    }
+    char name[96];
+    iom_imp_diskspd_key(name, sizeof(name), cval(ptarget, "BlockSize"), rnd,
+                        cval(ptarget, "WriteRatio"), qd, threads, idx);
     struct iom_imp_workload *w = iom_imp_add_workload(res, name);
     if (!w)
         return -ENOMEM;

@@ -94,6 +94,50 @@ static double unit_to_us(const char *u)
     return 1;
 }
 
+/* A duration "300002msec", "60s", "1500usec", "2000000nsec" in ms (fio
+ * prints msec; a bare number is taken as msec). NAN when not a number. */
+static double time_ms(const char *p)
+{
+    char *e;
+    double d = strtod(p, &e);
+    if (e == p)
+        return NAN;
+    if (strncmp(e, "usec", 4) == 0)
+        return d / 1e3;
+    if (strncmp(e, "nsec", 4) == 0)
+        return d / 1e6;
+    if (strncmp(e, "msec", 4) == 0)
+        return d;
+    if (*e == 's')
+        return d * 1e3;
+    if (*e == 'm' && e[1] != 's')
+        return d * 60e3;
+    return d;
+}
+
+/* The direction a line of a job block starts ("read", "write"), after any
+ * indent (fio 3.1 prints three spaces, 3.33 two, 2.x "  read : "): 0, 1,
+ * or -1 for other lines. */
+static int dir_line(const char *l)
+{
+    while (*l == ' ' || *l == '\t')
+        l++;
+    if (strncmp(l, "read", 4) == 0 && (l[4] == ':' || l[4] == ' '))
+        return 0;
+    if (strncmp(l, "write", 5) == 0 && (l[5] == ':' || l[5] == ' '))
+        return 1;
+    return -1;
+}
+
+/* 1-based line number of p in text. */
+static unsigned line_no(const char *text, const char *p)
+{
+    unsigned n = 1;
+    for (const char *q = text; q < p; q++)
+        n += *q == '\n';
+    return n;
+}
+
 static const char *line_end(const char *p)
 {
     const char *e = strchr(p, '\n');
@@ -110,7 +154,9 @@ static int parse_dir(const char *s, const char *e, struct iom_imp_dir *d, double
     if (io && io < l1) { /* 2.x */
         bytes = size_bytes(io + 3, NULL);
         d->iops = field(s, l1, "iops=");
-        rt_ms = field(s, l1, "runt=");
+        const char *rt = strstr(s, "runt=");
+        if (rt && rt < l1)
+            rt_ms = time_ms(rt + 5);
     } else {                              /* 3.x */
         d->iops = field(s, l1, "IOPS=");
         const char *par = strstr(s, ")(");
@@ -119,7 +165,7 @@ static int parse_dir(const char *s, const char *e, struct iom_imp_dir *d, double
             bytes = size_bytes(par + 2, &after);
             const char *sl = strchr(after, '/');
             if (sl && sl < l1)
-                rt_ms = strtod(sl + 1, NULL);
+                rt_ms = time_ms(sl + 1);
         }
     }
     if (rt_ms > 0 && !isnan(bytes)) {
@@ -242,10 +288,15 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
         /* direction sections: lines "  read" / "  write" up to the next one or "  cpu" */
         const char *sec[2] = {NULL, NULL};
         for (const char *l = line_end(g) + 1; l < end; l = line_end(l) + 1) {
-            if (strncmp(l, "  read", 6) == 0 && (l[6] == ':' || l[6] == ' '))
-                sec[0] = l;
-            else if (strncmp(l, "  write", 7) == 0 && (l[7] == ':' || l[7] == ' '))
-                sec[1] = l;
+            int dl = dir_line(l);
+            if (dl >= 0 && !sec[dl])
+                sec[dl] = l;
+        }
+        if (!sec[0] && !sec[1]) {
+            /* never a run of zeros: a block without figures is refused */
+            snprintf(err, errlen, "line %u: job block \"%s\" has no read or write figures",
+                     line_no(text, ls), name);
+            return -EINVAL;
         }
         const char *cpu = strstr(g, "  cpu ");
         if (cpu && cpu < end) {

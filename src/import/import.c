@@ -35,6 +35,22 @@ struct iom_imp_run *iom_imp_add_run(struct iom_imp_workload *w)
     return &n[w->nr_runs++];
 }
 
+void iom_imp_diskspd_key(char *buf, size_t len, double bs, int random, double write_pct,
+                         double qd, double threads, int idx)
+{
+    char bsn[32];
+    if (bs >= 1048576 && fmod(bs, 1048576) == 0)
+        snprintf(bsn, sizeof(bsn), "%gMiB", bs / 1048576);
+    else if (bs >= 1024 && fmod(bs, 1024) == 0)
+        snprintf(bsn, sizeof(bsn), "%gKiB", bs / 1024);
+    else
+        snprintf(bsn, sizeof(bsn), "%gB", bs);
+    int n = snprintf(buf, len, "%s %s w%g%% Q%g T%g", bsn, random ? "random" : "sequential",
+                     write_pct, qd, threads);
+    if (idx > 0 && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " #%d", idx + 1);
+}
+
 struct iom_imp_workload *iom_imp_add_workload(struct iom_imp_result *res, const char *name)
 {
     struct iom_imp_workload *n = realloc(res->w, (res->nr_workloads + 1) * sizeof(*n));

@@ -149,6 +149,17 @@ void iom_imp_run_init(struct iom_imp_run *run);
  * NULL when out of memory. */
 struct iom_imp_workload *iom_imp_add_workload(struct iom_imp_result *res, const char *name);
 
+/*
+ * The workload key both DiskSpd importers (text and XML) give a timespan, so
+ * that the same DiskSpd run read from -Rtext and -Rxml matches in a
+ * comparison: "<bs> <random|sequential> w<write %>% Q<outstanding> T<threads>",
+ * bs in the largest binary unit that divides it (MiB, KiB, else B), and
+ * " #<idx+1>" after the first timespan (idx > 0). NAN figures print as
+ * "nan". Writes at most len bytes (NUL-terminated, truncated if needed).
+ */
+void iom_imp_diskspd_key(char *buf, size_t len, double bs, int random, double write_pct,
+                         double qd, double threads, int idx);
+
 /* Append an initialised run to w; returns it or NULL when out of memory. */
 struct iom_imp_run *iom_imp_add_run(struct iom_imp_workload *w);
 

@@ -6,7 +6,9 @@
  * type "mark"   {"tests": [{name, iodepth, threads, read|write: {mb_per_s,
  *               mib_per_s, iops, lat_mean_us, lat_p99_us, ios, each_run: [...]}}]}:
  *               one workload per test and direction ("SEQ1M Q8T1 read"), each
- *               run of "each_run" kept.
+ *               counted run of "each_run" kept (a run with "counted": false,
+ *               the preparation run, is skipped; a direction without counted
+ *               runs is left out).
  * type "sweep"  {"points": [{target, threads, iodepth, knee: bool, result: run
  *               document}]}: one workload per point ("TARGET T8 Q4").
  * type "tpcc"   {"nopm", "tpm", "vu", "duration": {"measured_s"}, "cpu":
@@ -178,6 +180,12 @@ static int parse_mark(const cJSON *doc, struct iom_imp_result *res)
             const cJSON *dir = obj(t, d ? "write" : "read");
             if (!cJSON_IsObject(dir))
                 continue;
+            const cJSON *each = obj(dir, "each_run");
+            int n = cJSON_GetArraySize(each), counted = 0;
+            for (int k = 0; k < n; k++)
+                counted += !cJSON_IsFalse(obj(cJSON_GetArrayItem(each, k), "counted"));
+            if (n && !counted)
+                continue;
             char name[96];
             snprintf(name, sizeof(name), "%s %s", str(t, "name", "test"), d ? "write" : "read");
             struct iom_imp_workload *w = iom_imp_add_workload(res, name);
@@ -186,13 +194,15 @@ static int parse_mark(const cJSON *doc, struct iom_imp_result *res)
             w->threads = iom_imp_count(num(t, "threads"));
             w->iodepth = iom_imp_count(num(t, "iodepth"));
             snprintf(w->target, sizeof(w->target), "%s", str(obj(doc, "target"), "path", ""));
-            const cJSON *each = obj(dir, "each_run");
-            int n = cJSON_GetArraySize(each);
             const cJSON *src = dir;
+            int kept = 0;
             for (int k = 0; k < (n ? n : 1); k++) {
-                if (n)
+                if (n) {
                     src = cJSON_GetArrayItem(each, k);
-                struct iom_imp_run *run = k == 0 ? &w->runs[0] : iom_imp_add_run(w);
+                    if (cJSON_IsFalse(obj(src, "counted")))
+                        continue;
+                }
+                struct iom_imp_run *run = kept++ == 0 ? &w->runs[0] : iom_imp_add_run(w);
                 if (!run)
                     return -ENOMEM;
                 struct iom_imp_dir *x = &run->dir[d];

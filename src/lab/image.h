@@ -150,13 +150,57 @@ int iom_lab_setup(const struct iom_lab_setup_opts *o, char *err, size_t errlen);
  * Make sure labdir/iomark-HASH.cpio exists, holding the binary `exe`
  * (normally /proc/self/exe) and every library ldd lists for it, at the same
  * absolute paths. HASH is the binary's FNV-1a 64 hash, so several iomark
- * builds sharing one lab folder never see each other's image; archives of
- * other builds not touched for an hour are removed. Writes the archive's path to
+ * builds sharing one lab folder never see each other's image. The archive
+ * is held open with a shared flock(2) until the process exits, so no other
+ * iomark removes it while this one runs. Then the folder is pruned: this
+ * archive and the newest others up to IOM_LAB_KEEP_IMAGES in all (by
+ * modification time) stay, older ones not locked by a running lab are
+ * removed (each is 60-80 MB). Writes the archive's path to
  * path (len bytes) and sets *rebuilt when it had to be written. Returns 0
  * or -errno with one line in err.
  */
 int iom_lab_iomark_image(const char *labdir, const char *exe, char *path, size_t len,
                          bool *rebuilt, char *err, size_t errlen);
+
+/* iomark-HASH.cpio archives a lab folder keeps (this build's and the newest
+ * others), so a tree rebuilt all day holds at most this many. */
+#define IOM_LAB_KEEP_IMAGES 2
+
+struct iom_lab_clean_opts {
+    const char *labdir;
+    const char *keep_path;     /* an archive never removed (NULL: none) */
+    unsigned keep_images;      /* newest archives kept, keep_path counted (0: none) */
+    bool leftovers;            /* also NAME.tmp.PID files and download.PID folders of
+                                  processes that no longer exist */
+    bool all;                  /* also setup's files (base.cpio, vmlinuz-*, modules.dep,
+                                  lab.conf) and the folder when it is then empty */
+    FILE *log;                 /* "removed NAME (X.X MiB)" per removal; NULL: quiet */
+};
+
+struct iom_lab_clean_result {
+    unsigned nr_removed;
+    unsigned nr_in_use;        /* archives kept because a running lab holds them */
+    uint64_t bytes_freed;      /* apparent sizes (st_size) of removed files, bytes */
+    uint64_t bytes_left;       /* sizes of the iomark-*.cpio archives still there */
+};
+
+/*
+ * Remove cached iomark-HASH.cpio archives of labdir: all but keep_path and
+ * the keep_images newest (by modification time), skipping any a running lab
+ * holds (flock, see iom_lab_iomark_image); with leftovers or all, also the
+ * files listed above. A missing labdir is not an error (nothing removed).
+ * Fills *r. Returns 0 or -errno (the first failure; removals before it stay).
+ */
+int iom_lab_clean(const struct iom_lab_clean_opts *o, struct iom_lab_clean_result *r);
+
+/*
+ * Add host binary src to the archive as `name` (no leading '/') and, when
+ * it is dynamic, every library `ldd src` lists at its absolute path.
+ * Progress lines go to log (may be NULL). Returns 0 or -errno with one line
+ * in err (-ENOENT: ldd missing or a library not found).
+ */
+int iom_lab_cpio_add_binary(struct iom_cpio *c, const char *name, const char *src, FILE *log,
+                            char *err, size_t errlen);
 
 /* What one boot needs in its job archive. */
 struct iom_lab_job_files {

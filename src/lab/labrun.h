@@ -82,6 +82,43 @@ struct iom_lab_env {
     bool interrupted;
 };
 
+/* ---- measure.c ---- */
+
+/* State of the channel watcher (iom_lab_watch_tick's arg). */
+struct iom_lab_watch {
+    const char *chan;
+    long offset;
+    char carry[96];
+    struct iom_lab_unitout *uo;
+    const struct iom_lab_opts *o;
+    double t_start;
+    double boot_bound_s;    /* nothing on the channel by then: the guest did not boot */
+    bool no_boot;
+};
+
+/* Monotonic clock, seconds. */
+double iom_lab_now_s(void);
+
+/* proc-run tick: reads what arrived on the channel since the last call and
+ * records QEMU's CPU time (/proc/PID/stat utime+stime, proc(5)) into the
+ * run whose t0/t1 section arrived; returns 1 (stop QEMU) when nothing came
+ * within boot_bound_s, else 0. */
+int iom_lab_watch_tick(int pid, void *arg);
+
+/* The guest's counters of one run from the texts of its t0 and t1 sections
+ * (either NULL: io->have stays false). */
+void iom_lab_io_from(const char *t0, const char *t1, struct iom_lab_io *io);
+
+/* Figures of a run from its document: run -> iom_lab_figures_from_doc;
+ * diskspd, sweep (the point with most IOPS), tpcc (NOPM, TPM) -> r->imp. */
+void iom_lab_figures_of(const char *command, const cJSON *doc, struct iom_lab_runrec *r);
+
+/* jo->mean = the mean of every figure over jo's ok runs (NAN-aware). */
+void iom_lab_mean_of(struct iom_lab_jobout *jo, unsigned n);
+
+/* Requested vs effective guest parameters of unit u, as a JSON array. */
+cJSON *iom_lab_params_json(const struct iom_lab_unit *u, const struct iom_lab_guest_view *v);
+
 /* lab.json of the run so far (partial when some units did not run). */
 cJSON *iom_lab_doc(const struct iom_lab_opts *o, const struct iom_lab_env *e,
                    const struct iom_lab_unitout *uo);

@@ -12,14 +12,15 @@
 #include "lab/proc.h"
 
 /*
- * Facts from FIELD.md section 4 and the guest logs in
- * shared/cases/lab-guest-logs (QEMU 7.2, Debian kernel 6.1).
+ * Device names from QEMU 7.2's device models (qemu-system-x86_64 -device
+ * help); guest drivers and queue limits as the guest logs in
+ * tests/data/lab-guest-logs show them (QEMU 7.2, Debian kernel 6.1).
  */
 static const struct iom_lab_ctrl ctrls[] = {
     {"pvscsi", "VMware PVSCSI", "pvscsi", "q35",
      {"pvscsi,id=hba", "scsi-hd,drive=%s,bus=hba.0"}, {"vmw_pvscsi", "sd_mod"}, true},
     {"nvme", "NVMe", "nvme", "q35", {"nvme,serial=iomarklab0,drive=%s", NULL}, {"nvme"}, true},
-    /* without a non-zero SAS address Linux ignores the disk (FIELD.md 4) */
+    /* without a non-zero SAS address Linux ignores the disk (seen in the lab) */
     {"lsisas", "LSI Logic SAS1068", "mptsas1068", "q35",
      {"mptsas1068,id=hba", "scsi-hd,drive=%s,bus=hba.0,wwn=0x5000c50015ea71ac"},
      {"mptsas", "sd_mod"}, true},

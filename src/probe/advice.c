@@ -1,16 +1,25 @@
 /* advice.c - advice lines from probed controllers and their queue limits.
- * Facts and figures: ../shared/docs/FIELD.md sections 1 and 4 (and seed 003). */
+ * Sources (each advice line carries its own): VMware KB 2053145 (PVSCSI and
+ * LSI Logic SAS queue depths, Windows and Linux tuning); the Linux drivers
+ * that set the guest's limits (drivers/scsi/vmw_pvscsi.c,
+ * drivers/message/fusion/mptsas.c, drivers/scsi/sym53c8xx_2, libata);
+ * block/elevator.c for default schedulers; Little's law for queueing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "probe/probe.h"
 
-#define SRC_S1 "FIELD.md section 1 (controller queue table)"
-#define SRC_PVSCSI "FIELD.md section 1; VMware KB 2053145"
-#define SRC_MOVE "FIELD.md sections 1 and 4; seed 003 (bursts of 600-1000 outstanding I/Os)"
-#define SRC_SCHED "FIELD.md section 4 (pitfalls: set schedulers alike)"
-#define SRC_LITTLE "FIELD.md section 1 (queue limits; Little's law)"
+#define SRC_PVSCSI "VMware KB 2053145; Linux drivers/scsi/vmw_pvscsi.c (ring_pages, cmd_per_lun)"
+#define SRC_MOVE                                                                              \
+    "Linux drivers/message/fusion (mptsas), drivers/scsi/sym53c8xx_2, libata (queue limits); " \
+    "VMware KB 2053145 (LSI Logic SAS 128/32, PVSCSI queues)"
+#define SRC_SCHED                                                                             \
+    "Linux block/elevator.c (mq-deadline by default on single-queue devices, none on "          \
+    "multi-queue); Documentation/block/switching-sched.rst"
+#define SRC_LITTLE                                                                            \
+    "Little's law (J. D. C. Little, Operations Research 9(3), 1961); Linux "                     \
+    "Documentation/block/queue-sysfs.rst (nr_requests)"
 
 static struct iom_probe_advice *add(struct iom_probe_advice_list *l, const char *disk)
 {
@@ -30,7 +39,9 @@ static const char *param(const struct iom_probe_disk *d, const char *name)
     return NULL;
 }
 
-/* Where data disks should go, by hypervisor (FIELD.md sections 1 and 4). */
+/* Where data disks should go, by hypervisor: the paravirtual controller each
+ * hypervisor ships (VMware PVSCSI/vNVMe, KVM virtio, Hyper-V storvsc, Xen
+ * blkfront), with the queue figures of VMware KB 2053145 and QEMU's defaults. */
 static const char *move_to(const struct iom_probe_host *h)
 {
     const char *hv = h ? h->hypervisor : "";

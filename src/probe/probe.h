@@ -14,7 +14,8 @@
  * Every sysfs/procfs path is read under a root: "" for the running system,
  * or a folder holding a captured tree (DIR/sys/..., DIR/proc/...), so tests
  * run on trees captured from other machines. Sources of the facts used here
- * and in advice.c: ../shared/docs/FIELD.md sections 1 and 4.
+ * and in advice.c: the Linux drivers named there, VMware KB 2053145, the
+ * kernel's Documentation/ABI/stable/sysfs-block.
  *
  * Identification only: the structs below are plain data (no pointers, one
  * free() releases them); printing lives in src/report/probe_*.c.
@@ -177,14 +178,14 @@ int64_t iom_probe_lun_limit(const struct iom_probe_disk *d);
  * queue limits that bind and the controller to move data disks to, chosen
  * by `host`'s hypervisor; host may be NULL). Appends to *list (up to
  * IOM_PROBE_MAX_ADVICE entries, extra advice is dropped). Facts and
- * sources: FIELD.md sections 1 and 4.
+ * sources: VMware KB 2053145 and the Linux guest drivers (advice.c).
  */
 void iom_probe_advise(const struct iom_probe_target *t, const struct iom_probe_host *host,
                       struct iom_probe_advice_list *list);
 
 /*
  * Advice when the disks of the targets compared use different I/O
- * schedulers (FIELD.md section 4: SCSI/ATA default to mq-deadline, NVMe and
+ * schedulers (Linux block/elevator.c: SCSI/ATA default to mq-deadline, NVMe and
  * virtio to none; set them alike for a fair comparison). Appends one line
  * to *list when they differ. Returns 1 when they differ, else 0.
  */
@@ -196,7 +197,7 @@ int iom_probe_advise_schedulers(const struct iom_probe_target *t, int nr,
  * target) exceed the queue limit of disk d? Returns 1 and writes one advice
  * line (text and source) to *a when the LUN queue (iom_probe_lun_limit) or
  * the adapter queue (can_queue) is below `outstanding`, else 0 (a untouched).
- * Little's law (outstanding = IOPS x latency, FIELD.md section 1): the excess
+ * Little's law (outstanding = IOPS x latency; Little, 1961): the excess
  * waits in the guest and adds to measured latency.
  */
 int iom_probe_advise_depth(const struct iom_probe_disk *d, uint64_t outstanding,

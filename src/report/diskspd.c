@@ -12,6 +12,7 @@
 #include <libxml/xmlsave.h>
 
 #include "report/report.h"
+#include "stats/compare.h"
 
 enum sect { S_READ = 0, S_WRITE = 1, S_TOTAL = 2 };
 
@@ -50,22 +51,21 @@ static const struct iom_target_result *target_of(const struct iom_result *r, uin
  */
 static double series_iops_stddev(const struct iom_result *r, enum sect s)
 {
-    double step = (double)r->job.series_interval_ns / 1e9, sum = 0, sumsq = 0;
-    unsigned n = 0;
+    double step = (double)r->job.series_interval_ns / 1e9;
+    double *v = malloc((r->nr_series ? r->nr_series : 1) * sizeof(*v));
+    if (!v)
+        return NAN;
+    size_t n = 0;
     for (uint32_t i = 0; i < r->nr_series; i++) {
         const struct iom_series_point *p = &r->series[i];
         if (p->dur_s < step * 0.99)
             continue;
         uint64_t ios = s == S_TOTAL ? p->ios[0] + p->ios[1] : p->ios[s];
-        double v = (double)ios / p->dur_s;
-        sum += v;
-        sumsq += v * v;
-        n++;
+        v[n++] = (double)ios / p->dur_s;
     }
-    if (n == 0)
-        return NAN;
-    double mean = sum / n, var = sumsq / n - mean * mean;
-    return var > 0 ? sqrt(var) : 0.0;
+    double sd = iom_stddev(v, n, 1, NULL);
+    free(v);
+    return sd;
 }
 
 static void print_target_params(FILE *f, const struct iom_diskspd *ds, const char *path)
@@ -235,15 +235,10 @@ static const struct {
     {99.99999, "7-nines"}, {99.999999, "8-nines"}, {99.9999999, "9-nines"},
 };
 
-/* Percentile p of s in ms, clamped into the exact [min, max]. */
+/* Percentile p of s in ms (clamped into the exact [min, max] by stats/summary.h). */
 static double pct_ms(const struct iom_io_stats *s, double p)
 {
-    uint64_t v = iom_hist_percentile(&s->hist, p);
-    if (v < s->lat_min_ns)
-        v = s->lat_min_ns;
-    if (v > s->lat_max_ns)
-        v = s->lat_max_ns;
-    return (double)v / 1e6;
+    return (double)iom_io_stats_pct_ns(s, p) / 1e6;
 }
 
 static void cell(FILE *f, const struct iom_io_stats *s, double ms, const char *sep)

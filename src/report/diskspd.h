@@ -5,7 +5,7 @@
  *
  * Layout source: github.com/microsoft/diskspd ResultParser/ResultParser.cpp
  * and XmlResultParser/XmlResultParser.cpp (v2.1), checked against the real
- * result files in ../shared/cases/results/diskspd_*.
+ * result files in tests/data/results/diskspd_*.
  *
  * What differs, by necessity: the per-thread IopsStdDev column with -D
  * prints N/A (iomark keeps the interval series per run, not per thread; the

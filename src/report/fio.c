@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "report/report.h"
+#include "stats/compare.h"
 
 /* fio's default percentile list (stat.h: FIO_IO_U_LIST_MAX_LEN defaults) */
 static const double fio_pcts[] = {1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9,
@@ -82,18 +83,11 @@ static uint32_t clone_of(const struct iom_fio_job *fj, const struct iom_thread_r
     return fj->generated_files ? th->target_idx : th->thread_idx;
 }
 
+/* fio's sample standard deviation of n interval samples (0 for none), mean in *mean */
 static double sample_stddev(const double *v, uint32_t n, double *mean)
 {
-    double sum = 0;
-    for (uint32_t i = 0; i < n; i++)
-        sum += v[i];
-    *mean = n ? sum / n : 0;
-    if (n < 2)
-        return 0;
-    double ss = 0;
-    for (uint32_t i = 0; i < n; i++)
-        ss += (v[i] - *mean) * (v[i] - *mean);
-    return sqrt(ss / (n - 1));
+    *mean = 0;
+    return n ? iom_stddev(v, n, 0, mean) : 0;
 }
 
 /* Add the complete intervals of r's series to u's samples (pointwise sum). */
@@ -257,32 +251,11 @@ static void group_stats(const struct unit *us, uint32_t n, uint32_t g, struct gr
         gr->agg[d] = gr->max_run_ms[d] ? gr->bytes[d] * 1000 / gr->max_run_ms[d] : 0;
 }
 
-/* fio's sample standard deviation from the exact sums, in ns */
-static double lat_stddev_ns(const struct iom_io_stats *s)
-{
-    if (s->ios < 2)
-        return 0;
-    struct iom_summary sm;
-    iom_summarize(s, 0, &sm);
-    double n = (double)s->ios;
-    return sm.lat_stddev_us * 1e3 * sqrt(n / (n - 1));
-}
-
-static uint64_t pct_ns(const struct iom_io_stats *s, double p)
-{
-    uint64_t v = iom_hist_percentile(&s->hist, p);
-    if (v < s->lat_min_ns)
-        v = s->lat_min_ns;
-    if (v > s->lat_max_ns)
-        v = s->lat_max_ns;
-    return v;
-}
-
 /* fio's display_lat(): pick nsec, usec or msec from min, max and stddev */
 static void show_lat(FILE *f, const char *name, const struct iom_io_stats *s)
 {
     double min = (double)s->lat_min_ns, max = (double)s->lat_max_ns;
-    double mean = (double)s->lat_sum_ns / (double)s->ios, dev = lat_stddev_ns(s);
+    double mean = (double)s->lat_sum_ns / (double)s->ios, dev = iom_io_stats_lat_stddev_ns(s, 1);
     const char *base = "(nsec)";
     double div = 1;
     if (min > 2000000 && max > 99999999.0 && dev > 1000000.0) {
@@ -304,7 +277,7 @@ static void show_pcts(FILE *f, const struct iom_io_stats *s)
 {
     uint64_t v[NR_FIO_PCTS], minv = UINT64_MAX, maxv = 0;
     for (size_t j = 0; j < NR_FIO_PCTS; j++) {
-        v[j] = pct_ns(s, fio_pcts[j]);
+        v[j] = iom_io_stats_pct_ns(s, fio_pcts[j]);
         if (v[j] < minv)
             minv = v[j];
         if (v[j] > maxv)
@@ -540,14 +513,14 @@ static cJSON *lat_obj(const struct iom_io_stats *s, bool with_pct)
     cJSON_AddNumberToObject(o, "min", any ? (double)s->lat_min_ns : 0);
     cJSON_AddNumberToObject(o, "max", any ? (double)s->lat_max_ns : 0);
     cJSON_AddNumberToObject(o, "mean", any ? (double)s->lat_sum_ns / (double)s->ios : 0);
-    cJSON_AddNumberToObject(o, "stddev", lat_stddev_ns(s));
+    cJSON_AddNumberToObject(o, "stddev", iom_io_stats_lat_stddev_ns(s, 1));
     cJSON_AddNumberToObject(o, "N", (double)s->ios);
     if (with_pct && any) {
         cJSON *p = cJSON_AddObjectToObject(o, "percentile");
         for (size_t j = 0; p && j < NR_FIO_PCTS; j++) {
             char key[32];
             snprintf(key, sizeof(key), "%f", fio_pcts[j]);
-            cJSON_AddNumberToObject(p, key, (double)pct_ns(s, fio_pcts[j]));
+            cJSON_AddNumberToObject(p, key, (double)iom_io_stats_pct_ns(s, fio_pcts[j]));
         }
     }
     return o;

@@ -7,7 +7,7 @@
  *
  * Layout source: fio 3.33 stat.c (show_ddir_status, show_clat_percentiles,
  * show_group_stats, add_ddir_status_json) and lib/num2str.c, checked
- * against output of fio-3.33 and the files in ../shared/cases/results/.
+ * against output of fio-3.33 and the files in tests/data/results/.
  *
  * Meaning of the latency fields: iomark times each I/O from just before
  * submission to completion, which is fio's "lat" (slat + clat). The report

@@ -400,17 +400,6 @@ static void bar_chart(FILE *f, const struct iom_cmp *c, const struct iom_cmp_row
 
 /* ---- data access ---- */
 
-static const struct iom_imp_workload *find_w(const struct iom_imp_result *r, const char *name,
-                                            int positional)
-{
-    if (positional)
-        return r->nr_workloads ? &r->w[0] : NULL;
-    for (uint32_t k = 0; k < r->nr_workloads; k++)
-        if (strcmp(r->w[k].name, name) == 0)
-            return &r->w[k];
-    return NULL;
-}
-
 static void fmt_cell(const struct iom_cmp_cell *c, char *buf, size_t len)
 {
     char m[32];
@@ -488,7 +477,7 @@ static const struct iom_imp_run *first_run(const struct iom_cmp *c, uint32_t i,
     const struct iom_imp_run *r = NULL;
     *nruns = 0;
     for (uint32_t k = 0; k < c->inputs[i].nr_files; k++) {
-        const struct iom_imp_workload *x = find_w(c->inputs[i].files[k], w->name, w->positional);
+        const struct iom_imp_workload *x = iom_cmp_find_workload(c->inputs[i].files[k], w->name, w->positional);
         if (x) {
             if (!r)
                 r = &x->runs[0];
@@ -731,7 +720,7 @@ static int only_sweep(const struct iom_cmp *c, const struct iom_cmp_workload *w)
     for (uint32_t i = 0; i < c->nr_inputs; i++)
         for (uint32_t k = 0; k < c->inputs[i].nr_files; k++) {
             const struct iom_imp_result *r = c->inputs[i].files[k];
-            if (find_w(r, w->name, w->positional) && strcmp(r->kind, "sweep") != 0)
+            if (iom_cmp_find_workload(r, w->name, w->positional) && strcmp(r->kind, "sweep") != 0)
                 return 0;
         }
     return 1;

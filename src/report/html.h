@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "compare/cmp.h"
+#include "report/compare.h" /* iom_cmp_fmt_num for the tables */
 
 /*
  * Write the report of the comparison c (built by iom_cmp_build from the

@@ -269,6 +269,7 @@ cJSON *iom_report_json(const struct iom_result *r)
         cJSON_AddNumberToObject(o, "read_iops", (double)p->ios[0] / dur);
         cJSON_AddNumberToObject(o, "write_iops", (double)p->ios[1] / dur);
         cJSON_AddNumberToObject(o, "iops", (double)(p->ios[0] + p->ios[1]) / dur);
+        cJSON_AddNumberToObject(o, "ios", (double)(p->ios[0] + p->ios[1]));
         cJSON_AddNumberToObject(o, "mib_per_s", (double)(p->bytes[0] + p->bytes[1]) / dur / 1048576.0);
         cJSON_AddNumberToObject(o, "lat_mean_us", p->lat_mean_us);
         cJSON_AddNumberToObject(o, "lat_p99_us", p->lat_p99_us);

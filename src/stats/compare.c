@@ -8,8 +8,7 @@
 void iom_sample_stats(const double *x, size_t n, struct iom_sample_stats *s)
 {
     s->n = 0;
-    s->mean = s->stddev = s->min = s->max = NAN;
-    double sum = 0;
+    s->min = s->max = NAN;
     for (size_t i = 0; i < n; i++) {
         if (isnan(x[i]))
             continue;
@@ -17,17 +16,32 @@ void iom_sample_stats(const double *x, size_t n, struct iom_sample_stats *s)
             s->min = x[i];
         if (s->n == 0 || x[i] > s->max)
             s->max = x[i];
-        sum += x[i];
         s->n++;
     }
-    if (s->n == 0)
-        return;
-    s->mean = sum / (double)s->n;
+    s->stddev = iom_stddev(x, n, 0, &s->mean);
+}
+
+double iom_stddev(const double *x, size_t n, int population, double *mean)
+{
+    double sum = 0, m;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!isnan(x[i])) {
+            sum += x[i];
+            k++;
+        }
+    m = k ? sum / (double)k : NAN;
+    if (mean)
+        *mean = m;
+    if (k == 0)
+        return NAN;
     double ss = 0;
     for (size_t i = 0; i < n; i++)
         if (!isnan(x[i]))
-            ss += (x[i] - s->mean) * (x[i] - s->mean);
-    s->stddev = s->n > 1 ? sqrt(ss / (double)(s->n - 1)) : 0;
+            ss += (x[i] - m) * (x[i] - m);
+    if (population)
+        return sqrt(ss / (double)k);
+    return k > 1 ? sqrt(ss / (double)(k - 1)) : 0;
 }
 
 /* Continued fraction of I_x(a,b) by the modified Lentz method (NR 6.4 betacf). */

@@ -32,6 +32,15 @@ struct iom_sample_stats {
 void iom_sample_stats(const double *x, size_t n, struct iom_sample_stats *s);
 
 /*
+ * Standard deviation of x[0..n) (NANs skipped), two-pass. population != 0:
+ * divide by the count (DiskSpd's IopsStdDev over its IoBucketizer buckets);
+ * population == 0: the sample one, count - 1 (fio's bw/iops "stdev"), 0 for
+ * a single value. *mean (may be NULL) gets the mean. With no value: returns
+ * NAN and *mean = NAN.
+ */
+double iom_stddev(const double *x, size_t n, int population, double *mean);
+
+/*
  * Regularized incomplete beta function I_x(a, b) for a, b > 0 and
  * 0 <= x <= 1 (A&S 26.5.8 continued fraction, NR 6.4). Returns NAN for
  * arguments outside that domain. Accurate to about 1e-12 relative.

@@ -40,6 +40,38 @@ void iom_summarize(const struct iom_io_stats *s, uint64_t interval_ns, struct io
     }
     if (s->ios == 0)
         return;
+    out->lat_min_us = (double)s->lat_min_ns / 1e3;
+    out->lat_max_us = (double)s->lat_max_ns / 1e3;
+    out->lat_mean_us = (double)s->lat_sum_ns / (double)s->ios / 1e3;
+    out->lat_stddev_us = iom_io_stats_lat_stddev_ns(s, 0) / 1e3;
+    uint64_t pct[IOM_NR_PCT];
+    iom_hist_percentiles(&s->hist, iom_pct_list, IOM_NR_PCT, pct);
+    for (int i = 0; i < IOM_NR_PCT; i++)
+        out->lat_pct_us[i] = (double)iom_io_stats_clamp_ns(s, pct[i]) / 1e3;
+}
+
+uint64_t iom_io_stats_clamp_ns(const struct iom_io_stats *s, uint64_t v)
+{
+    if (s->ios == 0)
+        return v;
+    if (v < s->lat_min_ns)
+        v = s->lat_min_ns;
+    if (v > s->lat_max_ns)
+        v = s->lat_max_ns;
+    return v;
+}
+
+uint64_t iom_io_stats_pct_ns(const struct iom_io_stats *s, double p)
+{
+    if (s->ios == 0)
+        return 0;
+    return iom_io_stats_clamp_ns(s, iom_hist_percentile(&s->hist, p));
+}
+
+double iom_io_stats_lat_stddev_ns(const struct iom_io_stats *s, int sample)
+{
+    if (s->ios == 0 || (sample && s->ios < 2))
+        return 0;
     double n = (double)s->ios;
     double mean = (double)s->lat_sum_ns / n;
     /* n*sum(x^2) - sum(x)^2 is exact in 128 bits while it fits; else fall back to doubles */
@@ -52,18 +84,7 @@ void iom_summarize(const struct iom_io_stats *s, uint64_t interval_ns, struct io
     } else {
         var = (double)s->lat_sumsq_ns2 / n - mean * mean;
     }
-    out->lat_min_us = (double)s->lat_min_ns / 1e3;
-    out->lat_max_us = (double)s->lat_max_ns / 1e3;
-    out->lat_mean_us = mean / 1e3;
-    out->lat_stddev_us = var > 0 ? sqrt(var) / 1e3 : 0.0;
-    uint64_t pct[IOM_NR_PCT];
-    iom_hist_percentiles(&s->hist, iom_pct_list, IOM_NR_PCT, pct);
-    for (int i = 0; i < IOM_NR_PCT; i++) {
-        uint64_t v = pct[i];
-        if (v < s->lat_min_ns)
-            v = s->lat_min_ns;
-        if (v > s->lat_max_ns)
-            v = s->lat_max_ns;
-        out->lat_pct_us[i] = (double)v / 1e3;
-    }
+    if (var <= 0)
+        return 0.0;
+    return sample ? sqrt(var) * sqrt(n / (n - 1)) : sqrt(var);
 }

@@ -72,4 +72,27 @@ void iom_io_stats_merge(struct iom_io_stats *dst, const struct iom_io_stats *src
  */
 void iom_summarize(const struct iom_io_stats *s, uint64_t interval_ns, struct iom_summary *out);
 
+/*
+ * A latency v (ns) clamped into s's exact [lat_min_ns, lat_max_ns]: a
+ * histogram bucket's representative value may lie outside the true extremes,
+ * and no reported percentile may. s must hold at least one I/O (else v is
+ * returned unchanged).
+ */
+uint64_t iom_io_stats_clamp_ns(const struct iom_io_stats *s, uint64_t v);
+
+/*
+ * Latency percentile p (0..100) of s in ns: the histogram's percentile
+ * (stats/hist.h) clamped by iom_io_stats_clamp_ns. 0 when s is empty. Every
+ * reporter (text, JSON, fio, DiskSpd formats) takes its percentiles here.
+ */
+uint64_t iom_io_stats_pct_ns(const struct iom_io_stats *s, double p);
+
+/*
+ * Latency standard deviation of s in ns from its exact sums. sample == 0:
+ * the population one, sqrt(E[x^2] - E[x]^2) (DiskSpd's LatStdDev); sample
+ * != 0: the sample one with n - 1 in the denominator (fio's stat.c
+ * calc_lat(), "stdev"), 0 when fewer than 2 I/Os. 0 for an empty s.
+ */
+double iom_io_stats_lat_stddev_ns(const struct iom_io_stats *s, int sample);
+
 #endif

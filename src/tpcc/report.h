@@ -35,7 +35,8 @@ struct tpcc_report {
 cJSON *iom_tpcc_json(const struct tpcc_report *r);
 
 /* Human report: the NOPM/TPM headline and the per-transaction time profile
- * table (calls, min, mean, p50, p95, p99, max, stddev in ms), as seed 000. */
+ * table (calls, min, mean, p50, p95, p99, max, stddev in ms), the columns of
+ * HammerDB's transaction time profile. */
 void iom_tpcc_text(FILE *f, const struct tpcc_report *r);
 
 /* Per-transaction figures in ms derived from s (iom_summarize). */

@@ -1,11 +1,27 @@
 /*
- * presets.h - CrystalDiskMark-style test presets for `iomark mark`.
+ * presets.h - CrystalDiskMark's test presets for `iomark mark`.
  *
- * Source: CrystalDiskMark 7/8 and KDiskMark documentation as summarised in
- * shared/docs/FIELD.md section 2: 1 GiB test file, 5 runs of 5 s each,
- * default profile SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1 (8.x;
- * 7.x had RND4K Q32T16); "Peak" and "Real World" keep the best run, the
- * others average the runs. CrystalDiskMark's MB/s is 10^6 bytes/s.
+ * Source: CrystalDiskMark, github.com/hiyohiyo/CrystalDiskMark (MIT):
+ * - CrystalDiskMark 8 (tag 8.0.6, commit 8f3cd04), DiskMarkDlg.cpp,
+ *   CDiskMarkDlg::SettingsQueuesThreads: test slots 0-3 are the default
+ *   profile, 4-5 "Peak Performance", 6-7 "Real World Performance";
+ *   "Default" settings: SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1,
+ *   peak SEQ1M Q8T1 + RND4K Q32T1, real world SEQ1M Q1T1 + RND4K Q1T1;
+ *   "NVMe SSD Ver.8": SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16, RND4K Q1T1.
+ *   Defaults (CDiskMarkDlg::OnInitDialog, UpdateQueuesThreads): 5 runs
+ *   ("TestCount" index 4), "1GiB" test file (1024 MiB, DiskBench.cpp
+ *   Init), measure time 5 s, interval 5 s.
+ * - CrystalDiskMark 7 (7.0.0h, commit 8456982), DiskMarkDlg.cpp:
+ *   SequentialQueues1 8 / Threads1 1, SequentialQueues2 1, RandomQueues1
+ *   32 / RandomThreads1 16, RandomQueues2 1; peak uses the first
+ *   sequential and random tests (SEQ1M Q8T1, RND4K Q32T16).
+ * - DiskBench.cpp (both): all reads of a profile, then all writes
+ *   (ExecDiskBenchAll), Interval() sleeps between tests (not between the
+ *   runs of a test); each test is one 5 s "Preparing..." run that is not
+ *   counted followed by the counted runs (DiskSpd()).
+ * KDiskMark (github.com/JonMagon/KDiskMark, src/appsettings.cpp,
+ * defaultBenchmarkParams) uses the same tests; its Default profile reports
+ * the mean of the runs, Peak and Real World the best run (kdiskmark_best).
  */
 #ifndef IOMARK_WORKLOAD_PRESETS_H
 #define IOMARK_WORKLOAD_PRESETS_H
@@ -19,8 +35,8 @@ struct iom_mark_test {
     const char *name;      /* "SEQ1M Q8T1" */
     bool random;
     uint64_t bs_bytes;
-    uint32_t iodepth;      /* Q */
-    uint32_t threads;      /* T */
+    uint32_t iodepth;      /* Q: outstanding I/Os per thread (DiskSpd -o) */
+    uint32_t threads;      /* T: threads (DiskSpd -t) */
 };
 
 #define IOM_MARK_MAX_TESTS 4
@@ -28,7 +44,7 @@ struct iom_mark_test {
 struct iom_mark_profile {
     const char *name;      /* "default", "peak", "realworld", "nvme", "cdm7" */
     const char *title;     /* what it emulates */
-    bool best_of_runs;     /* keep the best run instead of the mean */
+    bool kdiskmark_best;   /* KDiskMark's convention: best run (Peak, Real World), else mean */
     unsigned nr_tests;
     struct iom_mark_test tests[IOM_MARK_MAX_TESTS];
 };

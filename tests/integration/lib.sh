@@ -1,5 +1,5 @@
 # lib.sh - helpers for integration tests (sourced). Environment from CTest:
-# IOMARK (binary), SRCDIR (source root), SHARED (../shared).
+# IOMARK (binary), SRCDIR (source root).
 set -euo pipefail
 : "${IOMARK:?set IOMARK to the iomark binary}"
 : "${SRCDIR:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"

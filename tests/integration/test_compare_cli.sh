@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# iomark compare on the real result files of ../shared/cases/results:
+# iomark compare on the real result files of tests/data/results:
 # formats, grouping of repeated runs, Welch's test, refusals, output formats.
 source "$(dirname "$0")/lib.sh"
-R=${SHARED:-$SRCDIR/../shared}/cases/results
-[ -d "$R" ] || { echo "skip: $R not found"; exit 77; }
+R=$SRCDIR/tests/data/results
+[ -d "$R" ] || { echo "FAIL: $R not found (part of the repository)"; exit 1; }
 
 # every real result file (but the empty and the failed one) imports
 for f in diskspd_text_1.txt diskspd_text_2.txt diskspd_xml_1.xml diskspd_xml_3.xml fio_json_1.json \

@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
-# Front ends on the shared real-world cases: every DiskSpd command line of
-# ../shared/cases/jobs/ (the SQL Server .ps1 and the wiki sample table) and
+# Front ends on the real-world cases: every DiskSpd command line of
+# tests/data/jobs/ (the SQL Server .ps1 and the wiki sample table) and
 # every fio job file there either runs briefly (durations cut to about 1 s,
 # small files in a temporary folder, devices renamed to files) or is refused
 # with exit 2, a one-line reason naming the flag or option, and nothing
 # created. Also the SQL Server profiles.
 source "$(dirname "$0")/lib.sh"
-: "${SHARED:=$SRCDIR/../shared}"
-JOBS=$SHARED/cases/jobs
-[ -d "$JOBS" ] || { echo "skip: $JOBS not found"; exit 77; }
+JOBS=$SRCDIR/tests/data/jobs
+[ -d "$JOBS" ] || { echo "FAIL: $JOBS not found (part of the repository)"; exit 1; }
 
 # expect_refused DESC NEEDLE -- command... : exit 2, one line naming NEEDLE, $WORK/case empty
 expect_refused() {

@@ -81,7 +81,7 @@ assert c["name"] == "virtio-blk" and c["status"] == "ok", c
 g = c["guest"]
 assert g["driver"] == "virtio_blk", g
 assert g["scheduler"] == "none", g          # the lab sets it alike for every controller
-assert g["nr_hw_queues"] == 2, g            # one queue per vCPU (FIELD.md 4)
+assert g["nr_hw_queues"] == 2, g            # one queue per vCPU (tests/data/lab-guest-logs/virtio-blk.log)
 # the guest parameter reached the driver: virtqueue depth 64 -> 64 requests
 assert "virtio_blk.queue_depth=64" in g["module_parameters"], g
 assert g["nr_requests"] == 64, g
@@ -125,7 +125,7 @@ c=json.load(open('$out2/lab.json'))['controllers'][0]
 assert c['status']=='failed' and 'did not finish' in c['reason'], c
 " || fail "lab.json of the overrun boot"
 # --- opt-in (IOMARK_LAB_FULL=1, about 4-6 minutes): the default controllers
-# report the queue limits FIELD.md section 4 lists for QEMU 7.2 + Linux 6.1
+# report the queue limits the guest logs in tests/data/lab-guest-logs show for QEMU 7.2 + Linux 6.1
 # (IDE 1/1, SATA 32/32, PVSCSI 256/254, LSI SAS1068 118/64), and
 # vmw_pvscsi.ring_pages=32 raises PVSCSI's adapter queue to 32 x 32 = 1024
 if [ "${IOMARK_LAB_FULL:-0}" = 1 ]; then
@@ -144,7 +144,7 @@ for c in json.load(open(os.path.join(sys.argv[1], "full", "lab.json")))["control
     assert c["status"] == "ok" and got == want[c["name"]], (c["name"], got)
 pv = json.load(open(os.path.join(sys.argv[1], "pv32", "lab.json")))["controllers"][0]["guest"]
 assert pv["can_queue"] == 1024 and "vmw_pvscsi.ring_pages=32" in pv["module_parameters"], pv
-print("queue limits as FIELD.md lists them; ring_pages=32 gives can_queue 1024")
+print("queue limits as the recorded guest logs show them; ring_pages=32 gives can_queue 1024")
 EOF
 fi
 echo "PASS"

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # iomark mark: a short default profile in a folder; the test file is made
-# there and removed afterwards; JSON holds every test with both directions.
+# there and removed afterwards; JSON holds every test with both directions,
+# every run (the preparation run marked uncounted), and the figures
+# CrystalDiskMark's DiskBench.cpp reports (max MB/s, lowest mean latency of
+# the counted runs with data), recomputed here from the runs.
 source "$(dirname "$0")/lib.sh"
 cd $WORK
-expect_status 0 "mark, 1 run of 1 s" -- "$IOMARK" mark --runs=1 --runtime=1 --pause=0 --size=32M --output-format=json --output=$WORK/m.json --quiet
+expect_status 0 "mark, 3 runs of 0.4 s after a 0.3 s preparation run" -- "$IOMARK" mark --runs=3 --runtime=400ms --prepare=300ms --pause=0 --size=32M --output-format=json --output=$WORK/m.json --quiet
 [ ! -e $WORK/iomark-test.dat ] && pass "test file removed" || fail "test file left behind"
 $PY - $WORK/m.json <<'PY' && pass "mark JSON" || fail "mark JSON"
 import json, sys
@@ -13,28 +16,72 @@ schema = json.load(open(os.environ["SRCDIR"] + "/docs/mark.schema.json"))
 jsonschema.validate(d, schema, cls=jsonschema.Draft202012Validator)
 names = [t["name"] for t in d["tests"]]
 ok = names == ["SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"] and d["schema"] == "iomark-result"
+ok &= d["selection"] == "best" and d["convention"] == "crystaldiskmark" and d["prepare_s"] == 0.3
+def near(a, b):
+    return abs(a - b) <= 1e-9 * max(abs(a), abs(b)) + 1e-9
 for t in d["tests"]:
     for w in ("read", "write"):
         x = t[w]
-        r = x["each_run"][0]
+        runs = x["each_run"]
+        prep, counted = runs[0], [r for r in runs if r["counted"]]
+        ok &= prep["phase"] == "prepare" and prep["counted"] is False and len(runs) == 4
+        ok &= len(counted) == 3 == x["counted_runs"] and all(r["phase"] == "run" for r in runs[1:])
+        # CrystalDiskMark: the best MB/s, and the lowest mean latency among counted runs with data
+        ok &= near(x["mb_per_s"], max(r["mb_per_s"] for r in counted))
+        ok &= near(x["iops"], max(r["iops"] for r in counted))
+        ok &= near(x["lat_mean_us"], min(r["lat_mean_us"] for r in counted if r["mb_per_s"] > 0))
+        ok &= near(x["mean"]["mb_per_s"], sum(r["mb_per_s"] for r in counted) / 3)
+        ok &= near(x["min"]["lat_mean_us"], min(r["lat_mean_us"] for r in counted))
+        ok &= near(x["max"]["lat_mean_us"], max(r["lat_mean_us"] for r in counted))
+        ok &= x["ios"] == sum(r["ios"] for r in counted)
         # MB/s is 10^6 bytes/s; IOPS x block size = bytes/s
         ok &= abs(x["mb_per_s"] * 1e6 - x["iops"] * t["bs_bytes"]) <= 1e-6 * x["mb_per_s"] * 1e6 + 1
         ok &= abs(x["mib_per_s"] * 1048576 - x["mb_per_s"] * 1e6) <= 1e-6 * x["mb_per_s"] * 1e6 + 1
-        ok &= x["iops"] > 0 and r["ios"] > 0 and len(x["each_run"]) == 1
+        ok &= x["iops"] > 0 and all(r["ios"] > 0 for r in runs)
 print(names)
 sys.exit(0 if ok else 1)
 PY
 # --keep keeps it; a named folder target gets the file inside it
 mkdir -p $WORK/dir
-expect_status 0 "mark realworld keep" -- "$IOMARK" mark --profile=realworld --runs=2 --runtime=500ms --pause=0 --size=16M --keep --quiet $WORK/dir
+expect_status 0 "mark realworld keep" -- "$IOMARK" mark --profile=realworld --runs=2 --runtime=500ms --prepare=0 --pause=0 --size=16M --keep --quiet $WORK/dir
 [ -e $WORK/dir/iomark-test.dat ] && pass "kept with --keep" || fail "not kept"
-grep -q "RND4K Q1T1" $WORK/out && grep -q "best of runs" $WORK/out && pass "realworld table, best run" || fail "realworld table: $(cat $WORK/out)"
+grep -q "RND4K Q1T1" $WORK/out && grep -q "best of runs" $WORK/out && grep -q "CrystalDiskMark's definition" $WORK/out \
+  && pass "realworld table, best run" || fail "realworld table: $(cat $WORK/out)"
+# --statistic: mean of the counted runs; kdiskmark: mean for default, no preparation run
+expect_status 0 "mark --statistic=mean" -- "$IOMARK" mark --profile=realworld --statistic=mean --runs=2 --runtime=300ms --prepare=200ms --pause=0 \
+  --size=16M --output-format=json --output=$WORK/mean.json --quiet $WORK/dir
+expect_status 0 "mark --statistic=kdiskmark" -- "$IOMARK" mark --statistic=kdiskmark --runs=2 --runtime=200ms --pause=0 \
+  --size=16M --output-format=json --output=$WORK/kdm.json --quiet $WORK/dir
+$PY - $WORK/mean.json $WORK/kdm.json <<'PY' && pass "mean and kdiskmark statistics" || fail "mean/kdiskmark statistics"
+import json, sys
+m, k = (json.load(open(p)) for p in sys.argv[1:3])
+ok = m["selection"] == "mean" and m["convention"] == "option"
+ok &= k["selection"] == "mean" and k["convention"] == "kdiskmark" and k["prepare_s"] == 0
+def near(a, b):
+    return abs(a - b) <= 1e-9 * max(abs(a), abs(b)) + 1e-9
+for d, n in ((m, 3), (k, 2)):
+    for t in d["tests"]:
+        for w in ("read", "write"):
+            x = t[w]
+            c = [r for r in x["each_run"] if r["counted"]]
+            ok &= len(x["each_run"]) == n and len(c) == 2
+            for f in ("mb_per_s", "iops", "lat_mean_us", "lat_p99_us"):
+                ok &= near(x[f], sum(r[f] for r in c) / 2)
+sys.exit(0 if ok else 1)
+PY
+expect_status 0 "mark realworld --statistic=kdiskmark" -- "$IOMARK" mark --profile=realworld --statistic=kdiskmark --runs=1 --runtime=200ms --pause=0 --size=16M --quiet $WORK/dir
+grep -q "best of runs" $WORK/out && grep -q "KDiskMark's convention" $WORK/out && pass "kdiskmark realworld: best" || fail "kdiskmark realworld: $(cat $WORK/out)"
+expect_status 2 "bad --statistic" -- "$IOMARK" mark --statistic=median --size=16M $WORK/nothing.dat
+expect_err_has "--statistic=median: allowed: best, mean, kdiskmark"
+[ ! -e $WORK/nothing.dat ] && pass "nothing written" || fail "file made on bad input"
+expect_status 2 "bad --prepare" -- "$IOMARK" mark --prepare=soon --size=16M $WORK/nothing.dat
+expect_err_has "--prepare=soon"
 # a named file that iomark creates is removed too (unless --keep)
-expect_status 0 "mark on a new named file" -- "$IOMARK" mark --profile=realworld --runs=1 --runtime=300ms --pause=0 --size=16M --quiet $WORK/named.dat
+expect_status 0 "mark on a new named file" -- "$IOMARK" mark --profile=realworld --runs=1 --runtime=300ms --prepare=0 --pause=0 --size=16M --quiet $WORK/named.dat
 [ ! -e $WORK/named.dat ] && pass "created named file removed" || fail "named file left behind"
 # an existing file is used and never removed
 "$IOMARK" run --size=16M --runtime=100ms --quiet $WORK/mine.dat >/dev/null
-expect_status 0 "mark on an existing file" -- "$IOMARK" mark --profile=realworld --runs=1 --runtime=300ms --pause=0 --size=16M --quiet $WORK/mine.dat
+expect_status 0 "mark on an existing file" -- "$IOMARK" mark --profile=realworld --runs=1 --runtime=300ms --prepare=0 --pause=0 --size=16M --quiet $WORK/mine.dat
 [ -e $WORK/mine.dat ] && pass "existing file kept" || fail "existing file removed"
 expect_status 2 "mark on a missing folder" -- "$IOMARK" mark $WORK/nodir/
 expect_err_has "folder does not exist"
@@ -42,13 +89,13 @@ expect_err_has "folder does not exist"
 if [ "$(id -u)" = 0 ] && losetup -f >/dev/null 2>&1; then
   truncate -s 64M $WORK/small.img
   new_loop $WORK/small.img
-  expect_status 0 "mark on a 64 MiB loop device" -- "$IOMARK" mark --profile=realworld --runs=1 --runtime=300ms --pause=0 \
+  expect_status 0 "mark on a 64 MiB loop device" -- "$IOMARK" mark --profile=realworld --runs=1 --runtime=300ms --prepare=0 --pause=0 \
     --output-format=json --output=$WORK/loop.json --quiet $LOOP_DEV
   $PY -c "import json,sys; t=json.load(open('$WORK/loop.json'))['target']; sys.exit(0 if t['tested_bytes']==64<<20 and t['kind']=='block_device' else 1)" \
     && pass "whole device tested" || fail "device size"
 fi
 # interrupted: valid document, tests not run are null
-"$IOMARK" mark --runs=3 --runtime=1 --pause=0 --size=16M --output-format=json --output=$WORK/int.json --quiet $WORK/dir2.dat &
+"$IOMARK" mark --runs=3 --runtime=1 --prepare=300ms --pause=0 --size=16M --output-format=json --output=$WORK/int.json --quiet $WORK/dir2.dat &
 pid=$!; sleep 1.5; kill -INT $pid
 rc=0; wait $pid || rc=$?
 [ $rc = 130 ] && pass "interrupted mark exit 130" || fail "interrupted mark exit $rc"

@@ -22,7 +22,7 @@ k = d["targets"][0]["disks"][0]
 # mptsas1068.log: can_queue=118 cmd_per_lun=7 queue_depth=64 nr_requests=236 max_hw_sectors_kb=4096
 assert (k["driver"], k["adapter_queue"], k["cmd_per_lun"], k["lun_queue"], k["nr_requests"],
         k["max_hw_sectors_kb"], k["pci"]["id"]) == ("mptsas", 118, 7, 64, 236, 4096, "1000:0054"), k
-assert any("LUN queue 64 bind" in a["text"] and "FIELD.md" in a["source"] for a in d["advice"])
+assert any("LUN queue 64 bind" in a["text"] and "Linux drivers" in a["source"] for a in d["advice"])
 PY
 # no target: every disk of the tree (loop devices are not disks)
 expect_status 0 "every disk" -- "$IOMARK" probe --sysfs-root=$TREES/virtio_scsi --output-format=json

@@ -32,6 +32,13 @@ expect_err_has "no target"
 expect_status 2 "output folder missing" -- "$IOMARK" run --size=16M --output=$WORK/nodir/x.json $T
 expect_err_has "does not exist"
 [ ! -e $T ] && pass "no file created" || fail "file created"
+# a target in a folder that does not exist: the message names that folder
+# (it was read after being freed and printed garbage), relative and absolute
+expect_status 2 "target folder missing (relative)" -- env -C $WORK "$IOMARK" run --runtime=1s --size=64M nodir/x.dat
+expect_err_has "folder nodir does not exist"
+expect_status 2 "target folder missing (absolute)" -- "$IOMARK" run --runtime=1s --size=64M $WORK/nodir2/sub/x.dat
+expect_err_has "folder $WORK/nodir2/sub does not exist"
+[ ! -e $WORK/nodir ] && [ ! -e $WORK/nodir2 ] && [ ! -e $WORK/x.dat ] && pass "nothing created" || fail "created: $(ls $WORK)"
 expect_status 2 "size too big for the filesystem" -- "$IOMARK" run --size=1P $T
 expect_err_has "bytes free"
 [ ! -e $T ] && pass "no file created" || fail "file created"

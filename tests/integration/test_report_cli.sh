@@ -2,8 +2,8 @@
 # iomark report on the real result files: one self-contained, well-formed
 # page whose chart data are the values in the files; refusals write nothing.
 source "$(dirname "$0")/lib.sh"
-R=${SHARED:-$SRCDIR/../shared}/cases/results
-[ -d "$R" ] || { echo "skip: $R not found"; exit 77; }
+R=$SRCDIR/tests/data/results
+[ -d "$R" ] || { echo "FAIL: $R not found (part of the repository)"; exit 1; }
 
 expect_status 0 "report of every real file" -- "$IOMARK" report -o $WORK/all.html --title="all & sundry" \
   "$R/diskspd_xml_1.xml" "$R/diskspd_xml_3.xml" "$R/diskspd_text_1.txt" "$R/diskspd_text_2.txt" \

@@ -1,5 +1,5 @@
 /* test_diskspd.c - the DiskSpd front end: every command line of
- * ../shared/cases/jobs/ (the SQL Server .ps1 script and the DiskSpd wiki
+ * tests/data/jobs/ (the SQL Server .ps1 script and the DiskSpd wiki
  * sample table) plus the flag rules, each compared field by field with a
  * spec written by hand from DiskSpd's documented meaning (usage text of
  * DiskSpd 2.1 and the wiki's description of each sample), or refused with
@@ -116,7 +116,7 @@ struct ok_case {
     uint32_t nr_warnings;
 };
 
-/* ---- ../shared/cases/jobs/diskspd_cmds_1 (SQL Server, iczerjones/oltptest) ---- */
+/* ---- tests/data/jobs/diskspd_cmds_1 (SQL Server, iczerjones/oltptest) ---- */
 static void w_oltp(struct iom_job *w, uint32_t write_pct)
 {
     w->rw = IOM_RW_RANDRW;
@@ -152,7 +152,7 @@ static void w_readahead(struct iom_job *w)
     w->bs_bytes = 512 * KiB;
 }
 
-/* ---- ../shared/cases/jobs/diskspd_cmds_3 (DiskSpd wiki sample table) ---- */
+/* ---- tests/data/jobs/diskspd_cmds_3 (DiskSpd wiki sample table) ---- */
 static void w_wiki_common(struct iom_job *w)
 {
     w->bs_bytes = 4 * KiB;

@@ -1,5 +1,5 @@
 /* test_fiojob.c - the fio job-file front end: the real job files of
- * ../shared/cases/jobs/ and small cases for each option, the resulting
+ * tests/data/jobs/ and small cases for each option, the resulting
  * specs compared field by field with values written by hand from fio's
  * documented meaning (fio HOWTO: size is the job's total over its files,
  * numjobs clones, stonewall/new_group, ${VAR}), refusals naming option and
@@ -16,20 +16,15 @@
 #define MiB (1024ULL * 1024)
 #define GiB (1024ULL * 1024 * 1024)
 
-/* ../shared next to the source tree: $SHARED, else found from this file's path */
-static const char *shared_file(const char *rel)
+/* tests/data/jobs/REL of this source tree, found from this file's path */
+static const char *data_file(const char *rel)
 {
     static char buf[1024];
-    const char *env = getenv("SHARED");
-    if (env) {
-        snprintf(buf, sizeof(buf), "%s/%s", env, rel);
-        return buf;
-    }
     snprintf(buf, sizeof(buf), "%s", __FILE__);
     char *p = strstr(buf, "/tests/unit/");
     if (!p)
         return rel;
-    snprintf(p, sizeof(buf) - (size_t)(p - buf), "/../shared/%s", rel);
+    snprintf(p, sizeof(buf) - (size_t)(p - buf), "/tests/data/%s", rel);
     return buf;
 }
 
@@ -137,11 +132,10 @@ static void expect_refused(const char *text, const struct iom_fio_parse_opts *po
 
 static void test_cdm(void)
 {
-    char *text = slurp(shared_file("cases/jobs/fio_job_3_crystaldiskmark_default.fio"));
-    if (!text) {
-        fprintf(stderr, "skip cdm: job file not found\n");
+    char *text = slurp(data_file("jobs/fio_job_3_crystaldiskmark_default.fio"));
+    CHECK(text != NULL); /* tests/data/jobs is part of the repository */
+    if (!text)
         return;
-    }
     setenv("FDM_ENGINE", "libaio", 1);
     setenv("FDM_DIR", "/var/tmp/cdm", 1);
     setenv("FDM_SIZE", "1", 1);
@@ -219,7 +213,8 @@ static void test_cdm(void)
 
 static void test_iometer(void)
 {
-    char *text = slurp(shared_file("cases/jobs/fio_job_4_iometer_fileserver.fio"));
+    char *text = slurp(data_file("jobs/fio_job_4_iometer_fileserver.fio"));
+    CHECK(text != NULL);
     if (!text)
         return;
     struct iom_fio_file f;
@@ -252,7 +247,8 @@ static void test_iometer(void)
 
 static void test_oltp(void)
 {
-    char *text = slurp(shared_file("cases/jobs/fio_job_1_oltp_sqlserver_like_expanded.fio"));
+    char *text = slurp(data_file("jobs/fio_job_1_oltp_sqlserver_like_expanded.fio"));
+    CHECK(text != NULL);
     if (!text)
         return;
     struct iom_fio_parse_opts po;

@@ -2,7 +2,7 @@
  * test_html.c - the HTML report is well-formed (libxml2's strict XML parser
  * and its HTML parser both read it without an error), has no script and no
  * external reference, and its charts carry the values of the results:
- * expected numbers read by hand from ../shared/cases/results files
+ * expected numbers read by hand from tests/data/results files
  * (diskspd_xml_3.xml: Iops buckets Total=106, 222, 335 in the first three
  * seconds, Percentile 99 TotalMilliseconds 1202.421; fio_json_7.json: read
  * iops 25.246234 + write 26.442108, read clat p99 67633152 ns) and from a
@@ -110,14 +110,10 @@ int main(void)
 {
     char src[1024], dir[1200];
     snprintf(src, sizeof(src), "%s", __FILE__);
-    const char *env = getenv("IOMARK_SHARED");
-    if (env)
-        snprintf(dir, sizeof(dir), "%s/cases/results", env);
-    else
-        snprintf(dir, sizeof(dir), "%s/../../../shared/cases/results", dirname(src));
+    snprintf(dir, sizeof(dir), "%s/../data/results", dirname(src));
     if (access(dir, R_OK) != 0) {
-        fprintf(stderr, "skip: %s not found (set IOMARK_SHARED)\n", dir);
-        return 77;
+        fprintf(stderr, "%s not found (tests/data/results is part of the repository)\n", dir);
+        return 1;
     }
     struct iom_cmp_input *in = calloc(2, sizeof(*in)), *in2 = calloc(1, sizeof(*in2));
     const char *files[2] = {"diskspd_xml_3.xml", "fio_json_7.json"};

@@ -1,9 +1,9 @@
 /*
- * test_import.c - every real result file in ../shared/cases/results imports
+ * test_import.c - every real result file in tests/data/results imports
  * with the values it holds. Expected numbers were read by hand from the
  * files (line or element named in each comment); derived ones (MiB/s from
  * bytes and runtime, sums over threads) were worked out by hand from those.
- * Skips (77) when the shared folder is not there.
+ * (Sources of the files: tests/data/SOURCES.md.)
  */
 #include <errno.h>
 #include <libgen.h>
@@ -340,25 +340,118 @@ static void not_results(void)
     }
 }
 
+/* an iomark mark document: the preparation run ("counted": false) is not a
+ * run of the workload; a direction with only a preparation run is left out */
+static void mark_doc(void)
+{
+    struct iom_imp_result *r;
+    char err[300];
+    const char *m =
+        "{\"schema\":\"iomark-result\",\"type\":\"mark\",\"status\":\"interrupted\","
+        "\"tests\":[{\"name\":\"SEQ1M Q8T1\",\"threads\":1,\"iodepth\":8,"
+        "\"read\":{\"mb_per_s\":300,\"each_run\":["
+        "{\"mb_per_s\":10,\"iops\":9.5,\"measured_s\":5,\"counted\":false,\"phase\":\"prepare\"},"
+        "{\"mb_per_s\":200,\"iops\":190.7,\"measured_s\":5,\"counted\":true,\"phase\":\"run\"},"
+        "{\"mb_per_s\":300,\"iops\":286.1,\"measured_s\":5,\"counted\":true,\"phase\":\"run\"}]},"
+        "\"write\":{\"mb_per_s\":0,\"each_run\":["
+        "{\"mb_per_s\":10,\"measured_s\":5,\"counted\":false,\"phase\":\"prepare\"}]}}]}";
+    CHECK(iom_import_buffer("m.json", m, strlen(m), &r, err, sizeof(err)) == 0);
+    if (r) {
+        CHECK(r->nr_workloads == 1 && strcmp(r->w[0].name, "SEQ1M Q8T1 read") == 0);
+        CHECK(r->w[0].nr_runs == 2);
+        CHECK(r->w[0].runs[0].dir[0].mb_per_s == 200 && r->w[0].runs[1].dir[0].mb_per_s == 300);
+        iom_imp_result_free(r);
+    }
+}
+
+/* fio normal output: any indent of the read/write lines (fio 3.1 prints three
+ * spaces, 3.33 two, 2.x "  read : "), fio 2.x and 3.x layouts, time units;
+ * a field that cannot be read stays unknown (NAN), never 0, and a block
+ * without figures is refused with its line number. Expected values are
+ * read by hand from each input (MB/s = bytes / seconds / 10^6). */
+static void fio_text_layouts(void)
+{
+    struct iom_imp_result *r;
+    char err[300];
+    /* issue example, fio 3.1 indent: 3598 MiB in 300.002 s = 12.576 MB/s (fio: 12.6MB/s) */
+    const char *a = "myjob: (groupid=0, jobs=1): err= 0: pid=1234: Mon Jan  1 00:00:00 2024\n"
+                    "   read: IOPS=3070, BW=11.0MiB/s (12.6MB/s)(3598MiB/300002msec)\n"
+                    "    clat (usec): min=80, max=9000, avg=320.5, stdev=50.1\n";
+    CHECK(iom_import_buffer("a.txt", a, strlen(a), &r, err, sizeof(err)) == 0);
+    if (r) {
+        struct iom_imp_dir *d = &r->w[0].runs[0].dir[IOM_IMP_READ];
+        CHECK(strcmp(r->format, "fio-text") == 0);
+        CHECK(d->iops == 3070);
+        CHECK(fabs(d->mb_per_s - 3598.0 * 1048576 / 300.002 / 1e6) < 1e-9);
+        CHECK(fabs(d->mb_per_s - 12.6) < 0.05);
+        CHECK(isnan(d->lat_mean_us)); /* only clat printed: unknown, not 0 */
+        CHECK(r->w[0].runs[0].dir[IOM_IMP_WRITE].iops == 0); /* no write line: no writes */
+        iom_imp_result_free(r);
+    }
+    /* fio 3.33 indent, k suffix, lat in nsec, two directions */
+    const char *b = "rw: (groupid=0, jobs=4): err= 0: pid=7: Tue Feb  6 10:00:00 2024\n"
+                    "  read: IOPS=25.2k, BW=98.5MiB/s (103MB/s)(5912MiB/60001msec)\n"
+                    "    lat (nsec): min=815, max=252639, avg=127985.12, stdev=3490.32\n"
+                    "  write: IOPS=1500, BW=5.86MiB/s (6144kB/s)(352MiB/60001msec)\n"
+                    "    lat (msec): min=1, max=30, avg=2.5, stdev=0.5\n"
+                    "  cpu          : usr=1.00%, sys=2.50%, ctx=10, majf=0, minf=1\n";
+    CHECK(iom_import_buffer("b.txt", b, strlen(b), &r, err, sizeof(err)) == 0);
+    if (r) {
+        struct iom_imp_run *run = &r->w[0].runs[0];
+        CHECK(run->dir[0].iops == 25200 && run->dir[1].iops == 1500);
+        CHECK(fabs(run->dir[0].mb_per_s - 5912.0 * 1048576 / 60.001 / 1e6) < 1e-9); /* 103.3 */
+        CHECK(fabs(run->dir[0].lat_mean_us - 127.98512) < 1e-9);
+        CHECK(fabs(run->dir[1].lat_mean_us - 2500.0) < 1e-9);
+        CHECK(fabs(run->cpu_proc_pct - 3.5) < 1e-12);
+        CHECK(r->w[0].threads == 4);
+        iom_imp_result_free(r);
+    }
+    /* fio 2.x: KB = KiB, runt in msec; tab indent */
+    const char *c = "old: (groupid=0, jobs=1): err= 0: pid=99: Wed Mar  1 00:00:00 2017\n"
+                    "\tread : io=960520KB, bw=3999.2KB/s, iops=999, runt=240131msec\n"
+                    "    lat (usec): min=815, max=252639, avg=127985.12, stdev=3490.32\n";
+    CHECK(iom_import_buffer("c.txt", c, strlen(c), &r, err, sizeof(err)) == 0);
+    if (r) {
+        struct iom_imp_dir *d = &r->w[0].runs[0].dir[0];
+        CHECK(d->iops == 999);
+        CHECK(fabs(d->mb_per_s - 960520.0 * 1024 / 240.131 / 1e6) < 1e-9); /* 4.0959, fio 3999.2 KiB/s */
+        CHECK(fabs(d->lat_mean_us - 127985.12) < 1e-6);
+        CHECK(fabs(r->w[0].runs[0].runtime_s - 240.131) < 1e-9);
+        iom_imp_result_free(r);
+    }
+    /* an unreadable IOPS figure stays unknown */
+    const char *d2 = "x: (groupid=0, jobs=1): err= 0: pid=1: Mon Jan  1 00:00:00 2024\n"
+                     "  read: IOPS=n/a, BW=11.0MiB/s (12.6MB/s)(3598MiB/300002msec)\n";
+    CHECK(iom_import_buffer("d.txt", d2, strlen(d2), &r, err, sizeof(err)) == 0);
+    if (r) {
+        CHECK(isnan(r->w[0].runs[0].dir[0].iops));
+        CHECK(r->w[0].runs[0].dir[0].mb_per_s > 12.5);
+        iom_imp_result_free(r);
+    }
+    /* a block with no read or write line: refused, with its line number */
+    const char *e = "fio-3.33\nStarting 1 process\n"
+                    "empty: (groupid=0, jobs=1): err= 0: pid=1: Mon Jan  1 00:00:00 2024\n"
+                    "  cpu          : usr=0.00%, sys=0.00%, iops=5\n";
+    CHECK(iom_import_buffer("e.txt", e, strlen(e), &r, err, sizeof(err)) == -EINVAL);
+    CHECK(strstr(err, "e.txt") && strstr(err, "line 3") && strstr(err, "no read or write"));
+}
+
 int main(void)
 {
-    const char *env = getenv("IOMARK_SHARED");
-    if (env) {
-        snprintf(dir, sizeof(dir), "%s/cases/results", env);
-    } else {
-        char src[1024];
-        snprintf(src, sizeof(src), "%s", __FILE__); /* SRC/tests/unit/test_import.c */
-        snprintf(dir, sizeof(dir), "%s/../../../shared/cases/results", dirname(src));
-    }
+    char src[1024];
+    snprintf(src, sizeof(src), "%s", __FILE__); /* SRC/tests/unit/test_import.c */
+    snprintf(dir, sizeof(dir), "%s/../data/results", dirname(src));
     if (access(dir, R_OK) != 0) {
-        fprintf(stderr, "skip: %s not found (set IOMARK_SHARED)\n", dir);
-        return 77;
+        fprintf(stderr, "%s not found (tests/data/results is part of the repository)\n", dir);
+        return 1;
     }
     fio_json();
     fio_text();
     diskspd();
     cdm();
     not_results();
+    mark_doc();
+    fio_text_layouts();
     {
         char src2[1024], data[1200];
         snprintf(src2, sizeof(src2), "%s", __FILE__);

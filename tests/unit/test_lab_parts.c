@@ -3,7 +3,7 @@
  * cpio archives (read back with the independent cpio(1) tool), modules.dep
  * resolution (lines copied from Debian's 6.1.0-57-amd64 modules.dep), ldd
  * parsing, the result channel's framing, the guest view (sysfs values read
- * by hand from shared/cases/lab-guest-logs), figures from a result document,
+ * by hand from tests/data/lab-guest-logs), figures from a result document,
  * the QEMU command lines and the guest /init's shell syntax.
  */
 #include <errno.h>
@@ -246,7 +246,7 @@ static void test_channel(void)
 
 static void test_guest_view(void)
 {
-    /* values of shared/cases/lab-guest-logs/pvscsi.log, in the form the
+    /* values of tests/data/lab-guest-logs/pvscsi.log, in the form the
      * guest /init writes */
     const char *pv = "disk=sda\nsize_sectors=524288\nqueue/nr_requests=256\n"
                      "queue/max_sectors_kb=1280\nqueue/max_hw_sectors_kb=32767\n"
@@ -348,7 +348,7 @@ static void test_qemu(void)
                             .initrd = "/i", .append = "console=ttyS0", .disk = "/d.raw",
                             .cache = "writeback", .result_path = "/r", .console_path = "/c"};
     char **argv;
-    /* LSI SAS1068: the disk needs a SAS address (FIELD.md 4) */
+    /* LSI SAS1068: the disk needs a SAS address (QEMU hw/scsi/mptsas.c; without one Linux ignores the disk) */
     CHECK(iom_lab_qemu_argv(iom_lab_ctrl_find("lsisas"), &vm, &argv) == 0, "lsisas argv");
     CHECK(argv_has(argv, "mptsas1068,id=hba") &&
               argv_has(argv, "scsi-hd,drive=d0,bus=hba.0,wwn=0x5000c50015ea71ac") &&

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build the captured sysfs/procfs trees under tests/data/sysfs/<controller>/.
 
-Values marked LOG come from ../shared/cases/lab-guest-logs/<file>.log (the
+Values marked LOG come from tests/data/lab-guest-logs/<file>.log (the
 guest's own sysfs, QEMU 7.2, Debian kernel 6.1); values marked QEMU are
 QEMU's defaults for that command line (PCI ids from QEMU's pci_ids.h and
 device models, slots from the machine's layout, DMI strings from QEMU's
@@ -172,7 +172,7 @@ def main():
     mountinfo(root, ["21 1 8:1 / /srv rw,relatime shared:1 - xfs /dev/sda1 rw",
                      "1 0 0:2 / / rw - rootfs rootfs rw"])
 
-    # NVMe: LOG nvme.log; PCI 1b36:0010 QEMU; io_queue_depth 1024 (FIELD.md s1 default)
+    # NVMe: LOG nvme.log; PCI 1b36:0010 QEMU; io_queue_depth 1024 (default of the module parameter, Linux drivers/nvme/host/pci.c)
     root = os.path.join(HERE, "nvme")
     shutil.rmtree(root, ignore_errors=True)
     common(root, Q35)

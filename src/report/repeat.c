@@ -1,5 +1,5 @@
 /* repeat.c - document and text summary of `run --repeat N` (see repeat.h). */
-#include "compare/repeat.h"
+#include "report/repeat.h"
 
 #include <math.h>
 #include <stdlib.h>

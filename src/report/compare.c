@@ -1,9 +1,9 @@
-/* cmp_out.c - print the comparison table as text, Markdown or JSON. */
+/* compare.c - print the comparison table as text, Markdown or JSON. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/cmp.h"
+#include "report/compare.h"
 #include "report/report.h"
 
 void iom_cmp_fmt_num(double v, char *buf, size_t len)

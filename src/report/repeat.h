@@ -3,8 +3,8 @@
  * (`iomark run --repeat N`): every run kept, and per metric the mean, min,
  * max and sample standard deviation over the runs.
  */
-#ifndef IOMARK_COMPARE_REPEAT_H
-#define IOMARK_COMPARE_REPEAT_H
+#ifndef IOMARK_REPORT_REPEAT_H
+#define IOMARK_REPORT_REPEAT_H
 
 #include <cjson/cJSON.h>
 #include <stdio.h>

@@ -1,0 +1,490 @@
+/* cmd_model.c - `iomark model fit DOC...` and `iomark model FIT.json
+ * --what-if ... --workload ... | --burst N`: argument handling only; the
+ * maths is in src/model, the writers in src/report/model.c. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "model/fit.h"
+#include "report/model.h"
+
+#define CMD "model"
+#define MAX_SCEN 8
+#define MAX_OIO 16384u
+#define MAX_BURST 1000000u
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: iomark model fit [options] SWEEP.json|RUN.json...\n"
+            "       iomark model FIT.json [--what-if K=V,...]... (--workload threads=T,iodepth=D | --burst N)\n"
+            "Fit a queueing model of the disk to measured points, then predict what other\n"
+            "queue limits or workloads would do: IOPS, mean and p99 latency, and the split of\n"
+            "the time into guest wait (above the driver), adapter/LUN queue wait and device\n"
+            "time; exact mean value analysis (means) and a simulation (tails) side by side.\n\n"
+            "fit:\n"
+            "  DOC...                    iomark sweep documents or run documents (one target, one rw/bs)\n"
+            "  --output=FILE, -o FILE    write the FIT document (JSON) there; text summary on stdout\n"
+            "  --output-format=FMT       normal (default) or json (the FIT document on stdout)\n"
+            "  --seed=N                  simulation seed for the p99 column (default 1)\n\n"
+            "predict:\n"
+            "  --what-if K=V,...         a scenario beside the fitted one (up to %d); keys:\n"
+            "                            adapter_queue, lun_queue, nr_requests, hw_queues (0 = no limit),\n"
+            "                            parallelism (c >= 1), service_scale (> 0)\n"
+            "  --workload threads=T,iodepth=D   closed loop of T x D outstanding I/Os (at most %u)\n"
+            "  --burst N                 N I/Os issued at once (at most %u)\n"
+            "  --seed=N                  simulation seed (default 1); same seed, same figures\n"
+            "  --des-ios=N               I/Os simulated per scenario (default 200000, 1000..100000000)\n"
+            "  --output-format=FMT       normal (default) or json\n"
+            "  --output=FILE, -o FILE    write there instead of stdout\n\n"
+            "check (validation on points the model was not fitted on):\n"
+            "  iomark model FIT.json --check SWEEP.json...   predicted vs measured per point, with\n"
+            "                            the checked documents' own queue limits (from their probe)\n\n"
+            "Exit status: 0 ok, 2 bad option or input (nothing written), 1 failure.\n",
+            MAX_SCEN - 1, MAX_OIO, MAX_BURST);
+}
+
+/* "--name=value" or "--name value"; returns the value or NULL; *i advances. */
+static const char *optval(int argc, char **argv, int *i, const char *name)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n))
+        return NULL;
+    if (a[n] == '=')
+        return a + n + 1;
+    if (a[n] == '\0')
+        return *i + 1 < argc ? argv[++*i] : "";
+    return NULL;
+}
+
+static int parse_u64(const char *s, unsigned long long lo, unsigned long long hi,
+                     unsigned long long *out)
+{
+    if (!s || !*s || *s == '-' || *s == '+')
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* K=V,K=V list: applies to sc; on error prints one line and returns -1. */
+static int parse_whatif(const char *opt, const char *list, struct iom_scenario *sc)
+{
+    char buf[512];
+    if (!*list || strlen(list) >= sizeof(buf)) {
+        iom_cli_error(CMD, "--%s=%s: allowed: K=V,... with keys adapter_queue, lun_queue, "
+                           "nr_requests, hw_queues, parallelism, service_scale", opt, list);
+        return -1;
+    }
+    snprintf(buf, sizeof(buf), "%s", list);
+    char *save = NULL;
+    for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(kv, '=');
+        if (!eq) {
+            iom_cli_error(CMD, "--%s=%s: '%s' is not K=V", opt, list, kv);
+            return -1;
+        }
+        *eq = 0;
+        const char *k = kv, *v = eq + 1;
+        unsigned long long u;
+        unsigned *slot = NULL;
+        if (!strcmp(k, "adapter_queue"))
+            slot = &sc->limits.adapter_queue;
+        else if (!strcmp(k, "lun_queue"))
+            slot = &sc->limits.lun_queue;
+        else if (!strcmp(k, "nr_requests"))
+            slot = &sc->limits.nr_requests;
+        else if (!strcmp(k, "hw_queues") || !strcmp(k, "nr_hw_queues"))
+            slot = &sc->limits.hw_queues;
+        if (slot) {
+            if (parse_u64(v, 0, 1000000, &u)) {
+                iom_cli_error(CMD, "--%s=%s: %s=%s: allowed: an integer 0..1000000 (0 = no limit)",
+                              opt, list, k, v);
+                return -1;
+            }
+            *slot = (unsigned)u;
+        } else if (!strcmp(k, "parallelism") || !strcmp(k, "service_scale")) {
+            char *end;
+            double d = strtod(v, &end);
+            int pa = !strcmp(k, "parallelism");
+            if (end == v || *end || !(pa ? d >= 1 && d <= 1e6 : d > 0 && d <= 1e6)) {
+                iom_cli_error(CMD, "--%s=%s: %s=%s: allowed: %s", opt, list, k, v,
+                              pa ? "a number 1..1000000" : "a number > 0 (1 = as fitted)");
+                return -1;
+            }
+            if (pa)
+                sc->parallelism = d;
+            else
+                sc->svc_scale = d;
+        } else {
+            iom_cli_error(CMD, "--%s=%s: unknown key %s; allowed: adapter_queue, lun_queue, "
+                               "nr_requests, hw_queues, parallelism, service_scale", opt, list, k);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int parse_workload(const char *list, unsigned *threads, unsigned *iodepth)
+{
+    char buf[256];
+    snprintf(buf, sizeof(buf), "%s", list);
+    char *save = NULL;
+    *threads = *iodepth = 0;
+    for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(kv, '=');
+        unsigned long long u;
+        if (eq)
+            *eq = 0;
+        int th = !strcmp(kv, "threads") || !strcmp(kv, "numjobs");
+        int qd = !strcmp(kv, "iodepth");
+        if (!eq || (!th && !qd) || parse_u64(eq + 1, 1, MAX_OIO, &u)) {
+            iom_cli_error(CMD, "--workload=%s: allowed: threads=T,iodepth=D with 1 <= T x D <= %u",
+                          list, MAX_OIO);
+            return -1;
+        }
+        *(th ? threads : iodepth) = (unsigned)u;
+    }
+    if (!*threads || !*iodepth || (unsigned long long)*threads * *iodepth > MAX_OIO) {
+        iom_cli_error(CMD, "--workload=%s: allowed: threads=T,iodepth=D with 1 <= T x D <= %u",
+                      list, MAX_OIO);
+        return -1;
+    }
+    return 0;
+}
+
+static int cmd_fit(int argc, char **argv)
+{
+    const char *out = NULL;
+    int json = 0;
+    unsigned long long seed = 1;
+    const char **docs = calloc((size_t)argc + 1, sizeof(*docs));
+    if (!docs)
+        return IOM_EXIT_FAIL;
+    unsigned nd = 0;
+    int rc = IOM_EXIT_USAGE;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (a[0] != '-' || a[1] == '\0') {
+            docs[nd++] = a;
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            rc = IOM_EXIT_OK;
+            goto done;
+        } else if ((v = optval(argc, argv, &i, "--output-format"))) {
+            if (!strcmp(v, "json"))
+                json = 1;
+            else if (!strcmp(v, "normal") || !strcmp(v, "text"))
+                json = 0;
+            else {
+                iom_cli_error(CMD, "--output-format=%s: allowed: normal, json", v);
+                goto done;
+            }
+        } else if ((v = optval(argc, argv, &i, "--output")) || (v = optval(argc, argv, &i, "-o"))) {
+            if (!*v) {
+                iom_cli_error(CMD, "--output=: needs a file name");
+                goto done;
+            }
+            out = v;
+        } else if ((v = optval(argc, argv, &i, "--seed"))) {
+            if (parse_u64(v, 0, UINT64_MAX, &seed)) {
+                iom_cli_error(CMD, "--seed=%s: allowed: an integer >= 0", v);
+                goto done;
+            }
+        } else {
+            iom_cli_error(CMD, "%s: unknown option of 'model fit'; allowed: --output, "
+                               "--output-format, --seed, --help", a);
+            goto done;
+        }
+    }
+    if (!nd) {
+        iom_cli_error(CMD, "fit: no document given; name iomark sweep or run JSON files");
+        goto done;
+    }
+    struct iom_fit *f = calloc(1, sizeof(*f));
+    if (!f) {
+        rc = IOM_EXIT_FAIL;
+        goto done;
+    }
+    char err[600];
+    int lrc = iom_fit_load_docs(docs, nd, f, err, sizeof(err));
+    if (lrc) {
+        iom_cli_error(CMD, "fit: %s", err);
+        free(f);
+        goto done;
+    }
+    lrc = iom_fit_device(f, seed);
+    if (lrc) {
+        iom_cli_error(CMD, "fit: %s", lrc == -ENOMEM ? "out of memory" : "the points cannot be fitted");
+        rc = lrc == -ENOMEM ? IOM_EXIT_FAIL : IOM_EXIT_USAGE;
+        free(f);
+        goto done;
+    }
+    cJSON *doc = iom_model_fit_json(f, docs, nd);
+    rc = IOM_EXIT_OK;
+    if (!doc) {
+        rc = IOM_EXIT_FAIL;
+    } else if (out || json) {
+        int w = iom_json_write(doc, out);
+        if (w) {
+            iom_cli_error(CMD, "--output=%s: %s", out ? out : "-", strerror(-w));
+            rc = IOM_EXIT_FAIL;
+        }
+    }
+    if (rc == IOM_EXIT_OK && !json)
+        iom_model_fit_text(stdout, f);
+    cJSON_Delete(doc);
+    free(f);
+done:
+    free(docs);
+    return rc;
+}
+
+/* Read FIT.json; prints the reason and returns NULL when it cannot. */
+static struct iom_fit *load_fit(const char *fitpath)
+{
+    FILE *ff = fopen(fitpath, "rb");
+    if (!ff) {
+        iom_cli_error(CMD, "%s: cannot read: %s", fitpath, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *text = malloc(cap + 1);
+    while (text) {
+        n += fread(text + n, 1, cap - n, ff);
+        if (n < cap || cap >= ((size_t)1 << 28))
+            break;
+        char *nt = realloc(text, cap * 2 + 1);
+        if (!nt) {
+            free(text);
+            text = NULL;
+            break;
+        }
+        text = nt;
+        cap *= 2;
+    }
+    fclose(ff);
+    if (!text)
+        return NULL;
+    text[n] = 0;
+    cJSON *doc = cJSON_Parse(text);
+    free(text);
+    struct iom_fit *f = calloc(1, sizeof(*f));
+    char err[600];
+    if (!f) {
+        cJSON_Delete(doc);
+        return NULL;
+    }
+    if (!doc || iom_fit_from_json(doc, f, err, sizeof(err))) {
+        iom_cli_error(CMD, "%s: %s", fitpath, doc ? err : "not JSON; expected a FIT document from "
+                                                          "'iomark model fit'");
+        cJSON_Delete(doc);
+        free(f);
+        return NULL;
+    }
+    cJSON_Delete(doc);
+    return f;
+}
+
+static int check_cmd(const char *fitpath, const char **docs, unsigned nd, int json,
+                     const char *out, unsigned long long des_ios, unsigned long long seed)
+{
+    struct iom_fit *f = load_fit(fitpath);
+    if (!f)
+        return IOM_EXIT_USAGE;
+    struct iom_fit *c = calloc(1, sizeof(*c));
+    char err[600];
+    int rc = IOM_EXIT_OK;
+    if (!c) {
+        rc = IOM_EXIT_FAIL;
+    } else if (iom_fit_load_docs(docs, nd, c, err, sizeof(err))) {
+        iom_cli_error(CMD, "--check: %s", err);
+        rc = IOM_EXIT_USAGE;
+    } else if (iom_fit_check(f, c, NULL, des_ios < 50000 ? des_ios : 50000, seed)) {
+        iom_cli_error(CMD, "--check: the model cannot evaluate these points");
+        rc = IOM_EXIT_FAIL;
+    } else if (json) {
+        cJSON *d = iom_model_check_json(f, fitpath, c, docs, nd);
+        int w = d ? iom_json_write(d, out) : -ENOMEM;
+        cJSON_Delete(d);
+        if (w) {
+            iom_cli_error(CMD, "--output=%s: %s", out ? out : "-", strerror(-w));
+            rc = IOM_EXIT_FAIL;
+        }
+    } else {
+        FILE *o = out ? fopen(out, "w") : stdout;
+        if (!o) {
+            iom_cli_error(CMD, "--output=%s: %s", out, strerror(errno));
+            rc = IOM_EXIT_FAIL;
+        } else {
+            iom_model_check_text(o, f, fitpath, c);
+            if (out && fclose(o)) {
+                iom_cli_error(CMD, "--output=%s: %s", out, strerror(errno));
+                rc = IOM_EXIT_FAIL;
+            }
+        }
+    }
+    free(c);
+    free(f);
+    return rc;
+}
+
+int iom_cmd_model(int argc, char **argv)
+{
+    if (argc >= 2 && !strcmp(argv[1], "fit"))
+        return cmd_fit(argc - 1, argv + 1);
+    const char *fitpath = NULL, *out = NULL;
+    const char *whatif[MAX_SCEN];
+    const char *checks[64];
+    unsigned nchk = 0;
+    unsigned nw = 0, threads = 0, iodepth = 0;
+    unsigned long long burst = 0, seed = 1, des_ios = 200000;
+    int json = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (a[0] != '-' || a[1] == '\0') {
+            if (fitpath) {
+                iom_cli_error(CMD, "%s: one FIT.json only (already %s); to fit use 'iomark model "
+                                   "fit DOC...'", a, fitpath);
+                return IOM_EXIT_USAGE;
+            }
+            fitpath = a;
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return IOM_EXIT_OK;
+        } else if ((v = optval(argc, argv, &i, "--what-if"))) {
+            if (nw >= MAX_SCEN - 1) {
+                iom_cli_error(CMD, "--what-if=%s: at most %d scenarios", v, MAX_SCEN - 1);
+                return IOM_EXIT_USAGE;
+            }
+            whatif[nw++] = v;
+        } else if ((v = optval(argc, argv, &i, "--check"))) {
+            if (!*v || nchk >= 64) {
+                iom_cli_error(CMD, "--check=%s: allowed: 1 to 64 iomark sweep or run documents", v);
+                return IOM_EXIT_USAGE;
+            }
+            checks[nchk++] = v;
+        } else if ((v = optval(argc, argv, &i, "--workload"))) {
+            if (parse_workload(v, &threads, &iodepth))
+                return IOM_EXIT_USAGE;
+        } else if ((v = optval(argc, argv, &i, "--burst"))) {
+            if (parse_u64(v, 1, MAX_BURST, &burst)) {
+                iom_cli_error(CMD, "--burst=%s: allowed: an integer 1..%u (I/Os issued at once)", v,
+                              MAX_BURST);
+                return IOM_EXIT_USAGE;
+            }
+        } else if ((v = optval(argc, argv, &i, "--seed"))) {
+            if (parse_u64(v, 0, UINT64_MAX, &seed)) {
+                iom_cli_error(CMD, "--seed=%s: allowed: an integer >= 0", v);
+                return IOM_EXIT_USAGE;
+            }
+        } else if ((v = optval(argc, argv, &i, "--des-ios"))) {
+            if (parse_u64(v, 1000, 100000000, &des_ios)) {
+                iom_cli_error(CMD, "--des-ios=%s: allowed: an integer 1000..100000000", v);
+                return IOM_EXIT_USAGE;
+            }
+        } else if ((v = optval(argc, argv, &i, "--output-format"))) {
+            if (!strcmp(v, "json"))
+                json = 1;
+            else if (!strcmp(v, "normal") || !strcmp(v, "text"))
+                json = 0;
+            else {
+                iom_cli_error(CMD, "--output-format=%s: allowed: normal, json", v);
+                return IOM_EXIT_USAGE;
+            }
+        } else if ((v = optval(argc, argv, &i, "--output")) || (v = optval(argc, argv, &i, "-o"))) {
+            if (!*v) {
+                iom_cli_error(CMD, "--output=: needs a file name");
+                return IOM_EXIT_USAGE;
+            }
+            out = v;
+        } else {
+            iom_cli_error(CMD, "%s: unknown option; allowed: fit, --what-if, --workload, --burst, "
+                               "--seed, --des-ios, --output-format, --output, --help", a);
+            return IOM_EXIT_USAGE;
+        }
+    }
+    if (!fitpath) {
+        iom_cli_error(CMD, "no FIT.json given; 'iomark model fit -o FIT.json SWEEP.json' makes one");
+        return IOM_EXIT_USAGE;
+    }
+    if (nchk && (nw || burst || threads)) {
+        iom_cli_error(CMD, "--check: predicts the checked points with their own limits; "
+                           "not allowed with --what-if, --workload or --burst");
+        return IOM_EXIT_USAGE;
+    }
+    if (nchk) {
+        return check_cmd(fitpath, checks, nchk, json, out, des_ios, seed);
+    }
+    if (!burst && !threads) {
+        iom_cli_error(CMD, "--workload: missing; give --workload threads=T,iodepth=D or --burst N");
+        return IOM_EXIT_USAGE;
+    }
+    struct iom_fit *f = load_fit(fitpath);
+    if (!f)
+        return IOM_EXIT_USAGE;
+    struct iom_scenario sc[MAX_SCEN];
+    struct iom_prediction pr[MAX_SCEN];
+    unsigned ns = 1 + nw;
+    memset(sc, 0, sizeof(sc));
+    for (unsigned i = 0; i < ns; i++) {
+        sc[i].limits = f->limits;
+        sc[i].parallelism = f->dev.parallelism;
+        sc[i].svc_scale = 1;
+        sc[i].threads = threads ? threads : 1;
+        sc[i].iodepth = iodepth ? iodepth : 1;
+        sc[i].burst = (unsigned)burst;
+        sc[i].des_ios = des_ios;
+        sc[i].seed = seed;
+        if (i == 0) {
+            snprintf(sc[i].name, sizeof(sc[i].name), "as fitted");
+        } else {
+            snprintf(sc[i].name, sizeof(sc[i].name), "what-if %u", i);
+            if (parse_whatif("what-if", whatif[i - 1], &sc[i])) {
+                free(f);
+                return IOM_EXIT_USAGE;
+            }
+        }
+    }
+    int rc = IOM_EXIT_OK;
+    for (unsigned i = 0; i < ns && rc == IOM_EXIT_OK; i++) {
+        int prc = iom_model_predict(f, &sc[i], &pr[i]);
+        if (prc) {
+            iom_cli_error(CMD, "%s: %s", sc[i].name,
+                          prc == -ENOMEM ? "out of memory" : "the model cannot evaluate this case");
+            rc = prc == -ENOMEM ? IOM_EXIT_FAIL : IOM_EXIT_USAGE;
+        }
+    }
+    if (rc == IOM_EXIT_OK) {
+        if (json) {
+            cJSON *pd = iom_model_pred_json(f, fitpath, sc, pr, ns);
+            int w = pd ? iom_json_write(pd, out) : -ENOMEM;
+            cJSON_Delete(pd);
+            if (w) {
+                iom_cli_error(CMD, "--output=%s: %s", out ? out : "-", strerror(-w));
+                rc = IOM_EXIT_FAIL;
+            }
+        } else {
+            FILE *o = out ? fopen(out, "w") : stdout;
+            if (!o) {
+                iom_cli_error(CMD, "--output=%s: %s", out, strerror(errno));
+                rc = IOM_EXIT_FAIL;
+            } else {
+                iom_model_pred_text(o, f, fitpath, sc, pr, ns);
+                if (out && fclose(o)) {
+                    iom_cli_error(CMD, "--output=%s: %s", out, strerror(errno));
+                    rc = IOM_EXIT_FAIL;
+                }
+            }
+        }
+    }
+    free(f);
+    return rc;
+}

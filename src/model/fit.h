@@ -1,0 +1,130 @@
+/*
+ * fit.h - fit the device model (model.h) to measured points, read the
+ * points from iomark documents, and predict what-if scenarios with MVA and
+ * DES side by side. docs/model.md describes the method.
+ *
+ * Units: seconds (double) unless a name says otherwise. Functions return 0
+ * or -errno; those that take err/errlen write one line saying what is wrong
+ * with the input (for "iomark model: ..." messages). Nothing prints or exits.
+ */
+#ifndef IOMARK_MODEL_FIT_H
+#define IOMARK_MODEL_FIT_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+
+#define IOM_FIT_MAXQ 12      /* quantiles kept: min, p25 ... p99.9999, max */
+#define IOM_FIT_MAXPOINTS 256
+#define IOM_MODEL_SCHEMA "iomark-model"
+#define IOM_MODEL_SCHEMA_VERSION 1
+
+/* A latency distribution given by quantiles: p[i] in percent (0 = min,
+ * 100 = max), ascending; v_s[i] the value in seconds, non-decreasing. */
+struct iom_quantiles {
+    unsigned n;
+    double p[IOM_FIT_MAXQ];
+    double v_s[IOM_FIT_MAXQ];
+    uint64_t samples; /* I/Os behind them */
+};
+
+/* One measured point (one run at threads x iodepth outstanding I/O). */
+struct iom_fit_point {
+    unsigned threads, iodepth;
+    double iops, mean_s, p99_s;
+    struct iom_quantiles q;
+    char source[160]; /* "file" or "file#point" */
+    /* filled by iom_fit_device */
+    double pred_iops, pred_mean_s, pred_p99_s;
+};
+
+/* The fitted model. */
+struct iom_fit {
+    struct iom_model_dev dev;      /* S (low-load mean), c (fitted), host_s */
+    struct iom_model_limits limits; /* from the documents' probe */
+    struct iom_quantiles svc;      /* service-time distribution (lowest-load point) */
+    unsigned base;                 /* index of the lowest-load point in points[] */
+    unsigned npoints;
+    struct iom_fit_point points[IOM_FIT_MAXPOINTS];
+    double rms_iops_err_pct, max_iops_err_pct, rms_mean_err_pct, max_mean_err_pct;
+    int c_identified;  /* 0 when no point saturates: c is then only a lower bound */
+    char rw[32];
+    uint64_t bs_bytes;
+    char target[256], driver[64], controller[96];
+};
+
+/*
+ * Spread a quantile table into histogram h (cleared first): the mass between
+ * consecutive quantiles a < b is spread uniformly over ln(value) in [a, b]
+ * (a CDF linear in the logarithm, denser near a, as latency tails are; over
+ * the value itself when a < 1 ns), `total` counts in all (rounded with carry
+ * so they add up to total exactly). -EINVAL for fewer than 2 quantiles, decreasing
+ * values or total 0.
+ */
+int iom_fit_hist_from_quantiles(struct iom_hist *h, const struct iom_quantiles *q,
+                                uint64_t total);
+
+/*
+ * Read measured points from iomark documents (schema iomark-result): a
+ * "sweep" gives every point with status ok, a "run" one point. All must be
+ * one target and one rw/bs; the limits come from the first document's
+ * targets[0].probe.disks[0] (adapter_queue, lun_queue, nr_requests,
+ * nr_hw_queues; null = 0). fit->points/npoints, limits, rw, bs, target,
+ * driver, controller are set. -EINVAL with err set for anything else.
+ */
+int iom_fit_load_docs(const char *const *paths, unsigned npaths, struct iom_fit *fit, char *err,
+                      size_t errlen);
+
+/*
+ * Fit the device: S = mean latency of the lowest-load point (fewest
+ * outstanding I/O, then fewest threads), its quantiles as the service
+ * distribution; host_s = max(0, N/X - R) at that point (Little's law);
+ * c >= 1 minimising sum (ln X_mva(N_i; c) - ln X_i)^2 over all points (grid
+ * of 241 log-spaced values then golden-section refinement). Then every
+ * point's predicted IOPS and mean (MVA) and p99 (DES, seed `seed`) and the
+ * error figures. fit->points must be loaded. -EINVAL when a point has no
+ * positive IOPS/latency; -ENOMEM.
+ */
+int iom_fit_device(struct iom_fit *fit, uint64_t seed);
+
+/* One scenario to predict. */
+struct iom_scenario {
+    char name[64];
+    struct iom_model_limits limits;
+    double parallelism;  /* c to use */
+    double svc_scale;    /* service times x this (1 = as fitted) */
+    unsigned threads, iodepth, burst; /* burst > 0: burst form */
+    uint64_t des_ios;    /* I/Os simulated (closed: measured; burst: over repeated bursts) */
+    uint64_t seed;
+};
+
+struct iom_prediction {
+    unsigned limit;                 /* L used */
+    unsigned des_servers;           /* round(c) */
+    unsigned des_runs;              /* burst: bursts simulated */
+    struct iom_model_out mva, des;  /* mva.p99_s is NAN */
+};
+
+/* Run MVA and DES for a scenario on a fitted model. -EINVAL for a scenario
+ * without threads/iodepth or burst; -ENOMEM. */
+int iom_model_predict(const struct iom_fit *fit, const struct iom_scenario *sc,
+                      struct iom_prediction *out);
+
+/*
+ * Check a model against other measured points (fit-on-one, predict-the-
+ * others validation): for every point of `check` (loaded with
+ * iom_fit_load_docs, so its limits are the checked documents' own probe
+ * limits unless override is non-NULL) predict IOPS and mean (MVA) and p99
+ * (DES, des_ios I/Os, seed) with model's device and fill check->points[].pred_*
+ * and check's error figures. -EINVAL, -ENOMEM.
+ */
+int iom_fit_check(const struct iom_fit *model, struct iom_fit *check,
+                  const struct iom_model_limits *override, uint64_t des_ios, uint64_t seed);
+
+/* Read a FIT document written by iom_model_fit_json (report/model.h).
+ * -EINVAL with err set when it is not one. */
+int iom_fit_from_json(const cJSON *doc, struct iom_fit *fit, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * compare.h - writers of the comparison table built by compare/cmp.h
+ * (`iomark compare`): aligned text, Markdown and the JSON document. They
+ * only format: every figure (means, changes, Welch's test) comes from the
+ * table, which comes from stats/.
+ */
+#ifndef IOMARK_REPORT_COMPARE_H
+#define IOMARK_REPORT_COMPARE_H
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
+#include "compare/cmp.h"
+
+/*
+ * Print the table c to f as aligned plain text: one block per workload,
+ * one row per metric, one column per input (mean, and with repeats the
+ * spread), then the change against the base input and the test's verdict.
+ * c is only read. Write errors are left to the caller (ferror(f)).
+ */
+void iom_cmp_print_text(FILE *f, const struct iom_cmp *c);
+
+/* As iom_cmp_print_text, as GitHub-flavoured Markdown tables. */
+void iom_cmp_print_markdown(FILE *f, const struct iom_cmp *c);
+
+/*
+ * The JSON document of the table ("schema": "iomark-result", "type":
+ * "compare"; docs/json-schema.md). Returns a new cJSON tree the caller
+ * frees with cJSON_Delete, or NULL when out of memory. c is only read.
+ */
+cJSON *iom_cmp_json(const struct iom_cmp *c);
+
+/*
+ * Format v with 3-4 significant digits for tables into buf (len bytes,
+ * always NUL-terminated when len > 0): "63947", "484.3", "12.50", "0.856";
+ * "-" for NaN. Units are the caller's.
+ */
+void iom_cmp_fmt_num(double v, char *buf, size_t len);
+
+#endif

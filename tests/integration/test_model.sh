@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# iomark model: fit on a recorded sweep (tests/data/model), predictions checked
+# against an independent product-form computation in Python (normalising
+# constants, not MVA's recursion), the burst means, determinism, --check, and
+# refusals (one line, exit 2, nothing written).
+source "$(dirname "$0")/lib.sh"
+D=$SRCDIR/tests/data/model
+SWEEP=$D/sweep_file_vda.json
+[ -f "$SWEEP" ] || { echo "FAIL: $SWEEP not found (part of the repository)"; exit 1; }
+FIT=$WORK/fit.json
+
+expect_status 0 "fit on a sweep" -- "$IOMARK" model fit --output=$FIT "$SWEEP"
+grep -q "fit error: IOPS rms" $WORK/out && pass "fit text" || fail "fit text: $(head -20 $WORK/out)"
+
+$PY - "$SWEEP" "$FIT" <<'PY' && pass "FIT document: S, host time, c, per-point predictions and errors" || fail "FIT document"
+import json, math, sys
+sw = json.load(open(sys.argv[1])); fit = json.load(open(sys.argv[2]))
+assert fit["schema"] == "iomark-model" and fit["type"] == "model_fit"
+pts = [p for p in sw["points"] if p["result"]["status"] == "ok"]
+# the lowest-load point: fewest outstanding I/O, then fewest threads
+low = min(pts, key=lambda p: (p["threads"] * p["iodepth"], p["threads"]))
+tot = low["result"]["total"]["total"]
+dev = fit["device"]
+S = tot["lat_us"]["mean"]
+assert abs(dev["service_mean_us"] - S) < 1e-6 * S, (dev["service_mean_us"], S)
+N = low["threads"] * low["iodepth"]
+z = max(0.0, N / tot["iops"] * 1e6 - S)
+assert abs(dev["host_us_per_io"] - z) < 1e-6 * max(z, 1), (dev["host_us_per_io"], z)
+q = dev["service_quantiles"]
+assert q[0]["p"] == 0 and abs(q[0]["us"] - tot["lat_us"]["min"]) < 1e-9
+assert q[-1]["p"] == 100 and abs(q[-1]["us"] - tot["lat_us"]["max"]) < 1e-9
+c = dev["parallelism"]; assert c >= 1
+lim = fit["limits"]
+L = min([v for v in (lim["adapter_queue"], lim["lun_queue"],
+                     (lim["nr_requests"] or 0) * (lim["nr_hw_queues"] or 1)) if v] or [0])
+assert (lim["effective"] or 0) == L
+
+def product_form(S, c, z, L, T, N):
+    """Closed network host (T servers of z) + disk (rate min(j, L, c)/S) by
+    normalising constants; returns X, mean time at the disk."""
+    def mu_d(j): return min(j, L if L else j, c) / S
+    if z == 0:
+        X = mu_d(N); return X, N / X
+    def mu_h(i): return min(i, T) / z
+    lf_d = [0.0]; lf_h = [0.0]
+    for j in range(1, N + 1):
+        lf_d.append(lf_d[-1] - math.log(mu_d(j))); lf_h.append(lf_h[-1] - math.log(mu_h(j)))
+    w = [lf_d[j] + lf_h[N - j] for j in range(N + 1)]
+    m = max(w); p = [math.exp(x - m) for x in w]; s = sum(p); p = [x / s for x in p]
+    X = sum(p[j] * mu_d(j) for j in range(1, N + 1))
+    return X, sum(p[j] * j for j in range(N + 1)) / X
+
+sse = 0
+for fp in fit["points"]:
+    X, R = product_form(S * 1e-6, c, z * 1e-6, L, fp["threads"], fp["threads"] * fp["iodepth"])
+    assert abs(fp["predicted"]["iops"] - X) < 1e-6 * X, (fp, X)
+    assert abs(fp["predicted"]["lat_mean_us"] - R * 1e6) < 1e-6 * R * 1e6, (fp, R)
+    e = 100 * (fp["predicted"]["iops"] - fp["measured"]["iops"]) / fp["measured"]["iops"]
+    assert abs(fp["error_pct"]["iops"] - e) < 1e-9
+    sse += math.log(X / fp["measured"]["iops"]) ** 2
+# c is the least-squares optimum: nearby values are no better
+for f in (0.9, 1.1):
+    s2 = sum(math.log(product_form(S * 1e-6, max(1, c * f), z * 1e-6, L, fp["threads"],
+             fp["threads"] * fp["iodepth"])[0] / fp["measured"]["iops"]) ** 2 for fp in fit["points"])
+    assert s2 >= sse - 1e-9, (f, s2, sse)
+assert len(fit["points"]) == len(pts)
+PY
+
+# prediction: closed loop, two what-ifs, JSON
+expect_status 0 "predict closed loop" -- "$IOMARK" model $FIT --what-if lun_queue=8,adapter_queue=16 \
+  --what-if lun_queue=254,adapter_queue=1024,parallelism=64 --workload threads=8,iodepth=8 \
+  --output-format=json --output=$WORK/pred.json
+$PY - "$FIT" $WORK/pred.json <<'PY' && pass "closed-loop predictions: MVA by product form, split adds up, Little" || fail "closed-loop predictions"
+import json, math, sys
+fit = json.load(open(sys.argv[1])); pr = json.load(open(sys.argv[2]))
+S = fit["device"]["service_mean_us"] * 1e-6; z = fit["device"]["host_us_per_io"] * 1e-6
+sc = pr["scenarios"]; assert len(sc) == 3 and pr["type"] == "model_prediction"
+assert sc[1]["limits"]["effective"] == 8 and sc[2]["limits"]["effective"] == min(254, fit["limits"]["effective"] or 254)
+for s in sc:
+    T, N, L, c = 8, 64, s["limits"]["effective"] or 0, s["parallelism"]
+    def mu_d(j): return min(j, L if L else j, c) / S
+    def mu_h(i): return min(i, T) / z
+    if z > 0:
+        lf_d = [0.0]; lf_h = [0.0]
+        for j in range(1, N + 1):
+            lf_d.append(lf_d[-1] - math.log(mu_d(j))); lf_h.append(lf_h[-1] - math.log(mu_h(j)))
+        w = [lf_d[j] + lf_h[N - j] for j in range(N + 1)]; m = max(w)
+        p = [math.exp(x - m) for x in w]; t = sum(p); p = [x / t for x in p]
+    else:
+        p = [0.0] * N + [1.0]
+    X = sum(p[j] * mu_d(j) for j in range(1, N + 1))
+    g = sum(p[j] * max(0, j - L) for j in range(N + 1)) / X if L else 0
+    mva, des = s["mva"], s["des"]
+    assert abs(mva["iops"] - X) < 1e-6 * X, (mva["iops"], X)
+    assert abs(mva["guest_wait_us"] - g * 1e6) < 1e-6 * max(g * 1e6, 1), (mva["guest_wait_us"], g)
+    for o in (mva, des):
+        parts = o["guest_wait_us"] + o["queue_wait_us"] + o["device_us"]
+        assert abs(parts - o["lat_mean_us"]) < 1e-6 * o["lat_mean_us"], o
+    # Little's law on the simulation: N = X (latency + host time)
+    assert abs(des["iops"] * (des["lat_mean_us"] + des["host_us"]) * 1e-6 - N) < 0.01 * N, des
+    assert des["lat_p99_us"] >= des["device_us"] and mva["lat_p99_us"] is None
+# a limit of 8 below the outstanding 64 makes I/O wait in the guest
+assert sc[1]["mva"]["guest_wait_us"] > 0 and sc[1]["des"]["guest_wait_us"] > 0
+PY
+
+# burst form, and the same seed gives the same figures
+expect_status 0 "burst" -- "$IOMARK" model $FIT --what-if adapter_queue=256,lun_queue=64,parallelism=512 \
+  --what-if adapter_queue=1024,lun_queue=254,parallelism=512 --burst 800 --seed=7 --output-format=json --output=$WORK/b1.json
+expect_status 0 "burst again" -- "$IOMARK" model $FIT --what-if adapter_queue=256,lun_queue=64,parallelism=512 \
+  --what-if adapter_queue=1024,lun_queue=254,parallelism=512 --burst 800 --seed=7 --output-format=json --output=$WORK/b2.json
+$PY - "$FIT" $WORK/b1.json $WORK/b2.json <<'PY' && pass "burst means (exponential closed form), 64 vs 254, deterministic" || fail "burst"
+import json, math, sys
+fit = json.load(open(sys.argv[1])); b1 = json.load(open(sys.argv[2])); b2 = json.load(open(sys.argv[3]))
+S = fit["device"]["service_mean_us"]
+for s in b1["scenarios"][1:]:
+    L = s["limits"]["effective"]; k = min(L, 512); n = 800
+    step = S / k
+    g = sum(max(0, i - L) * step for i in range(1, n + 1)) / n
+    mean = S + sum(max(0, i - k) * step for i in range(1, n + 1)) / n
+    span = max(0, n - k) * step + S * sum(1 / j for j in range(1, min(n, k) + 1))
+    m = s["mva"]
+    assert abs(m["guest_wait_us"] - g) < 1e-6 * g and abs(m["lat_mean_us"] - mean) < 1e-6 * mean, (m, g, mean)
+    assert abs(m["makespan_ms"] * 1e3 - span) < 1e-6 * span
+    assert s["des"]["bursts"] >= 1 and s["des"]["ios"] == 800 * s["des"]["bursts"]
+a, b = b1["scenarios"][1], b1["scenarios"][2]
+assert a["limits"]["effective"] == 64 and b["limits"]["effective"] == min(254, fit["limits"]["effective"] or 254)
+assert b["mva"]["lat_mean_us"] < a["mva"]["lat_mean_us"] and b["des"]["lat_p99_us"] < a["des"]["lat_p99_us"]
+for x, y in zip(b1["scenarios"], b2["scenarios"]):
+    assert x["des"] == y["des"] and x["mva"] == y["mva"]
+PY
+
+# text output has both methods side by side
+expect_status 0 "text" -- "$IOMARK" model $FIT --what-if lun_queue=254,adapter_queue=1024 --workload threads=8,iodepth=64
+grep -q "MVA (mean)" $WORK/out && grep -q "DES (tail)" $WORK/out && grep -q "guest wait" $WORK/out \
+  && pass "text table" || fail "text table: $(cat $WORK/out)"
+
+# --check: the fit predicting the sweep's own points agrees with the FIT's predictions
+expect_status 0 "check" -- "$IOMARK" model $FIT --check "$SWEEP" --output-format=json --output=$WORK/chk.json
+$PY - "$FIT" $WORK/chk.json <<'PY' && pass "check document" || fail "check document"
+import json, sys
+fit = json.load(open(sys.argv[1])); chk = json.load(open(sys.argv[2]))
+assert chk["type"] == "model_check" and len(chk["points"]) == len(fit["points"])
+for a, b in zip(fit["points"], chk["points"]):
+    assert abs(a["predicted"]["iops"] - b["predicted"]["iops"]) < 1e-9 * a["predicted"]["iops"]
+PY
+
+# refusals: one line naming option and value, exit 2, nothing written
+for args in "--what-if lun_queue=abc --workload threads=1,iodepth=1|--what-if=lun_queue=abc: lun_queue=abc: allowed" \
+            "--what-if depth=4 --workload threads=1,iodepth=1|unknown key depth" \
+            "--workload threads=0,iodepth=4|--workload=threads=0,iodepth=4: allowed" \
+            "--workload threads=200,iodepth=200|1 <= T x D <= 16384" \
+            "--burst 0|--burst=0: allowed" \
+            "--burst 800 --des-ios=5|--des-ios=5: allowed" \
+            "--what-if parallelism=0.5 --burst 10|parallelism=0.5: allowed" \
+            "--output-format=xml --burst 10|--output-format=xml: allowed: normal, json" \
+            "|--workload: missing"; do
+  a=${args%%|*}; msg=${args#*|}
+  # shellcheck disable=SC2086
+  expect_status 2 "refused: $a" -- "$IOMARK" model $FIT $a --output=$WORK/never.out
+  expect_err_has "$msg"
+  [ ! -e $WORK/never.out ] && pass "nothing written ($a)" || fail "wrote output for $a"
+done
+expect_status 2 "fit of a non-result" -- "$IOMARK" model fit --output=$WORK/never.json "$SRCDIR/README.md"
+expect_err_has "not JSON"
+expect_status 2 "fit of another tool's JSON" -- "$IOMARK" model fit --output=$WORK/never.json "$SRCDIR/tests/data/results/fio_json_1.json"
+expect_err_has "not an iomark result"
+expect_status 2 "a sweep is not a FIT" -- "$IOMARK" model "$SWEEP" --burst 10
+expect_err_has "not a FIT document"
+expect_status 2 "fit needs documents" -- "$IOMARK" model fit
+expect_err_has "no document given"
+[ ! -e $WORK/never.json ] && pass "nothing written by refused fits" || fail "refused fit wrote a file"
+finish
