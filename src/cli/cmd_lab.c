@@ -232,7 +232,7 @@ static int parse_args(int argc, char **argv, struct iom_lab_opts *o, struct cli 
     struct iom_lab_job *legacy = &o->jobs[0];
     snprintf(legacy->command, sizeof(legacy->command), "run");
     legacy->lab_defaults = true;
-    bool scale_set = false;
+    const char *scale_val = NULL;
     int i;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -331,7 +331,7 @@ static int parse_args(int argc, char **argv, struct iom_lab_opts *o, struct cli 
             o->scale = strtod(val, &end);
             if (*end || end == val || !(o->scale >= 0.01 && o->scale <= 10))
                 return bad(name, val, "allowed: 0.01-10 (a factor on study durations and sizes)");
-            scale_set = true;
+            scale_val = val;
         }
     }
     if (c->help)
@@ -377,8 +377,8 @@ static int parse_args(int argc, char **argv, struct iom_lab_opts *o, struct cli 
             snprintf(legacy->command, sizeof(legacy->command), "mark");
         o->nr_jobs = 1;
     }
-    if (scale_set && !c->study)
-        return bad("scale", "", "applies to --study only");
+    if (scale_val && !c->study)
+        return bad("scale", scale_val, "applies to --study only");
     for (size_t k = 0; k < o->nr_jobs; k++)
         iom_lab_job_label(&o->jobs[k]);
     if (!c->study)

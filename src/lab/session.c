@@ -388,6 +388,11 @@ static void run_unit(const struct iom_lab_opts *o, struct iom_lab_env *e, size_t
             int wrc = 0;
             if (doc) {
                 cJSON *lab = iom_lab_env_json(e, o, u);
+                cJSON_AddStringToObject(lab, "controller", c->name);
+                cJSON_AddStringToObject(lab, "variant", u->name);
+                cJSON_AddStringToObject(lab, "controller_title", c->title);
+                cJSON_AddStringToObject(lab, "qemu_device", c->qemu_device);
+                cJSON_AddStringToObject(lab, "machine", c->machine);
                 cJSON_AddStringToObject(lab, "command", cmd);
                 cJSON_AddNumberToObject(lab, "job", (double)(j + 1));
                 cJSON_AddNumberToObject(lab, "run", r);
