@@ -13,10 +13,12 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "lab/image.h"
 #include "lab/lab.h"
 #include "lab/qemu.h"
 #include "workload/units.h"
+
 
 #define CMD "lab"
 
@@ -477,6 +479,26 @@ static int cmd_clean(int argc, char **argv)
     return IOM_EXIT_OK;
 }
 
+/* The progress line (cli/progress.h): per boot an estimate of boot and runs. */
+static void hook_plan(void *arg, size_t nr_boots, double est_total_s)
+{
+    (void)arg;
+    iom_cli_progress_plan(CMD, NULL, (unsigned)nr_boots, est_total_s, false);
+}
+
+static void hook_boot(void *arg, const char *unit, double est_s)
+{
+    (void)arg;
+    iom_cli_progress_step(unit, 0, est_s, 0);
+    iom_cli_progress_phase("in the guest", "booting, then the jobs");
+}
+
+static void hook_boot_done(void *arg)
+{
+    (void)arg;
+    iom_cli_progress_clear();
+}
+
 int iom_cmd_lab(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "setup") == 0)
@@ -567,6 +589,9 @@ int iom_cmd_lab(int argc, char **argv)
     o->labdir = labdir;
     o->exe = exe;
     o->log = stderr;
+    static const struct iom_lab_hooks hooks = {.plan = hook_plan, .boot = hook_boot,
+                                               .boot_done = hook_boot_done};
+    o->hooks = &hooks;
     iom_cli_signals_install();
     int rc = iom_lab_run(o, &iom_cli_stop, stdout, err, sizeof(err));
     if (rc == -EINVAL) {

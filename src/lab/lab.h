@@ -42,6 +42,14 @@ struct iom_lab_unit {
     size_t nr_params;
 };
 
+/* Progress callbacks (all optional): the CLI draws its progress line. */
+struct iom_lab_hooks {
+    void (*plan)(void *arg, size_t nr_boots, double est_total_s);  /* once, before the boots */
+    void (*boot)(void *arg, const char *unit, double est_s);       /* before each boot */
+    void (*boot_done)(void *arg);                                  /* after each boot */
+    void *arg;
+};
+
 /* Everything one lab run needs. Strings are borrowed unless noted. */
 struct iom_lab_opts {
     struct iom_lab_unit units[IOM_LAB_MAX_UNITS];
@@ -66,6 +74,7 @@ struct iom_lab_opts {
     const char *labdir;         /* the lab folder (iom_lab_dir) */
     const char *exe;            /* this iomark binary (/proc/self/exe) */
     FILE *log;                  /* progress lines (stderr) */
+    const struct iom_lab_hooks *hooks;  /* NULL = none */
     char **store;               /* strings owned by opts (iom_lab_opts_strdup) */
     size_t nr_store, cap_store;
 };

@@ -17,6 +17,10 @@
 #include "lab/proc.h"
 #include "report/report.h"
 
+/* seconds a guest takes to boot and shut down, for the progress line's time
+ * left only (the bound per boot is separate, run_unit) */
+#define IOM_LAB_BOOT_EST_S(accel) (strcmp((accel), "kvm") == 0 ? 10.0 : 60.0)
+
 static char *read_all(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -277,7 +281,11 @@ static void run_unit(const struct iom_lab_opts *o, struct iom_lab_env *e, size_t
                                    .timeout_s = timeout, .stop = stop, .tick = iom_lab_watch_tick,
                                    .tick_arg = &w};
     struct iom_lab_proc_result pr;
+    if (o->hooks && o->hooks->boot)
+        o->hooks->boot(o->hooks->arg, u->name, IOM_LAB_BOOT_EST_S(o->accel) + est_all / 2);
     rc = iom_lab_proc_run(argv, &po, &pr);
+    if (o->hooks && o->hooks->boot_done)
+        o->hooks->boot_done(o->hooks->arg);
     iom_lab_argv_free(argv);
     unlink(initrd);
     uo->wall_s = pr.wall_s;
@@ -648,6 +656,12 @@ int iom_lab_run(struct iom_lab_opts *o, const volatile sig_atomic_t *stop, FILE 
             status = rc;
             goto out;
         }
+    }
+    if (o->hooks && o->hooks->plan) {
+        double per_boot = IOM_LAB_BOOT_EST_S(o->accel);
+        for (size_t j = 0; j < o->nr_jobs; j++)
+            per_boot += o->repeat * est[j];
+        o->hooks->plan(o->hooks->arg, o->nr_units, per_boot * (double)o->nr_units);
     }
     for (size_t i = 0; i < o->nr_units; i++) {
         if (stop && *stop) {
