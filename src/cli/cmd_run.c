@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "import/replay.h"
 #include "workload/args.h"
 #include "cli/repeat.h"
@@ -83,6 +84,7 @@ int iom_cmd_run(int argc, char **argv)
     if (jobfile)
         return iom_cmd_run_jobfile(argc, argv, jobfile);
     iom_job_defaults(&job);
+    job.keep = true;   /* a test file run creates stays (as fio's); --keep=0 removes it */
     struct iom_job replayed = {0}; /* the targets of --replay, used when none are given */
     const char *replay = replay_path(argc, argv);
     if (replay) {
@@ -128,6 +130,11 @@ int iom_cmd_run(int argc, char **argv)
     if (status)
         goto out;
     iom_cli_signals_install();
+    {
+        unsigned runs = repeat > 1 ? repeat : 1;
+        double s = iom_cli_job_seconds(&job);
+        iom_cli_progress_plan("run", &ro, runs, s < 0 ? -1 : s * runs, false);
+    }
     status = iom_cli_prepare("run", &job, &ro, targets);
     if (status)
         goto out;
@@ -135,11 +142,11 @@ int iom_cmd_run(int argc, char **argv)
         status = iom_cli_run_repeat("run", &job, &ro, targets, repeat);
         goto out;
     }
-    struct iom_run_hooks hooks = iom_cli_hooks(&ro, NULL);
+    struct iom_run_hooks hooks = iom_cli_hooks(&ro, &job, job.nr_targets ? job.targets[0] : NULL);
     struct iom_result *r = NULL;
     int rc = iom_run(&job, targets, job.nr_targets, &hooks, &r);
     iom_cli_progress_clear();
-    iom_cli_close(targets, job.nr_targets, false);
+    iom_cli_close(targets, job.nr_targets, !job.keep);
     if (rc && r && r->error[0])
         iom_cli_error("run", "%s", r->error);
     status = emit(r, &ro, rc);

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "workload/args.h"
 #include "stats/compare.h"
 
@@ -245,6 +246,7 @@ int iom_cmd_sweep(int argc, char **argv)
     struct iom_run_opts ro = {0};
     char err[512];
     iom_job_defaults(&job);
+    job.keep = true;   /* as run: a created test file stays unless --keep=0 */
     if (iom_options_parse(argc, argv, 1, &job, &ro, err, sizeof(err))) {
         iom_cli_error(CMD, "%s", err);
         iom_job_free(&job);
@@ -311,6 +313,10 @@ int iom_cmd_sweep(int argc, char **argv)
         }
     free(grid);
     iom_cli_signals_install();
+    {
+        double s = iom_cli_job_seconds(&job);
+        iom_cli_progress_plan(CMD, &ro, np, s < 0 ? -1 : s * np, false);
+    }
     status = iom_cli_prepare(CMD, &job, &ro, targets);
     if (status)
         goto out;
@@ -323,8 +329,11 @@ int iom_cmd_sweep(int argc, char **argv)
         one.nr_targets = 1;
         one.targets = &job.targets[p->target];
         char label[64];
-        snprintf(label, sizeof(label), "[%u/%u] T%u Q%u", i + 1, np, p->threads, p->iodepth);
-        struct iom_run_hooks hooks = iom_cli_hooks(&ro, label);
+        snprintf(label, sizeof(label), "T%u Q%u", p->threads, p->iodepth);
+        if (job.nr_targets > 1)
+            snprintf(label + strlen(label), sizeof(label) - strlen(label), " %s",
+                     job.targets[p->target]);
+        struct iom_run_hooks hooks = iom_cli_hooks(&ro, &one, label);
         int rc = iom_run(&one, &targets[p->target], 1, &hooks, &p->r);
         iom_cli_progress_clear();
         if (rc) {
@@ -343,7 +352,7 @@ int iom_cmd_sweep(int argc, char **argv)
         figures(p);
         done++;
     }
-    iom_cli_close(targets, job.nr_targets, false);
+    iom_cli_close(targets, job.nr_targets, !job.keep);
     if (iom_cli_stop && status == 0)
         status = iom_cli_signal_exit(iom_cli_stop);
     /* knee per target, on its measured points in order */

@@ -5,8 +5,12 @@
 #include <string.h>
 
 const struct iom_engine_ops *const iom_engines[] = {
+#ifdef _WIN32 /* I/O completion ports instead of io_uring and libaio (iocp_win.c) */
+    &iom_engine_iocp,
+#else
     &iom_engine_io_uring,
     &iom_engine_libaio,
+#endif
     &iom_engine_psync,
     &iom_engine_null,
     NULL,

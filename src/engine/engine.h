@@ -93,5 +93,7 @@ char *iom_engine_list(char *buf, size_t len);
 /* The engines' ops tables (one per engine file), listed in iom_engines[]. */
 extern const struct iom_engine_ops iom_engine_io_uring, iom_engine_libaio, iom_engine_psync,
     iom_engine_null;
+/* Windows only: overlapped ReadFile/WriteFile on an I/O completion port. */
+extern const struct iom_engine_ops iom_engine_iocp;
 
 #endif

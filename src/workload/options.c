@@ -515,7 +515,8 @@ static const struct opt opts[] = {
      "testing aid: every N-th I/O of a thread completes with ERRNO (EIO, ENOSPC, ...)", fmt_inject},
     {"force", T_BOOL, J(force), 0, 1, NULL, NULL,
      "allow writes to a block device that is mounted or carries data", fmt_never},
-    {"keep", T_BOOL, J(keep), 0, 1, NULL, NULL, "keep the test file iomark created", NULL},
+    {"keep", T_BOOL, J(keep), 0, 1, NULL, "0|1",
+     "keep a test file iomark created (default 1, as fio; 0: remove it at the end)", NULL},
     {"output-format", T_CUSTOM, R(format), 0, 0, set_format, "FMT", "normal (default) or json", NULL},
     {"output", T_CUSTOM, R(output_path), 0, 0, set_output, "FILE",
      "write the result to FILE instead of stdout", NULL},
@@ -523,6 +524,8 @@ static const struct opt opts[] = {
      "rerun the workload of an iomark result (same options, seed and targets); options and "
      "targets given too override it", NULL},
     {"quiet", T_BOOL, R(quiet), 0, 1, NULL, NULL, "no progress line", NULL},
+    {"status-interval", T_DURATION, R(status_interval_ns), 1000000000, 86400000000000, NULL, "TIME",
+     "when stderr is not a terminal, a progress line every TIME (fio's option; e.g. 10s)", NULL},
     {"help", T_BOOL, R(help), 0, 1, NULL, NULL, "this text", NULL},
 };
 

@@ -19,6 +19,7 @@ struct iom_run_opts {
     const char *output_path;   /* NULL = stdout; borrowed from argv */
     bool quiet;                /* no progress line */
     const char *replay_path;   /* --replay RESULT.json (cli/cmd_run.c applies it first) */
+    uint64_t status_interval_ns; /* status lines when stderr is not a terminal, 0 none */
     bool help;
 };
 

@@ -32,7 +32,8 @@ static const char *const every[][2] = {
 /* options that are not part of a workload's spec: aliases of the rows
  * above, the session's options and the --force safety override */
 static const char *const not_spec[] = {"readwrite", "rwmixwrite", "buffered", "output-format",
-                                       "output", "replay", "quiet", "help", "force"};
+                                       "output", "replay", "quiet", "status-interval", "help",
+                                       "force"};
 
 struct kv {
     char name[64][64];
