@@ -88,6 +88,7 @@ struct worker {
     uint32_t verify_generation;
     uint64_t verified, verify_errors;
     struct iom_verify_mismatch mismatch;
+    FILE *latlog;             /* check mode (iom_run_hooks.latency_log) or NULL */
 };
 
 static void worker_fail(struct worker *w, int err, const char *what, uint64_t offset)
@@ -334,8 +335,11 @@ ready:
             }
             __atomic_store_n(&w->ios_all, w->ios_all + 1, __ATOMIC_RELAXED);
             __atomic_store_n(&w->bytes_all, w->bytes_all + io->len, __ATOMIC_RELAXED);
-            if (measuring)
+            if (measuring) {
                 iom_io_stats_add(&st[io->is_write], io->len, end - io->start_ns);
+                if (w->latlog)
+                    fprintf(w->latlog, "%llu\n", (unsigned long long)(end - io->start_ns));
+            }
         }
     }
 
@@ -569,6 +573,11 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
         w->res->thread_idx = w->thread_idx;
         iom_io_stats_init(&w->res->dir[0]);
         iom_io_stats_init(&w->res->dir[1]);
+        if (hooks && hooks->latency_log) {
+            char lp[4200];
+            snprintf(lp, sizeof(lp), "%s.%u", hooks->latency_log, i);
+            w->latlog = fopen(lp, "w");
+        }
         w->seed = (job->seed ? job->seed : UINT64_C(0x5eed10a1)) + i * UINT64_C(0x9e3779b97f4a7c15);
         const char *why = NULL;
         if (iom_offgen_init(&w->gen, &r->job, w->target->region_start, w->target->region_len,
@@ -598,6 +607,16 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
         }
     }
 
+    const struct iom_run_sync *sync = hooks ? hooks->sync : NULL;
+    if (sync) { /* every participant set up, or none starts */
+        char why[400] = "";
+        int arc = sync->ready(sync->arg, rc, why, sizeof(why));
+        if (arc && !rc) {
+            rc = arc;
+            snprintf(r->error, sizeof(r->error), "%s", why);
+        }
+    }
+    bool sync_meas = false, sync_end = false; /* latched events of sync */
     struct iom_cpu_sample cpu_a, cpu_b;
     uint64_t t_start = iom_now_ns(), t_meas = 0, t_meas_end = 0, t_end = 0;
     sh.start_ns = t_start;
@@ -624,12 +643,26 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
         for (;;) {
             uint64_t now = iom_now_ns();
             int phase = sh.phase;
-            if (stop && *stop) {
-                r->interrupted_signal = *stop;
+            bool all_done = __atomic_load_n(&sh.nr_finished, __ATOMIC_RELAXED) == nw;
+            int ev = IOM_RSYNC_NONE, ev_sig = stop ? *stop : 0;
+            if (sync) {
+                int wish = stop && *stop ? IOM_RSYNC_STOP
+                           : phase == IOM_PHASE_WARMUP && now - t_start >= job->ramp_ns
+                               ? IOM_RSYNC_MEASURE
+                           : phase == IOM_PHASE_MEASURE && runtime && now - t_meas >= runtime
+                               ? IOM_RSYNC_END
+                           : all_done ? IOM_RSYNC_DONE
+                                      : IOM_RSYNC_NONE;
+                ev = sync->poll(sync->arg, wish, &ev_sig);
+                sync_meas |= ev == IOM_RSYNC_MEASURE;
+                sync_end |= ev == IOM_RSYNC_END;
+            }
+            if (sync ? ev == IOM_RSYNC_STOP : stop && *stop) {
+                r->interrupted_signal = sync ? ev_sig : *stop;
                 break;
             }
-            bool all_done = __atomic_load_n(&sh.nr_finished, __ATOMIC_RELAXED) == nw;
-            if (phase == IOM_PHASE_WARMUP && (now - t_start >= job->ramp_ns || all_done)) {
+            if (phase == IOM_PHASE_WARMUP &&
+                (sync ? sync_meas || sync_end : now - t_start >= job->ramp_ns || all_done)) {
                 t_meas = interval_start = prev_interval_start = now;
                 __atomic_store_n(&sh.meas_start_ns, t_meas, __ATOMIC_RELEASE);
                 set_phase(&sh, IOM_PHASE_MEASURE);
@@ -639,7 +672,7 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
                 continue;
             }
             if (phase == IOM_PHASE_MEASURE) {
-                bool end = (runtime && now - t_meas >= runtime) || all_done;
+                bool end = sync ? sync_end : (runtime && now - t_meas >= runtime) || all_done;
                 if (end) {
                     /* stop counting first; the last series point is taken
                      * once the workers have stopped (below) */
@@ -693,7 +726,7 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
                 last_prog = now;
             }
             /* sleep until the next event, 50 ms at most so signals are seen */
-            uint64_t wake = now + 50000000u;
+            uint64_t wake = now + (sync && sync->max_sleep_ns ? sync->max_sleep_ns : 50000000u);
             if (phase == IOM_PHASE_MEASURE) {
                 if (next_tick < wake)
                     wake = next_tick;
@@ -721,9 +754,12 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
         iom_devmon_end(mon, (double)(t_meas_end - t_meas) / 1e9);
     }
     set_phase(&sh, IOM_PHASE_STOP);
-    for (unsigned i = 0; i < nw; i++)
+    for (unsigned i = 0; i < nw; i++) {
         if (ws[i].started)
             pthread_join(ws[i].tid, NULL);
+        if (ws[i].latlog)
+            fclose(ws[i].latlog);
+    }
     /* The last, possibly short, interval of the series, from the final counts
      * (the workers have stopped), so the series adds up to the totals. A tail
      * of 1 ms or less is not a point of its own (its rate would be noise): it
