@@ -262,3 +262,28 @@ char *iom_win_strndup(const char *s, size_t n)
     d[len] = '\0';
     return d;
 }
+
+#include <stdarg.h>
+#include <sys/ioctl.h>
+
+int iom_win_ioctl(int fd, unsigned long req, ...)
+{
+    if (req != TIOCGWINSZ) {
+        errno = EINVAL;
+        return -1;
+    }
+    va_list ap;
+    va_start(ap, req);
+    struct winsize *ws = va_arg(ap, struct winsize *);
+    va_end(ap);
+    CONSOLE_SCREEN_BUFFER_INFO ci;
+    HANDLE h = (HANDLE)_get_osfhandle(fd);
+    if (h == INVALID_HANDLE_VALUE || !GetConsoleScreenBufferInfo(h, &ci)) {
+        errno = ENOTTY;
+        return -1;
+    }
+    memset(ws, 0, sizeof(*ws));
+    ws->ws_col = (unsigned short)(ci.srWindow.Right - ci.srWindow.Left + 1);
+    ws->ws_row = (unsigned short)(ci.srWindow.Bottom - ci.srWindow.Top + 1);
+    return 0;
+}
