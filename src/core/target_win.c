@@ -100,7 +100,11 @@ static int check_device(const struct iom_job *job, const char *path, struct iom_
     t->is_blockdev = true;
     GET_LENGTH_INFORMATION len;
     DWORD got;
-    if (!DeviceIoControl(h, IOCTL_DISK_GET_LENGTH_INFO, NULL, 0, &len, sizeof(len), &got, NULL)) {
+    DISK_GEOMETRY_EX geo;
+    if (!DeviceIoControl(h, IOCTL_DISK_GET_LENGTH_INFO, NULL, 0, &len, sizeof(len), &got, NULL) &&
+        !(DeviceIoControl(h, IOCTL_DISK_GET_DRIVE_GEOMETRY_EX, NULL, 0, &geo, sizeof(geo), &got,
+                          NULL) &&
+          (len.Length = geo.DiskSize, geo.DiskSize.QuadPart > 0))) {
         DWORD e = GetLastError();
         char m[160];
         CloseHandle(h);
