@@ -14,14 +14,19 @@ int iom_fit_hist_from_quantiles(struct iom_hist *h, const struct iom_quantiles *
     if (!h || !q || q->n < 2 || !total)
         return -EINVAL;
     for (unsigned i = 0; i < q->n; i++)
-        if (!(q->v_s[i] >= 0) || (i && (q->v_s[i] < q->v_s[i - 1] || q->p[i] <= q->p[i - 1])))
+        if (!(q->v_s[i] >= 0) || !isfinite(q->v_s[i]) || !isfinite(q->p[i]) ||
+            (i && (q->v_s[i] < q->v_s[i - 1] || q->p[i] <= q->p[i - 1])))
             return -EINVAL;
+    if (!(q->p[q->n - 1] > q->p[0]))
+        return -EINVAL;
     iom_hist_reset(h);
     double carry = 0;
     uint64_t given = 0;
     for (unsigned i = 1; i < q->n; i++) {
         double mass = (q->p[i] - q->p[i - 1]) / (q->p[q->n - 1] - q->p[0]) * (double)total;
-        double a = q->v_s[i - 1] * 1e9, b = q->v_s[i] * 1e9;
+        /* values beyond the histogram's range land in its last bucket */
+        double a = fmin(q->v_s[i - 1] * 1e9, (double)IOM_HIST_MAX_NS);
+        double b = fmin(q->v_s[i] * 1e9, (double)IOM_HIST_MAX_NS);
         unsigned ia = iom_hist_index((uint64_t)a), ib = iom_hist_index((uint64_t)b);
         int logu = a >= 1; /* uniform in ln(value) when the segment starts above 0 */
         for (unsigned k = ia; k <= ib; k++) {
@@ -53,7 +58,8 @@ int iom_fit_hist_from_quantiles(struct iom_hist *h, const struct iom_quantiles *
         }
     }
     if (given < total)
-        h->count[iom_hist_index((uint64_t)(q->v_s[q->n - 1] * 1e9))] += total - given;
+        h->count[iom_hist_index((uint64_t)fmin(q->v_s[q->n - 1] * 1e9, (double)IOM_HIST_MAX_NS))] +=
+            total - given;
     return 0;
 }
 
