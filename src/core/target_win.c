@@ -12,8 +12,8 @@
  * offsets and sizes (Microsoft Docs, "File Buffering"); the shared region
  * check refuses misaligned jobs before any I/O, on Windows and under Wine.
  * Opening maps --direct to FILE_FLAG_NO_BUFFERING and --sync to
- * FILE_FLAG_WRITE_THROUGH, as DiskSpd maps -Su and -Sw (microsoft/diskspd,
- * Common.h/IORequestGenerator.cpp).
+ * FILE_FLAG_WRITE_THROUGH, as DiskSpd documents -Su and -Sw (-S = -Su,
+ * -Sh = -Suw; microsoft/diskspd, CmdLineParser/CmdLineParser.cpp usage text).
  */
 #include "platform/win.h"
 
