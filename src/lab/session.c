@@ -357,6 +357,11 @@ static void run_unit(const struct iom_lab_opts *o, struct iom_lab_env *e, size_t
             if (res && rec->status == 0)
                 iom_import_buffer(name, res->data, res->len, &rec->imp, ierr, sizeof(ierr));
             iom_lab_figures_of(cmd, doc, rec);
+            if (strcmp(cmd, "sweep") == 0 && rec->imp) {
+                snprintf(name, sizeof(name), "series.%zu.%u", j + 1, r);
+                const struct iom_lab_section *sr = iom_lab_channel_get(&ch, name);
+                iom_lab_points_from_series(sr ? sr->data : NULL, rec, rec->imp->nr_workloads);
+            }
             rec->ok = rec->status == 0 && (doc || rec->imp);
             if (rec->ok)
                 jo->nr_ok++;
