@@ -83,6 +83,8 @@ struct iom_lab_env {
     char *dep_text;               /* modules.dep of the guest kernel */
     char *modparams;              /* iom_lab_modparams_load */
     char iomark_cpio[4300];
+    char kernel[4300];            /* vmlinux-VER (PVH ELF) or vmlinuz-VER */
+    const char *bios;             /* qboot.rom when QEMU ships it, else NULL (SeaBIOS) */
     char outdir[4096];
     char disk[4200];
     char host_cpu[128];

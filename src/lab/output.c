@@ -38,6 +38,8 @@ cJSON *iom_lab_env_json(const struct iom_lab_env *e, const struct iom_lab_opts *
     cJSON_AddStringToObject(l, "qemu_version", e->qemu_version);
     cJSON_AddStringToObject(l, "guest_kernel", e->setup.kernel_version);
     cJSON_AddStringToObject(l, "guest_kernel_package", e->setup.kernel_package);
+    cJSON_AddStringToObject(l, "kernel_image", e->kernel);
+    cJSON_AddStringToObject(l, "firmware", e->bios ? e->bios : "QEMU default (SeaBIOS)");
     cJSON_AddNumberToObject(l, "vcpus", o->vcpus);
     cJSON_AddNumberToObject(l, "memory_mib", o->memory_mib);
     cJSON_AddStringToObject(l, "cache", o->cache);
