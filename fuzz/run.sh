@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 SECS=${1:-30}; shift || true
 CC=clang cmake -S . -B build-fuzz -DIOMARK_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build-fuzz -j"$(nproc)" >/dev/null
-ALL=(fuzz_options fuzz_diskspd fuzz_fiojob fuzz_import_any fuzz_import_iomark fuzz_import_fio_json
+ALL=(fuzz_options fuzz_diskspd fuzz_fiojob fuzz_model fuzz_import_any fuzz_import_iomark fuzz_import_fio_json
      fuzz_import_fio_text fuzz_import_diskspd_xml fuzz_import_diskspd_text fuzz_import_cdm_text)
 [ $# -gt 0 ] && ALL=("$@")
 OUT=build-fuzz/findings
@@ -23,6 +23,7 @@ seed() { # harness corpus-dir
     fuzz_options) cp fuzz/corpus/options/* "$c/" ;;
     fuzz_diskspd) cp fuzz/corpus/diskspd/* "$c/" ;;
     fuzz_fiojob) cp tests/data/jobs/*.fio "$c/" ;;
+    fuzz_model) cp tests/data/model/*.json "$c/" ;;
     fuzz_import_*) cp tests/data/results/* "$c/"
                    cp tests/golden/* "$c/" 2>/dev/null || true ;;
   esac

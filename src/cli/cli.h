@@ -31,13 +31,16 @@ int iom_cli_signal_exit(int sig);
 /* Print "iomark CMD: MSG" on stderr. */
 void iom_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Progress-line hook (stderr, only on a terminal and without --quiet). */
+/* Progress-line hook: the runner's figures of the last second (src/cli/progress.c). */
 void iom_cli_progress(const struct iom_progress *p, void *arg);
-/* Clear the progress line if one was drawn. */
+/* The step under way has ended: clear the progress line if one was drawn. */
 void iom_cli_progress_clear(void);
 
-/* Make hooks for a run: stop flag and, when wanted, the progress line. */
-struct iom_run_hooks iom_cli_hooks(const struct iom_run_opts *ro, const char *label);
+/* Make hooks for a run: stop flag and, unless --quiet, the progress line;
+ * the run is the next step of the plan (cli/progress.h), named label (or
+ * nothing), its phases planned from job (NULL: no time limit known). */
+struct iom_run_hooks iom_cli_hooks(const struct iom_run_opts *ro, const struct iom_job *job,
+                                   const char *label);
 
 /*
  * Check everything about a job that can be checked before touching a disk:

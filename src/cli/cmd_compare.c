@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "workload/args.h"
 #include "compare/cmp.h"
 #include "report/compare.h"
 
@@ -40,53 +41,48 @@ int iom_cmd_compare(int argc, char **argv)
     const char **specs = calloc((size_t)argc + 1, sizeof(*specs));
     if (!specs)
         return IOM_EXIT_FAIL;
-    int nspec = 0, opts_done = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (opts_done || a[0] != '-' || a[1] == '\0') {
-            specs[nspec++] = a;
-            continue;
-        }
-        if (!strcmp(a, "--")) {
-            opts_done = 1;
-        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    static const struct iom_arg_opt table[] = {
+        {"output-format", 0, true}, {"output", 'o', true}, {"alpha", 0, true}, {"help", 'h', false},
+        {NULL, 0, false},
+    };
+    struct iom_args args;
+    iom_args_init(&args, argc, argv, 1, table, "compare");
+    int nspec = 0, k;
+    const char *v;
+    char aerr[600];
+    while ((k = iom_args_next(&args, &v, aerr, sizeof(aerr))) != IOM_ARG_END) {
+        const char *bad = NULL;
+        if (k == IOM_ARG_ERROR) {
+            iom_cli_error("compare", "%s", aerr);
+            free(specs);
+            return IOM_EXIT_USAGE;
+        } else if (k == IOM_ARG_POSITIONAL) {
+            specs[nspec++] = v;
+        } else if (!strcmp(table[k].name, "help")) {
             usage(stdout);
             free(specs);
             return IOM_EXIT_OK;
-        } else if (!strncmp(a, "--output-format=", 16)) {
-            const char *v = a + 16;
+        } else if (!strcmp(table[k].name, "output-format")) {
             if (!strcmp(v, "normal") || !strcmp(v, "text"))
                 fmt = F_TEXT;
             else if (!strcmp(v, "markdown") || !strcmp(v, "md"))
                 fmt = F_MD;
             else if (!strcmp(v, "json"))
                 fmt = F_JSON;
-            else {
-                iom_cli_error("compare", "--output-format=%s: allowed: normal, markdown, json", v);
-                free(specs);
-                return IOM_EXIT_USAGE;
-            }
-        } else if (!strncmp(a, "--output=", 9) || !strcmp(a, "-o") || !strcmp(a, "--output")) {
-            const char *v = a[1] == 'o' || !strcmp(a, "--output") ? (i + 1 < argc ? argv[++i] : "")
-                                                                  : a + 9;
-            if (!*v) {
-                iom_cli_error("compare", "--output=: needs a file name");
-                free(specs);
-                return IOM_EXIT_USAGE;
-            }
+            else
+                bad = "allowed: normal, markdown, json";
+        } else if (!strcmp(table[k].name, "output")) {
+            if (!*v)
+                bad = "needs a file name";
             out = v;
-        } else if (!strncmp(a, "--alpha=", 8)) {
+        } else if (!strcmp(table[k].name, "alpha")) {
             char *end;
-            alpha = strtod(a + 8, &end);
-            if (end == a + 8 || *end || !(alpha > 0 && alpha < 1)) {
-                iom_cli_error("compare", "--alpha=%s: allowed: a number between 0 and 1, e.g. 0.05",
-                              a + 8);
-                free(specs);
-                return IOM_EXIT_USAGE;
-            }
-        } else {
-            iom_cli_error("compare", "%s: unknown option; allowed: --output-format, --output, "
-                                     "--alpha, --help", a);
+            alpha = strtod(v, &end);
+            if (end == v || *end || !(alpha > 0 && alpha < 1))
+                bad = "allowed: a number between 0 and 1, e.g. 0.05";
+        }
+        if (bad) {
+            iom_cli_error("compare", "--%s=%s: %s", table[k].name, v, bad);
             free(specs);
             return IOM_EXIT_USAGE;
         }

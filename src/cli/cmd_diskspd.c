@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "report/diskspd.h"
 #include "workload/diskspd.h"
 
@@ -107,10 +108,11 @@ int iom_cmd_diskspd(int argc, char **argv)
             fprintf(stderr, "iomark diskspd: warning: %s\n", ds->warnings[i]);
     }
     iom_cli_signals_install();
+    iom_cli_progress_plan("diskspd", &ro, 1, iom_cli_job_seconds(job), false);
     status = iom_cli_prepare("diskspd", job, &ro, targets);
     if (status)
         goto out;
-    struct iom_run_hooks hooks = iom_cli_hooks(&ro, "diskspd");
+    struct iom_run_hooks hooks = iom_cli_hooks(&ro, job, job->nr_targets ? job->targets[0] : NULL);
     struct iom_result *r = NULL;
     int rc = iom_run(job, targets, job->nr_targets, &hooks, &r);
     iom_cli_progress_clear();

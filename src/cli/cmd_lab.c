@@ -16,12 +16,17 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "lab/collect.h"
 #include "lab/image.h"
 #include "lab/proc.h"
 #include "lab/qemu.h"
 #include "workload/profiles.h"
 #include "workload/units.h"
+
+/* seconds a guest takes to boot and shut down, for the progress line's time
+ * left only (the bound per boot is separate, run_one) */
+#define LAB_BOOT_EST_S(accel) (strcmp((accel), "kvm") == 0 ? 10.0 : 60.0)
 
 #define CMD "lab"
 #define MAX_ARGS 256
@@ -697,7 +702,10 @@ static void run_one(const struct lab_opts *o, struct env *e, size_t idx, double 
     struct iom_lab_proc_opts po = {.stdout_path = qlog, .stderr_path = qlog,
                                    .timeout_s = timeout, .stop = &iom_cli_stop};
     struct iom_lab_proc_result pr;
+    iom_cli_progress_step(c->name, 0, LAB_BOOT_EST_S(e->accel) + o->repeat * est_s, 0);
+    iom_cli_progress_phase("in the guest", o->repeat > 1 ? "booting, then the runs" : "booting, then the run");
     rc = iom_lab_proc_run(argv, &po, &pr);
+    iom_cli_progress_clear();
     iom_lab_argv_free(argv);
     unlink(initrd);
     oc->wall_s = pr.wall_s;
@@ -1165,6 +1173,9 @@ int iom_cmd_lab(int argc, char **argv)
         status = IOM_EXIT_FAIL;
         goto out;
     }
+    /* progress line (cli/progress.h): per controller its boot (an estimate) and runs */
+    iom_cli_progress_plan(CMD, NULL, (unsigned)o.nr_ctrls,
+                          (double)o.nr_ctrls * (LAB_BOOT_EST_S(e.accel) + o.repeat * est_s), false);
     for (size_t i = 0; i < o.nr_ctrls; i++) {
         oc[i].c = o.ctrls[i];
         if (iom_cli_stop) {

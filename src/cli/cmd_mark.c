@@ -12,8 +12,10 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "report/mark.h"
 #include "stats/markstat.h"
+#include "workload/args.h"
 #include "workload/presets.h"
 #include "workload/units.h"
 
@@ -23,7 +25,7 @@
 static const char *const allowed[] = {"size",   "runtime",      "ioengine", "direct",
                                       "buffered", "keep",       "force",    "quiet",
                                       "output-format", "output", "randseed", "zero_buffers",
-                                      "help",   "sync",         "ramp_time", NULL};
+                                      "help",   "sync",         "ramp_time", "status-interval", NULL};
 
 struct mark_opts {
     const struct iom_mark_profile *profile;
@@ -52,7 +54,8 @@ static void usage(FILE *f)
                "                             realworld, no preparation run, as KDiskMark)\n"
                "  --size=SIZE                test file size (default 1G)\n"
                "  --ioengine, --direct, --buffered, --sync, --ramp_time, --randseed,\n"
-               "  --zero_buffers, --keep, --force, --quiet, --output-format, --output:\n"
+               "  --zero_buffers, --keep, --force, --quiet, --status-interval,\n"
+               "  --output-format, --output:\n"
                "                             as for iomark run\n\nprofiles:\n",
             DEFAULT_FILE, DEFAULT_FILE);
     for (const struct iom_mark_profile *p = iom_mark_profiles; p->name; p++) {
@@ -67,7 +70,7 @@ static bool is_allowed(const char *arg)
 {
     size_t n = strcspn(arg + 2, "=");
     for (const char *const *a = allowed; *a; a++)
-        if (strlen(*a) == n && strncmp(arg + 2, *a, n) == 0)
+        if (iom_args_name_eq(arg + 2, n, *a))
             return true;
     return false;
 }
@@ -93,8 +96,14 @@ static int parse(int argc, char **argv, struct iom_job *job, struct iom_run_opts
             }
             v = a[2 + n] == '=' ? a + 3 + n : NULL;
         }
-        bool own = !strcmp(name, "profile") || !strcmp(name, "runs") || !strcmp(name, "pause") ||
-                   !strcmp(name, "prepare") || !strcmp(name, "statistic");
+        static const char *const own_names[] = {"profile", "runs", "pause", "prepare", "statistic",
+                                                NULL};
+        bool own = false;
+        for (const char *const *o = own_names; *o; o++)
+            if (iom_args_name_eq(name, (size_t)-1, *o)) {
+                snprintf(name, sizeof(name), "%s", *o); /* the canonical spelling */
+                own = true;
+            }
         if (own) {
             if (!v && i + 1 < argc)
                 v = argv[++i];
@@ -172,12 +181,6 @@ static void figures(const struct iom_result *r, bool write, bool counted,
     f->counted = counted;
 }
 
-static void sleep_ns(uint64_t ns)
-{
-    struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u)};
-    nanosleep(&ts, NULL); /* woken early by a signal (no SA_RESTART) */
-}
-
 /* Resolve the target: none -> ./iomark-test.dat, a folder -> FOLDER/iomark-test.dat. */
 static int resolve_target(struct iom_job *job, bool *remove_after, char **owned)
 {
@@ -224,7 +227,7 @@ static void one_run(const struct iom_job *base, const struct iom_run_opts *ro,
         iom_job_free(&j);
         return;
     }
-    struct iom_run_hooks hooks = iom_cli_hooks(ro, label);
+    struct iom_run_hooks hooks = iom_cli_hooks(ro, &j, label);
     struct iom_result *r = NULL;
     int rc = iom_run(&j, target, 1, &hooks, &r);
     iom_cli_progress_clear();
@@ -296,6 +299,9 @@ int iom_cmd_mark(int argc, char **argv)
 
     /* check every test's job first: nothing is created unless all pass */
     const struct iom_mark_profile *p = mo.profile;
+    /* planned seconds for the progress line: pauses between tests, each
+     * test's preparation run and counted runs */
+    double plan_s = (double)(p->nr_tests * 2 - 1) * (double)mo.pause_ns / 1e9;
     for (unsigned i = 0; i < p->nr_tests && !status; i++) {
         for (int w = 0; w < 2 && !status; w++) {
             struct iom_job j;
@@ -303,6 +309,13 @@ int iom_cmd_mark(int argc, char **argv)
                 status = IOM_EXIT_FAIL;
                 break;
             }
+            double js = iom_cli_job_seconds(&j);
+            if (mo.prepare_ns && js >= 0)
+                js = js * (double)mo.runs +
+                     (double)(j.ramp_ns + mo.prepare_ns + j.cooldown_ns) / 1e9;
+            else if (js >= 0)
+                js *= (double)mo.runs;
+            plan_s = plan_s < 0 || js < 0 ? -1 : plan_s + js;
             status = iom_cli_check("mark", &j, &ro, &target);
             target.path = base.targets[0]; /* j's copy is freed below */
             iom_job_free(&j);
@@ -324,6 +337,7 @@ int iom_cmd_mark(int argc, char **argv)
         goto out;
     }
     iom_cli_signals_install();
+    iom_cli_progress_plan("mark", &ro, p->nr_tests * 2 * per_cell, plan_s, true);
     {
         /* create the file once with a job that writes, then reopen per run */
         struct iom_job j;
@@ -341,7 +355,7 @@ int iom_cmd_mark(int argc, char **argv)
         for (unsigned i = 0; i < p->nr_tests && !sig && !errbuf[0]; i++) {
             struct iom_mark_cell *c = &cells[i * 2 + w];
             if ((w || i) && mo.pause_ns) {
-                sleep_ns(mo.pause_ns);
+                iom_cli_pause(mo.pause_ns); /* shown on the progress line; ends on a signal */
                 if ((sig = iom_cli_stop))
                     break;
             }

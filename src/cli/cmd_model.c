@@ -33,7 +33,9 @@ static void usage(FILE *f)
             "  --what-if K=V,...         a scenario beside the fitted one (up to %d); keys:\n"
             "                            adapter_queue, lun_queue, nr_requests, hw_queues (0 = no limit),\n"
             "                            parallelism (c >= 1), service_scale (> 0)\n"
-            "  --workload threads=T,iodepth=D   closed loop of T x D outstanding I/Os (at most %u)\n"
+            "  --workload threads=T,iodepth=D[,luns=K]   closed loop of T x D outstanding I/Os\n"
+            "                            (at most %u); luns=K: K LUNs on one adapter share its\n"
+            "                            queue, thread t on LUN t %% K (K divides T, or the burst)\n"
             "  --burst N                 N I/Os issued at once (at most %u)\n"
             "  --seed=N                  simulation seed (default 1); same seed, same figures\n"
             "  --des-ios=N               I/Os simulated per scenario (default 200000, 1000..100000000)\n"
@@ -132,12 +134,11 @@ static int parse_whatif(const char *opt, const char *list, struct iom_scenario *
     return 0;
 }
 
-static int parse_workload(const char *list, unsigned *threads, unsigned *iodepth)
+static int parse_workload(const char *list, unsigned *threads, unsigned *iodepth, unsigned *luns)
 {
     char buf[256];
     snprintf(buf, sizeof(buf), "%s", list);
     char *save = NULL;
-    *threads = *iodepth = 0;
     for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(kv, '=');
         unsigned long long u;
@@ -145,16 +146,18 @@ static int parse_workload(const char *list, unsigned *threads, unsigned *iodepth
             *eq = 0;
         int th = !strcmp(kv, "threads") || !strcmp(kv, "numjobs");
         int qd = !strcmp(kv, "iodepth");
-        if (!eq || (!th && !qd) || parse_u64(eq + 1, 1, MAX_OIO, &u)) {
-            iom_cli_error(CMD, "--workload=%s: allowed: threads=T,iodepth=D with 1 <= T x D <= %u",
-                          list, MAX_OIO);
+        int ln = !strcmp(kv, "luns");
+        if (!eq || (!th && !qd && !ln) || parse_u64(eq + 1, 1, ln ? 4096 : MAX_OIO, &u)) {
+            iom_cli_error(CMD, "--workload=%s: allowed: threads=T,iodepth=D[,luns=K] with "
+                               "1 <= T x D <= %u, 1 <= K <= 4096", list, MAX_OIO);
             return -1;
         }
-        *(th ? threads : iodepth) = (unsigned)u;
+        *(th ? threads : qd ? iodepth : luns) = (unsigned)u;
     }
-    if (!*threads || !*iodepth || (unsigned long long)*threads * *iodepth > MAX_OIO) {
-        iom_cli_error(CMD, "--workload=%s: allowed: threads=T,iodepth=D with 1 <= T x D <= %u",
-                      list, MAX_OIO);
+    if ((*threads || *iodepth) &&
+        (!*threads || !*iodepth || (unsigned long long)*threads * *iodepth > MAX_OIO)) {
+        iom_cli_error(CMD, "--workload=%s: allowed: threads=T,iodepth=D[,luns=K] with "
+                           "1 <= T x D <= %u, 1 <= K <= 4096", list, MAX_OIO);
         return -1;
     }
     return 0;
@@ -344,7 +347,8 @@ int iom_cmd_model(int argc, char **argv)
     const char *whatif[MAX_SCEN];
     const char *checks[64];
     unsigned nchk = 0;
-    unsigned nw = 0, threads = 0, iodepth = 0;
+    unsigned nw = 0, threads = 0, iodepth = 0, luns = 1;
+    const char *workload = "";
     unsigned long long burst = 0, seed = 1, des_ios = 200000;
     int json = 0;
     for (int i = 1; i < argc; i++) {
@@ -372,8 +376,9 @@ int iom_cmd_model(int argc, char **argv)
             }
             checks[nchk++] = v;
         } else if ((v = optval(argc, argv, &i, "--workload"))) {
-            if (parse_workload(v, &threads, &iodepth))
+            if (parse_workload(v, &threads, &iodepth, &luns))
                 return IOM_EXIT_USAGE;
+            workload = v;
         } else if ((v = optval(argc, argv, &i, "--burst"))) {
             if (parse_u64(v, 1, MAX_BURST, &burst)) {
                 iom_cli_error(CMD, "--burst=%s: allowed: an integer 1..%u (I/Os issued at once)", v,
@@ -427,6 +432,12 @@ int iom_cmd_model(int argc, char **argv)
         iom_cli_error(CMD, "--workload: missing; give --workload threads=T,iodepth=D or --burst N");
         return IOM_EXIT_USAGE;
     }
+    if (luns > 1 && (burst ? burst % luns : threads % luns)) {
+        iom_cli_error(CMD, "--workload=%s: luns=%u must divide %s", workload, luns,
+                      burst ? "--burst (I/Os spread evenly over the LUNs)"
+                            : "threads (thread t runs on LUN t %% luns)");
+        return IOM_EXIT_USAGE;
+    }
     struct iom_fit *f = load_fit(fitpath);
     if (!f)
         return IOM_EXIT_USAGE;
@@ -441,6 +452,7 @@ int iom_cmd_model(int argc, char **argv)
         sc[i].threads = threads ? threads : 1;
         sc[i].iodepth = iodepth ? iodepth : 1;
         sc[i].burst = (unsigned)burst;
+        sc[i].luns = luns;
         sc[i].des_ios = des_ios;
         sc[i].seed = seed;
         if (i == 0) {

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "workload/args.h"
 #include "probe/probe.h"
 #include "report/probe_report.h"
 
@@ -29,24 +30,6 @@ static void usage(FILE *f)
             "  --help                this text\n\n"
             "Exit status: 0 ok, 1 output could not be written, 2 bad input.\n",
             IOM_PROBE_ROOT_ENV);
-}
-
-/* "--name=value" or "--name value"; returns the value or NULL (not this option). */
-static const char *opt_value(const char *name, int argc, char **argv, int *i, bool *missing)
-{
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    if (strncmp(a, name, n) != 0)
-        return NULL;
-    if (a[n] == '=')
-        return a + n + 1;
-    if (a[n] != '\0')
-        return NULL;
-    if (*i + 1 >= argc) {
-        *missing = true;
-        return NULL;
-    }
-    return argv[++*i];
 }
 
 static int check_output_folder(const char *path)
@@ -77,21 +60,27 @@ int iom_cmd_probe(int argc, char **argv)
     int nt = 0, status = IOM_EXIT_OK;
     if (!targets)
         return IOM_EXIT_FAIL;
-    bool opts_done = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        bool missing = false;
-        if (opts_done || a[0] != '-' || strcmp(a, "-") == 0) {
-            targets[nt++] = a;
-            continue;
-        }
-        if (strcmp(a, "--") == 0) {
-            opts_done = true;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+    static const struct iom_arg_opt table[] = {
+        {"output-format", 0, true}, {"output", 'o', true}, {"sysfs-root", 0, true},
+        {"outstanding", 0, true},   {"help", 'h', false},  {NULL, 0, false},
+    };
+    struct iom_args args;
+    iom_args_init(&args, argc, argv, 1, table, "probe");
+    int ak;
+    const char *v;
+    char aerr[600];
+    while (!status && (ak = iom_args_next(&args, &v, aerr, sizeof(aerr))) != IOM_ARG_END) {
+        const char *name = ak >= 0 ? table[ak].name : "";
+        if (ak == IOM_ARG_ERROR) {
+            iom_cli_error("probe", "%s", aerr);
+            status = IOM_EXIT_USAGE;
+        } else if (ak == IOM_ARG_POSITIONAL) {
+            targets[nt++] = v;
+        } else if (!strcmp(name, "help")) {
             usage(stdout);
             free(targets);
             return IOM_EXIT_OK;
-        } else if ((v = opt_value("--output-format", argc, argv, &i, &missing))) {
+        } else if (!strcmp(name, "output-format")) {
             if (strcmp(v, "json") == 0) {
                 json = true;
             } else if (strcmp(v, "normal") == 0 || strcmp(v, "text") == 0) {
@@ -100,14 +89,14 @@ int iom_cmd_probe(int argc, char **argv)
                 iom_cli_error("probe", "--output-format=%s: allowed: normal, json", v);
                 status = IOM_EXIT_USAGE;
             }
-        } else if ((v = opt_value("--output", argc, argv, &i, &missing))) {
+        } else if (!strcmp(name, "output")) {
             if (!v[0]) {
                 iom_cli_error("probe", "--output=: needs a file name");
                 status = IOM_EXIT_USAGE;
             } else {
                 out_path = v;
             }
-        } else if ((v = opt_value("--sysfs-root", argc, argv, &i, &missing))) {
+        } else if (!strcmp(name, "sysfs-root")) {
             struct stat st;
             if (!v[0] || stat(v, &st) != 0 || !S_ISDIR(st.st_mode)) {
                 iom_cli_error("probe", "--sysfs-root=%s: allowed: an existing folder holding sys/ "
@@ -116,7 +105,7 @@ int iom_cmd_probe(int argc, char **argv)
             } else {
                 root_opt = v;
             }
-        } else if ((v = opt_value("--outstanding", argc, argv, &i, &missing))) {
+        } else if (!strcmp(name, "outstanding")) {
             char *end;
             errno = 0;
             outstanding = strtoull(v, &end, 10);
@@ -125,22 +114,6 @@ int iom_cmd_probe(int argc, char **argv)
                 iom_cli_error("probe", "--outstanding=%s: allowed: a whole number 1-1000000", v);
                 status = IOM_EXIT_USAGE;
             }
-        } else if (missing) {
-            iom_cli_error("probe", "%s: needs a value (%s=VALUE)", a, a);
-            status = IOM_EXIT_USAGE;
-        } else {
-            iom_cli_error("probe",
-                          "%s: unknown option; allowed: --output-format, --output, --sysfs-root, "
-                          "--outstanding, --help",
-                          a);
-            status = IOM_EXIT_USAGE;
-        }
-        if (status)
-            break;
-        if (missing) {
-            iom_cli_error("probe", "%s: needs a value (%s=VALUE)", a, a);
-            status = IOM_EXIT_USAGE;
-            break;
         }
     }
     const char *root = status ? "" : iom_probe_root(root_opt);

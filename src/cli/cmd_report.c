@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "workload/args.h"
 #include "report/html.h"
 
 static void usage(FILE *f)
@@ -53,36 +54,41 @@ int iom_cmd_report(int argc, char **argv)
     const char **specs = calloc((size_t)argc + 1, sizeof(*specs));
     if (!specs)
         return IOM_EXIT_FAIL;
-    int nspec = 0, opts_done = 0, status = IOM_EXIT_OK;
-    for (int i = 1; i < argc && !status; i++) {
-        const char *a = argv[i];
-        if (opts_done || a[0] != '-' || a[1] == '\0') {
-            specs[nspec++] = a;
-        } else if (!strcmp(a, "--")) {
-            opts_done = 1;
-        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    static const struct iom_arg_opt table[] = {
+        {"output", 'o', true}, {"title", 0, true}, {"alpha", 0, true}, {"help", 'h', false},
+        {NULL, 0, false},
+    };
+    struct iom_args args;
+    iom_args_init(&args, argc, argv, 1, table, "report");
+    int nspec = 0, status = IOM_EXIT_OK, k;
+    const char *v;
+    char aerr[600];
+    while (!status && (k = iom_args_next(&args, &v, aerr, sizeof(aerr))) != IOM_ARG_END) {
+        const char *bad = NULL;
+        if (k == IOM_ARG_ERROR) {
+            iom_cli_error("report", "%s", aerr);
+            status = IOM_EXIT_USAGE;
+            break;
+        } else if (k == IOM_ARG_POSITIONAL) {
+            specs[nspec++] = v;
+        } else if (!strcmp(table[k].name, "help")) {
             usage(stdout);
             free(specs);
             return IOM_EXIT_OK;
-        } else if (!strcmp(a, "-o") || !strcmp(a, "--output") || !strncmp(a, "--output=", 9)) {
-            out = a[1] == 'o' || !strcmp(a, "--output") ? (i + 1 < argc ? argv[++i] : "") : a + 9;
-            if (!*out) {
-                iom_cli_error("report", "--output=: needs a file name");
-                status = IOM_EXIT_USAGE;
-            }
-        } else if (!strncmp(a, "--title=", 8)) {
-            title = a + 8;
-        } else if (!strncmp(a, "--alpha=", 8)) {
+        } else if (!strcmp(table[k].name, "output")) {
+            out = v;
+            if (!*out)
+                bad = "needs a file name";
+        } else if (!strcmp(table[k].name, "title")) {
+            title = v;
+        } else if (!strcmp(table[k].name, "alpha")) {
             char *end;
-            alpha = strtod(a + 8, &end);
-            if (end == a + 8 || *end || !(alpha > 0 && alpha < 1)) {
-                iom_cli_error("report", "--alpha=%s: allowed: a number between 0 and 1, e.g. 0.05",
-                              a + 8);
-                status = IOM_EXIT_USAGE;
-            }
-        } else {
-            iom_cli_error("report", "%s: unknown option; allowed: --output (-o), --title, --alpha, "
-                                    "--help", a);
+            alpha = strtod(v, &end);
+            if (end == v || *end || !(alpha > 0 && alpha < 1))
+                bad = "allowed: a number between 0 and 1, e.g. 0.05";
+        }
+        if (bad) {
+            iom_cli_error("report", "--%s=%s: %s", table[k].name, v, bad);
             status = IOM_EXIT_USAGE;
         }
     }

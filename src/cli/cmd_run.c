@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "cli/repeat.h"
 
 static void usage(FILE *f)
@@ -87,6 +88,11 @@ int iom_cmd_run(int argc, char **argv)
     if (status)
         goto out;
     iom_cli_signals_install();
+    {
+        unsigned runs = repeat > 1 ? repeat : 1;
+        double s = iom_cli_job_seconds(&job);
+        iom_cli_progress_plan("run", &ro, runs, s < 0 ? -1 : s * runs, false);
+    }
     status = iom_cli_prepare("run", &job, &ro, targets);
     if (status)
         goto out;
@@ -94,7 +100,7 @@ int iom_cmd_run(int argc, char **argv)
         status = iom_cli_run_repeat("run", &job, &ro, targets, repeat);
         goto out;
     }
-    struct iom_run_hooks hooks = iom_cli_hooks(&ro, NULL);
+    struct iom_run_hooks hooks = iom_cli_hooks(&ro, &job, job.nr_targets ? job.targets[0] : NULL);
     struct iom_result *r = NULL;
     int rc = iom_run(&job, targets, job.nr_targets, &hooks, &r);
     iom_cli_progress_clear();

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "core/group.h"
 #include "report/fio.h"
 #include "workload/fiojob.h"
@@ -293,7 +294,17 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
             nrs[n] = fj->job.nr_targets;
             idx[n++] = i;
         }
-        struct iom_run_hooks hooks = iom_cli_hooks(&a.ro, NULL);
+        /* the group runs its jobs together: it lasts as long as the longest */
+        const struct iom_job *longest = n ? jobs[0] : NULL;
+        for (uint32_t k = 1; k < n && longest; k++) {
+            double sk = iom_cli_job_seconds(jobs[k]);
+            if (sk < 0)
+                longest = NULL;
+            else if (sk > iom_cli_job_seconds(longest))
+                longest = jobs[k];
+        }
+        iom_cli_progress_plan("run", &a.ro, 1, iom_cli_job_seconds(longest), false);
+        struct iom_run_hooks hooks = iom_cli_hooks(&a.ro, longest, argv[jf]);
         struct iom_result *out[ff.nr_jobs];
         rc = iom_run_group(jobs, tgs, nrs, n, &hooks, out);
         iom_cli_progress_clear();

@@ -13,6 +13,8 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/progress.h"
+#include "workload/args.h"
 #include "stats/compare.h"
 
 #define MAX_LIST 32
@@ -209,7 +211,6 @@ static void sweep_text(FILE *f, const struct iom_job *job, struct point *pts, un
 /* Remove "--NAME=V" / "--NAME V" from argv; *val gets V (or stays NULL). */
 static void take_opt(int *argc, char **argv, const char *name, const char **val)
 {
-    size_t nl = strlen(name);
     int out = 1;
     for (int i = 1; i < *argc; i++) {
         const char *a = argv[i];
@@ -218,10 +219,10 @@ static void take_opt(int *argc, char **argv, const char *name, const char **val)
                 argv[out++] = argv[i++];
             break;
         }
-        if (a[0] == '-' && a[1] == '-' && strncmp(a + 2, name, nl) == 0 &&
-            (a[2 + nl] == '=' || a[2 + nl] == '\0')) {
-            if (a[2 + nl] == '=')
-                *val = a + 3 + nl;
+        size_t an = a[0] == '-' && a[1] == '-' ? strcspn(a + 2, "=") : 0;
+        if (an && iom_args_name_eq(a + 2, an, name)) { /* '-' and '_' alike (workload/args.h) */
+            if (a[2 + an] == '=')
+                *val = a + 3 + an;
             else
                 *val = i + 1 < *argc ? argv[++i] : "";
             continue;
@@ -311,6 +312,10 @@ int iom_cmd_sweep(int argc, char **argv)
         }
     free(grid);
     iom_cli_signals_install();
+    {
+        double s = iom_cli_job_seconds(&job);
+        iom_cli_progress_plan(CMD, &ro, np, s < 0 ? -1 : s * np, false);
+    }
     status = iom_cli_prepare(CMD, &job, &ro, targets);
     if (status)
         goto out;
@@ -323,8 +328,11 @@ int iom_cmd_sweep(int argc, char **argv)
         one.nr_targets = 1;
         one.targets = &job.targets[p->target];
         char label[64];
-        snprintf(label, sizeof(label), "[%u/%u] T%u Q%u", i + 1, np, p->threads, p->iodepth);
-        struct iom_run_hooks hooks = iom_cli_hooks(&ro, label);
+        snprintf(label, sizeof(label), "T%u Q%u", p->threads, p->iodepth);
+        if (job.nr_targets > 1)
+            snprintf(label + strlen(label), sizeof(label) - strlen(label), " %s",
+                     job.targets[p->target]);
+        struct iom_run_hooks hooks = iom_cli_hooks(&ro, &one, label);
         int rc = iom_run(&one, &targets[p->target], 1, &hooks, &p->r);
         iom_cli_progress_clear();
         if (rc) {

@@ -10,10 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/progress.h"
+#include "workload/args.h"
 #include "tpcc/report.h"
 #include "workload/units.h"
 #include "tpcc/tpcc.h"
@@ -32,6 +35,8 @@ struct tpcc_opts {
     uint64_t busy_timeout_ns;
     bool busy_set;
     bool json, quiet, help;
+    bool keep, keep_set;          /* keep the database loaded here (default 1) */
+    uint64_t status_interval_ns;  /* --status-interval */
     const char *output;
 };
 
@@ -68,7 +73,10 @@ static void usage(FILE *f)
             "  --seed=N              random seed (default: time)\n"
             "  --output-format=FMT   normal (default) or json\n"
             "  --output=FILE         write the report to FILE\n"
-            "  --quiet               no progress line\n"
+            "  --keep=0|1            keep the database this command loaded (default 1;\n"
+            "                        0 removes it at the end; not with load, run, check)\n"
+            "  --quiet               no progress line, no banner\n"
+            "  --status-interval=T   progress line every T when stderr is not a terminal\n"
             "Times take ns, us, ms, s (default), m, h. Exit status: 0 ok, 1 failed (or check\n"
             "found violations), 2 bad input, 130/143 interrupted (partial results).\n"
             "Results: NOPM (from sum(d_next_o_id)), TPM, per-transaction ms; docs/tpcc.md.\n");
@@ -170,20 +178,30 @@ static int parse_args(int argc, char **argv, struct tpcc_opts *o)
         }
         i++;
     }
-    for (; i < argc; i++) {
-        const char *a = argv[i];
-        if (strncmp(a, "--", 2) != 0) {
-            iom_cli_error(cmd_name(o), "%s: unexpected argument; options start with --", a);
+    static const struct iom_arg_opt table[] = {
+        {"db", 0, true},           {"warehouses", 0, true},   {"vu", 0, true},
+        {"ramp_time", 0, true},    {"runtime", 0, true},      {"mix", 0, true},
+        {"keying_think", 0, false}, {"journal_mode", 0, true}, {"synchronous", 0, true},
+        {"busy_timeout", 0, true}, {"pg_schema", 0, true},    {"scale_test", 0, false},
+        {"seed", 0, true},         {"output-format", 0, true}, {"output", 'o', true},
+        {"quiet", 'q', false},     {"help", 'h', false},      {"keep", 0, false},
+        {"status-interval", 0, true}, {NULL, 0, false},
+    };
+    struct iom_args args;
+    iom_args_init(&args, argc, argv, i, table, cmd_name(o));
+    int k;
+    const char *v;
+    char aerr[600];
+    while ((k = iom_args_next(&args, &v, aerr, sizeof(aerr))) != IOM_ARG_END) {
+        if (k == IOM_ARG_ERROR) {
+            iom_cli_error(cmd_name(o), "%s; see 'iomark tpcc --help'", aerr);
             return -1;
         }
-        char name[64];
-        const char *eq = strchr(a + 2, '=');
-        size_t nl = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
-        snprintf(name, sizeof(name), "%.*s", (int)(nl < 63 ? nl : 63), a + 2);
-        for (char *p = name; *p; p++)
-            if (*p == '-' && strcmp(name, "output-format") != 0)
-                *p = '_';
-        const char *v = eq ? eq + 1 : NULL;
+        if (k == IOM_ARG_POSITIONAL) {
+            iom_cli_error(cmd_name(o), "%s: unexpected argument; options start with --", v);
+            return -1;
+        }
+        const char *name = table[k].name;
         uint64_t u;
         char tmp[16];
         int rc = 0;
@@ -238,15 +256,13 @@ static int parse_args(int argc, char **argv, struct tpcc_opts *o)
             o->output = v;
         } else if (strcmp(name, "quiet") == 0) {
             rc = parse_bool(o, name, v, &o->quiet);
+        } else if (strcmp(name, "keep") == 0) {
+            rc = parse_bool(o, name, v, &o->keep);
+            o->keep_set = true;
+        } else if (strcmp(name, "status-interval") == 0) {
+            rc = parse_time(o, "status-interval", v, false, &o->status_interval_ns);
         } else if (strcmp(name, "help") == 0) {
             o->help = true;
-        } else {
-            iom_cli_error(cmd_name(o),
-                          "--%s: unknown option; see 'iomark tpcc --help' (db, warehouses, vu, "
-                          "ramp_time, runtime, mix, keying_think, journal_mode, synchronous, "
-                          "busy_timeout, pg_schema, scale_test, seed, output-format, output, quiet)",
-                          name);
-            return -1;
         }
         if (rc)
             return -1;
@@ -256,34 +272,118 @@ static int parse_args(int argc, char **argv, struct tpcc_opts *o)
 
 static bool show_progress(const struct tpcc_opts *o)
 {
-    return !o->quiet && isatty(STDERR_FILENO);
+    return !o->quiet;
 }
 
 static void load_progress(const struct tpcc_load_progress *p, void *arg)
 {
     (void)arg;
+    char d[96];
     if (p->warehouse == 0)
-        fprintf(stderr, "\r\033[Kloading items: %.0f%%", p->pct);
+        snprintf(d, sizeof(d), "items: %.0f%%", p->pct);
     else
-        fprintf(stderr, "\r\033[Kloading warehouse %u/%u: %.0f%% (%llu rows)", p->warehouse,
-                p->warehouses, p->pct, (unsigned long long)p->rows);
-    fflush(stderr);
+        snprintf(d, sizeof(d), "warehouse %u/%u: %.0f%% (%llu rows)", p->warehouse,
+                 p->warehouses, p->pct, (unsigned long long)p->rows);
+    iom_cli_progress_phase("loading", d);
 }
 
 static void run_progress(const struct tpcc_run_progress *p, void *arg)
 {
     (void)arg;
-    fprintf(stderr, "\r\033[Ktpcc %s %.0f s, %.0f s left: TPM %.0f, NOPM %.0f",
-            p->phase ? "measure" : "ramp-up", p->elapsed_s, p->remaining_s > 0 ? p->remaining_s : 0,
-            p->tpm, p->nopm);
-    fflush(stderr);
+    char t[96];
+    snprintf(t, sizeof(t), "TPM %.0f, NOPM %.0f", p->tpm, p->nopm);
+    iom_cli_progress_text(t);
 }
 
 static void clear_line(const struct tpcc_opts *o)
 {
-    if (show_progress(o)) {
-        fputs("\r\033[K", stderr);
-        fflush(stderr);
+    (void)o;
+    iom_cli_progress_clear();
+}
+
+/* "2 min", "30 s", "2 min 30 s", "1 h 5 min" */
+static void fmt_dur(uint64_t ns, char *buf, size_t len)
+{
+    unsigned long long s = (ns + 500000000u) / 1000000000u;
+    if (s >= 3600)
+        snprintf(buf, len, "%llu h%s", s / 3600, "");
+    else
+        buf[0] = 0;
+    size_t o = strlen(buf);
+    unsigned long long m = s / 60 % 60, r = s % 60;
+    if (m)
+        o += (size_t)snprintf(buf + o, len - o, "%s%llu min", o ? " " : "", m);
+    if (r || !s)
+        snprintf(buf + o, len - o, "%s%llu s", o ? " " : "", r);
+}
+
+/* One line on stderr before anything runs: what will happen and how long. */
+static void banner(const struct tpcc_opts *o)
+{
+    char db[4200], ramp[32], run[32], sum[32];
+    tpcc_db_describe(&o->dbc, db, sizeof(db));
+    fmt_dur(o->run.ramp_ns, ramp, sizeof(ramp));
+    fmt_dur(o->run.runtime_ns, run, sizeof(run));
+    fmt_dur(o->run.ramp_ns + o->run.runtime_ns, sum, sizeof(sum));
+    if (o->step == STEP_LOAD)
+        fprintf(stderr, "iomark tpcc load: %s, %u warehouse(s)\n", db, o->warehouses);
+    else if (o->step == STEP_ALL || o->step == STEP_RUN)
+        fprintf(stderr,
+                "iomark tpcc%s: %s, %u virtual user(s): %sramp-up %s (--ramp_time, not measured), "
+                "then %s measured (--runtime): %s%s\n",
+                o->step == STEP_RUN ? " run" : "", db, o->run.vu,
+                o->step == STEP_ALL ? "load, then " : "", ramp, run, sum,
+                o->step == STEP_ALL ? " after the load" : "");
+}
+
+/* Where the database stays, its size and how to remove it; or remove it (--keep=0). */
+static void leave_or_remove(const struct tpcc_opts *o, struct tpcc_conn *c, uint64_t bytes)
+{
+    static const char *const sfx[] = {"", "-wal", "-shm", "-journal"};
+    bool sqlite = o->dbc.engine == TPCC_DB_SQLITE;
+    char files[4 * 4300] = "";
+    if (sqlite) {   /* closed: what is on disk now (the WAL is checkpointed at close) */
+        bytes = 0;
+        for (size_t i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
+            char p[4200];
+            struct stat st;
+            snprintf(p, sizeof(p), "%s%s", o->dbc.path, sfx[i]);
+            if (stat(p, &st) == 0) {
+                bytes += (uint64_t)st.st_size;
+                snprintf(files + strlen(files), sizeof(files) - strlen(files), " %s", p);
+            }
+        }
+        if (!files[0])
+            return;   /* never created (refused or failed before the load) */
+    }
+    double mib = (double)bytes / 1048576.0;
+    if (o->keep) {
+        if (sqlite)
+            fprintf(stderr,
+                    "iomark tpcc: the database is left at %s (%.1f MiB); remove it with "
+                    "rm%s, or run with --keep=0 to remove it at the end\n",
+                    o->dbc.path, mib, files);
+        else
+            fprintf(stderr,
+                    "iomark tpcc: the database is left in schema %s (%.1f MiB); remove it with "
+                    "DROP SCHEMA %s CASCADE, or run with --keep=0 to remove it at the end\n",
+                    o->dbc.schema, mib, o->dbc.schema);
+        return;
+    }
+    if (sqlite) {
+        for (size_t i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
+            char p[4200];
+            snprintf(p, sizeof(p), "%s%s", o->dbc.path, sfx[i]);
+            unlink(p);
+        }
+        fprintf(stderr, "iomark tpcc: removed %s (%.1f MiB)\n", o->dbc.path, mib);
+    } else if (c) {
+        char sql[128];
+        snprintf(sql, sizeof(sql), "DROP SCHEMA IF EXISTS %s CASCADE", o->dbc.schema);
+        if (c->ops->exec(c, sql) == 0)
+            fprintf(stderr, "iomark tpcc: dropped schema %s (%.1f MiB)\n", o->dbc.schema, mib);
+        else
+            iom_cli_error("tpcc", "DROP SCHEMA %s: %s", o->dbc.schema, c->err);
     }
 }
 
@@ -347,6 +447,7 @@ int iom_cmd_tpcc(int argc, char **argv)
     memset(&o, 0, sizeof(o));
     tpcc_run_cfg_defaults(&o.run);
     o.warehouses = 1;
+    o.keep = true;
     if (parse_args(argc, argv, &o))
         return IOM_EXIT_USAGE;
     if (o.help) {
@@ -354,6 +455,11 @@ int iom_cmd_tpcc(int argc, char **argv)
         return IOM_EXIT_OK;
     }
     const char *cmd = cmd_name(&o);
+    if (o.keep_set && !o.keep && o.step != STEP_ALL) {
+        iom_cli_error(cmd, "--keep=0: allowed only without a step (load keeps the database "
+                           "for run and check)");
+        return IOM_EXIT_USAGE;
+    }
     char err[600];
     if (tpcc_db_parse(o.db, &o.dbc, err, sizeof(err))) {
         iom_cli_error(cmd, "%s", err);
@@ -397,6 +503,15 @@ int iom_cmd_tpcc(int argc, char **argv)
     }
     o.dbc.create = o.step == STEP_ALL || o.step == STEP_LOAD;
     iom_cli_signals_install();
+    if (!o.quiet)
+        banner(&o);
+    {
+        struct iom_run_opts pro = {.quiet = o.quiet, .status_interval_ns = o.status_interval_ns};
+        bool runs = o.step == STEP_ALL || o.step == STEP_RUN;
+        iom_cli_progress_plan("tpcc", &pro, runs ? 1 : 0,
+                              runs ? (double)(o.run.ramp_ns + o.run.runtime_ns) / 1e9 : -1, false);
+        iom_cli_progress_ramp_word("ramp-up");
+    }
 
     struct tpcc_report rep;
     memset(&rep, 0, sizeof(rep));
@@ -417,6 +532,7 @@ int iom_cmd_tpcc(int argc, char **argv)
     struct tpcc_load_result lr;
     struct tpcc_check_result cr;
     struct tpcc_run_result *rr = NULL;
+    bool ours = false;   /* this command loaded the database (not refused as someone else's) */
 
     if (o.step == STEP_ALL || o.step == STEP_LOAD) {
         tpcc_scale_init(&sc, o.warehouses, o.scale_test);
@@ -424,6 +540,7 @@ int iom_cmd_tpcc(int argc, char **argv)
         rc = tpcc_load(c, &sc, o.run.seed, &iom_cli_stop, show_progress(&o) ? load_progress : NULL,
                        NULL, &lr);
         clear_line(&o);
+        ours = rc != -EEXIST;
         if (rc == -EINTR || (rc && iom_cli_stop)) {
             iom_cli_error(cmd, "interrupted while loading; the database is incomplete");
             error_doc(&o, "interrupted while loading; the database is incomplete");
@@ -462,6 +579,9 @@ int iom_cmd_tpcc(int argc, char **argv)
         }
         struct tpcc_run_hooks hooks = {.stop = &iom_cli_stop,
                                        .progress = show_progress(&o) ? run_progress : NULL};
+        char vus[48];
+        snprintf(vus, sizeof(vus), "%u VU", o.run.vu);
+        iom_cli_progress_step(vus, (double)o.run.ramp_ns / 1e9, (double)o.run.runtime_ns / 1e9, 0);
         rc = tpcc_run(&o.dbc, c, &sc, &o.run, &hooks, rr);
         clear_line(&o);
         rep.run = rr;
@@ -496,6 +616,19 @@ int iom_cmd_tpcc(int argc, char **argv)
     }
 out:
     free(rr);
+    /* the database this command loaded: say where it is, or remove it */
+    if (ours) {
+        uint64_t bytes = rep.size_bytes;
+        if (!bytes)
+            c->ops->size_bytes(c, &bytes);
+        bool sqlite = o.dbc.engine == TPCC_DB_SQLITE;
+        if (!sqlite && !o.keep)
+            leave_or_remove(&o, c, bytes);
+        c->ops->disconnect(c);
+        if (sqlite || o.keep)
+            leave_or_remove(&o, NULL, bytes);
+        return status;
+    }
     c->ops->disconnect(c);
     return status;
 }

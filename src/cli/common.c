@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/progress.h"
 
 volatile sig_atomic_t iom_cli_stop;
-static int progress_drawn;
 
 static void on_signal(int sig)
 {
@@ -22,6 +22,9 @@ static void on_signal(int sig)
 
 void iom_cli_signals_install(void)
 {
+#ifdef _WIN32 /* console control events (Ctrl+C, Ctrl+Break, close) */
+    iom_win_signals_install(on_signal);
+#else
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;
@@ -29,6 +32,7 @@ void iom_cli_signals_install(void)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+#endif
 }
 
 int iom_cli_signal_exit(int sig)
@@ -45,38 +49,6 @@ void iom_cli_error(const char *cmd, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
-}
-
-void iom_cli_progress(const struct iom_progress *p, void *arg)
-{
-    static const char *const names[] = {"warm-up", "measure", "cool-down", "stop"};
-    const char *label = arg;
-    char rem[32] = "";
-    if (p->remaining_s >= 0)
-        snprintf(rem, sizeof(rem), ", %.0f s left", p->remaining_s);
-    fprintf(stderr, "\r\033[K%s%s%s %.0f s%s: %.0f IOPS, %.1f MiB/s", label ? label : "",
-            label ? " " : "", names[p->phase], p->elapsed_s, rem, p->iops, p->mib_per_s);
-    fflush(stderr);
-    progress_drawn = 1;
-}
-
-void iom_cli_progress_clear(void)
-{
-    if (progress_drawn) {
-        fputs("\r\033[K", stderr);
-        fflush(stderr);
-        progress_drawn = 0;
-    }
-}
-
-struct iom_run_hooks iom_cli_hooks(const struct iom_run_opts *ro, const char *label)
-{
-    struct iom_run_hooks h = {.stop = &iom_cli_stop};
-    if (!ro->quiet && isatty(STDERR_FILENO)) {
-        h.progress = iom_cli_progress;
-        h.arg = (void *)label;
-    }
-    return h;
 }
 
 static int check_output_path(const char *cmd, const char *path)
@@ -174,9 +146,9 @@ int iom_cli_check(const char *cmd, const struct iom_job *job, const struct iom_r
 
 static void fill_progress(double pct, void *arg)
 {
-    fprintf(stderr, "\r\033[Kcreating %s: %.0f%%", (const char *)arg, pct);
-    fflush(stderr);
-    progress_drawn = 1;
+    char d[160];
+    snprintf(d, sizeof(d), "creating %s: %.0f%%", (const char *)arg, pct);
+    iom_cli_progress_phase("preparing", d);
 }
 
 void iom_cli_close(struct iom_target *targets, unsigned nr, bool remove_created)
@@ -189,7 +161,7 @@ int iom_cli_prepare(const char *cmd, const struct iom_job *job, const struct iom
                     struct iom_target *targets)
 {
     char err[600];
-    bool show = !ro->quiet && isatty(STDERR_FILENO);
+    bool show = !ro->quiet;
     for (uint32_t i = 0; i < job->nr_targets; i++) {
         int rc = iom_target_prepare(job, &targets[i], &iom_cli_stop, show ? fill_progress : NULL,
                                     (void *)targets[i].path, err, sizeof(err));

@@ -54,9 +54,8 @@ int iom_cli_run_repeat(const char *cmd, const struct iom_job *job, const struct 
     unsigned done = 0;
     int status = IOM_EXIT_OK;
     for (unsigned i = 0; i < n && !iom_cli_stop; i++) {
-        char label[32];
-        snprintf(label, sizeof(label), "run %u/%u", i + 1, n);
-        struct iom_run_hooks hooks = iom_cli_hooks(ro, label);
+        struct iom_run_hooks hooks =
+            iom_cli_hooks(ro, job, job->nr_targets ? job->targets[0] : NULL);
         struct iom_result *r = NULL;
         int rc = iom_run(job, targets, job->nr_targets, &hooks, &r);
         iom_cli_progress_clear();

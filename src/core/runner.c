@@ -16,6 +16,13 @@
 #include "probe/devmon.h"
 #include "probe/probe.h"
 
+#ifdef _WIN32 /* aligned blocks from _aligned_malloc go back through _aligned_free */
+#define posix_memalign(p, a, n) ((*(p) = _aligned_malloc((n), (a))) ? 0 : ENOMEM)
+#define buf_free _aligned_free
+#else
+#define buf_free free
+#endif
+
 #define DRAIN_TIMEOUT_NS UINT64_C(10000000000) /* give in-flight I/O 10 s at the end */
 
 uint64_t iom_now_ns(void)
@@ -349,7 +356,7 @@ out:
         w->ops->cleanup(&eng);
     if (bufs)
         for (unsigned i = 0; i < depth; i++)
-            free(bufs[i]);
+            buf_free(bufs[i]);
     free(bufs);
     free(slots);
     free(done);
@@ -426,6 +433,7 @@ static const struct iom_engine_ops *pick_engine(const struct iom_job *job, struc
     if (!ops)
         return NULL;
     int rc = ops->available();
+#ifndef _WIN32 /* Windows has neither; its default engine is iocp */
     if (rc < 0 && ops == &iom_engine_io_uring) {
         snprintf(r->engine_note, sizeof(r->engine_note),
                  "io_uring is unavailable (%s; see sysctl kernel.io_uring_disabled); using libaio",
@@ -434,6 +442,7 @@ static const struct iom_engine_ops *pick_engine(const struct iom_job *job, struc
         ops = &iom_engine_libaio;
         rc = ops->available();
     }
+#endif
     if (rc < 0) {
         snprintf(r->error, sizeof(r->error), "engine %s is unavailable: %s", ops->name,
                  strerror(-rc));

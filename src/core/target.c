@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "core/offsets.h"
+#include "core/target_int.h"
 
 static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
 {
@@ -197,7 +198,6 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
     memset(t, 0, sizeof(*t));
     t->path = path;
     t->fd = -1;
-    uint64_t max_bs = iom_job_max_bs(job);
     bool writes = iom_job_writes(job);
     struct stat st;
 
@@ -291,50 +291,9 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
                         path, (unsigned long long)need,
                         (unsigned long long)vfs.f_bavail * vfs.f_frsize);
     }
-    t->need_bytes = need > t->size_bytes ? need : t->size_bytes;
-    uint64_t total = t->need_bytes;
-    if (total == 0)
-        return fail(err, errlen, -EINVAL, "target %s is empty (0 bytes); give --size to fill it",
-                    path);
-    if (job->offset_bytes >= total)
-        return fail(err, errlen, -EINVAL, "--offset=%llu: past the end of %s (%llu bytes)",
-                    (unsigned long long)job->offset_bytes, path, (unsigned long long)total);
-    t->region_start = job->offset_bytes;
-    t->region_len = job->size_bytes ? job->size_bytes : total - job->offset_bytes;
-    if (t->region_len < max_bs)
-        return fail(err, errlen, -EINVAL,
-                    "target %s: the region (%llu bytes) is smaller than one block (%llu bytes)",
-                    path, (unsigned long long)t->region_len, (unsigned long long)max_bs);
-
-    /* direct I/O alignment */
-    if (job->direct && t->logical_block_bytes > 1) {
-        uint32_t a = t->logical_block_bytes;
-        if (job->nr_bssplit) {
-            for (uint32_t i = 0; i < job->nr_bssplit; i++)
-                if (job->bssplit[i].bs_bytes % a)
-                    return fail(err, errlen, -EINVAL,
-                                "--bssplit: block size %llu is not a multiple of %s's logical "
-                                "block size (%u bytes), which direct I/O requires",
-                                (unsigned long long)job->bssplit[i].bs_bytes, path, a);
-        } else if (job->bs_bytes % a) {
-            return fail(err, errlen, -EINVAL,
-                        "--bs: %llu bytes is not a multiple of %s's logical block size (%u "
-                        "bytes), which direct I/O requires; use a multiple of %u or --direct=0",
-                        (unsigned long long)job->bs_bytes, path, a, a);
-        }
-        if (job->offset_bytes % a)
-            return fail(err, errlen, -EINVAL,
-                        "--offset=%llu: not a multiple of %s's logical block size (%u bytes)",
-                        (unsigned long long)job->offset_bytes, path, a);
-        if (job->blockalign_bytes % a)
-            return fail(err, errlen, -EINVAL,
-                        "--blockalign=%llu: not a multiple of %s's logical block size (%u "
-                        "bytes)",
-                        (unsigned long long)job->blockalign_bytes, path, a);
-        if (job->seq_stride_bytes % a || job->thread_stride_bytes % a)
-            return fail(err, errlen, -EINVAL,
-                        "stride: not a multiple of %s's logical block size (%u bytes)", path, a);
-    }
+    int rc = iom_target_check_region(job, path, t, need, err, errlen);
+    if (rc)
+        return rc;
 
     /* never destroy data on a device by accident */
     if (writes && t->is_blockdev && !job->force) {

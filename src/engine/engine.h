@@ -15,6 +15,7 @@
 #ifndef IOMARK_ENGINE_ENGINE_H
 #define IOMARK_ENGINE_ENGINE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 enum { IOM_Q_QUEUED = 0, IOM_Q_COMPLETED = 1 };
@@ -34,7 +35,11 @@ struct iom_io {
 struct iom_engine;
 
 struct iom_engine_ops {
-    const char *name;
+    const char *name;        /* the --ioengine value */
+    const char *alias;       /* another accepted name (fio's "sync" for psync), or NULL */
+    const char *description; /* one line for --help and the man page */
+    /* engine to use instead when available() fails (io_uring -> libaio), or NULL */
+    const char *fallback;
     /*
      * Check that the engine can run on this kernel (io_uring may be disabled
      * by sysctl kernel.io_uring_disabled or seccomp). Returns 0 or -errno.
@@ -66,16 +71,29 @@ struct iom_engine {
     unsigned depth;
 };
 
-/* Look up an engine by name ("io_uring", "libaio", "psync", "sync", "null").
+/*
+ * The registry: every engine, in the order help lists them, NULL-terminated
+ * (engine.c). Adding an engine = its file (one struct iom_engine_ops) + one
+ * line in that table; option parsing, help, error text and the fallback all
+ * read it.
+ */
+extern const struct iom_engine_ops *const iom_engines[];
+
+/* Look up an engine by name or alias (e.g. "io_uring", "sync").
  * Returns NULL when unknown. */
 const struct iom_engine_ops *iom_engine_find(const char *name);
 
-/* Names of all engines, NULL-terminated, for help and error text. */
-extern const char *const iom_engine_names[];
+/*
+ * The engine names joined by ", " with aliases in parentheses, e.g.
+ * "io_uring, libaio, psync (or sync), null", into buf (len bytes,
+ * NUL-terminated, truncated when short). Returns buf.
+ */
+char *iom_engine_list(char *buf, size_t len);
 
-extern const struct iom_engine_ops iom_engine_io_uring;
-extern const struct iom_engine_ops iom_engine_libaio;
-extern const struct iom_engine_ops iom_engine_psync;
-extern const struct iom_engine_ops iom_engine_null;
+/* The engines' ops tables (one per engine file), listed in iom_engines[]. */
+extern const struct iom_engine_ops iom_engine_io_uring, iom_engine_libaio, iom_engine_psync,
+    iom_engine_null;
+/* Windows only: overlapped ReadFile/WriteFile on an I/O completion port. */
+extern const struct iom_engine_ops iom_engine_iocp;
 
 #endif

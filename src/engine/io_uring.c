@@ -153,6 +153,8 @@ static void uring_cleanup(struct iom_engine *e)
 
 const struct iom_engine_ops iom_engine_io_uring = {
     .name = "io_uring",
+    .description = "io_uring(7): shared submission/completion rings (default)",
+    .fallback = "libaio",
     .available = uring_available,
     .init = uring_init,
     .queue = uring_queue,

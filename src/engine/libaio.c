@@ -131,6 +131,7 @@ static void aio_cleanup(struct iom_engine *e)
 
 const struct iom_engine_ops iom_engine_libaio = {
     .name = "libaio",
+    .description = "Linux native AIO, io_submit(2)/io_getevents(2); O_DIRECT only is asynchronous",
     .available = aio_available,
     .init = aio_init,
     .queue = aio_queue,

@@ -65,6 +65,7 @@ static void null_cleanup(struct iom_engine *e)
 
 const struct iom_engine_ops iom_engine_null = {
     .name = "null",
+    .description = "completes every I/O at once without a device: iomark's own per-I/O cost",
     .available = null_available,
     .init = null_init,
     .queue = null_queue,

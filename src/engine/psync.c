@@ -51,6 +51,8 @@ static void psync_cleanup(struct iom_engine *e)
 
 const struct iom_engine_ops iom_engine_psync = {
     .name = "psync",
+    .description = "pread(2)/pwrite(2), one I/O in flight per thread whatever --iodepth",
+    .alias = "sync",
     .available = psync_available,
     .init = psync_init,
     .queue = psync_queue,

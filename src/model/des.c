@@ -245,18 +245,28 @@ static uint32_t fifo_pop(struct fifo *f)
 
 struct io {
     double t_issue, t_admit, t_start;
-    uint32_t thread;
+    uint64_t seq; /* issue order: the guest admits the oldest waiting I/O first */
+    uint32_t thread, lun;
+};
+
+/* One LUN: its driver-side count, busy servers, its adapter/LUN queue (I/Os
+ * admitted, waiting for a server) and the I/Os waiting above the driver. */
+struct lun_state {
+    unsigned in_driver, busy;
+    struct fifo queue, guest;
 };
 
 struct sim {
     const struct iom_des_cfg *cfg;
     struct io *io;
     struct heap heap;
-    struct fifo guest, lun;
+    struct lun_state *lun;
+    unsigned nluns;
     double *host_free; /* per thread: when its host server is next free */
     struct iom_model_rng rng;
-    unsigned in_driver, busy, in_latency;
-    unsigned limit, servers;
+    unsigned in_adapter, in_latency;
+    unsigned limit, adapter_limit, servers;
+    uint64_t seq;
     /* measurement */
     int measuring;
     double t_last, area, t0;
@@ -268,27 +278,60 @@ struct sim {
 
 static int start_service(struct sim *s, uint32_t id, double t)
 {
-    s->busy++;
+    s->lun[s->io[id].lun].busy++;
     s->io[id].t_start = t;
     return heap_push(&s->heap, t + iom_svc_sample(s->cfg->svc, &s->rng), EV_DEV_DONE, id);
 }
 
+/* Room below the driver for one more I/O of LUN k (LUN limit and adapter limit). */
+static int room(const struct sim *s, unsigned k)
+{
+    return (!s->limit || s->lun[k].in_driver < s->limit) &&
+           (!s->adapter_limit || s->in_adapter < s->adapter_limit);
+}
+
 static int admit(struct sim *s, uint32_t id, double t)
 {
-    s->in_driver++;
+    struct lun_state *l = &s->lun[s->io[id].lun];
+    l->in_driver++;
+    s->in_adapter++;
     s->io[id].t_admit = t;
-    if (s->busy < s->servers)
+    if (l->busy < s->servers)
         return start_service(s, id, t);
-    return fifo_push(&s->lun, id);
+    return fifo_push(&l->queue, id);
 }
 
 static int issue(struct sim *s, uint32_t id, double t)
 {
     s->io[id].t_issue = t;
+    s->io[id].seq = s->seq++;
     s->in_latency++;
-    if (!s->limit || s->in_driver < s->limit)
+    unsigned k = s->io[id].lun;
+    if (!s->lun[k].guest.n && room(s, k))
         return admit(s, id, t);
-    return fifo_push(&s->guest, id);
+    return fifo_push(&s->lun[k].guest, id);
+}
+
+/* Admit waiting I/Os while there is room: the oldest head among the LUNs
+ * that have room (FIFO over the whole guest, no LUN blocks another). */
+static int admit_waiting(struct sim *s, double t)
+{
+    for (;;) {
+        unsigned best = s->nluns;
+        uint64_t best_seq = UINT64_MAX;
+        for (unsigned k = 0; k < s->nluns; k++) {
+            struct fifo *g = &s->lun[k].guest;
+            if (g->n && room(s, k) && s->io[g->a[g->head]].seq < best_seq) {
+                best = k;
+                best_seq = s->io[g->a[g->head]].seq;
+            }
+        }
+        if (best == s->nluns)
+            return 0;
+        int rc = admit(s, fifo_pop(&s->lun[best].guest), t);
+        if (rc)
+            return rc;
+    }
 }
 
 static void account(struct sim *s, double t)
@@ -301,23 +344,26 @@ static void account(struct sim *s, double t)
 int iom_des_run(const struct iom_des_cfg *cfg, struct iom_model_out *out,
                 struct iom_des_extra *extra)
 {
-    if (!cfg || !out || !cfg->svc || cfg->servers < 1 || !(cfg->host_s >= 0) ||
+    if (!cfg || !out || !cfg->svc || cfg->servers < 1 || !(cfg->host_s >= 0) || cfg->luns > 4096 ||
         (!cfg->burst && (cfg->threads < 1 || cfg->iodepth < 1 || cfg->measure_ios < 1)))
         return -EINVAL;
     uint64_t nio = cfg->burst ? cfg->burst : (uint64_t)cfg->threads * cfg->iodepth;
     if (nio > 0x7fffffffu)
         return -EINVAL;
-    struct sim s = {.cfg = cfg, .limit = cfg->limit, .servers = cfg->servers};
+    struct sim s = {.cfg = cfg, .limit = cfg->limit, .adapter_limit = cfg->adapter_limit,
+                    .servers = cfg->servers, .nluns = cfg->luns ? cfg->luns : 1};
     int rc = -ENOMEM;
     s.io = calloc(nio, sizeof(*s.io));
     s.host_free = calloc(cfg->threads ? cfg->threads : 1, sizeof(double));
     s.hist = calloc(1, sizeof(*s.hist));
-    if (!s.io || !s.host_free || !s.hist)
+    s.lun = calloc(s.nluns, sizeof(*s.lun));
+    if (!s.io || !s.host_free || !s.hist || !s.lun)
         goto done;
     iom_model_rng_seed(&s.rng, cfg->seed);
     unsigned threads = cfg->threads ? cfg->threads : 1;
     for (uint32_t i = 0; i < nio; i++) {
         s.io[i].thread = i % threads;
+        s.io[i].lun = i % s.nluns;
         if ((rc = issue(&s, i, 0.0)))
             goto done;
     }
@@ -332,8 +378,10 @@ int iom_des_run(const struct iom_des_cfg *cfg, struct iom_model_out *out,
         account(&s, e.t);
         struct io *io = &s.io[e.id];
         if (e.type == EV_DEV_DONE) {
-            s.busy--;
-            s.in_driver--;
+            struct lun_state *l = &s.lun[io->lun];
+            l->busy--;
+            l->in_driver--;
+            s.in_adapter--;
             s.in_latency--;
             s.done++;
             if (s.measuring) {
@@ -352,10 +400,9 @@ int iom_des_run(const struct iom_des_cfg *cfg, struct iom_model_out *out,
                 s.measuring = 1; /* the window opens at this completion */
                 s.t0 = e.t;
             }
-            if (s.lun.n && (rc = start_service(&s, fifo_pop(&s.lun), e.t)))
+            if (l->queue.n && (rc = start_service(&s, fifo_pop(&l->queue), e.t)))
                 break;
-            if (s.guest.n && (!s.limit || s.in_driver < s.limit) &&
-                (rc = admit(&s, fifo_pop(&s.guest), e.t)))
+            if ((rc = admit_waiting(&s, e.t)))
                 break;
             if (burst)
                 continue;
@@ -398,12 +445,16 @@ int iom_des_run(const struct iom_des_cfg *cfg, struct iom_model_out *out,
         extra->mean_in_system = window > 0 ? s.area / window : 0;
     }
 done:
+    if (s.lun)
+        for (unsigned k = 0; k < s.nluns; k++) {
+            free(s.lun[k].queue.a);
+            free(s.lun[k].guest.a);
+        }
+    free(s.lun);
     free(s.io);
     free(s.host_free);
     free(s.hist);
     free(s.heap.a);
-    free(s.guest.a);
-    free(s.lun.a);
     return rc;
 }
 

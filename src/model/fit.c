@@ -14,14 +14,19 @@ int iom_fit_hist_from_quantiles(struct iom_hist *h, const struct iom_quantiles *
     if (!h || !q || q->n < 2 || !total)
         return -EINVAL;
     for (unsigned i = 0; i < q->n; i++)
-        if (!(q->v_s[i] >= 0) || (i && (q->v_s[i] < q->v_s[i - 1] || q->p[i] <= q->p[i - 1])))
+        if (!(q->v_s[i] >= 0) || !isfinite(q->v_s[i]) || !isfinite(q->p[i]) ||
+            (i && (q->v_s[i] < q->v_s[i - 1] || q->p[i] <= q->p[i - 1])))
             return -EINVAL;
+    if (!(q->p[q->n - 1] > q->p[0]))
+        return -EINVAL;
     iom_hist_reset(h);
     double carry = 0;
     uint64_t given = 0;
     for (unsigned i = 1; i < q->n; i++) {
         double mass = (q->p[i] - q->p[i - 1]) / (q->p[q->n - 1] - q->p[0]) * (double)total;
-        double a = q->v_s[i - 1] * 1e9, b = q->v_s[i] * 1e9;
+        /* values beyond the histogram's range land in its last bucket */
+        double a = fmin(q->v_s[i - 1] * 1e9, (double)IOM_HIST_MAX_NS);
+        double b = fmin(q->v_s[i] * 1e9, (double)IOM_HIST_MAX_NS);
         unsigned ia = iom_hist_index((uint64_t)a), ib = iom_hist_index((uint64_t)b);
         int logu = a >= 1; /* uniform in ln(value) when the segment starts above 0 */
         for (unsigned k = ia; k <= ib; k++) {
@@ -53,7 +58,8 @@ int iom_fit_hist_from_quantiles(struct iom_hist *h, const struct iom_quantiles *
         }
     }
     if (given < total)
-        h->count[iom_hist_index((uint64_t)(q->v_s[q->n - 1] * 1e9))] += total - given;
+        h->count[iom_hist_index((uint64_t)fmin(q->v_s[q->n - 1] * 1e9, (double)IOM_HIST_MAX_NS))] +=
+            total - given;
     return 0;
 }
 
@@ -223,24 +229,32 @@ out:
 int iom_model_predict(const struct iom_fit *f, const struct iom_scenario *sc,
                       struct iom_prediction *out)
 {
-    if (!f || !sc || !out || !(sc->parallelism >= 1) || !(sc->svc_scale > 0) ||
-        (!sc->burst && (sc->threads < 1 || sc->iodepth < 1)))
+    unsigned K = sc && sc->luns ? sc->luns : 1;
+    if (!f || !sc || !out || !(sc->parallelism >= 1) || !(sc->svc_scale > 0) || K > 4096 ||
+        (!sc->burst && (sc->threads < 1 || sc->iodepth < 1 || sc->threads % K)) ||
+        (sc->burst && sc->burst % K))
         return -EINVAL;
     memset(out, 0, sizeof(*out));
     struct iom_model_dev d = f->dev;
     d.parallelism = sc->parallelism;
     d.svc_mean_s *= sc->svc_scale;
-    unsigned L = iom_model_limit(&sc->limits);
+    unsigned L = iom_model_limit_luns(&sc->limits, K);
     out->limit = L;
     double cr = floor(sc->parallelism + 0.5);
     out->des_servers = cr > 1e6 ? 1000000 : (unsigned)cr;
     int rc;
+    /* MVA per LUN (equal shares), throughput and numbers summed over the LUNs */
     if (sc->burst)
-        rc = iom_mva_burst(&d, L, sc->burst, &out->mva);
+        rc = iom_mva_burst(&d, L, sc->burst / K, &out->mva);
     else
-        rc = iom_mva_closed(&d, L, sc->threads, sc->threads * sc->iodepth, &out->mva);
+        rc = iom_mva_closed(&d, L, sc->threads / K, sc->threads / K * sc->iodepth, &out->mva);
     if (rc)
         return rc;
+    out->mva.iops *= K;
+    out->mva.n_guest *= K;
+    out->mva.n_queue *= K;
+    out->mva.n_device *= K;
+    unsigned lun_limit = iom_model_lun_limit(&sc->limits);
     /* the DES samples the measured distribution, scaled to the fitted mean */
     struct iom_hist *h = calloc(1, sizeof(*h));
     struct iom_hist *pool = calloc(1, sizeof(*h));
@@ -280,8 +294,10 @@ int iom_model_predict(const struct iom_fit *f, const struct iom_scenario *sc,
             runs = 10000;
         struct iom_model_out acc = {0}, o;
         for (unsigned r = 0; r < runs; r++) {
-            struct iom_des_cfg cfg = {.svc = &svc, .servers = out->des_servers, .limit = L,
-                                      .burst = sc->burst, .seed = sc->seed + r, .pool = pool};
+            struct iom_des_cfg cfg = {.svc = &svc, .servers = out->des_servers,
+                                      .limit = lun_limit, .adapter_limit = sc->limits.adapter_queue,
+                                      .luns = K, .burst = sc->burst, .seed = sc->seed + r,
+                                      .pool = pool};
             if ((rc = iom_des_run(&cfg, &o, NULL)))
                 break;
             acc.mean_s += o.mean_s / runs;
@@ -298,7 +314,12 @@ int iom_model_predict(const struct iom_fit *f, const struct iom_scenario *sc,
     } else {
         uint64_t n = (uint64_t)sc->threads * sc->iodepth;
         uint64_t warm = 20 * n > 20000 ? 20 * n : 20000;
-        struct iom_des_cfg cfg = {.svc = &svc, .servers = out->des_servers, .limit = L,
+        /* a window of at least 500 completions per outstanding I/O, so that long
+         * services in flight at its end do not bias the device time down */
+        if (ios < 500 * n)
+            ios = 500 * n < 5000000 ? 500 * n : 5000000;
+        struct iom_des_cfg cfg = {.svc = &svc, .servers = out->des_servers, .limit = lun_limit,
+                                  .adapter_limit = sc->limits.adapter_queue, .luns = K,
                                   .threads = sc->threads, .iodepth = sc->iodepth,
                                   .host_s = d.host_s, .warmup_ios = warm, .measure_ios = ios,
                                   .seed = sc->seed};

@@ -96,12 +96,15 @@ struct iom_scenario {
     double parallelism;  /* c to use */
     double svc_scale;    /* service times x this (1 = as fitted) */
     unsigned threads, iodepth, burst; /* burst > 0: burst form */
-    uint64_t des_ios;    /* I/Os simulated (closed: measured; burst: over repeated bursts) */
+    unsigned luns;       /* 0/1 = one LUN; K > 1: K LUNs share the adapter, I/O j on LUN j % K;
+                            K must divide threads (closed loop) or burst */
+    uint64_t des_ios;    /* I/Os simulated (closed: measured, at least min(500 x outstanding,
+                            5000000); burst: over repeated bursts) */
     uint64_t seed;
 };
 
 struct iom_prediction {
-    unsigned limit;                 /* L used */
+    unsigned limit;                 /* L used by MVA per LUN (iom_model_limit_luns) */
     unsigned des_servers;           /* round(c) */
     unsigned des_runs;              /* burst: bursts simulated */
     struct iom_model_out mva, des;  /* mva.p99_s is NAN */

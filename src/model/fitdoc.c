@@ -86,7 +86,7 @@ static void quantiles_of(const cJSON *lat, struct iom_quantiles *q)
     double samples = num(lat, "samples", 0);
     q->samples = samples > 0 ? (uint64_t)samples : 0;
     double mn = num(lat, "min", NAN), mx = num(lat, "max", NAN);
-    if (!(mn >= 0) || !(mx >= mn))
+    if (!(mn >= 0) || !(mx >= mn) || !(mx <= 1e12))
         return;
     q->p[0] = 0;
     q->v_s[0] = mn * 1e-6;
@@ -164,8 +164,10 @@ static int point_of_run(const cJSON *run, const char *src, struct iom_fit *f, ch
     p->iops = num(tot, "iops", 0);
     p->mean_s = num(lat, "mean", 0) * 1e-6;
     p->p99_s = num(obj(lat, "percentiles"), "99", 0) * 1e-6;
-    if (!p->threads || !p->iodepth || !(p->iops > 0) || !(p->mean_s > 0))
-        return fail(err, len, "%s: no threads/iodepth or no I/O measured (iops, lat_us.mean)", src);
+    if (!p->threads || !p->iodepth || !(p->iops > 0) || !(p->mean_s > 0) || !isfinite(p->iops) ||
+        p->mean_s > 1e6 || (unsigned long long)p->threads * p->iodepth > 65536)
+        return fail(err, len, "%s: no threads/iodepth or no I/O measured (iops, lat_us.mean), "
+                              "or values out of range", src);
     quantiles_of(lat, &p->q);
     snprintf(p->source, sizeof(p->source), "%s", src);
     f->npoints++;
@@ -249,9 +251,11 @@ int iom_fit_from_json(const cJSON *doc, struct iom_fit *f, char *err, size_t len
     f->dev.parallelism = num(d, "parallelism", NAN);
     f->dev.host_s = num(d, "host_us_per_io", 0) * 1e-6;
     f->c_identified = cJSON_IsTrue(obj(d, "parallelism_identified"));
-    if (!(f->dev.svc_mean_s > 0) || !(f->dev.parallelism >= 1) || !(f->dev.host_s >= 0))
-        return fail(err, len, "device.service_mean_us > 0, device.parallelism >= 1 and "
-                              "device.host_us_per_io >= 0 are needed");
+    if (!(f->dev.svc_mean_s > 0 && f->dev.svc_mean_s <= 1e6) ||
+        !(f->dev.parallelism >= 1 && f->dev.parallelism <= 1e6) ||
+        !(f->dev.host_s >= 0 && f->dev.host_s <= 1e6))
+        return fail(err, len, "device.service_mean_us in (0, 1e12], device.parallelism in "
+                              "[1, 1e6] and device.host_us_per_io in [0, 1e12] are needed");
     const cJSON *q;
     f->svc.samples = (uint64_t)num(d, "service_samples", 0);
     cJSON_ArrayForEach(q, obj(d, "service_quantiles"))
@@ -259,7 +263,7 @@ int iom_fit_from_json(const cJSON *doc, struct iom_fit *f, char *err, size_t len
         if (f->svc.n >= IOM_FIT_MAXQ)
             return fail(err, len, "device.service_quantiles: more than %d entries", IOM_FIT_MAXQ);
         double p = num(q, "p", NAN), v = num(q, "us", NAN);
-        if (!(p >= 0 && p <= 100) || !(v >= 0) ||
+        if (!(p >= 0 && p <= 100) || !(v >= 0 && v <= 1e12) ||
             (f->svc.n && (p <= f->svc.p[f->svc.n - 1] || v * 1e-6 < f->svc.v_s[f->svc.n - 1])))
             return fail(err, len, "device.service_quantiles: p must rise within 0..100 and us "
                                   "must not fall");

@@ -91,9 +91,23 @@ struct iom_model_limits {
     unsigned hw_queues;     /* hardware queues (0 is read as 1) */
 };
 
-/* The limit L the model uses: the smallest non-zero of adapter_queue,
- * lun_queue and nr_requests x max(1, hw_queues); 0 when there is none. */
+/* The limit L the model uses for one LUN alone on its adapter: the smallest
+ * non-zero of adapter_queue, lun_queue and nr_requests x max(1, hw_queues);
+ * 0 when there is none. */
 unsigned iom_model_limit(const struct iom_model_limits *l);
+
+/* The per-LUN limit of the disk itself: the smallest non-zero of lun_queue
+ * and nr_requests x max(1, hw_queues); 0 when there is none. */
+unsigned iom_model_lun_limit(const struct iom_model_limits *l);
+
+/*
+ * The per-LUN limit MVA uses when `luns` (>= 1) equally loaded LUNs share the
+ * adapter: the smallest non-zero of the LUN limit and adapter_queue / luns
+ * (rounded down, at least 1). Exact for the throughput when every LUN keeps
+ * its share of the adapter full; the DES models the shared adapter queue
+ * itself. iom_model_limit(l) = iom_model_limit_luns(l, 1).
+ */
+unsigned iom_model_limit_luns(const struct iom_model_limits *l, unsigned luns);
 
 /* The device and the host around it. */
 struct iom_model_dev {
@@ -156,11 +170,20 @@ int iom_mva_burst(const struct iom_model_dev *d, unsigned limit, unsigned n,
 
 /* ------------------------------------------------------------ DES --- */
 
-/* A discrete-event simulation of the same system with finite queues. */
+/*
+ * A discrete-event simulation of the same system with finite queues, on one
+ * or more LUNs of one adapter. Each LUN has its own device (c servers, the
+ * same service distribution) and its own limit; the adapter limit is shared
+ * by all LUNs. An I/O is admitted below the driver when both its LUN and the
+ * adapter have room; otherwise it waits in the guest, and freed room goes to
+ * the oldest waiting I/O whose LUN has room.
+ */
 struct iom_des_cfg {
-    const struct iom_svc *svc; /* service-time distribution at the device */
-    unsigned servers;          /* c >= 1 */
-    unsigned limit;            /* L (0 = none): I/Os beyond it wait in the guest, FIFO */
+    const struct iom_svc *svc; /* service-time distribution at each LUN's device */
+    unsigned servers;          /* c >= 1 per LUN */
+    unsigned limit;            /* per-LUN limit (0 = none): LUN queue, nr_requests x hw queues */
+    unsigned adapter_limit;    /* shared by all LUNs (0 = none): the adapter queue */
+    unsigned luns;             /* 0 or 1 = one LUN; I/O j goes to LUN j % luns (at most 4096) */
     unsigned threads;          /* >= 1; I/O j belongs to thread j % threads */
     unsigned iodepth;          /* >= 1: closed loop of threads x iodepth I/Os */
     double host_s;             /* per-I/O time of a thread after each completion (FIFO per thread) */

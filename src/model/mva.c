@@ -7,18 +7,34 @@
 
 #include "model/model.h"
 
-unsigned iom_model_limit(const struct iom_model_limits *l)
+static unsigned min_nonzero(unsigned a, unsigned b)
 {
-    unsigned L = 0;
+    return !a ? b : !b ? a : a < b ? a : b;
+}
+
+unsigned iom_model_lun_limit(const struct iom_model_limits *l)
+{
     unsigned hwq = l->hw_queues ? l->hw_queues : 1;
     unsigned long long nr = (unsigned long long)l->nr_requests * hwq;
     if (nr > 0xffffffffull)
         nr = 0xffffffffull;
-    unsigned cand[3] = {l->adapter_queue, l->lun_queue, (unsigned)nr};
-    for (int i = 0; i < 3; i++)
-        if (cand[i] && (!L || cand[i] < L))
-            L = cand[i];
-    return L;
+    return min_nonzero(l->lun_queue, (unsigned)nr);
+}
+
+unsigned iom_model_limit_luns(const struct iom_model_limits *l, unsigned luns)
+{
+    unsigned share = 0;
+    if (l->adapter_queue) {
+        share = l->adapter_queue / (luns ? luns : 1);
+        if (share < 1)
+            share = 1;
+    }
+    return min_nonzero(iom_model_lun_limit(l), share);
+}
+
+unsigned iom_model_limit(const struct iom_model_limits *l)
+{
+    return iom_model_limit_luns(l, 1);
 }
 
 /* Service rate of the disk station with j I/Os present: min(j, L, c) / S. */

@@ -229,6 +229,7 @@ cJSON *iom_model_pred_json(const struct iom_fit *f, const char *fit_path,
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", sc[i].name);
         cJSON *w = cJSON_AddObjectToObject(o, "workload");
+        cJSON_AddNumberToObject(w, "luns", sc[i].luns ? sc[i].luns : 1);
         if (sc[i].burst) {
             cJSON_AddNumberToObject(w, "burst", sc[i].burst);
         } else {
@@ -287,11 +288,15 @@ void iom_model_pred_text(FILE *out, const struct iom_fit *f, const char *fit_pat
     fprintf(out, "iomark model: %s (%s, %s bs=%llu)\n", fit_path, f->target, f->rw,
             (unsigned long long)f->bs_bytes);
     device_line(out, f, &f->limits);
+    unsigned K = n && sc[0].luns ? sc[0].luns : 1;
     if (n && sc[0].burst)
-        fprintf(out, "workload: burst of %u I/Os issued at once\n\n", sc[0].burst);
+        fprintf(out, "workload: burst of %u I/Os issued at once", sc[0].burst);
     else if (n)
-        fprintf(out, "workload: %u threads x iodepth %u = %u outstanding I/Os (closed loop)\n\n",
+        fprintf(out, "workload: %u threads x iodepth %u = %u outstanding I/Os (closed loop)",
                 sc[0].threads, sc[0].iodepth, sc[0].threads * sc[0].iodepth);
+    if (K > 1)
+        fprintf(out, " on %u LUNs sharing the adapter queue (L below: per LUN, the adapter's share)", K);
+    fprintf(out, "\n\n");
     fprintf(out, "%-26s", "");
     for (unsigned i = 0; i < n; i++)
         fprintf(out, " %-25.25s  ", sc[i].name);

@@ -15,6 +15,10 @@ int iom_cpu_sample_take(struct iom_cpu_sample *s, const char *proc_stat_path)
         s->proc_user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000u + (uint64_t)ru.ru_utime.tv_usec * 1000u;
         s->proc_system_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000u + (uint64_t)ru.ru_stime.tv_usec * 1000u;
     }
+#ifdef _WIN32 /* no /proc/stat: the kernel's per-processor times */
+    if (!proc_stat_path)
+        return iom_win_cpu_sample(s);
+#endif
     FILE *f = fopen(proc_stat_path ? proc_stat_path : "/proc/stat", "r");
     if (!f)
         return -errno;

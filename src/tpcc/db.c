@@ -21,6 +21,13 @@ int tpcc_db_parse(const char *spec, struct tpcc_db_cfg *cfg, char *err, size_t e
         spec = "sqlite:.";
     if (strncmp(spec, "postgresql://", 13) == 0 || strncmp(spec, "postgres://", 11) == 0 ||
         strncmp(spec, "pg:", 3) == 0) {
+#ifdef _WIN32
+        snprintf(err, errlen,
+                 "--db=%.40s: PostgreSQL is not in the Windows build (no libpq); use "
+                 "sqlite:PATH",
+                 spec);
+        return -EINVAL;
+#endif
         const char *ci = strncmp(spec, "pg:", 3) == 0 ? spec + 3 : spec;
         if (strlen(ci) >= sizeof(cfg->conninfo)) {
             snprintf(err, errlen, "--db=%.40s...: connection string longer than %zu bytes", spec,
@@ -64,7 +71,12 @@ int tpcc_db_parse(const char *spec, struct tpcc_db_cfg *cfg, char *err, size_t e
 
 const struct tpcc_db_ops *tpcc_db_ops_of(const struct tpcc_db_cfg *cfg)
 {
+#ifdef _WIN32 /* tpcc_db_parse never selects PostgreSQL there */
+    (void)cfg;
+    return &tpcc_db_sqlite_ops;
+#else
     return cfg->engine == TPCC_DB_PG ? &tpcc_db_pg_ops : &tpcc_db_sqlite_ops;
+#endif
 }
 
 int tpcc_db_connect(const struct tpcc_db_cfg *cfg, struct tpcc_conn **out, char *err,

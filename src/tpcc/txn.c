@@ -70,7 +70,8 @@ static void now_text(char *buf, size_t len)
     struct timeval tv;
     gettimeofday(&tv, NULL);
     struct tm tm;
-    localtime_r(&tv.tv_sec, &tm);
+    time_t sec = tv.tv_sec; /* tv_sec is a 32-bit long on Windows */
+    localtime_r(&sec, &tm);
     strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm);
 }
 

@@ -287,7 +287,7 @@ static void defaults(struct iom_diskspd *ds)
 }
 
 /* iomark's own options allowed on a DiskSpd command line */
-static const char *const extra_opts[] = {"ioengine", "output", "quiet", "force", "keep", "help",
+static const char *const extra_opts[] = {"ioengine", "output", "quiet", "status-interval", "force", "keep", "help",
                                          "randseed", NULL};
 
 static int parse_args(int argc, char **argv, int first, struct iom_diskspd *ds,
@@ -355,7 +355,7 @@ static int parse_args(int argc, char **argv, int first, struct iom_diskspd *ds,
                 return fail(err, errlen, "%s: use DiskSpd's -Rtext or -Rxml", a);
             if (!ok)
                 return fail(err, errlen, "%s: not a DiskSpd flag; iomark options allowed here: "
-                            "--ioengine, --output, --quiet, --force, --keep", a);
+                            "--ioengine, --output, --quiet, --status-interval, --force, --keep", a);
             if (iom_option_apply(name, eq ? eq + 1 : NULL, &ds->job, ro, err, errlen))
                 return -EINVAL;
             continue;
@@ -751,6 +751,6 @@ void iom_diskspd_help(FILE *f)
             "  -L            latency percentiles         -D[ms]   IOPS standard deviation\n"
             "  -Rtext|xml    report format; -Rp... prints the profile without running\n"
             "Sizes: K M G T (binary) or b (blocks). Also iomark's --ioengine=, --output=,\n"
-            "--quiet, --force, --keep. Windows-only flags are refused or warned about by\n"
+            "--quiet, --status-interval=, --force, --keep. Windows-only flags are refused or warned about by\n"
             "name; see docs/diskspd.md.\n");
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "workload/args.h"
 #include "workload/units.h"
 
 enum opt_type { T_SIZE, T_DURATION, T_PCT, T_U32, T_U64, T_BOOL, T_CUSTOM };
@@ -69,9 +70,13 @@ static int set_engine(const struct opt *o, const char *v, struct iom_job *job,
                       struct iom_run_opts *ro, char *err, size_t errlen)
 {
     (void)ro;
-    if (!v || !iom_engine_find(v))
-        return bad(err, errlen, o->name, v, "allowed: io_uring, libaio, psync (or sync), null");
-    snprintf(job->ioengine, sizeof(job->ioengine), "%s", strcmp(v, "sync") == 0 ? "psync" : v);
+    const struct iom_engine_ops *e = v ? iom_engine_find(v) : NULL;
+    if (!e) {
+        char list[160], why[200];
+        snprintf(why, sizeof(why), "allowed: %s", iom_engine_list(list, sizeof(list)));
+        return bad(err, errlen, o->name, v, why);
+    }
+    snprintf(job->ioengine, sizeof(job->ioengine), "%s", e->name);
     return 0;
 }
 
@@ -355,7 +360,7 @@ static const struct opt opts[] = {
     {"series_interval", T_DURATION, J(series_interval_ns), 1000000, UINT64_MAX, NULL, "TIME",
      "step of the per-interval series (default 1s, at least 1ms)"},
     {"ioengine", T_CUSTOM, J(ioengine), 0, 0, set_engine, "ENGINE",
-     "io_uring (default), libaio, psync, null"},
+     "I/O engine"}, /* the names come from the engine registry (engine/engine.h) */
     {"direct", T_BOOL, J(direct), 0, 1, NULL, "0|1", "O_DIRECT, bypassing the page cache (default 1)"},
     {"buffered", T_CUSTOM, J(direct), 0, 0, set_buffered, "0|1",
      "buffered I/O through the page cache (same as --direct=0)"},
@@ -384,13 +389,16 @@ static const struct opt opts[] = {
     {"output", T_CUSTOM, R(output_path), 0, 0, set_output, "FILE",
      "write the result to FILE instead of stdout"},
     {"quiet", T_BOOL, R(quiet), 0, 1, NULL, NULL, "no progress line"},
+    {"status-interval", T_DURATION, R(status_interval_ns), 1000000000, 86400000000000, NULL, "TIME",
+     "when stderr is not a terminal, a progress line every TIME (fio's option; e.g. 10s)"},
     {"help", T_BOOL, R(help), 0, 1, NULL, NULL, "this text"},
 };
 
+/* by name, '-' and '_' being one letter (workload/args.h) */
 static const struct opt *find(const char *name)
 {
     for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
-        if (strcmp(opts[i].name, name) == 0)
+        if (iom_args_name_eq(name, (size_t)-1, opts[i].name))
             return &opts[i];
     return NULL;
 }
@@ -581,6 +589,12 @@ void iom_options_help(FILE *f)
         char left[64];
         snprintf(left, sizeof(left), "--%s%s%s", opts[i].name, opts[i].arg ? "=" : "",
                  opts[i].arg ? opts[i].arg : "");
+        if (opts[i].fn == set_engine) { /* the engine registry, default first */
+            char list[160];
+            fprintf(f, "  %-28s %s: %s (default %s)\n", left, opts[i].help,
+                    iom_engine_list(list, sizeof(list)), iom_engines[0]->name);
+            continue;
+        }
         fprintf(f, "  %-28s %s\n", left, opts[i].help);
     }
 }

@@ -18,6 +18,7 @@ struct iom_run_opts {
     enum iom_output_format format;
     const char *output_path;   /* NULL = stdout; borrowed from argv */
     bool quiet;                /* no progress line */
+    uint64_t status_interval_ns; /* status lines when stderr is not a terminal, 0 none */
     bool help;
 };
 

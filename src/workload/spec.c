@@ -2,8 +2,11 @@
 #include "workload/spec.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "engine/engine.h"
 
 static const char *const rw_names[] = {
     [IOM_RW_READ] = "read",          [IOM_RW_WRITE] = "write", [IOM_RW_RANDREAD] = "randread",
@@ -22,7 +25,7 @@ void iom_job_defaults(struct iom_job *job)
     job->iodepth = 1;
     job->runtime_ns = UINT64_C(10000000000);
     job->series_interval_ns = UINT64_C(1000000000);
-    strcpy(job->ioengine, "io_uring");
+    snprintf(job->ioengine, sizeof(job->ioengine), "%s", iom_engines[0]->name); /* the default */
     job->direct = true;
 }
 

@@ -90,7 +90,7 @@ struct iom_job {
     uint64_t series_interval_ns; /* per-interval series step */
 
     /* I/O path */
-    char ioengine[16];           /* io_uring, libaio, psync, null */
+    char ioengine[16];           /* an engine of the registry (engine/engine.h) */
     bool direct;                 /* O_DIRECT (default true) */
     enum iom_sync sync;
 

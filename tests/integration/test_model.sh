@@ -129,6 +129,33 @@ for x, y in zip(b1["scenarios"], b2["scenarios"]):
     assert x["des"] == y["des"] and x["mva"] == y["mva"]
 PY
 
+# 8 LUNs on one adapter: MVA per LUN with the adapter's share (256 / 8 = 32), summed
+expect_status 0 "8 LUNs" -- "$IOMARK" model $FIT --what-if adapter_queue=256,lun_queue=64,parallelism=512 \
+  --workload threads=8,iodepth=100,luns=8 --output-format=json --output=$WORK/luns.json
+$PY - "$FIT" $WORK/luns.json <<'PY' && pass "8 LUNs: adapter share per LUN, throughput summed" || fail "8 LUNs"
+import json, math, sys
+fit = json.load(open(sys.argv[1])); pr = json.load(open(sys.argv[2]))
+S = fit["device"]["service_mean_us"] * 1e-6; z = fit["device"]["host_us_per_io"] * 1e-6
+s = pr["scenarios"][1]
+assert s["workload"]["luns"] == 8
+N, T, L, c = 100, 1, 32, 512          # one LUN: 100 I/Os, 1 thread, 32 adapter slots
+def mu_d(j): return min(j, L, c) / S
+if z > 0:
+    lf_d = [0.0]; lf_h = [0.0]
+    for j in range(1, N + 1):
+        lf_d.append(lf_d[-1] - math.log(mu_d(j))); lf_h.append(lf_h[-1] - math.log(min(j, T) / z))
+    w = [lf_d[j] + lf_h[N - j] for j in range(N + 1)]; m = max(w)
+    p = [math.exp(x - m) for x in w]; t = sum(p); p = [x / t for x in p]
+else:
+    p = [0.0] * N + [1.0]
+X = 8 * sum(p[j] * mu_d(j) for j in range(1, N + 1))
+assert abs(s["mva"]["iops"] - X) < 1e-6 * X, (s["mva"]["iops"], X)
+# the simulated shared adapter queue keeps 256 I/Os in service: X = 256 / S within 2%
+assert abs(s["des"]["iops"] - 256 / S) < 0.02 * 256 / S, (s["des"]["iops"], 256 / S)
+PY
+expect_status 2 "luns must divide threads" -- "$IOMARK" model $FIT --workload threads=8,iodepth=4,luns=3
+expect_err_has "luns=3 must divide threads"
+
 # text output has both methods side by side
 expect_status 0 "text" -- "$IOMARK" model $FIT --what-if lun_queue=254,adapter_queue=1024 --workload threads=8,iodepth=64
 grep -q "MVA (mean)" $WORK/out && grep -q "DES (tail)" $WORK/out && grep -q "guest wait" $WORK/out \
@@ -166,6 +193,23 @@ expect_status 2 "fit of another tool's JSON" -- "$IOMARK" model fit --output=$WO
 expect_err_has "not an iomark result"
 expect_status 2 "a sweep is not a FIT" -- "$IOMARK" model "$SWEEP" --burst 10
 expect_err_has "not a FIT document"
+# damaged FIT documents are refused with the field named
+$PY - "$FIT" $WORK <<'PY'
+import json, sys
+fit = json.load(open(sys.argv[1])); w = sys.argv[2]
+def put(name, f):
+    d = json.loads(json.dumps(fit)); f(d); json.dump(d, open(f"{w}/{name}.json", "w"))
+put("bad_c", lambda d: d["device"].update(parallelism=0.5))
+put("bad_s", lambda d: d["device"].pop("service_mean_us"))
+put("bad_q", lambda d: d["device"]["service_quantiles"].reverse())
+put("bad_type", lambda d: d.update(type="model_prediction"))
+PY
+for b in bad_c:device.parallelism bad_s:device.service_mean_us bad_q:device.service_quantiles bad_type:"not a FIT document"; do
+  expect_status 2 "damaged FIT ${b%%:*}" -- "$IOMARK" model $WORK/${b%%:*}.json --burst 10
+  expect_err_has "${b#*:}"
+done
+expect_status 2 "--check with --burst" -- "$IOMARK" model $FIT --check "$SWEEP" --burst 10
+expect_err_has "not allowed with --what-if, --workload or --burst"
 expect_status 2 "fit needs documents" -- "$IOMARK" model fit
 expect_err_has "no document given"
 [ ! -e $WORK/never.json ] && pass "nothing written by refused fits" || fail "refused fit wrote a file"

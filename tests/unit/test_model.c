@@ -217,6 +217,50 @@ static void test_burst(void)
     CHECK_NEAR(m.guest_s, (736.0 * 737 / 2) / 32 / 800 * 1e-3, 1e-12);
 }
 
+/* Several LUNs sharing an adapter queue. With a constant service time and
+ * c above every limit, all admitted I/Os are in service, so the answers are
+ * exact: throughput = (I/Os below the driver) / S. */
+static void test_luns(void)
+{
+    struct iom_svc s;
+    CHECK(iom_svc_simple(&s, IOM_SVC_DET, 1e-3) == 0);
+    /* 8 LUNs x LUN queue 64 = 512 > adapter 256: the adapter binds */
+    struct iom_des_cfg c = {.svc = &s, .servers = 512, .limit = 64, .adapter_limit = 256,
+                            .luns = 8, .threads = 8, .iodepth = 100, .warmup_ios = 20000,
+                            .measure_ios = 200000, .seed = 1};
+    struct iom_model_out o;
+    struct iom_des_extra ex;
+    CHECK(iom_des_run(&c, &o, &ex) == 0);
+    CHECK_NEAR(o.iops, 256 / 1e-3, 0.01);
+    CHECK_NEAR(o.mean_s, 800 / (256 / 1e-3), 0.01); /* Little: N / X */
+    CHECK_NEAR(ex.mean_in_system, 800, 0.01);
+    CHECK_NEAR(o.n_guest, 800 - 256, 0.01);
+    CHECK(o.queue_s < 1e-12);
+    /* adapter 1024: each LUN's 64 binds, 8 x 64 = 512 below the driver */
+    c.adapter_limit = 1024;
+    CHECK(iom_des_run(&c, &o, NULL) == 0);
+    CHECK_NEAR(o.iops, 512 / 1e-3, 0.01);
+    /* the MVA share: adapter 256 over 8 LUNs = 32 each; 8 x 32 / S */
+    struct iom_model_limits l = {.adapter_queue = 256, .lun_queue = 64};
+    CHECK_U64(iom_model_limit_luns(&l, 8), 32);
+    CHECK_U64(iom_model_limit_luns(&l, 2), 64);
+    CHECK_U64(iom_model_lun_limit(&l), 64);
+    /* burst of 800 on 8 LUNs behind adapter 256: rounds of 256, I/O i done at ceil(i/256) S */
+    struct iom_des_cfg b = {.svc = &s, .servers = 512, .limit = 64, .adapter_limit = 256,
+                            .luns = 8, .burst = 800, .seed = 1};
+    CHECK(iom_des_run(&b, &o, NULL) == 0);
+    double sum = 0;
+    for (unsigned i = 1; i <= 800; i++)
+        sum += ceil(i / 256.0) * 1e-3;
+    CHECK_NEAR(o.mean_s, sum / 800, 1e-9);
+    CHECK_NEAR(o.makespan_s, 4e-3, 1e-9);
+    /* one LUN: the adapter and the LUN limit act as their minimum */
+    struct iom_des_cfg one = {.svc = &s, .servers = 512, .limit = 64, .adapter_limit = 32,
+                              .burst = 800, .seed = 1};
+    CHECK(iom_des_run(&one, &o, NULL) == 0);
+    CHECK_NEAR(o.makespan_s, 25e-3, 1e-9); /* 800 / 32 rounds */
+}
+
 static void test_hist_svc(void)
 {
     struct iom_hist *h = calloc(1, sizeof(*h));
@@ -314,6 +358,7 @@ int main(void)
     test_burst();
     test_hist_svc();
     test_limit();
+    test_luns();
     test_quantile_hist();
     test_fit_recovers_c();
     return check_status("test_model");

@@ -1,0 +1,396 @@
+/* progress.c - the progress line with the overall time left (see progress.h). */
+#include "cli/progress.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+enum mode { MODE_OFF, MODE_TTY, MODE_STATUS };
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    enum mode mode;
+    bool thread;              /* ticker started */
+    bool active;              /* a step, phase or pause is under way: draw */
+    bool drawn;               /* a terminal line is on screen */
+    char cmd[32];
+    unsigned k, n;            /* run k of n (k 0: none started yet) */
+    char name[96];
+    double total_s;           /* planned seconds of everything, < 0 unknown */
+    double done_s;            /* planned seconds of finished steps and pauses */
+    bool mb;                  /* MB/s rather than MiB/s */
+    uint64_t step_t0;         /* start of the step, pause or phase, ns */
+    double ramp_s, run_s, cool_s;
+    bool in_step;             /* between iom_cli_progress_step and its end */
+    bool pausing;
+    double pause_s;
+    char phase[32];           /* a phase the runner does not drive; "" none */
+    char detail[128];
+    char rates[96];           /* "" until the first figures */
+    uint64_t interval_ns;     /* status lines (not a terminal) */
+    uint64_t next_status_ns;
+    uint64_t last_draw_ns;
+    const char *ramp_word;
+} P;
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void iom_cli_format_eta(double s, char *buf, unsigned len)
+{
+    if (s < 0) {
+        snprintf(buf, len, "--:--");
+        return;
+    }
+    unsigned long t = (unsigned long)(s + 0.999);   /* round up: 0.2 s left shows 00:01 */
+    if (t >= 3600)
+        snprintf(buf, len, "%lu:%02lu:%02lu", t / 3600, t / 60 % 60, t % 60);
+    else
+        snprintf(buf, len, "%02lu:%02lu", t / 60, t % 60);
+}
+
+static double planned_step_s(void)
+{
+    if (P.pausing)
+        return P.pause_s;
+    if (P.run_s <= 0)
+        return -1;
+    return P.ramp_s + P.run_s + P.cool_s;
+}
+
+/* under mu */
+static double eta_locked(uint64_t now)
+{
+    if (P.total_s < 0)
+        return -1;
+    double used = P.done_s;
+    if (P.active && (P.in_step || P.pausing)) {
+        double plan = planned_step_s();
+        if (plan < 0)
+            return -1;
+        double el = (double)(now - P.step_t0) / 1e9;
+        used += el < plan ? el : plan;
+    }
+    double left = P.total_s - used;
+    return left > 0 ? left : 0;
+}
+
+double iom_cli_progress_eta(void)
+{
+    pthread_mutex_lock(&mu);
+    double e = eta_locked(now_ns());
+    pthread_mutex_unlock(&mu);
+    return e;
+}
+
+/* Compose the line (under mu): "mark 7/40 SEQ1M Q8T1 read run 2/5: measuring
+ * 2/5 s, 1234 IOPS, 456.7 MB/s [eta 06:58]"; without the name when with_name
+ * is false (a narrow terminal). */
+static void compose(char *buf, size_t len, uint64_t now, bool with_name)
+{
+    char eta[24];
+    iom_cli_format_eta(eta_locked(now), eta, sizeof(eta));
+    double el = (double)(now - P.step_t0) / 1e9;
+    if (P.pausing) {
+        snprintf(buf, len, "%s: pause %lu/%.0f s before %u/%u [eta %s]", P.cmd,
+                 (unsigned long)(el < P.pause_s ? el : P.pause_s), P.pause_s, P.k + 1, P.n, eta);
+        return;
+    }
+    size_t o;
+    if (P.k)
+        o = (size_t)snprintf(buf, len, "%s %u/%u%s%s: ", P.cmd, P.k, P.n,
+                             P.name[0] && with_name ? " " : "", with_name ? P.name : "");
+    else
+        o = (size_t)snprintf(buf, len, "%s: ", P.cmd);
+    if (o >= len)
+        return;
+    if (P.phase[0] || !P.in_step) {
+        snprintf(buf + o, len - o, "%s%s%s [eta %s]", P.phase[0] ? P.phase : "finishing",
+                 P.detail[0] ? ", " : "", P.detail, eta);
+        return;
+    }
+    const char *ph;
+    double in, of;
+    if (el < P.ramp_s) {
+        ph = P.ramp_word ? P.ramp_word : "warm-up";
+        in = el;
+        of = P.ramp_s;
+    } else if (P.run_s <= 0 || el < P.ramp_s + P.run_s) {
+        ph = "measuring";
+        in = el - P.ramp_s;
+        of = P.run_s;
+    } else if (el < P.ramp_s + P.run_s + P.cool_s) {
+        ph = "cool-down";
+        in = el - P.ramp_s - P.run_s;
+        of = P.cool_s;
+    } else {   /* past the plan: threads stopping, last figures */
+        snprintf(buf + o, len - o, "finishing [eta %s]", eta);
+        return;
+    }
+    /* whole seconds elapsed, as a clock shows them (the eta rounds up) */
+    if (of > 0)
+        o += (size_t)snprintf(buf + o, len - o, "%s %lu/%.0f s", ph, (unsigned long)in, of);
+    else
+        o += (size_t)snprintf(buf + o, len - o, "%s %lu s", ph, (unsigned long)in);
+    if (o >= len)
+        return;
+    snprintf(buf + o, len - o, "%s%s [eta %s]", P.rates[0] ? ", " : "", P.rates, eta);
+}
+
+/* Draw or print the line (under mu). */
+static void draw_locked(uint64_t now)
+{
+    if (!P.active || P.mode == MODE_OFF)
+        return;
+    char line[400];
+    compose(line, sizeof(line), now, true);
+    if (P.mode == MODE_TTY) {
+        struct winsize ws;
+        size_t cols = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1 ? ws.ws_col : 80;
+        if (strlen(line) >= cols)   /* the name goes first: the eta must stay */
+            compose(line, sizeof(line), now, false);
+        if (strlen(line) >= cols)   /* a wrapped line cannot be redrawn in place */
+            line[cols - 1] = 0;
+        fprintf(stderr, "\r\033[K%s", line);
+        P.drawn = true;
+    } else {
+        fprintf(stderr, "%s\n", line);
+    }
+    fflush(stderr);
+    P.last_draw_ns = now;
+}
+
+static void *ticker(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        struct timespec ts = {0, 100000000};   /* 100 ms */
+        nanosleep(&ts, NULL);
+        uint64_t now = now_ns();
+        pthread_mutex_lock(&mu);
+        if (P.active) {
+            if (P.mode == MODE_TTY && now - P.last_draw_ns >= 1000000000u) {
+                draw_locked(now);
+            } else if (P.mode == MODE_STATUS && now >= P.next_status_ns) {
+                draw_locked(now);
+                P.next_status_ns += P.interval_ns;
+                if (P.next_status_ns <= now)
+                    P.next_status_ns = now + P.interval_ns;
+            }
+        }
+        pthread_mutex_unlock(&mu);
+    }
+    return NULL;
+}
+
+/* under mu: the ticker, with every signal blocked so they reach the main thread */
+static void start_ticker(void)
+{
+    if (P.thread || P.mode == MODE_OFF)
+        return;
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pthread_t t;
+    if (pthread_create(&t, NULL, ticker, NULL) == 0) {
+        pthread_detach(t);
+        P.thread = true;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+void iom_cli_progress_plan(const char *cmd, const struct iom_run_opts *ro, unsigned nr_steps,
+                           double total_s, bool mb_units)
+{
+    pthread_mutex_lock(&mu);
+    bool quiet = ro && ro->quiet;
+    uint64_t interval = ro ? ro->status_interval_ns : 0;
+    P.mode = quiet ? MODE_OFF : isatty(STDERR_FILENO) ? MODE_TTY : interval ? MODE_STATUS : MODE_OFF;
+    snprintf(P.cmd, sizeof(P.cmd), "%s", cmd);
+    P.k = 0;
+    P.n = nr_steps;
+    P.total_s = total_s;
+    P.done_s = 0;
+    P.mb = mb_units;
+    P.active = P.pausing = P.in_step = false;
+    P.phase[0] = P.detail[0] = P.rates[0] = P.name[0] = 0;
+    P.interval_ns = interval;
+    P.ramp_word = NULL;
+    P.next_status_ns = now_ns() + interval;
+    start_ticker();
+    pthread_mutex_unlock(&mu);
+}
+
+/* End what is under way (under mu): its planned seconds count as used. */
+static void end_locked(void)
+{
+    if (P.pausing) {
+        P.done_s += P.pause_s;
+        P.pausing = false;
+    } else if (P.in_step) {
+        double plan = planned_step_s();
+        if (plan > 0)
+            P.done_s += plan;
+    }
+    P.in_step = false;
+    P.active = false;
+}
+
+void iom_cli_progress_step(const char *name, double ramp_s, double run_s, double cool_s)
+{
+    pthread_mutex_lock(&mu);
+    if (!P.cmd[0]) {   /* no plan: one step of this length */
+        pthread_mutex_unlock(&mu);
+        iom_cli_progress_plan("iomark", NULL, 1, run_s > 0 ? ramp_s + run_s + cool_s : -1, false);
+        pthread_mutex_lock(&mu);
+    }
+    if (P.active)
+        end_locked();
+    if (P.k < P.n)
+        P.k++;
+    snprintf(P.name, sizeof(P.name), "%s", name ? name : "");
+    P.ramp_s = ramp_s;
+    P.run_s = run_s;
+    P.cool_s = cool_s;
+    if (run_s <= 0)
+        P.total_s = -1;
+    P.phase[0] = P.detail[0] = P.rates[0] = 0;
+    P.step_t0 = now_ns();
+    P.active = P.in_step = true;
+    if (P.mode == MODE_TTY)
+        draw_locked(P.step_t0);   /* at once: a 1 s run is seen */
+    pthread_mutex_unlock(&mu);
+}
+
+void iom_cli_progress_ramp_word(const char *word)
+{
+    pthread_mutex_lock(&mu);
+    P.ramp_word = word;
+    pthread_mutex_unlock(&mu);
+}
+
+double iom_cli_job_seconds(const struct iom_job *job)
+{
+    if (!job || !job->runtime_ns)
+        return -1;
+    return (double)(job->ramp_ns + job->runtime_ns + job->cooldown_ns) / 1e9;
+}
+
+void iom_cli_progress_step_job(const char *name, const struct iom_job *job)
+{
+    iom_cli_progress_step(name, (double)job->ramp_ns / 1e9,
+                          job->runtime_ns ? (double)job->runtime_ns / 1e9 : -1,
+                          (double)job->cooldown_ns / 1e9);
+}
+
+void iom_cli_progress_phase(const char *phase, const char *detail)
+{
+    pthread_mutex_lock(&mu);
+    if (!P.active) {
+        P.active = true;
+        P.step_t0 = now_ns();
+    }
+    snprintf(P.phase, sizeof(P.phase), "%s", phase ? phase : "");
+    snprintf(P.detail, sizeof(P.detail), "%s", detail ? detail : "");
+    if (P.mode == MODE_TTY)
+        draw_locked(now_ns());
+    pthread_mutex_unlock(&mu);
+}
+
+void iom_cli_progress_rates(double iops, double bytes_per_s)
+{
+    pthread_mutex_lock(&mu);
+    if (P.mb)
+        snprintf(P.rates, sizeof(P.rates), "%.0f IOPS, %.1f MB/s", iops, bytes_per_s / 1e6);
+    else
+        snprintf(P.rates, sizeof(P.rates), "%.0f IOPS, %.1f MiB/s", iops, bytes_per_s / 1048576.0);
+    if (P.mode == MODE_TTY)
+        draw_locked(now_ns());
+    pthread_mutex_unlock(&mu);
+}
+
+void iom_cli_progress_text(const char *text)
+{
+    pthread_mutex_lock(&mu);
+    snprintf(P.rates, sizeof(P.rates), "%s", text);
+    if (P.mode == MODE_TTY)
+        draw_locked(now_ns());
+    pthread_mutex_unlock(&mu);
+}
+
+void iom_cli_pause(uint64_t ns)
+{
+    pthread_mutex_lock(&mu);
+    if (P.active)
+        end_locked();
+    P.pausing = true;
+    P.pause_s = (double)ns / 1e9;
+    P.phase[0] = 0;
+    uint64_t t0 = P.step_t0 = now_ns();
+    P.active = true;
+    if (P.mode == MODE_TTY)
+        draw_locked(t0);
+    pthread_mutex_unlock(&mu);
+    uint64_t end = t0 + ns;
+    for (uint64_t now = t0; now < end && !iom_cli_stop; now = now_ns()) {
+        uint64_t left = end - now;
+        if (left > 50000000u)
+            left = 50000000u;   /* see signals within 50 ms */
+        struct timespec ts = {(time_t)(left / 1000000000u), (long)(left % 1000000000u)};
+        nanosleep(&ts, NULL);
+    }
+    pthread_mutex_lock(&mu);
+    end_locked();
+    pthread_mutex_unlock(&mu);
+}
+
+/* ---- the hooks the commands use (cli.h) ---- */
+
+void iom_cli_progress(const struct iom_progress *p, void *arg)
+{
+    (void)arg;
+    iom_cli_progress_rates(p->iops, p->mib_per_s * 1048576.0);
+}
+
+void iom_cli_progress_clear(void)
+{
+    pthread_mutex_lock(&mu);
+    end_locked();
+    P.phase[0] = P.detail[0] = 0;
+    if (P.drawn) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+        P.drawn = false;
+    }
+    pthread_mutex_unlock(&mu);
+}
+
+struct iom_run_hooks iom_cli_hooks(const struct iom_run_opts *ro, const struct iom_job *job,
+                                   const char *label)
+{
+    struct iom_run_hooks h = {.stop = &iom_cli_stop};
+    if (ro->quiet)
+        return h;
+    pthread_mutex_lock(&mu);
+    bool planned = P.cmd[0] != 0;
+    pthread_mutex_unlock(&mu);
+    if (!planned)
+        iom_cli_progress_plan("iomark", ro, 1, iom_cli_job_seconds(job), false);
+    if (job)
+        iom_cli_progress_step_job(label, job);
+    else
+        iom_cli_progress_step(label, 0, -1, 0);
+    h.progress = iom_cli_progress;
+    return h;
+}

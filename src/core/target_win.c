@@ -1,0 +1,322 @@
+/*
+ * target_win.c - target inspection, safety checks and test-file creation on
+ * Windows (the same contract as target.c, see target.h).
+ *
+ * Targets: files, volumes ("\\.\D:") and physical disks
+ * ("\\.\PhysicalDrive1"). Sizes from GetFileSizeEx and
+ * IOCTL_DISK_GET_LENGTH_INFO; sector alignment from
+ * IOCTL_STORAGE_QUERY_PROPERTY / StorageAccessAlignmentProperty (win.c).
+ * Safety: a write to a volume, or to a disk whose drive layout
+ * (IOCTL_DISK_GET_DRIVE_LAYOUT_EX) holds partitions, is refused without
+ * --force. Unbuffered I/O (FILE_FLAG_NO_BUFFERING) needs sector-aligned
+ * offsets and sizes (Microsoft Docs, "File Buffering"); the shared region
+ * check refuses misaligned jobs before any I/O, on Windows and under Wine.
+ * Opening maps --direct to FILE_FLAG_NO_BUFFERING and --sync to
+ * FILE_FLAG_WRITE_THROUGH, as DiskSpd maps -Su and -Sw (microsoft/diskspd,
+ * Common.h/IORequestGenerator.cpp).
+ */
+#include "platform/win.h"
+
+#include <winioctl.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <io.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/offsets.h"
+#include "core/target.h"
+#include "core/target_int.h"
+
+static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+/* "\\.\D:" -> 'D', else 0 */
+static char volume_letter(const char *p)
+{
+    if (!iom_win_is_device_path(p))
+        return 0;
+    const char *n = p + 4;
+    if (((n[0] >= 'A' && n[0] <= 'Z') || (n[0] >= 'a' && n[0] <= 'z')) && n[1] == ':' &&
+        (n[2] == '\0' || ((n[2] == '\\' || n[2] == '/') && n[3] == '\0')))
+        return n[0];
+    return 0;
+}
+
+/* Partitions on a disk: 0 none (raw or empty table), >0 count; style named in what. */
+static int disk_partitions(HANDLE h, char *what, size_t whatlen)
+{
+    DWORD sz = sizeof(DRIVE_LAYOUT_INFORMATION_EX) + 127 * sizeof(PARTITION_INFORMATION_EX), got;
+    DRIVE_LAYOUT_INFORMATION_EX *l = calloc(1, sz);
+    if (!l)
+        return -ENOMEM;
+    int n = 0;
+    if (DeviceIoControl(h, IOCTL_DISK_GET_DRIVE_LAYOUT_EX, NULL, 0, l, sz, &got, NULL)) {
+        for (DWORD i = 0; i < l->PartitionCount; i++) {
+            const PARTITION_INFORMATION_EX *pi = &l->PartitionEntry[i];
+            bool used = pi->PartitionStyle == PARTITION_STYLE_GPT
+                            ? memcmp(&pi->Gpt.PartitionType, &(GUID){0}, sizeof(GUID)) != 0
+                            : pi->PartitionLength.QuadPart > 0 && pi->Mbr.PartitionType != 0;
+            n += used;
+        }
+        if (n)
+            snprintf(what, whatlen, "carries a %s partition table with %d partition%s",
+                     l->PartitionStyle == PARTITION_STYLE_GPT   ? "GPT"
+                     : l->PartitionStyle == PARTITION_STYLE_MBR ? "MBR"
+                                                                : "RAW",
+                     n, n == 1 ? "" : "s");
+    }
+    free(l);
+    return n;
+}
+
+static int check_device(const struct iom_job *job, const char *path, struct iom_target *t,
+                        char *err, size_t errlen)
+{
+    HANDLE h = CreateFileA(path, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
+                           OPEN_EXISTING, 0, NULL);
+    if (h == INVALID_HANDLE_VALUE) {
+        DWORD e = GetLastError();
+        char m[160];
+        if (e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND)
+            return fail(err, errlen, -ENOENT, "target %s: no such disk or volume", path);
+        return fail(err, errlen, -iom_win_errno(e),
+                    "target %s: cannot open: %s (disks and volumes need an elevated prompt)", path,
+                    iom_win_strerror(e, m, sizeof(m)));
+    }
+    t->exists = true;
+    t->is_blockdev = true;
+    GET_LENGTH_INFORMATION len;
+    DWORD got;
+    if (!DeviceIoControl(h, IOCTL_DISK_GET_LENGTH_INFO, NULL, 0, &len, sizeof(len), &got, NULL)) {
+        DWORD e = GetLastError();
+        char m[160];
+        CloseHandle(h);
+        return fail(err, errlen, -iom_win_errno(e), "target %s: cannot read the size: %s", path,
+                    iom_win_strerror(e, m, sizeof(m)));
+    }
+    t->size_bytes = (uint64_t)len.Length.QuadPart;
+    uint32_t lbs = 512, pbs = 512;
+    iom_win_sector_sizes(h, &lbs, &pbs);
+    t->logical_block_bytes = lbs;
+    char letter = volume_letter(path);
+    const char *name = path + 4;
+    snprintf(t->devname, sizeof(t->devname), "%s", name);
+    int rc = 0;
+    if (iom_job_writes(job) && !job->force) {
+        char what[256] = "";
+        if (letter) {
+            char root[4] = {letter, ':', '\\', 0}, fs[32] = "";
+            if (GetVolumeInformationA(root, NULL, 0, NULL, NULL, NULL, fs, sizeof(fs)) && fs[0])
+                snprintf(what, sizeof(what), "is a mounted volume with a %s file system", fs);
+            else
+                snprintf(what, sizeof(what), "is a mounted volume (drive %c:)", letter);
+        } else {
+            disk_partitions(h, what, sizeof(what));
+        }
+        if (what[0])
+            rc = fail(err, errlen, -EEXIST,
+                      "target %s %s; a write test would destroy its data. Add --force to write "
+                      "to it anyway",
+                      path, what);
+    }
+    CloseHandle(h);
+    return rc;
+}
+
+int iom_target_check(const struct iom_job *job, const char *path, struct iom_target *t,
+                     char *err, size_t errlen)
+{
+    memset(t, 0, sizeof(*t));
+    t->path = path;
+    t->fd = -1;
+    uint64_t need = job->size_bytes ? job->offset_bytes + job->size_bytes : 0;
+    if (job->create_bytes > need)
+        need = job->create_bytes;
+
+    if (iom_win_is_device_path(path)) {
+        int rc = check_device(job, path, t, err, errlen);
+        if (rc)
+            return rc;
+        if (need > t->size_bytes)
+            return fail(err, errlen, -EINVAL,
+                        "--size: the region ends at byte %llu but %s has %llu bytes",
+                        (unsigned long long)need, path, (unsigned long long)t->size_bytes);
+        return iom_target_check_region(job, path, t, need, err, errlen);
+    }
+
+    WIN32_FILE_ATTRIBUTE_DATA fa;
+    if (GetFileAttributesExA(path, GetFileExInfoStandard, &fa)) {
+        if (fa.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY)
+            return fail(err, errlen, -EINVAL,
+                        "target %s: not a regular file or device; name a file, a volume "
+                        "(\\\\.\\D:) or a disk (\\\\.\\PhysicalDrive1)",
+                        path);
+        t->exists = true;
+        t->size_bytes = ((uint64_t)fa.nFileSizeHigh << 32) | fa.nFileSizeLow;
+        DWORD hi = 0, lo = GetCompressedFileSizeA(path, &hi);
+        if (lo != INVALID_FILE_SIZE || GetLastError() == NO_ERROR)
+            t->sparse = (((uint64_t)hi << 32) | lo) < t->size_bytes;
+    } else {
+        DWORD e = GetLastError();
+        if (e != ERROR_FILE_NOT_FOUND && e != ERROR_PATH_NOT_FOUND) {
+            char m[160];
+            return fail(err, errlen, -iom_win_errno(e), "target %s: %s", path,
+                        iom_win_strerror(e, m, sizeof(m)));
+        }
+        if (!need)
+            return fail(err, errlen, -ENOENT,
+                        "target %s does not exist; give --size to have iomark create it", path);
+        /* the folder must exist */
+        char full[MAX_PATH];
+        char *base = NULL;
+        if (!GetFullPathNameA(path, sizeof(full), full, &base) || !base)
+            return fail(err, errlen, -ENOENT, "target %s: folder does not exist", path);
+        *base = '\0';
+        DWORD da = GetFileAttributesA(full);
+        if (da == INVALID_FILE_ATTRIBUTES || !(da & FILE_ATTRIBUTE_DIRECTORY))
+            return fail(err, errlen, -ENOENT, "target %s: folder %s does not exist", path, full);
+    }
+    t->logical_block_bytes = iom_win_file_sector_size(path);
+    if (need > t->size_bytes) {
+        char full[MAX_PATH], root[MAX_PATH];
+        ULARGE_INTEGER avail, total;
+        if (GetFullPathNameA(path, sizeof(full), full, NULL) &&
+            GetVolumePathNameA(full, root, sizeof(root)) &&
+            GetDiskFreeSpaceExA(root, &avail, &total, NULL)) {
+            /* keep 1% or 64 MiB of the volume free, whichever is smaller (as on Linux) */
+            uint64_t reserve = total.QuadPart / 100;
+            if (reserve > (UINT64_C(64) << 20))
+                reserve = UINT64_C(64) << 20;
+            if (need - t->size_bytes + reserve > avail.QuadPart)
+                return fail(err, errlen, -ENOSPC,
+                            "target %s: creating it needs %llu bytes but the volume has %llu "
+                            "bytes free; choose a smaller --size",
+                            path, (unsigned long long)need, (unsigned long long)avail.QuadPart);
+        }
+    }
+    return iom_target_check_region(job, path, t, need, err, errlen);
+}
+
+int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
+                       const volatile sig_atomic_t *stop, void (*progress)(double pct, void *arg),
+                       void *arg, char *err, size_t errlen)
+{
+    if (t->is_blockdev || t->need_bytes <= t->size_bytes)
+        return 0;
+    HANDLE h = CreateFileA(t->path, GENERIC_WRITE, FILE_SHARE_READ, NULL,
+                           t->exists ? OPEN_EXISTING : CREATE_NEW, FILE_ATTRIBUTE_NORMAL, NULL);
+    if (h == INVALID_HANDLE_VALUE) {
+        DWORD e = GetLastError();
+        char m[160];
+        return fail(err, errlen, -iom_win_errno(e), "target %s: cannot create: %s", t->path,
+                    iom_win_strerror(e, m, sizeof(m)));
+    }
+    t->created = !t->exists;
+    const size_t chunk = 1 << 20;
+    uint64_t *buf = malloc(chunk);
+    int rc = 0;
+    if (!buf) {
+        rc = fail(err, errlen, -ENOMEM, "out of memory");
+        goto out;
+    }
+    struct iom_rng rng;
+    iom_rng_seed(&rng, job->seed ^ (uint64_t)t->need_bytes ^ 0x10ba1c0ffeeULL);
+    uint64_t pos = t->size_bytes, start = pos, end = t->need_bytes;
+    LARGE_INTEGER at = {.QuadPart = (LONGLONG)pos};
+    SetFilePointerEx(h, at, NULL, FILE_BEGIN);
+    while (pos < end) {
+        if (stop && *stop) {
+            rc = -EINTR;
+            snprintf(err, errlen, "target %s: creation interrupted", t->path);
+            goto out;
+        }
+        size_t n = end - pos < chunk ? (size_t)(end - pos) : chunk;
+        for (size_t i = 0; i < (n + 7) / 8; i++)
+            buf[i] = job->zero_buffers ? 0 : iom_rng_next(&rng);
+        DWORD w = 0;
+        if (!WriteFile(h, buf, (DWORD)n, &w, NULL) || w == 0) {
+            DWORD e = GetLastError();
+            char m[160];
+            rc = fail(err, errlen, -iom_win_errno(e),
+                      "target %s: writing the test file at byte %llu: %s", t->path,
+                      (unsigned long long)pos, iom_win_strerror(e, m, sizeof(m)));
+            goto out;
+        }
+        pos += w;
+        if (progress && ((pos - start) % (UINT64_C(64) << 20) == 0 || pos == end))
+            progress(100.0 * (double)(pos - start) / (double)(end - start), arg);
+    }
+    if (!FlushFileBuffers(h)) {
+        DWORD e = GetLastError();
+        char m[160];
+        rc = fail(err, errlen, -iom_win_errno(e), "target %s: FlushFileBuffers: %s", t->path,
+                  iom_win_strerror(e, m, sizeof(m)));
+        goto out;
+    }
+    t->size_bytes = end;
+    t->sparse = false;
+out:
+    free(buf);
+    CloseHandle(h);
+    if (rc && t->created) {
+        DeleteFileA(t->path);
+        t->created = false;
+    }
+    return rc;
+}
+
+int iom_target_open(const struct iom_job *job, struct iom_target *t, char *err, size_t errlen)
+{
+    bool writes = iom_job_writes(job);
+    DWORD access = GENERIC_READ | (writes ? GENERIC_WRITE : 0);
+    DWORD flags = FILE_FLAG_OVERLAPPED;
+    if (job->direct)
+        flags |= FILE_FLAG_NO_BUFFERING;
+    if (job->sync != IOM_SYNC_NONE)
+        flags |= FILE_FLAG_WRITE_THROUGH;
+    HANDLE h = CreateFileA(t->path, access, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING,
+                           FILE_ATTRIBUTE_NORMAL | flags, NULL);
+    if (h == INVALID_HANDLE_VALUE) {
+        DWORD e = GetLastError();
+        char m[160];
+        return fail(err, errlen, -iom_win_errno(e), "target %s: cannot open: %s", t->path,
+                    iom_win_strerror(e, m, sizeof(m)));
+    }
+    int fd = _open_osfhandle((intptr_t)h, (writes ? _O_RDWR : _O_RDONLY) | _O_BINARY);
+    if (fd < 0) {
+        CloseHandle(h);
+        return fail(err, errlen, -EMFILE, "target %s: out of file descriptors", t->path);
+    }
+    if (iom_win_fd_remember(fd, access, flags) != 0) {
+        _close(fd);
+        return fail(err, errlen, -EMFILE, "target %s: descriptor %d out of range", t->path, fd);
+    }
+    t->fd = fd;
+    return 0;
+}
+
+void iom_target_close(struct iom_target *t, bool remove_created)
+{
+    if (t->fd >= 0) {
+        iom_win_fd_forget(t->fd);
+        _close(t->fd);
+    }
+    t->fd = -1;
+    if (remove_created && t->created) {
+        DeleteFileA(t->path);
+        t->created = false;
+    }
+}

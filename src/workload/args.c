@@ -1,0 +1,104 @@
+/* args.c - the one argv grammar of every sub-command (see args.h). */
+#include "workload/args.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void iom_args_init(struct iom_args *a, int argc, char **argv, int first,
+                   const struct iom_arg_opt *opts, const char *cmd)
+{
+    a->argc = argc;
+    a->argv = argv;
+    a->i = first;
+    a->only_positional = false;
+    a->opts = opts;
+    a->cmd = cmd;
+}
+
+static char fold(char c)
+{
+    return c == '_' ? '-' : c;
+}
+
+bool iom_args_name_eq(const char *a, size_t n, const char *b)
+{
+    size_t k = 0;
+    for (; (n == (size_t)-1 || k < n) && a[k] && b[k]; k++)
+        if (fold(a[k]) != fold(b[k]))
+            return false;
+    return (n == (size_t)-1 ? a[k] == '\0' : k == n) && b[k] == '\0';
+}
+
+int iom_args_flag(const char *v)
+{
+    if (!v || !strcmp(v, "1") || !strcmp(v, "true"))
+        return 1;
+    if (!strcmp(v, "0") || !strcmp(v, "false"))
+        return 0;
+    return -1;
+}
+
+static void allowed_list(const struct iom_arg_opt *opts, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (const struct iom_arg_opt *o = opts; o->name && n < len; o++) {
+        int k = snprintf(buf + n, len - n, "%s--%s", o == opts ? "" : ", ", o->name);
+        if (k > 0)
+            n += (size_t)k;
+        if (o->short_name && n < len && (k = snprintf(buf + n, len - n, " (-%c)", o->short_name)) > 0)
+            n += (size_t)k;
+    }
+}
+
+int iom_args_next(struct iom_args *a, const char **value, char *err, size_t errlen)
+{
+    *value = NULL;
+    if (a->i >= a->argc)
+        return IOM_ARG_END;
+    const char *w = a->argv[a->i++];
+    if (a->only_positional || w[0] != '-' || w[1] == '\0') {
+        *value = w;
+        return IOM_ARG_POSITIONAL;
+    }
+    if (!strcmp(w, "--")) {
+        a->only_positional = true;
+        return iom_args_next(a, value, err, errlen);
+    }
+    const struct iom_arg_opt *o = NULL;
+    const char *eq = NULL;
+    if (w[1] != '-') { /* -x or -xVALUE */
+        for (const struct iom_arg_opt *p = a->opts; p->name && !o; p++)
+            if (p->short_name && p->short_name == w[1])
+                o = p;
+        if (o && w[2])
+            eq = w + 1; /* the value follows the letter */
+        if (o && w[2] && !o->takes_value)
+            o = NULL;
+    } else {
+        size_t n = strcspn(w + 2, "=");
+        for (const struct iom_arg_opt *p = a->opts; p->name && !o; p++)
+            if (iom_args_name_eq(w + 2, n, p->name))
+                o = p;
+        if (w[2 + n] == '=')
+            eq = w + 2 + n;
+    }
+    if (!o) {
+        char list[512];
+        allowed_list(a->opts, list, sizeof(list));
+        snprintf(err, errlen, "%.*s: unknown option; allowed: %s", (int)strcspn(w, "="), w, list);
+        return IOM_ARG_ERROR;
+    }
+    if (eq) {
+        *value = eq + 1;
+    } else if (o->takes_value) {
+        if (a->i >= a->argc) {
+            snprintf(err, errlen, "--%s: needs a value (--%s=VALUE)", o->name, o->name);
+            return IOM_ARG_ERROR;
+        }
+        *value = a->argv[a->i++];
+    } else if (a->i < a->argc && (!strcmp(a->argv[a->i], "0") || !strcmp(a->argv[a->i], "1"))) {
+        *value = a->argv[a->i++]; /* "--quiet 0", as the run options */
+    }
+    return (int)(o - a->opts);
+}

@@ -1,0 +1,59 @@
+/*
+ * args.h - the one argv grammar of every iomark sub-command.
+ *
+ * A sub-command describes its options in a table (struct iom_arg_opt) and
+ * walks argv with iom_args_next. The grammar, the same everywhere:
+ *   --name=VALUE  or  --name VALUE     an option that takes a value
+ *   --name  or  --name=0|1|true|false  a flag; "--name 0" and "--name 1" too
+ *                                      (a file named 0 or 1 is written ./0)
+ *   -x VALUE / -x                      a short alias where the table gives one
+ *   '-' and '_' are the same letter in names (--ramp-time = --ramp_time)
+ *   --                                 ends options; the rest is positional
+ *   -  and words not starting with '-' are positional
+ * The run options of workload/options.h follow the same rules.
+ */
+#ifndef IOMARK_WORKLOAD_ARGS_H
+#define IOMARK_WORKLOAD_ARGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct iom_arg_opt {
+    const char *name;  /* long name without dashes; NULL ends the table */
+    char short_name;   /* 'o' for "-o FILE", 0 for none */
+    bool takes_value;  /* true: needs a value; false: a flag */
+};
+
+struct iom_args {
+    int argc;
+    char **argv;
+    int i;                           /* next argv index to read; start at 1 */
+    bool only_positional;            /* after "--" */
+    const struct iom_arg_opt *opts;  /* the table, ended by a NULL name */
+    const char *cmd;                 /* "compare", "tpcc run", ... for messages */
+};
+
+enum { IOM_ARG_POSITIONAL = -1, IOM_ARG_END = -2, IOM_ARG_ERROR = -3 };
+
+/* Start walking argv[first..argc) with table opts. */
+void iom_args_init(struct iom_args *a, int argc, char **argv, int first,
+                   const struct iom_arg_opt *opts, const char *cmd);
+
+/*
+ * The next item of argv. Returns the index of the option in the table with
+ * *value its text (NULL for a bare flag; "" for "--name="), or
+ * IOM_ARG_POSITIONAL with *value the word, or IOM_ARG_END, or IOM_ARG_ERROR
+ * with one line in err (an unknown option, naming the allowed ones, or an
+ * option without its value). *value is borrowed from argv.
+ */
+int iom_args_next(struct iom_args *a, const char **value, char *err, size_t errlen);
+
+/* Whether option names a and b are equal when '-' and '_' count as one
+ * letter; with n != (size_t)-1 only the first n bytes of a are compared
+ * against the whole of b. */
+bool iom_args_name_eq(const char *a, size_t n, const char *b);
+
+/* A flag's value: NULL, "1", "true" -> 1; "0", "false" -> 0; else -1. */
+int iom_args_flag(const char *value);
+
+#endif

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# test_progress.sh - the progress line (src/cli/progress.c): with stderr not a
+# terminal, --status-interval prints one line per interval on stderr (fio's
+# option) with an overall "[eta mm:ss]" that decreases and matches the plan
+# computed here from the options (runs x runtime + pauses); none without it;
+# mark's line is in MB/s like its table; on a terminal (script(1)) a 1 s run
+# shows its line, and mark's pauses show "pause" with the time left.
+source "$(dirname "$0")/lib.sh"
+cd "$WORK"
+
+# etas FILE: the eta of each line in seconds, one per line
+etas() { sed -n 's/.*\[eta \([0-9][0-9]\):\([0-9][0-9]\)\].*/\1 \2/p' "$1" | awk '{print $1*60+$2}'; }
+# decreasing FILE MIN: at least MIN lines, no eta above the one before, the
+# last below the first (a run that overruns its plan by a few ms repeats a value)
+decreasing() {
+  etas "$1" | awk -v min="$2" 'NR==1 {first=$1} NR>1 && $1>prev {bad=1} {prev=$1; n++}
+                                END {exit (bad || n<min || prev>=first)}'
+}
+
+# --- run: 4 s measured + 1 s warm-up = 5 s planned
+expect_status 0 "run --status-interval=1 (stderr not a terminal)" -- "$IOMARK" run --runtime=4s --ramp_time=1s --size=16M --status-interval=1 "$WORK/a.dat"
+grep -q "eta" "$WORK/out" && fail "eta lines on stdout" || pass "stdout holds no progress"
+decreasing "$WORK/err" 4 && pass "eta decreases over >= 4 lines: $(etas "$WORK/err" | tr '\n' ' ')" || fail "eta not decreasing: $(cat "$WORK/err")"
+first=$(etas "$WORK/err" | head -1)
+[ "$first" -le 5 ] && [ "$first" -ge 3 ] && pass "first eta $first s of 5 planned (line at ~1 s)" || fail "first eta $first, want 3..5"
+# elapsed in the measured phase + eta = 4 s (to the rounding of both, +-1 s)
+sed -n 's/.*measuring \([0-9]*\)\/4 s.*\[eta \([0-9][0-9]\):\([0-9][0-9]\)\].*/\1 \2 \3/p' "$WORK/err" |
+  awk '{ d = $1 + $2 * 60 + $3 - 4; if (d < -1 || d > 1) bad = 1; n++ } END { exit (bad || n < 2) }'  && pass "measured seconds + eta = runtime" || fail "measuring+eta != 4: $(cat "$WORK/err")"
+grep -q "run 1/1 $WORK/a.dat: \(warm-up\|measuring\)" "$WORK/err" && pass "line names run k/N, target and phase" || fail "line lacks run/target/phase: $(head -2 "$WORK/err")"
+grep -q "MiB/s" "$WORK/err" && pass "run's rates in MiB/s (as its table)" || fail "no MiB/s: $(cat "$WORK/err")"
+
+# --- no --status-interval, not a terminal: nothing
+expect_status 0 "run without --status-interval" -- "$IOMARK" run --runtime=1s --size=16M "$WORK/a.dat"
+[ ! -s "$WORK/err" ] && pass "no progress lines without a terminal" || fail "stderr: $(cat "$WORK/err")"
+expect_status 2 "--status-interval=0 refused" -- "$IOMARK" run --runtime=1s --size=16M --status-interval=0 "$WORK/b.dat"
+expect_err_has "--status-interval=0"
+[ ! -e "$WORK/b.dat" ] && pass "nothing created on refusal" || fail "b.dat created"
+
+# --- run --repeat=3: 3 x 1 s, one eta counting down across the runs
+expect_status 0 "run --repeat=3" -- "$IOMARK" run --repeat=3 --runtime=1s --size=16M --status-interval=1 "$WORK/a.dat"
+grep -q "run [123]/3 " "$WORK/err" && pass "repeat shows run k/3" || fail "repeat: $(cat "$WORK/err")"
+decreasing "$WORK/err" 2 && pass "repeat eta decreases: $(etas "$WORK/err" | tr '\n' ' ')" || fail "repeat eta: $(cat "$WORK/err")"
+
+# --- mark: 4 tests x read/write x 1 run of 2 s, 7 pauses of 0.5 s = 19.5 s planned
+expect_status 0 "mark --status-interval=1" -- "$IOMARK" mark --runs=1 --prepare=0 --runtime=2s --pause=500ms --size=16M --status-interval=1 "$WORK/m.dat"
+decreasing "$WORK/err" 12 && pass "mark eta decreases over >= 12 lines" || fail "mark eta: $(cat "$WORK/err")"
+first=$(etas "$WORK/err" | head -1)
+[ "$first" -le 20 ] && [ "$first" -ge 16 ] && pass "mark's first eta $first s of 19.5 planned (rounded up; line at ~1 s)" || fail "mark first eta $first, want 16..20"
+grep -q "mark: pause" "$WORK/err" && pass "pauses are shown" || fail "no pause line: $(cat "$WORK/err")"
+grep -q "MB/s" "$WORK/err" && ! grep -q "MiB/s" "$WORK/err" && pass "mark's progress in MB/s (its table's unit)" || fail "mark units: $(cat "$WORK/err")"
+grep -q "MB/s" "$WORK/out" && pass "mark's table in MB/s" || fail "mark table: $(head -5 "$WORK/out")"
+
+# --- sweep: 2 points x 1 s
+expect_status 0 "sweep --status-interval=1" -- "$IOMARK" sweep --iodepth=1,2 --runtime=1500ms --size=16M --status-interval=1 "$WORK/a.dat"
+grep -q "sweep [12]/2 T1 Q[12]: measuring" "$WORK/err" && pass "sweep shows point k/2" || fail "sweep: $(cat "$WORK/err")"
+
+# --- on a terminal: a 1 s run and a mark pause are drawn
+if command -v script >/dev/null; then
+  script -qec "$IOMARK run --runtime=1s --size=16M $WORK/a.dat" /dev/null >"$WORK/tty" 2>&1 || true
+  grep -q "run 1/1 $WORK/a.dat: measuring 0/1 s.*\[eta 00:01\]" "$WORK/tty" && pass "terminal: a 1 s run shows its line" || fail "terminal 1 s run: $(cat -v "$WORK/tty" | head -c 600)"
+  script -qec "$IOMARK mark --runs=1 --prepare=0 --runtime=1s --pause=2s --size=16M $WORK/m.dat" /dev/null >"$WORK/tty" 2>&1 || true
+  grep -q "mark: pause [0-9]/2 s before 2/8 \[eta 00:" "$WORK/tty" && pass "terminal: the pause is shown with the eta" || fail "terminal pause: $(cat -v "$WORK/tty" | head -c 600)"
+else
+  echo "skip: script(1) not installed: terminal checks"
+fi
+finish

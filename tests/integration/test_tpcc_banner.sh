@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# test_tpcc_banner.sh - `iomark tpcc` tells the user what will take how long
+# and what it leaves behind: the banner line names the ramp-up (2 min by
+# default, HammerDB's) and the total (2 min 30 s for --runtime=30s, summed
+# here); at the end it names the database path and its size in MiB (checked
+# against stat(1) of the file); --keep=0 removes it; --keep=0 with a step is
+# refused (exit 2).
+source "$(dirname "$0")/lib.sh"
+cd "$WORK"
+db="$WORK/iomark-tpcc.db"
+
+# the default ramp-up, in the banner: interrupt after the banner (SIGINT)
+"$IOMARK" tpcc --scale_test --runtime=30s --db=sqlite:"$WORK" >"$WORK/out" 2>"$WORK/err" &
+pid=$!
+for _ in $(seq 1 50); do grep -q "ramp-up" "$WORK/err" && break; sleep 0.1; done
+kill -INT $pid 2>/dev/null || true; wait $pid || true
+line=$(head -1 "$WORK/err")
+want="iomark tpcc: sqlite:$db, 1 virtual user(s): load, then ramp-up 2 min (--ramp_time, not measured), then 30 s measured (--runtime): 2 min 30 s after the load"
+[ "$line" = "$want" ] && pass "banner: ramp-up 2 min + 30 s = 2 min 30 s" || fail "banner: '$line', want '$want'"
+rm -f "$db" "$db-wal" "$db-shm"
+
+# a short run: the end says where the database is and its size
+expect_status 0 "tpcc short run" -- "$IOMARK" tpcc --scale_test --ramp_time=1s --runtime=1s --db=sqlite:"$WORK"
+grep -q "ramp-up 1 s (--ramp_time, not measured), then 1 s measured (--runtime): 2 s after the load" "$WORK/err" && pass "banner with --ramp_time=1s" || fail "banner: $(head -1 "$WORK/err")"
+[ -f "$db" ] && pass "database kept by default" || fail "no $db"
+bytes=0; for f in "$db" "$db-wal" "$db-shm"; do [ -f "$f" ] && bytes=$((bytes + $(stat -c %s "$f"))); done
+mib=$(awk -v b=$bytes 'BEGIN { printf "%.1f", b / 1048576 }')
+grep -qF "the database is left at $db ($mib MiB); remove it with rm $db" "$WORK/err" && pass "end names path and size ($mib MiB from stat)" || fail "end line: $(tail -1 "$WORK/err"), want $mib MiB"
+grep -qF -- "--keep=0" "$WORK/err" && pass "end mentions --keep=0" || fail "no --keep=0 hint"
+
+# --keep=0 removes it (a fresh load over iomark's own database)
+expect_status 0 "tpcc --keep=0" -- "$IOMARK" tpcc --scale_test --ramp_time=0 --runtime=1s --keep=0 --db=sqlite:"$WORK"
+[ ! -e "$db" ] && [ ! -e "$db-wal" ] && pass "--keep=0 removed the database" || fail "left: $(ls "$WORK")"
+grep -qF "removed $db (" "$WORK/err" && pass "says what it removed" || fail "end line: $(tail -1 "$WORK/err")"
+
+expect_status 2 "tpcc load --keep=0 refused" -- "$IOMARK" tpcc load --keep=0 --db=sqlite:"$WORK"
+expect_err_has "--keep=0: allowed only without a step"
+
+# a file that is not iomark's database is neither loaded over nor removed
+echo "not a database" >"$WORK/other.db"
+"$IOMARK" tpcc --scale_test --ramp_time=0 --runtime=1s --keep=0 --db=sqlite:"$WORK/other.db" >/dev/null 2>&1 || true
+[ "$(cat "$WORK/other.db")" = "not a database" ] && pass "someone else's file untouched with --keep=0" || fail "other.db changed or removed"
+finish
