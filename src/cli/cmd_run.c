@@ -66,6 +66,7 @@ int iom_cmd_run(int argc, char **argv)
     if (jobfile)
         return iom_cmd_run_jobfile(argc, argv, jobfile);
     iom_job_defaults(&job);
+    job.keep = true;   /* a test file run creates stays (as fio's); --keep=0 removes it */
     int prc = iom_cli_take_profile(&argc, argv, &job);
     if (prc)
         return prc;
@@ -104,7 +105,7 @@ int iom_cmd_run(int argc, char **argv)
     struct iom_result *r = NULL;
     int rc = iom_run(&job, targets, job.nr_targets, &hooks, &r);
     iom_cli_progress_clear();
-    iom_cli_close(targets, job.nr_targets, false);
+    iom_cli_close(targets, job.nr_targets, !job.keep);
     if (rc && r && r->error[0])
         iom_cli_error("run", "%s", r->error);
     status = emit(r, &ro, rc);

@@ -82,7 +82,7 @@ static void jobfile_usage(FILE *f)
                "  --filename-map=FROM=TO       run on TO wherever the job file names FROM\n"
                "  --NAME=VALUE                 a fio option applied to every job after its own\n"
                "                               (e.g. --runtime=5 --size=64m)\n"
-               "  --force, --keep, --quiet     as for iomark run\n"
+               "  --force, --keep, --quiet, --status-interval   as for iomark run\n"
                "A JOBFILE is a regular file ending in .fio, or whose first line that is not\n"
                "blank or a ';'/'#' comment is a [section] header. See docs/fio-jobs.md.\n");
 }
@@ -124,10 +124,18 @@ static int parse_args(int argc, char **argv, int jf, struct jf_args *a)
         } else if (strcmp(name, "force") == 0) {
             a->force = true;
         } else if (strcmp(name, "keep") == 0) {
-            a->keep = true;
+            if (!v || strcmp(v, "1") == 0 || strcmp(v, "true") == 0) {
+                a->keep = true;
+            } else if (strcmp(v, "0") == 0 || strcmp(v, "false") == 0) {
+                a->keep = false;
+            } else {
+                iom_cli_error(CMD, "--keep=%s: allowed: 0 or 1", v);
+                return IOM_EXIT_USAGE;
+            }
         } else if (strcmp(name, "ignore-unknown") == 0) {
             a->po.ignore_unknown = true;
-        } else if (strcmp(name, "output-format") == 0 || strcmp(name, "output") == 0) {
+        } else if (strcmp(name, "output-format") == 0 || strcmp(name, "output") == 0 ||
+                   strcmp(name, "status-interval") == 0) {
             char err[300];
             struct iom_job dummy;
             iom_job_defaults(&dummy);
@@ -192,6 +200,7 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
 {
     struct jf_args a;
     memset(&a, 0, sizeof(a));
+    a.keep = true;   /* as fio: files the job creates stay; --keep=0 removes them */
     struct iom_fio_file ff;
     memset(&ff, 0, sizeof(ff));
     struct iom_target **tg = NULL;
@@ -310,7 +319,7 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
         iom_cli_progress_clear();
         for (uint32_t k = 0; k < n; k++) {
             res[idx[k]] = out[k];
-            iom_cli_close(tgs[k], nrs[k], false);
+            iom_cli_close(tgs[k], nrs[k], !a.keep);
             if (out[k] && out[k]->error[0])
                 iom_cli_error(CMD, "[%s]: %s", ff.jobs[idx[k]].jobname, out[k]->error);
         }

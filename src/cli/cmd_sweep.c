@@ -246,6 +246,7 @@ int iom_cmd_sweep(int argc, char **argv)
     struct iom_run_opts ro = {0};
     char err[512];
     iom_job_defaults(&job);
+    job.keep = true;   /* as run: a created test file stays unless --keep=0 */
     if (iom_options_parse(argc, argv, 1, &job, &ro, err, sizeof(err))) {
         iom_cli_error(CMD, "%s", err);
         iom_job_free(&job);
@@ -351,7 +352,7 @@ int iom_cmd_sweep(int argc, char **argv)
         figures(p);
         done++;
     }
-    iom_cli_close(targets, job.nr_targets, false);
+    iom_cli_close(targets, job.nr_targets, !job.keep);
     if (iom_cli_stop && status == 0)
         status = iom_cli_signal_exit(iom_cli_stop);
     /* knee per target, on its measured points in order */

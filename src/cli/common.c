@@ -169,8 +169,9 @@ int iom_cli_prepare(const char *cmd, const struct iom_job *job, const struct iom
         if (rc == 0)
             rc = iom_target_open(job, &targets[i], err, sizeof(err));
         if (rc) {
-            bool keep = job->keep && rc != -EINTR;
-            iom_cli_close(targets, i + 1, !keep);
+            /* a file created here and left half filled is of no use: removed
+             * whatever --keep says (an existing file is never removed) */
+            iom_cli_close(targets, i + 1, true);
             if (rc == -EINTR) {
                 iom_cli_error(cmd, "interrupted while creating %s; removed it", targets[i].path);
                 if (ro->format == IOM_OUT_JSON) { /* a valid document: nothing measured */
@@ -185,7 +186,9 @@ int iom_cli_prepare(const char *cmd, const struct iom_job *job, const struct iom
                 return iom_cli_signal_exit(iom_cli_stop);
             }
             iom_cli_error(cmd, "%s", err);
-            if (rc == -EINVAL)
+            /* a target that cannot be opened is a refusal, as in iom_cli_check
+             * (exit 2, nothing written): permissions, a missing or read-only path */
+            if (rc == -EINVAL || rc == -EACCES || rc == -EPERM || rc == -EROFS || rc == -ENOENT)
                 return IOM_EXIT_USAGE;
             iom_cli_emit_failure(cmd, ro, err);
             return IOM_EXIT_FAIL;

@@ -5,12 +5,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <libgen.h>
 #include <linux/fs.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -19,6 +21,7 @@
 
 #include "core/offsets.h"
 #include "core/target_int.h"
+#include "workload/units.h"
 
 static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
 {
@@ -151,6 +154,41 @@ static int in_use(dev_t dev, const char *devname, char *what, size_t whatlen)
     return 0;
 }
 
+/* The article before a signature name as it is spoken: "an ext4", "an xfs",
+ * "an LVM2_member" (letters spelled out: e, x, l, n, h, f, s... sound like
+ * vowels), "a vfat", "a btrfs", "a swap", "a dos" (read as words). */
+static const char *article(const char *name)
+{
+    static const char *const an_prefix[] = {"ext", "xfs", "iso", "ntfs", "lvm", "hfs", "f2fs",
+                                            "udf", "exfat", "erofs", "nilfs", "apfs", "ocfs",
+                                            "isw_raid", "ddf_raid", "adaptec", "atari", NULL};
+    for (int i = 0; an_prefix[i]; i++)
+        if (strncasecmp(name, an_prefix[i], strlen(an_prefix[i])) == 0)
+            return "an";
+    return name[0] && strchr("aeioAEIO", name[0]) ? "an" : "a";
+}
+
+/* A failed open(2) of a target, in one line; a permission error on a block
+ * device says who may open it (root, or a member of the device's group,
+ * "disk" on Debian: ls -l /dev/sda shows brw-rw---- root disk). */
+static int open_failed(char *err, size_t errlen, int e, const char *path)
+{
+    struct stat st;
+    if ((e == EACCES || e == EPERM) && stat(path, &st) == 0 && S_ISBLK(st.st_mode)) {
+        struct group *g = getgrgid(st.st_gid);
+        char gname[64];
+        if (g)
+            snprintf(gname, sizeof(gname), "%s", g->gr_name);
+        else
+            snprintf(gname, sizeof(gname), "%u", (unsigned)st.st_gid);
+        return fail(err, errlen, -e,
+                    "target %s: cannot open: %s; a block device needs root or membership in its "
+                    "group %s (e.g. sudo iomark ..., or usermod -aG %s USER and log in again)",
+                    path, strerror(e), gname, gname);
+    }
+    return fail(err, errlen, -e, "target %s: cannot open: %s", path, strerror(e));
+}
+
 /* Ask libblkid for a filesystem, RAID or partition-table signature. */
 static int has_signature(const char *path, char *what, size_t whatlen)
 {
@@ -165,10 +203,11 @@ static int has_signature(const char *path, char *what, size_t whatlen)
     if (blkid_do_safeprobe(pr) == 0) {
         const char *type = NULL;
         if (blkid_probe_lookup_value(pr, "TYPE", &type, NULL) == 0 && type) {
-            snprintf(what, whatlen, "carries a %s signature", type);
+            /* "an ext4 signature", "a vfat signature": the article of the name as spoken */
+            snprintf(what, whatlen, "carries %s %s signature", article(type), type);
             found = 1;
         } else if (blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL) == 0 && type) {
-            snprintf(what, whatlen, "carries a %s partition table", type);
+            snprintf(what, whatlen, "carries %s %s partition table", article(type), type);
             found = 1;
         } else {
             snprintf(what, whatlen, "carries a signature libblkid recognises");
@@ -208,8 +247,7 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
             t->dev = st.st_rdev;
             int fd = open(path, O_RDONLY | O_CLOEXEC);
             if (fd < 0)
-                return fail(err, errlen, -errno, "target %s: cannot open: %s", path,
-                            strerror(errno));
+                return open_failed(err, errlen, errno, path);
             uint64_t sz = 0;
             int lbs = 512;
             if (ioctl(fd, BLKGETSIZE64, &sz) != 0 || ioctl(fd, BLKSSZGET, &lbs) != 0) {
@@ -266,10 +304,12 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
                 reserve = UINT64_C(64) << 20;
             if (need + reserve > free_b) {
                 free(dup);
+                char a[64], b[64];
                 return fail(err, errlen, -ENOSPC,
-                            "target %s: creating it needs %llu bytes but the filesystem has "
-                            "%llu bytes free; choose a smaller --size",
-                            path, (unsigned long long)need, (unsigned long long)free_b);
+                            "target %s: creating it needs %s but the filesystem has %s free; "
+                            "choose a smaller --size",
+                            path, iom_format_bytes(need, a, sizeof(a)),
+                            iom_format_bytes(free_b, b, sizeof(b)));
             }
         }
         t->dev = dst.st_dev;
@@ -283,13 +323,13 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
                         (unsigned long long)need, path, (unsigned long long)t->size_bytes);
     } else if (need > t->size_bytes) {
         struct statvfs vfs;
+        char a[64], b[64];
         if (statvfs(path, &vfs) == 0 &&
             need - t->size_bytes > (uint64_t)vfs.f_bavail * vfs.f_frsize)
             return fail(err, errlen, -ENOSPC,
-                        "target %s: extending it to %llu bytes needs more than the %llu bytes "
-                        "free",
-                        path, (unsigned long long)need,
-                        (unsigned long long)vfs.f_bavail * vfs.f_frsize);
+                        "target %s: extending it to %s needs more than the %s free", path,
+                        iom_format_bytes(need, a, sizeof(a)),
+                        iom_format_bytes((uint64_t)vfs.f_bavail * vfs.f_frsize, b, sizeof(b)));
     }
     int rc = iom_target_check_region(job, path, t, need, err, errlen);
     if (rc)
@@ -386,7 +426,7 @@ int iom_target_open(const struct iom_job *job, struct iom_target *t, char *err, 
                         "target %s: the filesystem refuses direct I/O (O_DIRECT), as tmpfs and "
                         "some FUSE filesystems do; use --direct=0 for buffered I/O",
                         t->path);
-        return fail(err, errlen, -e, "target %s: cannot open: %s", t->path, strerror(e));
+        return open_failed(err, errlen, e, t->path);
     }
     return 0;
 }

@@ -12,7 +12,11 @@
  *
  * fio 2.x writes KB for KiB (1024). Each job block is one run; blocks with
  * the same job name (the same command run again, output appended to one
- * log) become several runs of one workload. Mean latency is "lat"
+ * log) become several runs of one workload only when the workload matches:
+ * rw, bs and iodepth of the job's header line ("NAME: (g=0): rw=..., bs=...,
+ * iodepth=N"), jobs= of the block, and the device of the "Disk stats" that
+ * follow it. A block that differs becomes its own workload, named
+ * "NAME [rw=... bs=... iodepth=... jobs=... on DEV]" so the difference shows. Mean latency is "lat"
  * (submission to completion); p99 comes from the percentile table, which is
  * of "clat" unless fio printed "lat percentiles".
  */
@@ -144,6 +148,84 @@ static const char *line_end(const char *p)
     return e ? e : p + strlen(p);
 }
 
+
+/* Copy the value of "key" in [p, le) up to the first of the `stops` (or the
+ * line end) into out, without trailing blanks. "" when absent. */
+static void hdr_value(const char *p, const char *le, const char *key, const char *stop,
+                      char *out, size_t len)
+{
+    out[0] = '\0';
+    const char *k = strstr(p, key);
+    if (!k || k >= le)
+        return;
+    k += strlen(key);
+    const char *e = stop ? strstr(k, stop) : NULL;
+    if (!e || e > le)
+        e = strchr(k, ',');
+    if (!e || e > le)
+        e = le;
+    while (e > k && (e[-1] == ' ' || e[-1] == '\r'))
+        e--;
+    snprintf(out, len, "%.*s", (int)(e - k), k);
+}
+
+/*
+ * The workload key of the block whose first line starts at ls (job `name`):
+ * rw, bs, iodepth from the last header line "NAME: (g=" before it, jobs=
+ * from the block line g, the device of the first "Disk stats" after g and
+ * before the next header of the same job. *iodepth gets the header's
+ * iodepth (0 when absent).
+ */
+static void block_key(const char *text, const char *ls, const char *g, const char *name,
+                      char *key, size_t len, int *iodepth)
+{
+    char pat[112], rw[32] = "", bs[96] = "", qd[16] = "", dev[40] = "";
+    snprintf(pat, sizeof(pat), "%s: (g=", name);
+    const char *hdr = NULL;
+    for (const char *h = strstr(text, pat); h && h < ls; h = strstr(h + 1, pat))
+        if (h == text || h[-1] == '\n')
+            hdr = h;
+    if (hdr) {
+        const char *le = line_end(hdr);
+        hdr_value(hdr, le, "rw=", NULL, rw, sizeof(rw));
+        hdr_value(hdr, le, "bs=", ", ioengine=", bs, sizeof(bs));
+        hdr_value(hdr, le, "iodepth=", NULL, qd, sizeof(qd));
+        /* fio 3.x "(R) 4096B-4096B, (W) ..." -> the read range; "4K-4K/4K-4K/4K-4K"
+         * (2.x) -> its first range; a range "X-X" -> X */
+        char *b = bs;
+        if (strncmp(b, "(R) ", 4) == 0)
+            b += 4;
+        size_t n = strcspn(b, ",/");
+        b[n] = '\0';
+        char *dash = strchr(b, '-');
+        if (dash && (size_t)(dash - b) == strlen(dash + 1) &&
+            strncmp(b, dash + 1, (size_t)(dash - b)) == 0)
+            *dash = '\0';
+        memmove(bs, b, strlen(b) + 1);
+    }
+    *iodepth = atoi(qd);
+    const char *next_hdr = NULL;
+    for (const char *h = strstr(g, pat); h; h = strstr(h + 1, pat))
+        if (h[-1] == '\n') {
+            next_hdr = h;
+            break;
+        }
+    const char *ds = strstr(g, "Disk stats (read/write):");
+    if (ds && (!next_hdr || ds < next_hdr)) {
+        const char *d = line_end(ds);
+        if (*d == '\n') {
+            d++;
+            while (*d == ' ' || *d == '\t')
+                d++;
+            size_t n = strcspn(d, ": \n");
+            snprintf(dev, sizeof(dev), "%.*s", (int)(n < 39 ? n : 39), d);
+        }
+    }
+    double jobs = field(g, line_end(g), "jobs=");
+    snprintf(key, len, "rw=%s bs=%s iodepth=%s jobs=%d%s%s", rw[0] ? rw : "?", bs[0] ? bs : "?",
+             qd[0] ? qd : "?", iom_imp_count(jobs), dev[0] ? " on " : "", dev);
+}
+
 /* Parse one direction section [s, e) into d; adds the curve to run. */
 static int parse_dir(const char *s, const char *e, struct iom_imp_dir *d, double *runtime_s,
                      struct iom_imp_run *run, int want_curve)
@@ -229,6 +311,8 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
     }
     const char *g = strstr(text, ": (groupid=");
     int failed = 0;
+    char (*keys)[192] = NULL; /* workload key of res->w[i] */
+    uint32_t nkeys = 0;
     while (g) {
         const char *ls = g;
         while (ls > text && ls[-1] != '\n')
@@ -246,26 +330,53 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
             g = next;
             continue;
         }
+        /* pool with an earlier block only when the workload matches */
+        char key[192];
+        int qd = 0;
+        block_key(text, ls, g, name, key, sizeof(key), &qd);
         struct iom_imp_workload *w = NULL;
-        for (uint32_t i = 0; i < res->nr_workloads; i++)
-            if (strcmp(res->w[i].name, name) == 0)
+        int same_name = 0;
+        for (uint32_t i = 0; i < res->nr_workloads && i < nkeys; i++) {
+            if (strncmp(res->w[i].name, name, strlen(name)) != 0)
+                continue;
+            const char *rest = res->w[i].name + strlen(name);
+            if (*rest && *rest != ' ')
+                continue;
+            same_name = 1;
+            if (strcmp(keys[i], key) == 0) {
                 w = &res->w[i];
+                break;
+            }
+        }
         struct iom_imp_run *run;
         if (w) {
             run = iom_imp_add_run(w);
         } else {
-            w = iom_imp_add_workload(res, name);
+            char wname[96];
+            if (same_name) /* the same job name, another workload: say how it differs */
+                snprintf(wname, sizeof(wname), "%.32s [%.60s]", name, key);
+            else
+                snprintf(wname, sizeof(wname), "%s", name);
+            char (*nk)[192] = realloc(keys, (res->nr_workloads + 1) * sizeof(*keys));
+            if (!nk) {
+                free(keys);
+                return -ENOMEM;
+            }
+            keys = nk;
+            w = iom_imp_add_workload(res, wname);
             run = w ? &w->runs[0] : NULL;
             if (w) {
+                snprintf(keys[res->nr_workloads - 1], sizeof(keys[0]), "%s", key);
+                nkeys = res->nr_workloads;
                 double jobs = field(g, line_end(g), "jobs=");
                 w->threads = iom_imp_count(jobs);
-                const char *qd = strstr(text, "iodepth=");
-                if (qd && qd < g)
-                    w->iodepth = atoi(qd + 8);
+                w->iodepth = qd;
             }
         }
-        if (!run)
+        if (!run) {
+            free(keys);
             return -ENOMEM;
+        }
         /* issued counts */
         const char *is = strstr(g, "issued");
         if (is && is < end) {
@@ -296,6 +407,7 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
             /* never a run of zeros: a block without figures is refused */
             snprintf(err, errlen, "line %u: job block \"%s\" has no read or write figures",
                      line_no(text, ls), name);
+            free(keys);
             return -EINVAL;
         }
         const char *cpu = strstr(g, "  cpu ");
@@ -316,12 +428,15 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
             if (cpu && cpu > sec[d] && cpu < se)
                 se = cpu;
             int want_curve = d == 0 || !sec[0];
-            if (parse_dir(sec[d], se, &run->dir[d], &run->runtime_s, run, want_curve))
+            if (parse_dir(sec[d], se, &run->dir[d], &run->runtime_s, run, want_curve)) {
+                free(keys);
                 return -ENOMEM;
+            }
         }
         iom_imp_make_total(run);
         g = next;
     }
+    free(keys);
     if (res->nr_workloads == 0) {
         snprintf(err, errlen, failed ? "every job reported an error (err= not 0)"
                                      : "no job results found");

@@ -278,6 +278,7 @@ static void defaults(struct iom_diskspd *ds)
     ds->job.iodepth = 2;
     ds->job.numjobs = 1;
     ds->job.direct = false;  /* DiskSpd caches unless -S/-Su/-Sh */
+    ds->job.keep = true;     /* DiskSpd keeps the file -c creates; --keep=0 removes it */
     ds->duration_s = 10;
     ds->warmup_s = 5;
     ds->threads_per_target = 1;

@@ -1,6 +1,7 @@
 /* units.c - exact parsing of sizes, durations and percentages. */
 #include "workload/units.h"
 
+#include <stdio.h>
 #include <ctype.h>
 #include <errno.h>
 #include <string.h>
@@ -206,4 +207,26 @@ int iom_parse_u64(const char *s, uint64_t *v, const char **why)
     }
     *v = (uint64_t)acc;
     return 0;
+}
+
+char *iom_format_bytes(uint64_t bytes, char *buf, size_t len)
+{
+    static const char *const u[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+    if (bytes < 1024) {
+        snprintf(buf, len, "%llu bytes", (unsigned long long)bytes);
+        return buf;
+    }
+    int k = 0;
+    double v = (double)bytes / 1024.0;
+    while (k < 4 && v >= 1024.0) {
+        v /= 1024.0;
+        k++;
+    }
+    char num[32];
+    snprintf(num, sizeof(num), "%.1f", v);
+    size_t n = strlen(num);
+    if (n > 2 && strcmp(num + n - 2, ".0") == 0)
+        num[n - 2] = 0;
+    snprintf(buf, len, "%s %s (%llu bytes)", num, u[k], (unsigned long long)bytes);
+    return buf;
 }

@@ -10,6 +10,7 @@
 #ifndef IOMARK_WORKLOAD_UNITS_H
 #define IOMARK_WORKLOAD_UNITS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -35,5 +36,13 @@ int iom_parse_percent(const char *s, uint32_t *pct, const char **why);
 
 /* Unsigned decimal integer without suffix (counts: threads, depth, runs). */
 int iom_parse_u64(const char *s, uint64_t *v, const char **why);
+
+/*
+ * Bytes for a message, in binary units with the exact count beside them:
+ * "512 MiB (536870912 bytes)", "1.5 GiB (1610612736 bytes)", "100 bytes".
+ * The unit is the largest of KiB..PiB not above the value; one decimal,
+ * dropped when it is 0. Writes at most len bytes (NUL-terminated); returns buf.
+ */
+char *iom_format_bytes(uint64_t bytes, char *buf, size_t len);
 
 #endif

@@ -40,7 +40,7 @@ expect_status 2 "target folder missing (absolute)" -- "$IOMARK" run --runtime=1s
 expect_err_has "folder $WORK/nodir2/sub does not exist"
 [ ! -e $WORK/nodir ] && [ ! -e $WORK/nodir2 ] && [ ! -e $WORK/x.dat ] && pass "nothing created" || fail "created: $(ls $WORK)"
 expect_status 2 "size too big for the filesystem" -- "$IOMARK" run --size=1P $T
-expect_err_has "bytes free"
+expect_err_has "needs 1 PiB (1125899906842624 bytes) but the filesystem has "
 [ ! -e $T ] && pass "no file created" || fail "file created"
 expect_status 2 "unknown command" -- "$IOMARK" frobnicate
 expect_status 2 "directory as target" -- "$IOMARK" run $WORK

@@ -436,6 +436,48 @@ static void fio_text_layouts(void)
     CHECK(strstr(err, "e.txt") && strstr(err, "line 3") && strstr(err, "no read or write"));
 }
 
+/* Several fio outputs in one text file (a markdown page with code fences, a
+ * log with runs appended): blocks with one job name are pooled as repeated
+ * runs only when rw, bs, iodepth, jobs and the device match (issue 12 item 2). */
+static void fio_text_pooling(void)
+{
+    struct iom_imp_result *r;
+    char err[300];
+    const char *md =
+        "# my disk tests\n\n```\n"
+        "test: (g=0): rw=randread, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=libaio, iodepth=32\n"
+        "fio-3.33\nStarting 1 process\n"
+        "test: (groupid=0, jobs=1): err= 0: pid=10: Mon Jan  1 00:00:00 2024\n"
+        "  read: IOPS=50.0k, BW=195MiB/s (205MB/s)(11.4GiB/60001msec)\n"
+        "Run status group 0 (all jobs):\n   READ: bw=195MiB/s (205MB/s)\n"
+        "Disk stats (read/write):\n  sda: ios=3000000/0, util=99.00%\n```\n\n"
+        "Then the same job name writing on the other disk:\n\n```\n"
+        "test: (g=0): rw=write, bs=(R) 1024KiB-1024KiB, (W) 1024KiB-1024KiB, (T) 1024KiB-1024KiB, ioengine=libaio, iodepth=1\n"
+        "fio-3.33\nStarting 1 process\n"
+        "test: (groupid=0, jobs=1): err= 0: pid=11: Mon Jan  1 00:10:00 2024\n"
+        "  write: IOPS=500, BW=500MiB/s (524MB/s)(29.3GiB/60001msec)\n"
+        "Disk stats (read/write):\n  sdb: ios=0/30000, util=99.00%\n```\n\n"
+        "And the first one again:\n\n```\n"
+        "test: (g=0): rw=randread, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=libaio, iodepth=32\n"
+        "test: (groupid=0, jobs=1): err= 0: pid=12: Mon Jan  1 00:20:00 2024\n"
+        "  read: IOPS=52.0k, BW=203MiB/s (213MB/s)(11.9GiB/60001msec)\n"
+        "Disk stats (read/write):\n  sda: ios=3100000/0, util=99.00%\n```\n";
+    CHECK(iom_import_buffer("page.md", md, strlen(md), &r, err, sizeof(err)) == 0);
+    if (r) {
+        CHECK(r->nr_workloads == 2);
+        if (r->nr_workloads == 2) {
+            const struct iom_imp_workload *a = &r->w[0], *b = &r->w[1];
+            CHECK(strcmp(a->name, "test") == 0 && a->nr_runs == 2 && a->iodepth == 32);
+            CHECK(a->runs[0].dir[0].iops == 50000 && a->runs[1].dir[0].iops == 52000);
+            /* the write run on sdb is its own workload, and its name says why */
+            CHECK(b->nr_runs == 1 && b->iodepth == 1 && b->runs[0].dir[1].iops == 500);
+            CHECK(strncmp(b->name, "test [", 6) == 0 && strstr(b->name, "rw=write") &&
+                  strstr(b->name, "sdb"));
+        }
+        iom_imp_result_free(r);
+    }
+}
+
 int main(void)
 {
     char src[1024];
@@ -452,6 +494,7 @@ int main(void)
     not_results();
     mark_doc();
     fio_text_layouts();
+    fio_text_pooling();
     {
         char src2[1024], data[1200];
         snprintf(src2, sizeof(src2), "%s", __FILE__);

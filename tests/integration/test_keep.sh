@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# test_keep.sh - --keep agrees with the help and docs/options.md: run, run
+# --repeat, sweep, diskspd and fio job files keep a test file they created
+# (as fio keeps the files it lays out); --keep=0 removes it at the end; a file
+# that existed before is never removed; mark removes its file unless --keep.
+source "$(dirname "$0")/lib.sh"
+cd "$WORK"
+"$IOMARK" run --help >"$WORK/help"
+grep -q -- "--keep=0|1 .*keep a test file iomark created (default 1, as fio; 0: remove it at the end)" "$WORK/help" \
+  && pass "run --help: --keep, default 1" || fail "run --help: $(grep -- --keep "$WORK/help")"
+
+expect_status 0 "run creates a file" -- "$IOMARK" run --size=1M --runtime=200ms --quiet "$WORK/a.dat"
+[ -f "$WORK/a.dat" ] && pass "run keeps the file it created" || fail "a.dat removed"
+expect_status 0 "run on the existing file with --keep=0" -- "$IOMARK" run --size=1M --runtime=200ms --keep=0 --quiet "$WORK/a.dat"
+[ -f "$WORK/a.dat" ] && pass "an existing file is never removed" || fail "existing a.dat removed"
+expect_status 0 "run --keep=0 creates a file" -- "$IOMARK" run --size=1M --runtime=200ms --keep=0 --quiet "$WORK/b.dat"
+[ ! -e "$WORK/b.dat" ] && pass "--keep=0 removed the file run created" || fail "b.dat kept"
+expect_status 0 "run --repeat=2 --keep=0" -- "$IOMARK" run --repeat=2 --size=1M --runtime=200ms --keep=0 --quiet "$WORK/c.dat"
+[ ! -e "$WORK/c.dat" ] && pass "--repeat with --keep=0 removed it" || fail "c.dat kept"
+expect_status 2 "--keep=2 refused" -- "$IOMARK" run --size=1M --keep=2 "$WORK/d.dat"
+[ ! -e "$WORK/d.dat" ] && pass "nothing created on refusal" || fail "d.dat created"
+
+expect_status 0 "sweep default" -- "$IOMARK" sweep --iodepth=1,2 --size=1M --runtime=200ms --quiet "$WORK/s.dat"
+[ -f "$WORK/s.dat" ] && pass "sweep keeps its file" || fail "s.dat removed"
+expect_status 0 "sweep --keep=0" -- "$IOMARK" sweep --iodepth=1,2 --size=1M --runtime=200ms --keep=0 --quiet "$WORK/s2.dat"
+[ ! -e "$WORK/s2.dat" ] && pass "sweep --keep=0 removed it" || fail "s2.dat kept"
+
+expect_status 0 "diskspd -c1M" -- "$IOMARK" diskspd -c1M -d1 -W0 "$WORK/ds.dat"
+[ -f "$WORK/ds.dat" ] && pass "diskspd keeps the file -c created (as DiskSpd)" || fail "ds.dat removed"
+expect_status 0 "diskspd -c1M --keep=0" -- "$IOMARK" diskspd -c1M -d1 -W0 --keep=0 "$WORK/ds2.dat"
+[ ! -e "$WORK/ds2.dat" ] && pass "diskspd --keep=0 removed it" || fail "ds2.dat kept"
+
+printf '[j]\nfilename=%s\nsize=1M\nrw=read\nruntime=1\ntime_based=1\n' "$WORK/jf.dat" >"$WORK/t.fio"
+expect_status 0 "fio job file" -- "$IOMARK" run "$WORK/t.fio" --quiet
+[ -f "$WORK/jf.dat" ] && pass "job file: file kept (as fio)" || fail "jf.dat removed"
+rm -f "$WORK/jf.dat"
+expect_status 0 "fio job file --keep=0" -- "$IOMARK" run "$WORK/t.fio" --keep=0 --quiet
+[ ! -e "$WORK/jf.dat" ] && pass "job file --keep=0 removed it" || fail "jf.dat kept"
+
+expect_status 0 "mark" -- "$IOMARK" mark --profile=realworld --runs=1 --runtime=200ms --prepare=0 --pause=0 --size=1M --quiet "$WORK/m.dat"
+[ ! -e "$WORK/m.dat" ] && pass "mark removes its file by default" || fail "m.dat kept"
+finish

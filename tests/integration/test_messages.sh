@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# test_messages.sh - messages a newcomer reads: sizes in binary units beside
+# the byte count (the free space is read here with stat -f and formatted
+# independently), "did you mean" for a mistyped command, the article before a
+# filesystem signature ("an ext4"), and a permission error on a block device
+# that names root and the device's group, with the same exit status (2) as
+# the other cannot-open refusals.
+source "$(dirname "$0")/lib.sh"
+cd "$WORK"
+
+# --- did you mean (exit 2, one line)
+for pair in rnu:run mrak:mark swep:sweep comapre:compare diskpsd:diskspd; do
+  typo=${pair%%:*} want=${pair##*:}
+  expect_status 2 "iomark $typo" -- "$IOMARK" "$typo"
+  expect_err_has "iomark: $typo: unknown command; did you mean $want? commands: run"
+done
+expect_status 2 "iomark xyz" -- "$IOMARK" xyz
+grep -q "did you mean" "$WORK/err" && fail "a suggestion for xyz: $(cat "$WORK/err")" || pass "no suggestion for a word far from every command"
+
+# human: the format the message should use, computed here: binary units, one
+# decimal dropped when 0, the exact bytes in parentheses
+human() {
+  awk -v b="$1" 'BEGIN { if (b < 1024) { printf "%d bytes", b; exit }
+    split("KiB MiB GiB TiB PiB", u, " "); v = b / 1024; k = 1
+    while (k < 5 && v >= 1024) { v /= 1024; k++ }
+    s = sprintf("%.1f", v); sub(/\.0$/, "", s); printf "%s %s (%d bytes)", s, u[k], b }'
+}
+
+if [ "$(id -u)" = 0 ]; then
+  # --- sizes: a 100 MiB tmpfs cannot hold a 512 MiB file
+  mkdir -p "$WORK/small"
+  if mount -t tmpfs -o size=100M tmpfs "$WORK/small" 2>/dev/null; then
+    MOUNTS+=("$WORK/small")
+    expect_status 2 "512M on a 100 MiB filesystem" -- "$IOMARK" run --size=512M --runtime=1s "$WORK/small/x.dat"
+    free=$(stat -f -c '%a %S' "$WORK/small" | awk '{ printf "%d", $1 * $2 }')
+    want="creating it needs $(human 536870912) but the filesystem has $(human "$free") free; choose a smaller --size"
+    expect_err_has "$want"
+    expect_err_has "needs 512 MiB (536870912 bytes) but the filesystem has 100 MiB (104857600 bytes) free"
+    [ ! -e "$WORK/small/x.dat" ] && pass "nothing created" || fail "x.dat created"
+  else
+    echo "skip: cannot mount tmpfs: size message"
+  fi
+
+  # --- permission on a block device: a device node root:disk 0660, opened as nobody
+  if command -v setpriv >/dev/null; then
+    mkdir -p "$WORK/perm"; chmod 755 "$WORK" "$WORK/perm"
+    mknod "$WORK/perm/blk" b 7 0 && chgrp disk "$WORK/perm/blk" && chmod 660 "$WORK/perm/blk"
+    as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+    if as_nobody "$IOMARK" --version >/dev/null 2>&1; then
+      expect_status 2 "device without permission" -- as_nobody "$IOMARK" run --runtime=1s "$WORK/perm/blk"
+      expect_err_has "target $WORK/perm/blk: cannot open: Permission denied; a block device needs root or membership in its group disk"
+      # other cannot-open refusals: the same status
+      expect_status 2 "missing target" -- as_nobody "$IOMARK" run --runtime=1s "$WORK/perm/none"
+      echo data >"$WORK/perm/f"; chmod 600 "$WORK/perm/f"
+      expect_status 2 "file without permission" -- as_nobody "$IOMARK" run --runtime=1s --size=4k "$WORK/perm/f"
+      expect_err_has "Permission denied"
+      grep -q "group disk" "$WORK/err" && fail "device hint on a file: $(cat "$WORK/err")" || pass "no device hint for a file"
+    else
+      echo "skip: the build is not readable by nobody: permission messages"
+    fi
+  fi
+
+  # --- the article: an ext4 signature
+  if command -v losetup >/dev/null && losetup -f >/dev/null 2>&1 && command -v mkfs.ext4 >/dev/null; then
+    truncate -s 16M "$WORK/fs.img"
+    mkfs.ext4 -q -F "$WORK/fs.img"
+    new_loop "$WORK/fs.img"
+    expect_status 2 "write to an ext4 device" -- "$IOMARK" run --rw=write --runtime=1s "$LOOP_DEV"
+    expect_err_has "carries an ext4 signature"
+  else
+    echo "skip: no loop device or mkfs.ext4: article"
+  fi
+else
+  echo "skip: not root: size, permission and signature messages"
+fi
+finish
