@@ -2,9 +2,12 @@
  * --what-if ... --workload ... | --burst N`: argument handling only; the
  * maths is in src/model, the writers in src/report/model.c. */
 #include <errno.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "model/fit.h"
@@ -46,6 +49,30 @@ static void usage(FILE *f)
             "                            the checked documents' own queue limits (from their probe)\n\n"
             "Exit status: 0 ok, 2 bad option or input (nothing written), 1 failure.\n",
             MAX_SCEN - 1, MAX_OIO, MAX_BURST);
+}
+
+/* --output's folder exists and is writable and the path is not a folder:
+ * checked before any work so bad input writes nothing and exits 2. */
+static int output_ok(const char *path)
+{
+    if (!path)
+        return 1;
+    char *dup = strdup(path);
+    if (!dup)
+        return 0;
+    const char *dir = dirname(dup);
+    struct stat st;
+    int ok = 0;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        iom_cli_error(CMD, "--output=%s: folder %s does not exist", path, dir);
+    else if (access(dir, W_OK) != 0)
+        iom_cli_error(CMD, "--output=%s: folder %s is not writable", path, dir);
+    else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        iom_cli_error(CMD, "--output=%s: is a folder; name a file", path);
+    else
+        ok = 1;
+    free(dup);
+    return ok;
 }
 
 /* "--name=value" or "--name value"; returns the value or NULL; *i advances. */
@@ -211,6 +238,8 @@ static int cmd_fit(int argc, char **argv)
         iom_cli_error(CMD, "fit: no document given; name iomark sweep or run JSON files");
         goto done;
     }
+    if (!output_ok(out))
+        goto done;
     struct iom_fit *f = calloc(1, sizeof(*f));
     if (!f) {
         rc = IOM_EXIT_FAIL;
@@ -420,6 +449,8 @@ int iom_cmd_model(int argc, char **argv)
         iom_cli_error(CMD, "no FIT.json given; 'iomark model fit -o FIT.json SWEEP.json' makes one");
         return IOM_EXIT_USAGE;
     }
+    if (!output_ok(out))
+        return IOM_EXIT_USAGE;
     if (nchk && (nw || burst || threads)) {
         iom_cli_error(CMD, "--check: predicts the checked points with their own limits; "
                            "not allowed with --what-if, --workload or --burst");

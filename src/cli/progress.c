@@ -6,9 +6,13 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef _WIN32
+#include <windows.h>
+#else
+#include <sys/ioctl.h>
+#endif
 
 #include "cli/cli.h"
 
@@ -148,6 +152,21 @@ static void compose(char *buf, size_t len, uint64_t now, bool with_name)
     snprintf(buf + o, len - o, "%s%s [eta %s]", P.rates[0] ? ", " : "", P.rates, eta);
 }
 
+/* Width of the terminal on stderr, 80 when unknown. */
+static size_t terminal_columns(void)
+{
+#ifdef _WIN32
+    CONSOLE_SCREEN_BUFFER_INFO ci;
+    if (GetConsoleScreenBufferInfo(GetStdHandle(STD_ERROR_HANDLE), &ci) &&
+        ci.srWindow.Right - ci.srWindow.Left > 1)
+        return (size_t)(ci.srWindow.Right - ci.srWindow.Left + 1);
+    return 80;
+#else
+    struct winsize ws;
+    return ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1 ? ws.ws_col : 80;
+#endif
+}
+
 /* Draw or print the line (under mu). */
 static void draw_locked(uint64_t now)
 {
@@ -156,8 +175,7 @@ static void draw_locked(uint64_t now)
     char line[400];
     compose(line, sizeof(line), now, true);
     if (P.mode == MODE_TTY) {
-        struct winsize ws;
-        size_t cols = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1 ? ws.ws_col : 80;
+        size_t cols = terminal_columns();
         if (strlen(line) >= cols)   /* the name goes first: the eta must stay */
             compose(line, sizeof(line), now, false);
         if (strlen(line) >= cols)   /* a wrapped line cannot be redrawn in place */
@@ -199,15 +217,19 @@ static void start_ticker(void)
 {
     if (P.thread || P.mode == MODE_OFF)
         return;
+#ifndef _WIN32 /* Windows runs console control handlers on a thread of their own */
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
+#endif
     pthread_t t;
     if (pthread_create(&t, NULL, ticker, NULL) == 0) {
         pthread_detach(t);
         P.thread = true;
     }
+#ifndef _WIN32
     pthread_sigmask(SIG_SETMASK, &old, NULL);
+#endif
 }
 
 void iom_cli_progress_plan(const char *cmd, const struct iom_run_opts *ro, unsigned nr_steps,

@@ -4,8 +4,12 @@
  * It loads the controller's modules (in the order of /lab/modules, with the
  * parameters given there), waits for the one disk, sets its scheduler,
  * records the guest's view of the disk from sysfs (and `iomark probe`'s
- * JSON, when the build has that command), runs iomark on it
- * /lab/repeat times (each bounded by /lab/run_timeout seconds) and sends everything over the virtio-serial port named
+ * JSON, when the build has that command), runs each job (/lab/job.J.cmd
+ * and .args: `iomark COMMAND ARGS` on the disk, tpcc on an ext2 file system
+ * made on it) /lab/repeat times, each bounded by /lab/job.J.timeout seconds
+ * and framed by snapshots of /proc/stat, the disk's stat and its sampled
+ * in-flight count (sections t0.J.R and t1.J.R), and sends everything over
+ * the virtio-serial port named
  * "iomark.result" as framed sections:
  *
  *     @@iomark-lab NAME BYTES\n  <BYTES bytes>  \n
@@ -128,28 +132,89 @@ const char iom_lab_init_script[] =
     /* iomark's own probe of the same disk, when this build has it */
     "/bin/iomark probe --output-format=json --output=$O/probe.json /dev/$DISK 2> $O/probe.err "
     "&& send probe $O/probe.json\n"
-    "CMD=$(cat /lab/command); REPEAT=$(cat /lab/repeat); RT=$(cat /lab/run_timeout)\n"
-    "set --\n"
-    "while IFS= read -r a; do set -- \"$@\" \"$a\"; done < /lab/args\n"
-    "r=1\n"
-    "while [ $r -le $REPEAT ]; do\n"
-    "  say \"run $r/$REPEAT: iomark $CMD $* /dev/$DISK (uptime $(up) s)\"\n"
-    "  /bin/iomark $CMD \"$@\" --output=$O/result.$r.json /dev/$DISK 2> $O/stderr.$r.txt &\n"
-    "  pid=$!\n"
+    /* snapshot: uptime, /proc/stat's cpu line, the disk's stat (Documentation/block/stat.rst) */
+    "snap() {\n"
+    "  read up idle < /proc/uptime\n"
+    "  read c u n s i w q sq st rest < /proc/stat\n"
+    "  read d1 d2 d3 d4 d5 d6 d7 d8 d9 d10 d11 rest < $B/stat\n"
+    "  echo \"$up $u $n $s $i $w $q $sq $st $d1 $d2 $d3 $d4 $d5 $d6 $d7 $d8 $d9 $d10 $d11\" > $1\n"
+    "}\n"
+    /* in-flight at the device (Documentation/ABI/stable/sysfs-block: inflight), 10 per second */
+    "sampler() {\n"
+    "  sn=0; ss=0; sm=0\n"
+    "  while [ ! -e $O/stop ]; do\n"
+    "    read ir iw < $B/inflight; x=$((ir+iw)); sn=$((sn+1)); ss=$((ss+x))\n"
+    "    [ $x -gt $sm ] && sm=$x\n"
+    "    echo \"$sn $ss $sm\" > $O/inflight\n"
+    "    usleep 100000\n"
+    "  done\n"
+    "}\n"
+    "REPEAT=$(cat /lab/repeat); NJOBS=$(cat /lab/njobs)\n"
+    "while read -r ko params; do\n"
+    "  [ -n \"$ko\" ] && insmod \"$ko\" $params 2>> $O/log.txt\n"
+    "done < /lab/fsmodules\n"
+    "j=1\n"
+    "while [ $j -le $NJOBS ]; do\n"
+    "  CMD=$(cat /lab/job.$j.cmd); RT=$(cat /lab/job.$j.timeout)\n"
+    "  if [ \"$CMD\" = tpcc ]; then\n"
+    /* SQLite's database on the lab disk: a fresh ext2 mounted by the ext4 driver */
+    "    mkdir -p /mnt/lab\n"
+    "    if ! mke2fs -F -b 4096 /dev/$DISK >> $O/log.txt 2>&1 || "
+    "! mount -t ext4 /dev/$DISK /mnt/lab 2>> $O/log.txt; then\n"
+    "      echo \"cannot make or mount a file system on /dev/$DISK for tpcc: "
+    "$(tail -n 1 $O/log.txt)\" > $O/error.txt\n"
+    "      say \"$(cat $O/error.txt)\"; send error $O/error.txt; finish no-fs\n"
+    "    fi\n"
+    "  fi\n"
+    "  r=1\n"
+    "  while [ $r -le $REPEAT ]; do\n"
+    "    set --\n"
+    "    while IFS= read -r a; do\n"
+    "      case \"$a\" in\n"
+    "        @OUTPUT@) a=\"--output=$O/result.$j.$r.out\";;\n"
+    "        @DISK@) a=/dev/$DISK;;\n"
+    "        @DB@) a=--db=sqlite:/mnt/lab;;\n"
+    "      esac\n"
+    "      set -- \"$@\" \"$a\"\n"
+    "    done < /lab/job.$j.args\n"
+    /* tpcc: the first run loads and runs, later ones run on the same database */
+    "    STEP=; [ \"$CMD\" = tpcc ] && [ $r -gt 1 ] && STEP=run\n"
+    "    say \"job $j run $r/$REPEAT: iomark $CMD $STEP $* (uptime $(up) s)\"\n"
+    "    rm -f $O/stop $O/inflight; snap $O/t0.$j.$r; send t0.$j.$r $O/t0.$j.$r\n"
+    "    sampler &\n"
+    "    spid=$!\n"
+    "    /bin/iomark $CMD $STEP \"$@\" 2> $O/stderr.$j.$r.txt &\n"
+    "    pid=$!\n"
     /* watchdog: a run that overruns is killed; one stuck in the kernel is
      * reported with the guest's dmesg before powering off */
-    "  ( sleep $RT; [ -e $O/done.$r ] && exit 0\n"
-    "    echo \"iomark run $r did not finish within $RT s in the guest; killed\" > $O/error.txt\n"
-    "    say \"$(cat $O/error.txt)\"; kill -9 $pid 2>/dev/null; sleep 3\n"
-    "    [ -e $O/done.$r ] && exit 0\n"
-    "    say 'iomark is stuck (uninterruptible I/O?); reporting and powering off'\n"
-    "    send error $O/error.txt; finish stuck ) &\n"
-    "  wd=$!\n"
-    "  wait $pid; echo $? > $O/status.$r.txt; touch $O/done.$r\n"
-    "  kill $wd 2>/dev/null\n"
-    "  send result.$r $O/result.$r.json; send stderr.$r $O/stderr.$r.txt; "
-    "send status.$r $O/status.$r.txt\n"
-    "  r=$((r+1))\n"
+    "    ( sleep $RT; [ -e $O/done.$j.$r ] && exit 0\n"
+    "      echo \"iomark $CMD (job $j, run $r) did not finish within $RT s in the guest; killed\" "
+    "> $O/error.txt\n"
+    "      say \"$(cat $O/error.txt)\"; kill -9 $pid 2>/dev/null; sleep 3\n"
+    "      [ -e $O/done.$j.$r ] && exit 0\n"
+    "      say 'iomark is stuck (uninterruptible I/O?); reporting and powering off'\n"
+    "      send error $O/error.txt; finish stuck ) &\n"
+    "    wd=$!\n"
+    "    wait $pid; echo $? > $O/status.$j.$r.txt; touch $O/done.$j.$r $O/stop\n"
+    "    snap $O/t1.$j.$r; wait $spid\n"
+    "    cat $O/inflight >> $O/t1.$j.$r 2>/dev/null\n"
+    "    send t1.$j.$r $O/t1.$j.$r\n"
+    "    kill $wd 2>/dev/null\n"
+    "    send result.$j.$r $O/result.$j.$r.out; send stderr.$j.$r $O/stderr.$j.$r.txt\n"
+    "    send status.$j.$r $O/status.$j.$r.txt\n"
+    "    rm -f $O/result.$j.$r.out\n"
+    "    r=$((r+1))\n"
+    "  done\n"
+    "  if [ \"$CMD\" = tpcc ]; then\n"
+    /* TPC-C consistency conditions, checked in the guest on its own database */
+    "    /bin/iomark tpcc check --db=sqlite:/mnt/lab --output-format=json --quiet "
+    "--output=$O/check.$j.json 2> $O/checkerr.$j.txt\n"
+    "    echo $? > $O/checkstatus.$j.txt\n"
+    "    send check.$j $O/check.$j.json; send checkstatus.$j $O/checkstatus.$j.txt\n"
+    "    send checkerr.$j $O/checkerr.$j.txt\n"
+    "    umount /mnt/lab 2>> $O/log.txt\n"
+    "  fi\n"
+    "  j=$((j+1))\n"
     "done\n"
     "[ -e $O/error.txt ] && send error $O/error.txt\n"
     "finish ok\n";

@@ -193,18 +193,29 @@ struct iom_lab_clean_result {
  */
 int iom_lab_clean(const struct iom_lab_clean_opts *o, struct iom_lab_clean_result *r);
 
+/*
+ * Add host binary src to the archive as `name` (no leading '/') and, when
+ * it is dynamic, every library `ldd src` lists at its absolute path.
+ * Progress lines go to log (may be NULL). Returns 0 or -errno with one line
+ * in err (-ENOENT: ldd missing or a library not found).
+ */
+int iom_lab_cpio_add_binary(struct iom_cpio *c, const char *name, const char *src, FILE *log,
+                            char *err, size_t errlen);
+
 /* What one boot needs in its job archive. */
 struct iom_lab_job_files {
     const char *init_script;     /* /init */
-    const char *const *args;     /* workload arguments, one per line in /lab/args */
-    size_t nr_args;
-    const char *command;         /* "run" or "mark" */
+    size_t nr_jobs;              /* /lab/njobs; jobs are numbered from 1 */
+    const char *const *job_command;  /* /lab/job.J.cmd: run, diskspd, sweep, mark, tpcc */
+    const char *const *job_args;     /* /lab/job.J.args: arguments, one per line, with the
+                                      * placeholders of iom_lab_job_guest_args */
+    const unsigned *job_timeout_s;   /* /lab/job.J.timeout: the guest's bound per run */
     const char *modules;         /* /lab/modules: "path [param=value ...]" lines */
+    const char *fs_modules;      /* /lab/fsmodules: ext4 and its dependencies (tpcc), or "" */
     const char *drivers;         /* /lab/drivers: module names whose parameters are reported */
     const char *scheduler;       /* /lab/scheduler */
     const char *ctrl;            /* /lab/ctrl */
-    unsigned repeat;             /* /lab/repeat */
-    unsigned run_timeout_s;      /* /lab/run_timeout: the guest's bound per run */
+    unsigned repeat;             /* /lab/repeat: runs of every job */
 };
 
 /*

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -104,11 +105,16 @@ int iom_lab_proc_run(char *const argv[], const struct iom_lab_proc_opts *o,
     int status = 0;
     double kill_at = 0;
     for (;;) {
-        pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid)
+        struct rusage ru;
+        pid_t w = wait4(pid, &status, WNOHANG, &ru);
+        if (w == pid) {
+            res->user_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+            res->sys_s = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
             break;
+        }
+        bool tick_stop = o->tick && o->tick((int)pid, o->tick_arg) != 0;
         double t = now_s();
-        bool over = o->timeout_s && t - t0 > o->timeout_s;
+        bool over = (o->timeout_s && t - t0 > o->timeout_s) || tick_stop;
         bool stop = o->stop && *o->stop;
         if ((over || stop) && kill_at == 0) {
             res->timed_out = over;

@@ -23,6 +23,11 @@ struct iom_lab_proc_opts {
                                * SIGKILL 5 s later */
     const volatile sig_atomic_t *stop; /* optional: non-zero ends the child
                                         * like a timeout */
+    int (*tick)(int pid, void *arg);   /* optional: called about every 50-100 ms
+                                        * while the child runs (pid = its id); a
+                                        * non-zero return ends the child like a
+                                        * timeout */
+    void *tick_arg;
 };
 
 /* How a child ended. */
@@ -32,6 +37,7 @@ struct iom_lab_proc_result {
     bool timed_out;     /* killed at the timeout_s bound */
     bool stopped;       /* killed because *stop became non-zero */
     double wall_s;      /* wall-clock seconds from fork to reap */
+    double user_s, sys_s; /* the child's CPU time (wait4 rusage, all its threads) */
 };
 
 /*

@@ -18,7 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 # allowed, nothing written
 expect_usage() {
     local want=$1; shift
-    "$IOMARK" lab "$@" --output-dir="$tmp/never" >"$tmp/out" 2>"$tmp/err"
+    "$IOMARK" lab --output-dir="$tmp/never" "$@" >"$tmp/out" 2>"$tmp/err"
     local rc=$?
     [ $rc -eq 2 ] || fail "lab $* exited $rc, want 2: $(cat "$tmp/err")"
     [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "lab $*: want one line, got: $(cat "$tmp/err")"
@@ -33,6 +33,15 @@ expect_usage "the lab supplies the disk" /dev/sda
 expect_usage "--iodepth" --iodepth=0
 expect_usage "output-dir" --output=x.json
 expect_usage "unknown profile; allowed: sql-oltp" --profile=nope
+# the new form: -- COMMAND ARGS (checked on the host with the guest's parsers)
+expect_usage "unknown command; allowed: run, diskspd" -- bogus
+expect_usage "leave out -R" -- diskspd -b8K -Rxml
+expect_usage "the lab supplies the disk" -- diskspd -b8K /dev/sda
+expect_usage "loads, runs and checks" -- tpcc load
+expect_usage "workload options go after --" --rw=read -- run --bs=8k
+expect_usage "applies to --study only" --scale=0.5
+expect_usage "no such study" --study=no-such-study
+expect_usage "a variant is CONTROLLER+module.param=value" --controllers=pvscsi+ring_pages
 
 # the rest boots QEMU
 command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed (package qemu-system-x86)"
@@ -52,6 +61,11 @@ if [ ! -f "$labdir/lab.conf" ]; then
         fail "iomark lab setup failed"
     fi
 fi
+
+# --- guest parameters are checked against the image's modules before anything boots
+expect_usage "nvme has no parameter bogus_param; allowed:" --guest-param=nvme.bogus_param=1
+expect_usage "nvme has no parameter bogus_param" --controllers=nvme+nvme.bogus_param=1
+expect_usage "module nosuchmod is not in the guest image" --guest-param=nosuchmod.x=1
 
 # --- one real boot: virtio-blk, short workload
 out="$tmp/run"
@@ -108,7 +122,24 @@ assert abs(c["mean"]["iops"] - r["total"]["total"]["iops"]) < 1e-6
 # Little's law sanity (outstanding = IOPS x mean latency): at most 64 in flight
 outstanding = r["total"]["total"]["iops"] * r["total"]["total"]["lat_us"]["mean"] / 1e6
 assert 1 <= outstanding <= 64 * 1.1, outstanding
-print("result ok: %d I/Os, %.0f IOPS, %.1f outstanding" % (ios, c["mean"]["iops"], outstanding))
+# requested vs effective guest parameter: /sys/module says 64, and the
+# virtqueue depth 64 is what blk-mq got (nr_requests)
+pe = c["guest_params_effective"]
+assert pe == [{"parameter": "virtio_blk.queue_depth", "requested": "64", "sysfs": "64",
+               "in_effect": "64", "in_effect_from": "/sys/module parameter"}], pe
+# the guest disk's own counters around the run: it completed at least the
+# I/Os iomark counted (the ramp adds more), never had more in flight than
+# its 64 tags, and the CPU per I/O figures are there
+io = c["jobs"][0]["mean"]["io_path"]
+assert io["guest_ios"] >= ios, (io["guest_ios"], ios)
+assert 1 <= io["inflight_max"] <= g["nr_requests"], io
+assert 0 < io["aqu_sz"] <= g["nr_requests"] * 1.1, io
+assert io["qemu_cpu_us_per_io"] > 0 and io["guest_cpu_us_per_io"] > 0, io
+assert abs(io["qemu_cpu_us_per_io"] - io["qemu_cpu_s"] / io["guest_ios"] * 1e6) < 1e-6 * io["qemu_cpu_us_per_io"]
+assert "includes the emulation" in lab["cpu_per_io_note"] or "TCG" in lab["cpu_per_io_note"]
+print("result ok: %d I/Os, %.0f IOPS, %.1f outstanding; guest: %d I/Os, aqu-sz %.1f, in flight <= %d; "
+      "QEMU %.0f us CPU per I/O" % (ios, c["mean"]["iops"], outstanding, io["guest_ios"], io["aqu_sz"],
+                                     io["inflight_max"], io["qemu_cpu_us_per_io"]))
 EOF
 [ ! -e "$out/disk.raw" ] || fail "backing image left behind"
 

@@ -1,0 +1,465 @@
+/*
+ * jobs.c - what the lab guest runs (`iomark COMMAND ARGS` on the lab disk),
+ * the host-side checks of those arguments, and the guest module parameters
+ * the image knows (read from the .ko files in base.cpio).
+ */
+#include "lab/lab.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lab/image.h"
+#include "workload/diskspd.h"
+#include "workload/options.h"
+#include "workload/profiles.h"
+#include "workload/spec.h"
+
+const char *const iom_lab_commands[] = {"run", "diskspd", "sweep", "mark", "tpcc", NULL};
+
+/* The lab's `run` workload when none is given: 4 KiB random reads with 64
+ * I/Os outstanding (2 threads x 32), past SATA's 32 and IDE's 1, so the
+ * controllers' queue limits show. */
+static const char *const default_workload[] = {"--rw=randread", "--bs=4k", "--iodepth=32",
+                                               "--numjobs=2", "--ramp_time=2s", "--runtime=10s"};
+
+const char *iom_lab_opts_strdup(struct iom_lab_opts *o, const char *s)
+{
+    if (o->nr_store == o->cap_store) {
+        size_t cap = o->cap_store ? o->cap_store * 2 : 64;
+        char **n = realloc(o->store, cap * sizeof(*n));
+        if (!n)
+            return NULL;
+        o->store = n;
+        o->cap_store = cap;
+    }
+    char *d = strdup(s);
+    if (d)
+        o->store[o->nr_store++] = d;
+    return d;
+}
+
+void iom_lab_opts_free(struct iom_lab_opts *o)
+{
+    for (size_t i = 0; i < o->nr_store; i++)
+        free(o->store[i]);
+    free(o->store);
+    o->store = NULL;
+    o->nr_store = o->cap_store = 0;
+}
+
+/* Does argument a name option `name` ("--name", "--name=..")? */
+static bool is_opt(const char *a, const char *name)
+{
+    size_t l = strlen(name);
+    return strncmp(a, name, l) == 0 && (a[l] == 0 || a[l] == '=');
+}
+
+static bool has_opt(const struct iom_lab_job *j, const char *name)
+{
+    for (size_t i = 0; i < j->nr_args; i++)
+        if (is_opt(j->args[i], name))
+            return true;
+    return false;
+}
+
+size_t iom_lab_job_guest_args(const struct iom_lab_job *j, uint64_t disk_bytes, char *size_buf,
+                              size_t size_len, const char **out, size_t max)
+{
+    size_t n = 0;
+    const char *cmd = j->command;
+    if (strcmp(cmd, "run") == 0 && j->lab_defaults && !has_opt(j, "--profile"))
+        for (size_t i = 0; i < sizeof(default_workload) / sizeof(default_workload[0]) && n < max;
+             i++) {
+            /* a default the user gave again is left out (theirs wins anyway) */
+            const char *d = default_workload[i];
+            char name[32];
+            snprintf(name, sizeof(name), "%.*s", (int)strcspn(d, "="), d);
+            if (!has_opt(j, name))
+                out[n++] = d;
+        }
+    if (strcmp(cmd, "mark") == 0 && !has_opt(j, "--size") && n < max) {
+        /* mark's default 1 GiB test region can exceed the lab disk: use the disk */
+        snprintf(size_buf, size_len, "--size=%llu", (unsigned long long)disk_bytes);
+        out[n++] = size_buf;
+    }
+    for (size_t i = 0; i < j->nr_args && n < max; i++)
+        out[n++] = j->args[i];
+    static const char *const json_tail[] = {"--output-format=json", "--quiet", "--force",
+                                            "@OUTPUT@", "@DISK@"};
+    static const char *const diskspd_tail[] = {"-Rxml", "--quiet", "--force", "@OUTPUT@",
+                                               "@DISK@"};
+    static const char *const tpcc_tail[] = {"@DB@", "--output-format=json", "--quiet",
+                                            "@OUTPUT@"};
+    const char *const *tail = json_tail;
+    size_t nt = 5;
+    if (strcmp(cmd, "diskspd") == 0)
+        tail = diskspd_tail;
+    else if (strcmp(cmd, "tpcc") == 0)
+        tail = tpcc_tail, nt = 4;
+    for (size_t i = 0; i < nt && n < max; i++)
+        out[n++] = tail[i];
+    return n;
+}
+
+void iom_lab_job_label(struct iom_lab_job *j)
+{
+    size_t l = (size_t)snprintf(j->label, sizeof(j->label), "%s", j->command);
+    for (size_t i = 0; i < j->nr_args && l < sizeof(j->label); i++)
+        l += (size_t)snprintf(j->label + l, sizeof(j->label) - l, " %s", j->args[i]);
+    if (l >= sizeof(j->label))
+        memcpy(j->label + sizeof(j->label) - 4, "...", 4);
+}
+
+/* run and sweep: the option table of `iomark run`, --profile first. */
+static int check_run(const struct iom_lab_job *j, bool sweep, double *est_s, char *err,
+                     size_t errlen)
+{
+    const char *ga[IOM_LAB_MAX_ARGS + 16];
+    char sz[40];
+    size_t n = iom_lab_job_guest_args(j, 0, sz, sizeof(sz), ga, IOM_LAB_MAX_ARGS + 16);
+    char *av[IOM_LAB_MAX_ARGS + 20];
+    int ac = 0;
+    const char *profile = NULL;
+    unsigned points = 1, threads = 0, depths = 0;
+    av[ac++] = (char *)"run";
+    for (size_t i = 0; i < n; i++) {
+        const char *a = ga[i];
+        if (a[0] == '@')
+            continue;   /* the guest's placeholders */
+        if (is_opt(a, "--profile")) {
+            profile = a[9] == '=' ? a + 10 : i + 1 < n ? ga[++i] : "";
+            continue;
+        }
+        if (sweep && (is_opt(a, "--threads") || is_opt(a, "--iodepth") || is_opt(a, "--knee"))) {
+            const char *v = strchr(a, '=') ? strchr(a, '=') + 1 : i + 1 < n ? ga[++i] : "";
+            unsigned c = 1;
+            for (const char *p = v; *p; p++)
+                c += *p == ',';
+            if (is_opt(a, "--threads"))
+                threads = c;
+            else if (is_opt(a, "--iodepth"))
+                depths = c;
+            continue;
+        }
+        av[ac++] = (char *)a;
+    }
+    av[ac] = NULL;
+    if (sweep)
+        points = (threads ? threads : 1) * (depths ? depths : 1);
+    struct iom_job job;
+    struct iom_run_opts ro = {0};
+    iom_job_defaults(&job);
+    int rc = 0;
+    const struct iom_profile *p = profile ? iom_profile_find(profile) : NULL;
+    if (profile && !p) {
+        size_t np;
+        const struct iom_profile *all = iom_profile_list(&np);
+        size_t l = (size_t)snprintf(err, errlen, "--profile=%s: unknown profile; allowed: ",
+                                    profile);
+        for (size_t i = 0; i < np && l < errlen; i++)
+            l += (size_t)snprintf(err + l, errlen - l, "%s%s", i ? ", " : "", all[i].name);
+        rc = -EINVAL;
+    } else if (p && iom_profile_apply(p, &job, err, errlen)) {
+        char tmp[512];
+        snprintf(tmp, sizeof(tmp), "--profile=%s: %s", profile, err);
+        snprintf(err, errlen, "%s", tmp);
+        rc = -EINVAL;
+    } else if (iom_options_parse(ac, av, 1, &job, &ro, err, errlen)) {
+        rc = -EINVAL;
+    } else if (job.nr_targets) {
+        snprintf(err, errlen, "%s: the lab supplies the disk; give workload options only",
+                 job.targets[0]);
+        rc = -EINVAL;
+    } else {
+        const char *opt = NULL, *why = NULL;
+        iom_job_add_target(&job, "/dev/lab-disk");
+        if (iom_job_validate(&job, &opt, &why)) {
+            if (strcmp(opt, "target") == 0)
+                snprintf(err, errlen, "%s", why);
+            else
+                snprintf(err, errlen, "--%s: %s", opt, why);
+            rc = -EINVAL;
+        }
+        *est_s = points * (double)(job.ramp_ns + job.runtime_ns + job.cooldown_ns) / 1e9;
+    }
+    iom_job_free(&job);
+    return rc;
+}
+
+static int check_diskspd(const struct iom_lab_job *j, double *est_s, char *err, size_t errlen)
+{
+    char *av[IOM_LAB_MAX_ARGS + 4];
+    int ac = 0;
+    av[ac++] = (char *)"diskspd";
+    for (size_t i = 0; i < j->nr_args; i++) {
+        const char *a = j->args[i];
+        if (strncmp(a, "-R", 2) == 0 || is_opt(a, "--output")) {
+            snprintf(err, errlen, "%s: the lab keeps DiskSpd's XML report itself; leave out -R "
+                                  "and --output", a);
+            return -EINVAL;
+        }
+        av[ac++] = (char *)a;
+    }
+    av[ac++] = (char *)"/dev/lab-disk";
+    av[ac] = NULL;
+    struct iom_diskspd *ds = malloc(sizeof(*ds));
+    struct iom_run_opts ro = {0};
+    if (!ds)
+        return -ENOMEM;
+    int rc = iom_diskspd_parse(ac, av, 1, ds, &ro, err, errlen) ? -EINVAL : 0;
+    if (!rc && ds->job.nr_targets != 1) {
+        snprintf(err, errlen, "%s: the lab supplies the disk; give DiskSpd flags only",
+                 ds->job.targets[0]);
+        rc = -EINVAL;
+    }
+    if (!rc)
+        *est_s = (double)(ds->job.ramp_ns + ds->job.runtime_ns + ds->job.cooldown_ns) / 1e9;
+    iom_diskspd_free(ds);
+    return rc;
+}
+
+/* A duration option's seconds ("30s", "2m", "500ms", "45"); -1 if absent. */
+static double opt_seconds(const struct iom_lab_job *j, const char *name)
+{
+    double v = -1;
+    for (size_t i = 0; i < j->nr_args; i++)
+        if (is_opt(j->args[i], name) && strchr(j->args[i], '=')) {
+            char *end;
+            const char *s = strchr(j->args[i], '=') + 1;
+            double x = strtod(s, &end);
+            double mul = strcmp(end, "m") == 0    ? 60
+                         : strcmp(end, "h") == 0  ? 3600
+                         : strcmp(end, "ms") == 0 ? 1e-3
+                         : strcmp(end, "us") == 0 ? 1e-6
+                                                  : 1;
+            v = x * mul;
+        }
+    return v;
+}
+
+int iom_lab_job_check(const struct iom_lab_job *j, uint64_t disk_bytes, double *est_s,
+                      char *err, size_t errlen)
+{
+    (void)disk_bytes;
+    *est_s = 600;
+    bool known = false;
+    for (const char *const *c = iom_lab_commands; *c; c++)
+        known |= strcmp(*c, j->command) == 0;
+    if (!known) {
+        snprintf(err, errlen, "%s: unknown lab command; allowed: run, diskspd, sweep, mark, tpcc",
+                 j->command);
+        return -EINVAL;
+    }
+    for (size_t i = 0; i < j->nr_args; i++) {
+        const char *a = j->args[i];
+        if (strchr(a, '\n')) {
+            snprintf(err, errlen, "%s: a newline is not allowed in an argument", a);
+            return -EINVAL;
+        }
+        if (a[0] == '@') {
+            snprintf(err, errlen, "%s: arguments starting with @ are the lab's own", a);
+            return -EINVAL;
+        }
+        if (is_opt(a, "--output") || is_opt(a, "--output-format")) {
+            snprintf(err, errlen, "%s: the lab writes every result to --output-dir; allowed: "
+                                  "--output-dir=DIR before --", a);
+            return -EINVAL;
+        }
+    }
+    if (strcmp(j->command, "run") == 0)
+        return check_run(j, false, est_s, err, errlen);
+    if (strcmp(j->command, "sweep") == 0)
+        return check_run(j, true, est_s, err, errlen);
+    if (strcmp(j->command, "diskspd") == 0)
+        return check_diskspd(j, est_s, err, errlen);
+    if (strcmp(j->command, "tpcc") == 0) {
+        for (size_t i = 0; i < j->nr_args; i++) {
+            const char *a = j->args[i];
+            if (strcmp(a, "load") == 0 || strcmp(a, "run") == 0 || strcmp(a, "check") == 0) {
+                snprintf(err, errlen, "%s: the lab loads, runs and checks in every boot; give "
+                                      "tpcc options only", a);
+                return -EINVAL;
+            }
+            if (is_opt(a, "--db")) {
+                snprintf(err, errlen, "%s: the lab puts the SQLite database on the lab disk; "
+                                      "leave out --db", a);
+                return -EINVAL;
+            }
+            if (a[0] != '-') {
+                snprintf(err, errlen, "%s: the lab supplies the database; give options only", a);
+                return -EINVAL;
+            }
+        }
+        double rt = opt_seconds(j, "--runtime"), ramp = opt_seconds(j, "--ramp_time");
+        /* iomark tpcc's defaults: 5 min run, 2 min ramp; loading 1 warehouse
+         * under TCG takes minutes */
+        *est_s = (rt < 0 ? 300 : rt) + (ramp < 0 ? 120 : ramp) + 600;
+        return 0;
+    }
+    /* mark: its runs and pauses are its own; bounded generously */
+    for (size_t i = 0; i < j->nr_args; i++)
+        if (j->args[i][0] != '-') {
+            snprintf(err, errlen, "%s: the lab supplies the disk; give mark options only",
+                     j->args[i]);
+            return -EINVAL;
+        }
+    *est_s = 1800;
+    return 0;
+}
+
+/* ---- module parameters of the guest image ---- */
+
+static unsigned long hex8(const char *p)
+{
+    char b[9];
+    memcpy(b, p, 8);
+    b[8] = 0;
+    return strtoul(b, NULL, 16);
+}
+
+/* Append "module param type" lines for every parameter of one .ko: its
+ * .modinfo holds "parmtype=NAME:TYPE" (module_param) and "parm=NAME:DESC"
+ * (MODULE_PARM_DESC, also for module_param_cb ones that have no parmtype). */
+static int scan_ko(const char *mod, const char *data, size_t len, char **out, size_t *olen,
+                   size_t *ocap)
+{
+    static const char *const keys[] = {"parmtype=", "parm="};
+    size_t start = *olen;
+    for (int k = 0; k < 2; k++) {
+        size_t kl = strlen(keys[k]);
+        for (size_t i = 1; i + kl < len; i++) {
+            if (data[i] != 'p' || data[i - 1] != 0 || memcmp(data + i, keys[k], kl) != 0)
+                continue;
+            const char *s = data + i + kl;
+            size_t sl = strnlen(s, len - (size_t)(s - data));
+            const char *colon = memchr(s, ':', sl);
+            if (!colon || colon == s || colon - s > 100)
+                continue;
+            char line[256];
+            snprintf(line, sizeof(line), "%s %.*s ", mod, (int)(colon - s), s);
+            /* once per parameter */
+            (*out)[*olen] = 0;
+            bool seen = false;
+            for (const char *p = *out + start; (p = strstr(p, line)) != NULL; p++)
+                if (p == *out || p[-1] == '\n') {
+                    seen = true;
+                    break;
+                }
+            i += sl;
+            if (seen)
+                continue;
+            const char *type = k == 0 ? colon + 1 : "-";
+            size_t need = strlen(line) + strlen(type) + 4;
+            if (*olen + need >= *ocap) {
+                size_t cap = (*ocap + need) * 2;
+                char *n = realloc(*out, cap);
+                if (!n)
+                    return -ENOMEM;
+                *out = n;
+                *ocap = cap;
+            }
+            *olen += (size_t)snprintf(*out + *olen, *ocap - *olen, "%s%.40s\n", line, type);
+        }
+    }
+    return 0;
+}
+
+int iom_lab_modparams_load(const char *base_cpio, char **text)
+{
+    FILE *f = fopen(base_cpio, "rb");
+    if (!f)
+        return -errno;
+    size_t cap = 4096, len = 0;
+    char *out = calloc(1, cap);
+    char hdr[110];
+    int rc = out ? 0 : -ENOMEM;
+    long pos = 0;
+    while (!rc && fread(hdr, 1, 110, f) == 110) {
+        if (memcmp(hdr, "070701", 6) != 0) {
+            rc = -EPROTO;
+            break;
+        }
+        unsigned long fsize = hex8(hdr + 54), nsize = hex8(hdr + 94);
+        char name[512];
+        size_t nl = nsize < sizeof(name) ? nsize : sizeof(name) - 1;
+        if (fread(name, 1, nl, f) != nl) {
+            rc = -EPROTO;
+            break;
+        }
+        name[nl] = 0;
+        pos += 110 + (long)nsize;
+        pos = (pos + 3) & ~3L;
+        if (fseek(f, pos, SEEK_SET)) {
+            rc = -EIO;
+            break;
+        }
+        if (strcmp(name, "TRAILER!!!") == 0)
+            break;
+        size_t l = strlen(name);
+        if (l > 3 && strcmp(name + l - 3, ".ko") == 0 && fsize < (64ul << 20)) {
+            char *data = malloc(fsize ? fsize : 1);
+            if (!data || fread(data, 1, fsize, f) != fsize) {
+                free(data);
+                rc = data ? -EPROTO : -ENOMEM;
+                break;
+            }
+            char mod[128];
+            iom_lab_module_name(name, mod, sizeof(mod));
+            rc = scan_ko(mod, data, fsize, &out, &len, &cap);
+            /* a module without parameters is still known: "module - -" */
+            if (!rc && len + strlen(mod) + 8 < cap)
+                len += (size_t)snprintf(out + len, cap - len, "%s - -\n", mod);
+            free(data);
+        }
+        pos += (long)fsize;
+        pos = (pos + 3) & ~3L;
+        if (fseek(f, pos, SEEK_SET))
+            rc = -EIO;
+    }
+    fclose(f);
+    if (rc) {
+        free(out);
+        return rc;
+    }
+    *text = out;
+    return 0;
+}
+
+int iom_lab_param_check(const char *param, const char *modparams, char *err, size_t errlen)
+{
+    const char *dot = strchr(param, '.'), *eq = strchr(param, '=');
+    if (!dot || !eq || dot > eq)
+        return 0;   /* a kernel command-line parameter */
+    char mod[128], name[128];
+    snprintf(mod, sizeof(mod), "%.*s", (int)(dot - param), param);
+    snprintf(name, sizeof(name), "%.*s", (int)(eq - dot - 1), dot + 1);
+    for (char *q = mod; *q; q++)
+        if (*q == '-')
+            *q = '_';
+    char list[512] = "";
+    size_t ll = 0;
+    bool mod_known = false;
+    for (const char *p = modparams; p && *p;) {
+        const char *eol = strchr(p, '\n');
+        size_t l = eol ? (size_t)(eol - p) : strlen(p);
+        char m[128], n[128];
+        if (sscanf(p, "%127s %127s", m, n) == 2 && strcmp(m, mod) == 0) {
+            mod_known = true;
+            if (strcmp(n, name) == 0)
+                return 0;
+            if (strcmp(n, "-") != 0 && ll < sizeof(list))
+                ll += (size_t)snprintf(list + ll, sizeof(list) - ll, "%s%s", ll ? ", " : "", n);
+        }
+        p = eol ? eol + 1 : p + l;
+    }
+    if (!mod_known)
+        snprintf(err, errlen, "module %s is not in the guest image; allowed: parameters of the "
+                              "controllers' drivers (e.g. vmw_pvscsi.ring_pages, "
+                              "nvme.io_queue_depth)", mod);
+    else if (!ll)
+        snprintf(err, errlen, "module %s has no parameters", mod);
+    else
+        snprintf(err, errlen, "%s has no parameter %s; allowed: %s", mod, name, list);
+    return -EINVAL;
+}

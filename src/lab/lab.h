@@ -1,0 +1,170 @@
+/*
+ * lab.h - `iomark lab`: iomark workloads (run, diskspd, sweep, mark, tpcc)
+ * run inside a minimal Linux guest on one backing disk behind each of QEMU's
+ * emulated controllers, collected into one folder and one comparison.
+ * The command line is parsed by src/cli/cmd_lab.c; everything else lives in
+ * src/lab (jobs.c: what the guest runs and the host-side checks; session.c:
+ * boots and collection; output.c: lab.json and the tables; study.c: study
+ * files). See docs/lab.md.
+ */
+#ifndef IOMARK_LAB_LAB_H
+#define IOMARK_LAB_LAB_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lab/qemu.h"
+
+#define IOM_LAB_MAX_ARGS 256
+#define IOM_LAB_MAX_PARAMS 64
+#define IOM_LAB_MAX_JOBS 16
+#define IOM_LAB_MAX_UNITS 16
+#define IOM_LAB_MAX_REPEAT 100
+
+/* One workload: `iomark COMMAND ARGS` in the guest on the lab disk. */
+struct iom_lab_job {
+    char command[16];                     /* run, diskspd, sweep, mark, tpcc */
+    const char *args[IOM_LAB_MAX_ARGS];   /* the user's arguments (borrowed) */
+    size_t nr_args;
+    bool lab_defaults;                    /* run: add the lab's default workload
+                                           * (the old `iomark lab [run options]` form) */
+    char label[128];                      /* shown in tables: "diskspd -b8K -t1 ..." */
+};
+
+/* One boot: a controller and the guest parameters of this variant. */
+struct iom_lab_unit {
+    const struct iom_lab_ctrl *c;
+    char name[160];                             /* "pvscsi" or "pvscsi+vmw_pvscsi.ring_pages=32" */
+    const char *params[IOM_LAB_MAX_PARAMS];     /* KEY=VALUE: global ones, then the variant's */
+    size_t nr_params;
+};
+
+/* Progress callbacks (all optional): the CLI draws its progress line. */
+struct iom_lab_hooks {
+    void (*plan)(void *arg, size_t nr_boots, double est_total_s);  /* once, before the boots */
+    void (*boot)(void *arg, const char *unit, double est_s);       /* before each boot */
+    void (*boot_done)(void *arg);                                  /* after each boot */
+    void *arg;
+};
+
+/* Everything one lab run needs. Strings are borrowed unless noted. */
+struct iom_lab_opts {
+    struct iom_lab_unit units[IOM_LAB_MAX_UNITS];
+    size_t nr_units;
+    struct iom_lab_job jobs[IOM_LAB_MAX_JOBS];
+    size_t nr_jobs;
+    unsigned repeat;            /* runs of every job per boot, 1-100 */
+    uint64_t disk_bytes;        /* backing raw image, bytes */
+    const char *cache;          /* QEMU cache mode */
+    const char *scheduler;      /* guest I/O scheduler or "keep" */
+    unsigned vcpus, memory_mib;
+    const char *accel;          /* "kvm" or "tcg" (resolved by the caller) */
+    const char *accel_reason;
+    bool accel_auto;            /* KVM was chosen by auto: fall back to TCG when its
+                                 * guest does not boot */
+    unsigned timeout_s;         /* bound per boot; 0 = computed from the jobs */
+    const char *output_dir;
+    bool keep_disk;
+    const char *study;          /* study name or file, NULL */
+    const char *study_title;
+    double scale;               /* study --scale factor (1 = as written) */
+    const char *labdir;         /* the lab folder (iom_lab_dir) */
+    const char *exe;            /* this iomark binary (/proc/self/exe) */
+    FILE *log;                  /* progress lines (stderr) */
+    const struct iom_lab_hooks *hooks;  /* NULL = none */
+    char **store;               /* strings owned by opts (iom_lab_opts_strdup) */
+    size_t nr_store, cap_store;
+};
+
+/* The commands the guest may run. */
+extern const char *const iom_lab_commands[];
+
+/* Copy s into opts' store; NULL on ENOMEM. Freed by iom_lab_opts_free. */
+const char *iom_lab_opts_strdup(struct iom_lab_opts *o, const char *s);
+
+/* Free opts' store (opts itself is the caller's). */
+void iom_lab_opts_free(struct iom_lab_opts *o);
+
+/*
+ * Check one job on the host with the parsers the guest's iomark uses (run
+ * and sweep: the option table; diskspd: the DiskSpd parser; mark, tpcc: the
+ * options the lab supplies itself are refused), so bad input stops before
+ * anything boots. *est_s gets the seconds one run should take (a generous
+ * bound where the command's own length is not known). Returns 0, or -EINVAL
+ * with one line "--option=value: what is allowed" in err.
+ */
+int iom_lab_job_check(const struct iom_lab_job *j, uint64_t disk_bytes, double *est_s,
+                      char *err, size_t errlen);
+
+/*
+ * The guest's argument lines of job j (after `iomark COMMAND`), including
+ * the lab's own options and the placeholders the guest's /init replaces:
+ * "@OUTPUT@" (--output=its result file), "@DISK@" (/dev/DISK) and "@DB@"
+ * (--db=sqlite:/mnt/lab, tpcc only). size_buf holds "--size=BYTES" for
+ * mark. Returns the number of lines written to out (at most max).
+ */
+size_t iom_lab_job_guest_args(const struct iom_lab_job *j, uint64_t disk_bytes, char *size_buf,
+                              size_t size_len, const char **out, size_t max);
+
+/* Human label of a job ("run --rw=randread ..."), into j->label. */
+void iom_lab_job_label(struct iom_lab_job *j);
+
+/*
+ * Guest module parameters the image knows: read from the .ko files inside
+ * base.cpio (their .modinfo "parmtype=NAME:TYPE" strings, as modinfo(8)
+ * shows them). *text gets malloc'd "module param type\n" lines. Returns 0
+ * or -errno.
+ */
+int iom_lab_modparams_load(const char *base_cpio, char **text);
+
+/*
+ * Check one guest parameter "module.param=value" against the module
+ * parameters text of iom_lab_modparams_load. Parameters without a '.'
+ * (kernel command-line parameters) are accepted as they are. Returns 0, or
+ * -EINVAL with what is allowed in err (unknown module, unknown parameter
+ * with the module's parameter list).
+ */
+int iom_lab_param_check(const char *param, const char *modparams, char *err, size_t errlen);
+
+/*
+ * Run the lab: write the backing disk, boot every unit once (all jobs x
+ * repeat in one boot), collect, write lab.json, lab.txt and the per-unit
+ * documents into o->output_dir (created), print the tables to out. stop is
+ * polled: non-zero ends the QEMU in flight, removes temporary files and
+ * still writes a partial lab.json. Returns 0 when every unit ran, 1 when
+ * one or more failed, or -errno with one line in err when the lab could
+ * not start (missing setup, unwritable folder).
+ */
+int iom_lab_run(struct iom_lab_opts *o, const volatile sig_atomic_t *stop, FILE *out,
+                char *err, size_t errlen);
+
+/* ---- studies (study.c) ---- */
+
+/*
+ * Load a study into o: name is a shipped study (looked up in the folders
+ * of iom_lab_study_dirs) or a file path. The format (docs/lab.md "Studies"):
+ *
+ *   # comment
+ *   title TEXT
+ *   variant NAME[+module.param=value...]      (one per boot, in order)
+ *   workload COMMAND ARGS...                  (in order, all in every boot)
+ *
+ * In workload lines ${T:SECONDS} becomes SECONDS x scale (rounded, at least
+ * 2) and ${S:SIZE} a size scaled the same way (at least 16M, rounded to
+ * MiB). Returns 0, or -EINVAL / -ENOENT with one line in err.
+ */
+int iom_lab_study_load(struct iom_lab_opts *o, const char *name, double scale, char *err,
+                       size_t errlen);
+
+/* Where shipped studies are looked for, in order: $IOMARK_STUDY_DIR, the
+ * source tree's src/lab/studies (next to the build), and
+ * PREFIX/share/iomark/studies. Writes up to max paths; returns the count. */
+size_t iom_lab_study_dirs(const char *exe, char dirs[][4096], size_t max);
+
+/* Print the shipped studies (name and title) to f. */
+void iom_lab_study_list(FILE *f, const char *exe);
+
+#endif

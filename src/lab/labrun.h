@@ -1,0 +1,138 @@
+/*
+ * labrun.h - internal to src/lab: what session.c collects from each boot
+ * and output.c writes (lab.json, lab.txt, the tables). Units: seconds, I/Os,
+ * microseconds; NAN = not known.
+ */
+#ifndef IOMARK_LAB_LABRUN_H
+#define IOMARK_LAB_LABRUN_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <time.h>
+
+#include "import/import.h"
+#include "lab/collect.h"
+#include "lab/image.h"
+#include "lab/lab.h"
+
+/* The guest's own counters around one run (sections t0.J.R / t1.J.R) and
+ * the QEMU process's CPU time sampled by the host when they arrived. */
+struct iom_lab_io {
+    bool have;
+    double wall_s;           /* guest /proc/uptime difference */
+    double ios;              /* reads + writes completed at the disk (block/stat.rst) */
+    double sectors;          /* 512-byte sectors read + written */
+    double guest_cpu_s;      /* user+nice+system+irq+softirq+steal of /proc/stat, USER_HZ=100 */
+    double aqu_sz;           /* time_in_queue difference / wall (iostat's aqu-sz) */
+    double util_pct;         /* io_ticks difference / wall */
+    double inflight_mean, inflight_max;   /* /sys/block/DISK/inflight sampled at 10 Hz */
+    double inflight_samples;
+    double qemu_cpu_s;       /* QEMU's user+system seconds between t0 and t1; NAN unknown */
+};
+
+/* One run of one job in one boot. */
+struct iom_lab_runrec {
+    bool ok;                 /* exit 0 and a readable document */
+    int status;              /* guest iomark's exit status, -1 none */
+    double iops, mib_per_s, lat_mean_us, lat_p99_us, cpu_pct, nopm, tpm;  /* NAN unknown */
+    struct iom_imp_result *imp;   /* the document as the importer reads it (owned) */
+    struct iom_lab_io io;
+    double qemu_t0, qemu_t1;      /* QEMU CPU seconds when t0/t1 arrived; NAN unknown */
+};
+
+/* One job in one boot. */
+struct iom_lab_jobout {
+    struct iom_lab_runrec *runs;  /* opts->repeat entries */
+    unsigned nr_ok;
+    struct iom_lab_runrec mean;   /* mean of the ok runs (figures and io only) */
+    cJSON *mark_tests;            /* mark: the first run's "tests" array (owned) */
+    cJSON *check;                 /* tpcc: the guest's `tpcc check` document (owned) */
+    int check_status;             /* its exit status, -1 when it did not run */
+    char fail[256];
+};
+
+/* One boot (a controller variant). */
+struct iom_lab_unitout {
+    const struct iom_lab_unit *u;
+    bool ok;
+    char reason[512];
+    double wall_s;                /* QEMU start to exit */
+    double boot_s;                /* QEMU start to the first job's t0 (boot + modules) */
+    double qemu_user_s, qemu_sys_s;  /* the whole QEMU process (wait4) */
+    struct iom_lab_guest_view view;
+    bool have_view;
+    cJSON *probe;                 /* `iomark probe` in the guest (owned) */
+    cJSON *params;                /* requested vs effective guest parameters (owned) */
+    struct iom_lab_jobout *jobs;  /* opts->nr_jobs entries */
+};
+
+/* The lab's environment, found once. */
+struct iom_lab_env {
+    char qemu_version[128];
+    struct iom_lab_setup_info setup;
+    char *dep_text;               /* modules.dep of the guest kernel */
+    char *modparams;              /* iom_lab_modparams_load */
+    char iomark_cpio[4300];
+    char outdir[4096];
+    char disk[4200];
+    char host_cpu[128];
+    long host_cpus;
+    double load_start, load_end;
+    time_t t_start;
+    bool interrupted;
+};
+
+/* ---- measure.c ---- */
+
+/* State of the channel watcher (iom_lab_watch_tick's arg). */
+struct iom_lab_watch {
+    const char *chan;
+    long offset;
+    char carry[96];
+    struct iom_lab_unitout *uo;
+    const struct iom_lab_opts *o;
+    double t_start;
+    double boot_bound_s;    /* nothing on the channel by then: the guest did not boot */
+    bool no_boot;
+};
+
+/* Monotonic clock, seconds. */
+double iom_lab_now_s(void);
+
+/* proc-run tick: reads what arrived on the channel since the last call and
+ * records QEMU's CPU time (/proc/PID/stat utime+stime, proc(5)) into the
+ * run whose t0/t1 section arrived; returns 1 (stop QEMU) when nothing came
+ * within boot_bound_s, else 0. */
+int iom_lab_watch_tick(int pid, void *arg);
+
+/* The guest's counters of one run from the texts of its t0 and t1 sections
+ * (either NULL: io->have stays false). */
+void iom_lab_io_from(const char *t0, const char *t1, struct iom_lab_io *io);
+
+/* Figures of a run from its document: run -> iom_lab_figures_from_doc;
+ * diskspd, sweep (the point with most IOPS), tpcc (NOPM, TPM) -> r->imp. */
+void iom_lab_figures_of(const char *command, const cJSON *doc, struct iom_lab_runrec *r);
+
+/* jo->mean = the mean of every figure over jo's ok runs (NAN-aware). */
+void iom_lab_mean_of(struct iom_lab_jobout *jo, unsigned n);
+
+/* Requested vs effective guest parameters of unit u, as a JSON array. */
+cJSON *iom_lab_params_json(const struct iom_lab_unit *u, const struct iom_lab_guest_view *v);
+
+/* lab.json of the run so far (partial when some units did not run). */
+cJSON *iom_lab_doc(const struct iom_lab_opts *o, const struct iom_lab_env *e,
+                   const struct iom_lab_unitout *uo);
+
+/* The lab's environment record (the "lab" object of lab.json and of every
+ * per-unit document). */
+cJSON *iom_lab_env_json(const struct iom_lab_env *e, const struct iom_lab_opts *o,
+                        const struct iom_lab_unit *u);
+
+/* The comparison tables, one per job, and the I/O path table. */
+void iom_lab_print(FILE *f, const struct iom_lab_opts *o, const struct iom_lab_env *e,
+                   const struct iom_lab_unitout *uo);
+
+/* ISO 8601 UTC time. */
+void iom_lab_iso_utc(time_t t, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,271 @@
+/*
+ * measure.c - what the lab reads while and after a guest runs: QEMU's CPU
+ * time when the guest's t0/t1 sections arrive (the host watches the result
+ * channel), the guest's counters around each run, the figures of each
+ * command's document, and requested vs effective guest parameters.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lab/labrun.h"
+
+/* ---- QEMU's CPU time while a run is on: the host watches the channel ---- */
+
+
+
+double iom_lab_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* utime + stime of a process (all threads), seconds; NAN when unreadable.
+ * Fields 14 and 15 of /proc/PID/stat (proc(5)), in clock ticks. */
+static double proc_cpu_s(int pid)
+{
+    char p[64], b[1024];
+    snprintf(p, sizeof(p), "/proc/%d/stat", pid);
+    FILE *f = fopen(p, "r");
+    if (!f)
+        return NAN;
+    size_t n = fread(b, 1, sizeof(b) - 1, f);
+    fclose(f);
+    b[n] = 0;
+    char *rp = strrchr(b, ')');
+    if (!rp)
+        return NAN;
+    unsigned long long ut = 0, st = 0;
+    /* after ')': state (3), ppid ... utime is the 12th word, stime the 13th */
+    char *save = NULL, *w = strtok_r(rp + 1, " ", &save);
+    for (int k = 3; w && k <= 15; k++, w = strtok_r(NULL, " ", &save)) {
+        if (k == 14)
+            ut = strtoull(w, NULL, 10);
+        else if (k == 15)
+            st = strtoull(w, NULL, 10);
+    }
+    long hz = sysconf(_SC_CLK_TCK);
+    return (double)(ut + st) / (double)(hz > 0 ? hz : 100);
+}
+
+int iom_lab_watch_tick(int pid, void *arg)
+{
+    struct iom_lab_watch *w = arg;
+    if (w->offset == 0 && w->boot_bound_s > 0 && iom_lab_now_s() - w->t_start > w->boot_bound_s) {
+        struct stat st;
+        if (stat(w->chan, &st) != 0 || st.st_size == 0) {
+            w->no_boot = true;
+            return 1;
+        }
+    }
+    FILE *f = fopen(w->chan, "rb");
+    if (!f)
+        return 0;
+    char buf[65536 + 100];
+    size_t cl = strlen(w->carry);
+    memcpy(buf, w->carry, cl);
+    if (fseek(f, w->offset, SEEK_SET) == 0) {
+        size_t n = fread(buf + cl, 1, 65536, f);
+        w->offset += (long)n;
+        n += cl;
+        buf[n] = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (buf[i] != '@' || strncmp(buf + i, "@@iomark-lab t", 14) != 0)
+                continue;
+            unsigned jj, rr;
+            char which;
+            if (sscanf(buf + i + 14, "%c.%u.%u ", &which, &jj, &rr) == 3 &&
+                (which == '0' || which == '1') && jj >= 1 && jj <= w->o->nr_jobs && rr >= 1 &&
+                rr <= w->o->repeat && memchr(buf + i, '\n', n - i)) {
+                struct iom_lab_runrec *r = &w->uo->jobs[jj - 1].runs[rr - 1];
+                double c = proc_cpu_s(pid);
+                if (which == '0') {
+                    r->qemu_t0 = c;
+                    if (jj == 1 && rr == 1)
+                        w->uo->boot_s = iom_lab_now_s() - w->t_start;
+                } else {
+                    r->qemu_t1 = c;
+                }
+            }
+        }
+        /* keep the tail: a header may be split across reads */
+        size_t keep = n < sizeof(w->carry) - 1 ? n : sizeof(w->carry) - 1;
+        memcpy(w->carry, buf + n - keep, keep);
+        w->carry[keep] = 0;
+        /* a header fully inside the carry was counted already: drop up to its end */
+        char *at = strrchr(w->carry, '@');
+        if (!at || strchr(at, '\n'))
+            w->carry[0] = 0;
+    }
+    fclose(f);
+    return 0;
+}
+
+/* ---- reading one boot's channel ---- */
+
+static bool parse_snap(const char *s, double v[23])
+{
+    int n = 0;
+    for (const char *p = s; p && *p && n < 23;) {
+        char *end;
+        double x = strtod(p, &end);
+        if (end == p)
+            break;
+        v[n++] = x;
+        p = end;
+    }
+    return n >= 20;
+}
+
+void iom_lab_io_from(const char *t0, const char *t1, struct iom_lab_io *io)
+{
+    double a[23] = {0}, b[23] = {0};
+    memset(io, 0, sizeof(*io));
+    io->qemu_cpu_s = NAN;
+    if (!t0 || !t1 || !parse_snap(t0, a) || !parse_snap(t1, b))
+        return;
+    /* 0 uptime; 1-8 cpu user nice system idle iowait irq softirq steal;
+     * 9-19 disk: rd_ios rd_merges rd_sectors rd_ticks wr_ios wr_merges
+     * wr_sectors wr_ticks in_flight io_ticks time_in_queue; 20-22 inflight samples */
+    io->have = true;
+    io->wall_s = b[0] - a[0];
+    double busy = 0;
+    for (int k = 1; k <= 8; k++)
+        if (k != 4 && k != 5)
+            busy += b[k] - a[k];
+    io->guest_cpu_s = busy / 100.0;
+    io->ios = (b[9] - a[9]) + (b[13] - a[13]);
+    io->sectors = (b[11] - a[11]) + (b[15] - a[15]);
+    if (io->wall_s > 0) {
+        io->aqu_sz = (b[19] - a[19]) / (io->wall_s * 1000.0);
+        io->util_pct = 100.0 * (b[18] - a[18]) / (io->wall_s * 1000.0);
+    }
+    /* the sampler's line "count sum max" follows the snapshot in t1 */
+    const char *nl = strchr(t1, '\n');
+    double n = 0, sum = 0, mx = 0;
+    if (nl && sscanf(nl + 1, "%lf %lf %lf", &n, &sum, &mx) == 3 && n > 0) {
+        io->inflight_samples = n;
+        io->inflight_mean = sum / n;
+        io->inflight_max = mx;
+    } else {
+        io->inflight_mean = io->inflight_max = NAN;
+    }
+}
+
+void iom_lab_figures_of(const char *command, const cJSON *doc, struct iom_lab_runrec *r)
+{
+    r->iops = r->mib_per_s = r->lat_mean_us = r->lat_p99_us = r->cpu_pct = NAN;
+    r->nopm = r->tpm = NAN;
+    struct iom_lab_figures f;
+    if (strcmp(command, "run") == 0 && doc && iom_lab_figures_from_doc(doc, &f) == 0) {
+        r->iops = f.iops;
+        r->mib_per_s = f.mib_per_s;
+        r->lat_mean_us = f.lat_mean_us;
+        r->lat_p99_us = f.lat_p99_us;
+        r->cpu_pct = f.cpu_pct >= 0 ? f.cpu_pct : NAN;
+        return;
+    }
+    if (!r->imp || !r->imp->nr_workloads)
+        return;
+    /* diskspd: the one workload; sweep: the point with the most IOPS; tpcc: NOPM */
+    const struct iom_imp_run *best = NULL;
+    for (uint32_t i = 0; i < r->imp->nr_workloads; i++) {
+        const struct iom_imp_workload *w = &r->imp->w[i];
+        if (!w->nr_runs)
+            continue;
+        const struct iom_imp_run *x = &w->runs[0];
+        if (w->is_tpcc) {
+            r->nopm = x->nopm;
+            r->tpm = x->tpm;
+            continue;
+        }
+        if (!best || (!isnan(x->dir[IOM_IMP_TOTAL].iops) &&
+                      x->dir[IOM_IMP_TOTAL].iops > best->dir[IOM_IMP_TOTAL].iops))
+            best = x;
+    }
+    if (best && strcmp(command, "mark") != 0) {
+        r->iops = best->dir[IOM_IMP_TOTAL].iops;
+        r->mib_per_s = best->dir[IOM_IMP_TOTAL].mib_per_s;
+        r->lat_mean_us = best->dir[IOM_IMP_TOTAL].lat_mean_us;
+        r->lat_p99_us = best->dir[IOM_IMP_TOTAL].lat_p99_us;
+        r->cpu_pct = best->cpu_pct;
+    }
+}
+
+/* Mean of a double over the ok runs, NAN-aware. */
+void iom_lab_mean_of(struct iom_lab_jobout *jo, unsigned n)
+{
+    struct iom_lab_runrec *m = &jo->mean;
+    double *dst[] = {&m->iops, &m->mib_per_s, &m->lat_mean_us, &m->lat_p99_us, &m->cpu_pct,
+                     &m->nopm, &m->tpm, &m->io.wall_s, &m->io.ios, &m->io.sectors,
+                     &m->io.guest_cpu_s, &m->io.aqu_sz, &m->io.util_pct, &m->io.inflight_mean,
+                     &m->io.inflight_max, &m->io.qemu_cpu_s};
+    for (size_t k = 0; k < sizeof(dst) / sizeof(dst[0]); k++) {
+        size_t off = (size_t)((char *)dst[k] - (char *)m);
+        double s = 0;
+        unsigned c = 0;
+        for (unsigned r = 0; r < n; r++) {
+            const struct iom_lab_runrec *x = &jo->runs[r];
+            double v = *(const double *)((const char *)x + off);
+            if (x->ok && !isnan(v)) {
+                s += v;
+                c++;
+            }
+        }
+        *dst[k] = c ? s / c : NAN;
+    }
+    m->io.have = m->io.ios > 0 || m->io.wall_s > 0;
+}
+
+/* Requested vs effective guest parameters: the value in /sys/module and,
+ * where the driver clamps it without writing back, the value in effect
+ * (vmw_pvscsi: can_queue = ring_pages x 32 requests per 4 KiB ring page;
+ * nvme: the I/O queue size = sqsize + 1). */
+cJSON *iom_lab_params_json(const struct iom_lab_unit *u, const struct iom_lab_guest_view *v)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; a && i < u->nr_params; i++) {
+        const char *p = u->params[i], *eq = strchr(p, '=');
+        if (!eq || !strchr(p, '.') || strchr(p, '.') > eq)
+            continue;
+        char key[160], sys[64] = "";
+        snprintf(key, sizeof(key), "%.*s", (int)(eq - p), p);
+        for (char *q = key; *q && *q != '.'; q++)
+            if (*q == '-')
+                *q = '_';
+        /* module_params: "mod.param=value ..." */
+        size_t kl = strlen(key);
+        for (const char *s = v->module_params; (s = strstr(s, key)) != NULL; s += kl)
+            if ((s == v->module_params || s[-1] == ' ') && s[kl] == '=') {
+                snprintf(sys, sizeof(sys), "%.*s", (int)strcspn(s + kl + 1, " "), s + kl + 1);
+                break;
+            }
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddStringToObject(x, "parameter", key);
+        cJSON_AddStringToObject(x, "requested", eq + 1);
+        if (sys[0])
+            cJSON_AddStringToObject(x, "sysfs", sys);
+        char eff[64] = "";
+        if (strcmp(key, "vmw_pvscsi.ring_pages") == 0 && v->can_queue > 0)
+            snprintf(eff, sizeof(eff), "%ld", v->can_queue / 32);
+        else if (strcmp(key, "nvme.io_queue_depth") == 0 && v->nvme_sqsize >= 0)
+            snprintf(eff, sizeof(eff), "%ld", v->nvme_sqsize + 1);
+        else if (sys[0])
+            snprintf(eff, sizeof(eff), "%s", sys);
+        if (eff[0])
+            cJSON_AddStringToObject(x, "in_effect", eff);
+        if (strcmp(key, "vmw_pvscsi.ring_pages") == 0)
+            cJSON_AddStringToObject(x, "in_effect_from", "scsi_host can_queue / 32");
+        else if (strcmp(key, "nvme.io_queue_depth") == 0)
+            cJSON_AddStringToObject(x, "in_effect_from", "nvme sqsize + 1");
+        else
+            cJSON_AddStringToObject(x, "in_effect_from", "/sys/module parameter");
+        cJSON_AddItemToArray(a, x);
+    }
+    return a;
+}

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# test_report_html.sh - `iomark report` pages a newcomer reads, parsed with
+# Python's XML parser (expat) and checked against the JSON files they come
+# from: a 1 s run (1-2 intervals) gets a table of its intervals instead of an
+# "IOPS over time" chart of lone dots, a 4 s run keeps its chart; a
+# single-input page does not explain Welch's t-test, a two-input page does; a
+# sweep page has a table of its points (values equal to the JSON's points);
+# mark results are charted in MB/s (the unit of mark's table), not MiB/s.
+source "$(dirname "$0")/lib.sh"
+cd "$WORK"
+q() { "$IOMARK" "$@" --quiet --output-format=json; }
+q run --runtime=1s --size=8M --output="$WORK/r1.json" "$WORK/a.dat" >/dev/null
+q run --runtime=1s --size=8M --output="$WORK/r1b.json" "$WORK/a.dat" >/dev/null
+q run --runtime=4s --size=8M --output="$WORK/r4.json" "$WORK/a.dat" >/dev/null
+q sweep --iodepth=1,2,4 --runtime=300ms --size=8M --output="$WORK/sw.json" "$WORK/a.dat" >/dev/null
+q mark --profile=realworld --runs=2 --prepare=0 --pause=0 --runtime=300ms --size=8M --output="$WORK/m1.json" "$WORK/m.dat" >/dev/null
+q mark --profile=realworld --runs=2 --prepare=0 --pause=0 --runtime=300ms --size=8M --output="$WORK/m2.json" "$WORK/m.dat" >/dev/null
+
+expect_status 0 "report of a 1 s run" -- "$IOMARK" report -o "$WORK/one.html" "$WORK/r1.json"
+$PY - "$WORK/one.html" "$WORK/r1.json" <<'PY' && pass "1 s run: interval table, no time chart, no Welch text" || fail "1 s run page"
+import sys, json, xml.etree.ElementTree as ET
+H = "{http://www.w3.org/1999/xhtml}"; S = "{http://www.w3.org/2000/svg}"
+t = ET.parse(sys.argv[1]); page = open(sys.argv[1], encoding="utf-8").read()
+pts = json.load(open(sys.argv[2]))["series"]["points"]
+assert 1 <= len(pts) < 3, len(pts)
+ids = [e.get("id") or "" for e in t.iter(S + "svg")]
+assert not any(i.startswith("iops-time") or i.startswith("lat-time") for i in ids), ids
+tabs = [e for e in t.iter(H + "table") if e.get("class") == "series"]
+assert len(tabs) == 1
+cells = [c for c in tabs[0].iter(H + "td") if c.get("data-iops")]
+near = lambda a, b: abs(a - b) <= 1e-9 * abs(b)   # the page prints 10 significant digits
+iops = [float(c.get("data-iops")) for c in cells]
+ts = [float(c.get("data-t")) for c in tabs[0].iter(H + "td") if c.get("data-t")]
+assert len(iops) == len(ts) == len(pts) and all(near(a, p["iops"]) for a, p in zip(iops, pts)), (iops, pts)
+assert all(near(a, p["t_s"]) for a, p in zip(ts, pts)), ts
+assert "Welch" not in page and "t-test" not in page
+PY
+
+expect_status 0 "report of two runs" -- "$IOMARK" report -o "$WORK/two.html" "$WORK/r1.json" "$WORK/r1b.json"
+grep -q "Welch's two-sided t-test" "$WORK/two.html" && pass "two inputs: Welch's t-test explained" || fail "no Welch text with two inputs"
+
+expect_status 0 "report of a 4 s run" -- "$IOMARK" report -o "$WORK/four.html" "$WORK/r4.json"
+$PY - "$WORK/four.html" "$WORK/r4.json" <<'PY' && pass "4 s run: IOPS over time chart with the JSON's points" || fail "4 s run page"
+import sys, json, xml.etree.ElementTree as ET
+S = "{http://www.w3.org/2000/svg}"; H = "{http://www.w3.org/1999/xhtml}"
+t = ET.parse(sys.argv[1])
+pts = json.load(open(sys.argv[2]))["series"]["points"]
+assert len(pts) >= 3
+svg = [e for e in t.iter(S + "svg") if (e.get("id") or "").startswith("iops-time")][0]
+ys = [float(c.get("data-y")) for c in svg.iter(S + "circle")]
+assert len(ys) == len(pts) and all(abs(a - p["iops"]) <= 1e-6 * p["iops"] for a, p in zip(ys, pts)), ys
+assert not [e for e in t.iter(H + "table") if e.get("class") == "series"]
+PY
+
+expect_status 0 "report of a sweep" -- "$IOMARK" report -o "$WORK/sweep.html" "$WORK/sw.json"
+$PY - "$WORK/sweep.html" "$WORK/sw.json" <<'PY' && pass "sweep: a table of its points, values from the JSON" || fail "sweep table"
+import sys, json, xml.etree.ElementTree as ET
+H = "{http://www.w3.org/1999/xhtml}"
+t = ET.parse(sys.argv[1])
+pts = json.load(open(sys.argv[2]))["points"]
+tab = [e for e in t.iter(H + "table") if e.get("class") == "sweep-points"]
+assert len(tab) == 1
+rows = list(tab[0].find(H + "tbody"))
+assert len(rows) == len(pts) == 3, (len(rows), len(pts))
+for r, p in zip(rows, pts):
+    td = list(r)
+    assert td[0].text == p["target"] and int(td[1].text) == p["threads"] and int(td[2].text) == p["iodepth"]
+    assert int(td[3].text) == p["threads"] * p["iodepth"]
+    assert abs(float(td[4].get("data-iops")) - p["iops"]) <= 1e-6 * p["iops"]
+    assert (td[8].text == "knee") == bool(p["knee"])
+PY
+
+expect_status 0 "report of two marks" -- "$IOMARK" report -o "$WORK/mark.html" "$WORK/m1.json" "$WORK/m2.json"
+$PY - "$WORK/mark.html" "$WORK/m1.json" <<'PY' && pass "mark: throughput bars in MB/s, the JSON's MB/s" || fail "mark units"
+import sys, json, xml.etree.ElementTree as ET
+S = "{http://www.w3.org/2000/svg}"
+t = ET.parse(sys.argv[1])
+m = json.load(open(sys.argv[2]))
+bars = [e for e in t.iter(S + "svg") if e.get("data-metric")]
+metrics = {e.get("data-metric") for e in bars}
+assert "mb_per_s" in metrics and "mib_per_s" not in metrics, metrics
+# the first test's read: the bar lies within the runs' MB/s (10^6 bytes/s)
+test = m["tests"][0]
+name = [e for e in bars if e.get("data-metric") == "mb_per_s"][0]
+runs = [r["mb_per_s"] for r in test["read"]["each_run"] if r["counted"]]
+first = [e for e in bars if e.get("data-metric") == "mb_per_s" and test["name"] in e.get("data-workload") and "read" in e.get("data-workload")][0]
+v = float([r for r in first.iter(S + "rect") if r.get("data-input") == "0"][0].get("data-value"))
+assert min(runs) - 1e-9 <= v <= max(runs) + 1e-9, (v, runs)
+PY
+finish
