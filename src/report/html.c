@@ -475,7 +475,7 @@ int iom_html_report(FILE *f, const struct iom_cmp *c, const char *title)
             fprintf(f, ")");
             if (r->note[0]) {
                 fprintf(f, " <b>note:</b> ");
-                esc(f, r->note);
+                iom_html_esc(f, r->note);
             }
         }
         fprintf(f, "</li>\n");
