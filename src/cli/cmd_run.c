@@ -1,10 +1,13 @@
 /* cmd_run.c - `iomark run [options] TARGET...`: one workload, measured. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/progress.h"
+#include "import/replay.h"
+#include "workload/args.h"
 #include "cli/repeat.h"
 
 static void usage(FILE *f)
@@ -50,6 +53,21 @@ static int emit(const struct iom_result *r, const struct iom_run_opts *ro, int r
     return status;
 }
 
+/* The value of --replay (any spelling of the one grammar), or NULL. It is
+ * applied before the other options, which then override it. */
+static const char *replay_path(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--"))
+            break;
+        size_t n = a[0] == '-' && a[1] == '-' ? strcspn(a + 2, "=") : 0;
+        if (n && iom_args_name_eq(a + 2, n, "replay"))
+            return a[2 + n] == '=' ? a + 3 + n : i + 1 < argc ? argv[i + 1] : NULL;
+    }
+    return NULL;
+}
+
 int iom_cmd_run(int argc, char **argv)
 {
     struct iom_job job;
@@ -67,13 +85,36 @@ int iom_cmd_run(int argc, char **argv)
         return iom_cmd_run_jobfile(argc, argv, jobfile);
     iom_job_defaults(&job);
     job.keep = true;   /* a test file run creates stays (as fio's); --keep=0 removes it */
+    struct iom_job replayed = {0}; /* the targets of --replay, used when none are given */
+    const char *replay = replay_path(argc, argv);
+    if (replay) {
+        int lrc = iom_replay_load(replay, &job, err, sizeof(err));
+        if (lrc) {
+            iom_cli_error("run", "--replay=%s", err);
+            iom_job_free(&job);
+            return lrc == -ENOMEM ? IOM_EXIT_FAIL : IOM_EXIT_USAGE;
+        }
+        replayed.targets = job.targets;
+        replayed.nr_targets = job.nr_targets;
+        job.targets = NULL;
+        job.nr_targets = 0;
+    }
     int prc = iom_cli_take_profile(&argc, argv, &job);
-    if (prc)
+    if (prc) {
+        iom_job_free(&replayed);
         return prc;
+    }
     if (iom_options_parse(argc, argv, 1, &job, &ro, err, sizeof(err))) {
         iom_cli_error("run", "%s", err);
         iom_job_free(&job);
+        iom_job_free(&replayed);
         return IOM_EXIT_USAGE;
+    }
+    if (job.nr_targets == 0) { /* the replayed run's targets unless others are named */
+        job.targets = replayed.targets;
+        job.nr_targets = replayed.nr_targets;
+    } else {
+        iom_job_free(&replayed);
     }
     if (ro.help) {
         usage(stdout);

@@ -9,6 +9,7 @@
 
 #include "report/probe_report.h"
 #include "report/report.h"
+#include "workload/options.h"
 
 const char *iom_signal_name(int sig)
 {
@@ -101,6 +102,12 @@ static const char *dist_name(enum iom_dist d)
     }
 }
 
+static int add_option(const char *name, const char *value, void *arg)
+{
+    cJSON *v = value ? cJSON_CreateString(value) : cJSON_CreateNull();
+    return v && cJSON_AddItemToObject(arg, name, v) ? 0 : -1;
+}
+
 cJSON *iom_json_spec(const struct iom_job *job)
 {
     cJSON *s = cJSON_CreateObject();
@@ -145,6 +152,10 @@ cJSON *iom_json_spec(const struct iom_job *job)
     cJSON *t = cJSON_AddArrayToObject(s, "targets");
     for (uint32_t i = 0; i < job->nr_targets; i++)
         cJSON_AddItemToArray(t, cJSON_CreateString(job->targets[i]));
+    /* every option from the option table itself; what --replay applies */
+    cJSON *o = cJSON_AddObjectToObject(s, "options");
+    if (o)
+        iom_options_each(job, add_option, o);
     return s;
 }
 

@@ -16,6 +16,9 @@ enum opt_where { W_JOB, W_RO };
 struct opt;
 typedef int (*opt_fn)(const struct opt *o, const char *v, struct iom_job *job,
                       struct iom_run_opts *ro, char *err, size_t errlen);
+/* The value of a T_CUSTOM option as text its opt_fn reads back: 1 (buf
+ * filled), 0 (unset: the feature is off) or -1 (never serialised). */
+typedef int (*opt_fmt)(const struct iom_job *job, char *buf, size_t len);
 
 struct opt {
     const char *name;
@@ -26,6 +29,7 @@ struct opt {
     opt_fn fn;            /* T_CUSTOM */
     const char *arg;      /* value placeholder for help */
     const char *help;
+    opt_fmt fmt;          /* T_CUSTOM: the value back as text (iom_options_each) */
 };
 
 #define J(f) W_JOB, offsetof(struct iom_job, f)
@@ -126,6 +130,16 @@ static int set_output(const struct opt *o, const char *v, struct iom_job *job,
     if (!v || !*v)
         return bad(err, errlen, o->name, v, "needs a file name");
     ro->output_path = v;
+    return 0;
+}
+
+static int set_replay(const struct opt *o, const char *v, struct iom_job *job,
+                      struct iom_run_opts *ro, char *err, size_t errlen)
+{
+    (void)job;
+    if (!v || !*v)
+        return bad(err, errlen, o->name, v, "needs an iomark result file (JSON)");
+    ro->replay_path = v;
     return 0;
 }
 
@@ -298,23 +312,24 @@ static int set_verify(const struct opt *o, const char *v, struct iom_job *job,
     return 0;
 }
 
+static const struct {
+    const char *name;
+    int e;
+} inject_names[] = {{"EIO", EIO}, {"ENOSPC", ENOSPC}, {"EILSEQ", EILSEQ}, {"ETIMEDOUT", ETIMEDOUT}};
+
 /* ERRNO:EVERY, e.g. EIO:1000 - a testing aid for error handling */
 static int set_inject(const struct opt *o, const char *v, struct iom_job *job,
                       struct iom_run_opts *ro, char *err, size_t errlen)
 {
     (void)ro;
-    static const struct {
-        const char *name;
-        int e;
-    } names[] = {{"EIO", EIO}, {"ENOSPC", ENOSPC}, {"EILSEQ", EILSEQ}, {"ETIMEDOUT", ETIMEDOUT}};
     const char *colon = v ? strchr(v, ':') : NULL;
     const char *why;
     uint64_t every;
     if (colon && iom_parse_u64(colon + 1, &every, &why) == 0 && every > 0) {
-        for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-            if (strlen(names[i].name) == (size_t)(colon - v) &&
-                strncmp(v, names[i].name, (size_t)(colon - v)) == 0) {
-                job->inject_errno = names[i].e;
+        for (size_t i = 0; i < sizeof(inject_names) / sizeof(inject_names[0]); i++) {
+            if (strlen(inject_names[i].name) == (size_t)(colon - v) &&
+                strncmp(v, inject_names[i].name, (size_t)(colon - v)) == 0) {
+                job->inject_errno = inject_names[i].e;
                 job->inject_every = every;
                 return 0;
             }
@@ -325,74 +340,193 @@ static int set_inject(const struct opt *o, const char *v, struct iom_job *job,
                "(every N-th I/O fails)");
 }
 
+/* ---- the value of each custom option back as text (iom_options_each) ---- */
+
+static int fmt_name(const struct iom_job *job, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", job->name);
+    return job->name[0] ? 1 : 0;
+}
+
+static int fmt_rw(const struct iom_job *job, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", iom_rw_name(job->rw));
+    return 1;
+}
+
+static int fmt_mix(const struct iom_job *job, char *buf, size_t len)
+{
+    snprintf(buf, len, "%u", job->rwmixread_pct);
+    return 1;
+}
+
+static int fmt_bssplit(const struct iom_job *job, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < job->nr_bssplit && n < len; i++) {
+        int k = snprintf(buf + n, len - n, "%s%llu/%u", i ? ":" : "",
+                         (unsigned long long)job->bssplit[i].bs_bytes, job->bssplit[i].pct);
+        if (k > 0)
+            n += (size_t)k;
+    }
+    return job->nr_bssplit ? 1 : 0;
+}
+
+static int fmt_dist(const struct iom_job *job, char *buf, size_t len)
+{
+    size_t n;
+    switch (job->dist) {
+    case IOM_DIST_ZIPF:
+    case IOM_DIST_PARETO: /* 17 significant digits read back to the same double */
+        snprintf(buf, len, "%s:%.17g", job->dist == IOM_DIST_ZIPF ? "zipf" : "pareto",
+                 job->dist_param);
+        break;
+    case IOM_DIST_ZONED:
+        n = (size_t)snprintf(buf, len, "zoned:");
+        for (uint32_t i = 0; i < job->nr_zones && n < len; i++) {
+            int k = snprintf(buf + n, len - n, "%s%u/%u", i ? ":" : "", job->zones[i].access_pct,
+                             job->zones[i].range_pct);
+            if (k > 0)
+                n += (size_t)k;
+        }
+        break;
+    default:
+        snprintf(buf, len, "random");
+    }
+    return 1;
+}
+
+static int fmt_runtime(const struct iom_job *job, char *buf, size_t len)
+{
+    snprintf(buf, len, "%lluns", (unsigned long long)job->runtime_ns);
+    return job->runtime_ns ? 1 : 0; /* 0: an --io_size run without a time limit */
+}
+
+static int fmt_io_size(const struct iom_job *job, char *buf, size_t len)
+{
+    snprintf(buf, len, "%llu", (unsigned long long)job->io_limit_bytes);
+    return job->io_limit_bytes ? 1 : 0;
+}
+
+static int fmt_engine(const struct iom_job *job, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", job->ioengine);
+    return 1;
+}
+
+static int fmt_sync(const struct iom_job *job, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", job->sync == IOM_SYNC_DSYNC ? "dsync"
+                             : job->sync == IOM_SYNC_SYNC ? "sync"
+                                                          : "none");
+    return 1;
+}
+
+static int fmt_verify(const struct iom_job *job, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", job->verify ? "crc32c" : "none");
+    return 1;
+}
+
+static int fmt_inject(const struct iom_job *job, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof(inject_names) / sizeof(inject_names[0]); i++)
+        if (inject_names[i].e == job->inject_errno)
+            snprintf(buf, len, "%s:%llu", inject_names[i].name,
+                     (unsigned long long)job->inject_every);
+    return job->inject_every && buf[0] ? 1 : 0;
+}
+
+/* --force overrides a safety check for one run; a replay never inherits it */
+static int fmt_never(const struct iom_job *job, char *buf, size_t len)
+{
+    (void)job;
+    if (len)
+        buf[0] = '\0';
+    return -1;
+}
+
 static const struct opt opts[] = {
-    {"name", T_CUSTOM, J(name), 0, 0, set_name, "NAME", "job name shown in reports"},
+    {"name", T_CUSTOM, J(name), 0, 0, set_name, "NAME", "job name shown in reports", fmt_name},
     {"rw", T_CUSTOM, J(rw), 0, 0, set_rw, "PATTERN",
-     "read, write, randread, randwrite, rw, randrw (default randread)"},
-    {"readwrite", T_CUSTOM, J(rw), 0, 0, set_rw, "PATTERN", "same as --rw"},
-    {"bs", T_SIZE, J(bs_bytes), 1, UINT64_C(1) << 30, NULL, "SIZE", "block size (default 4K)"},
+     "read, write, randread, randwrite, rw, randrw (default randread)", fmt_rw},
+    {"readwrite", T_CUSTOM, J(rw), 0, 0, set_rw, "PATTERN", "same as --rw", fmt_rw},
+    {"bs", T_SIZE, J(bs_bytes), 1, UINT64_C(1) << 30, NULL, "SIZE", "block size (default 4K)", NULL},
     {"bssplit", T_CUSTOM, J(bssplit), 0, 0, set_bssplit, "SIZE/PCT:...",
-     "mix of block sizes, e.g. 4k/60:64k/40"},
+     "mix of block sizes, e.g. 4k/60:64k/40", fmt_bssplit},
     {"blockalign", T_SIZE, J(blockalign_bytes), 1, UINT64_C(1) << 30, NULL, "SIZE",
-     "alignment of random offsets (default: the block size)"},
+     "alignment of random offsets (default: the block size)", NULL},
     {"rwmixread", T_CUSTOM, J(rwmixread_pct), 0, 0, set_mix, "PCT",
-     "reads in % for rw/randrw (default 50)"},
-    {"rwmixwrite", T_CUSTOM, J(rwmixread_pct), 0, 0, set_mix, "PCT", "writes in % for rw/randrw"},
+     "reads in % for rw/randrw (default 50)", fmt_mix},
+    {"rwmixwrite", T_CUSTOM, J(rwmixread_pct), 0, 0, set_mix, "PCT", "writes in % for rw/randrw", fmt_mix},
     {"percentage_random", T_PCT, J(percentage_random), 0, 100, NULL, "PCT",
-     "share of random I/Os in a random pattern (default 100)"},
+     "share of random I/Os in a random pattern (default 100)", NULL},
     {"random_distribution", T_CUSTOM, J(dist), 0, 0, set_dist, "DIST",
-     "random (default), zipf:THETA, pareto:H, zoned:A/R:..."},
+     "random (default), zipf:THETA, pareto:H, zoned:A/R:...", fmt_dist},
     {"sequential_shared", T_BOOL, J(seq_shared), 0, 1, NULL, NULL,
-     "sequential threads of a target share one offset (DiskSpd -si)"},
-    {"iodepth", T_U32, J(iodepth), 1, 65536, NULL, "N", "outstanding I/Os per thread (default 1)"},
-    {"numjobs", T_U32, J(numjobs), 1, 4096, NULL, "N", "threads per target (default 1)"},
+     "sequential threads of a target share one offset (DiskSpd -si)", NULL},
+    {"seq_stride", T_SIZE, J(seq_stride_bytes), 1, UINT64_C(1) << 40, NULL, "SIZE",
+     "step between sequential I/Os (default: the block size; DiskSpd -s<stride>)", NULL},
+    {"thread_stride", T_SIZE, J(thread_stride_bytes), 1, UINT64_MAX, NULL, "SIZE",
+     "sequential thread k starts at k * SIZE in the region (DiskSpd -T)", NULL},
+    {"seq_same_start", T_BOOL, J(seq_same_start), 0, 1, NULL, NULL,
+     "every sequential thread walks the whole region from its start (DiskSpd without -T)", NULL},
+    {"iodepth", T_U32, J(iodepth), 1, 65536, NULL, "N", "outstanding I/Os per thread (default 1)", NULL},
+    {"numjobs", T_U32, J(numjobs), 1, 4096, NULL, "N", "threads per target (default 1)", NULL},
     {"size", T_SIZE, J(size_bytes), 1, UINT64_MAX, NULL, "SIZE",
-     "region per target; a missing file is created at this size (default: whole target)"},
-    {"offset", T_SIZE, J(offset_bytes), 0, UINT64_MAX, NULL, "SIZE", "start of the region (default 0)"},
+     "region per target; a missing file is created at this size (default: whole target)", NULL},
+    {"create_size", T_SIZE, J(create_bytes), 1, UINT64_MAX, NULL, "SIZE",
+     "create or extend a file target to this size (default: --size; DiskSpd -c)", NULL},
+    {"offset", T_SIZE, J(offset_bytes), 0, UINT64_MAX, NULL, "SIZE", "start of the region (default 0)", NULL},
     {"runtime", T_CUSTOM, J(runtime_ns), 0, 0, set_runtime, "TIME",
-     "measured duration (default 10s; units ns us ms s m h d)"},
+     "measured duration (default 10s; units ns us ms s m h d)", fmt_runtime},
     {"io_size", T_CUSTOM, J(io_limit_bytes), 0, 0, set_io_size, "SIZE",
-     "bytes each thread transfers, then stops (no time limit unless --runtime)"},
+     "bytes each thread transfers, then stops (no time limit unless --runtime)", fmt_io_size},
     {"ramp_time", T_DURATION, J(ramp_ns), 0, UINT64_MAX, NULL, "TIME",
-     "warm-up before measuring (default 0)"},
+     "warm-up before measuring (default 0)", NULL},
     {"cooldown_time", T_DURATION, J(cooldown_ns), 0, UINT64_MAX, NULL, "TIME",
-     "I/O kept running after measuring, not counted (default 0)"},
+     "I/O kept running after measuring, not counted (default 0)", NULL},
     {"series_interval", T_DURATION, J(series_interval_ns), 1000000, UINT64_MAX, NULL, "TIME",
-     "step of the per-interval series (default 1s, at least 1ms)"},
+     "step of the per-interval series (default 1s, at least 1ms)", NULL},
     {"ioengine", T_CUSTOM, J(ioengine), 0, 0, set_engine, "ENGINE",
-     "I/O engine"}, /* the names come from the engine registry (engine/engine.h) */
-    {"direct", T_BOOL, J(direct), 0, 1, NULL, "0|1", "O_DIRECT, bypassing the page cache (default 1)"},
+     "I/O engine", fmt_engine}, /* the names come from the engine registry (engine/engine.h) */
+    {"direct", T_BOOL, J(direct), 0, 1, NULL, "0|1", "O_DIRECT, bypassing the page cache (default 1)", NULL},
     {"buffered", T_CUSTOM, J(direct), 0, 0, set_buffered, "0|1",
-     "buffered I/O through the page cache (same as --direct=0)"},
+     "buffered I/O through the page cache (same as --direct=0)", NULL},
     {"sync", T_CUSTOM, J(sync), 0, 0, set_sync, "MODE",
-     "none (default), dsync (write-through, O_DSYNC), sync (O_SYNC)"},
+     "none (default), dsync (write-through, O_DSYNC), sync (O_SYNC)", fmt_sync},
     {"thinktime", T_DURATION, J(thinktime_ns), 0, UINT64_MAX, NULL, "TIME",
-     "pause after every --thinktime_blocks I/Os, once the queue has drained (bursts)"},
+     "pause after every --thinktime_blocks I/Os, once the queue has drained (bursts)", NULL},
     {"thinktime_blocks", T_U64, J(thinktime_blocks), 1, UINT64_MAX, NULL, "N",
-     "I/Os per burst before a --thinktime pause (default 1)"},
+     "I/Os per burst before a --thinktime pause (default 1)", NULL},
     {"rate_iops", T_U64, J(rate_iops), 1, UINT64_MAX, NULL, "N",
-     "cap per thread in IOPS; latency then counts from each I/O's intended start"},
+     "cap per thread in IOPS; latency then counts from each I/O's intended start", NULL},
     {"rate", T_SIZE, J(rate_bytes_per_s), 1, UINT64_MAX, NULL, "SIZE",
-     "cap per thread in bytes/s (e.g. 50M = 50 MiB/s)"},
-    {"randseed", T_U64, J(seed), 0, UINT64_MAX, NULL, "N", "seed of the offset generators"},
-    {"zero_buffers", T_BOOL, J(zero_buffers), 0, 1, NULL, NULL, "write zeros, not random data"},
+     "cap per thread in bytes/s (e.g. 50M = 50 MiB/s)", NULL},
+    {"randseed", T_U64, J(seed), 0, UINT64_MAX, NULL, "N", "seed of the offset generators", NULL},
+    {"zero_buffers", T_BOOL, J(zero_buffers), 0, 1, NULL, NULL, "write zeros, not random data", NULL},
     {"verify", T_CUSTOM, J(verify), 0, 0, set_verify, "crc32c",
-     "write self-checking blocks; reads check offset, seed and CRC-32C"},
+     "write self-checking blocks; reads check offset, seed and CRC-32C", fmt_verify},
     {"continue_on_error", T_BOOL, J(continue_on_error), 0, 1, NULL, NULL,
-     "count I/O errors and verify mismatches and keep going (default: stop the thread)"},
+     "count I/O errors and verify mismatches and keep going (default: stop the thread)", NULL},
     {"inject_error", T_CUSTOM, J(inject_errno), 0, 0, set_inject, "ERRNO:N",
-     "testing aid: every N-th I/O of a thread completes with ERRNO (EIO, ENOSPC, ...)"},
+     "testing aid: every N-th I/O of a thread completes with ERRNO (EIO, ENOSPC, ...)", fmt_inject},
     {"force", T_BOOL, J(force), 0, 1, NULL, NULL,
-     "allow writes to a block device that is mounted or carries data"},
+     "allow writes to a block device that is mounted or carries data", fmt_never},
     {"keep", T_BOOL, J(keep), 0, 1, NULL, "0|1",
-     "keep a test file iomark created (default 1, as fio; 0: remove it at the end)"},
-    {"output-format", T_CUSTOM, R(format), 0, 0, set_format, "FMT", "normal (default) or json"},
+     "keep a test file iomark created (default 1, as fio; 0: remove it at the end)", NULL},
+    {"output-format", T_CUSTOM, R(format), 0, 0, set_format, "FMT", "normal (default) or json", NULL},
     {"output", T_CUSTOM, R(output_path), 0, 0, set_output, "FILE",
-     "write the result to FILE instead of stdout"},
-    {"quiet", T_BOOL, R(quiet), 0, 1, NULL, NULL, "no progress line"},
+     "write the result to FILE instead of stdout", NULL},
+    {"replay", T_CUSTOM, R(replay_path), 0, 0, set_replay, "RESULT.json",
+     "rerun the workload of an iomark result (same options, seed and targets); options and "
+     "targets given too override it", NULL},
+    {"quiet", T_BOOL, R(quiet), 0, 1, NULL, NULL, "no progress line", NULL},
     {"status-interval", T_DURATION, R(status_interval_ns), 1000000000, 86400000000000, NULL, "TIME",
-     "when stderr is not a terminal, a progress line every TIME (fio's option; e.g. 10s)"},
-    {"help", T_BOOL, R(help), 0, 1, NULL, NULL, "this text"},
+     "when stderr is not a terminal, a progress line every TIME (fio's option; e.g. 10s)", NULL},
+    {"help", T_BOOL, R(help), 0, 1, NULL, NULL, "this text", NULL},
 };
 
 /* by name, '-' and '_' being one letter (workload/args.h) */
@@ -598,4 +732,54 @@ void iom_options_help(FILE *f)
         }
         fprintf(f, "  %-28s %s\n", left, opts[i].help);
     }
+}
+
+/* The row that first writes the field of o (o itself unless o is an alias). */
+static const struct opt *owner_of(const struct opt *o)
+{
+    for (const struct opt *p = opts; p < o; p++)
+        if (p->where == o->where && p->off == o->off)
+            return p;
+    return o;
+}
+
+/* The value of a table option as text, see iom_options_each: 1, 0 or -1. */
+static int opt_text(const struct opt *o, const struct iom_job *job, char *buf, size_t len)
+{
+    if (o->where != W_JOB || owner_of(o) != o)
+        return -1;
+    if (o->fmt)
+        return o->fmt(job, buf, len);
+    const char *field = (const char *)job + o->off;
+    uint64_t v;
+    switch (o->type) {
+    case T_CUSTOM:
+        return -1; /* a custom option without a formatter is not serialised */
+    case T_BOOL:
+        snprintf(buf, len, "%d", *(const bool *)field ? 1 : 0);
+        return 1;
+    case T_PCT:
+    case T_U32:
+        v = *(const uint32_t *)field;
+        break;
+    default:
+        v = *(const uint64_t *)field;
+    }
+    snprintf(buf, len, "%llu%s", (unsigned long long)v, o->type == T_DURATION ? "ns" : "");
+    return v >= o->min && v <= o->max ? 1 : 0; /* out of range: unset (0 = off/default) */
+}
+
+int iom_options_each(const struct iom_job *job,
+                     int (*fn)(const char *name, const char *value, void *arg), void *arg)
+{
+    char buf[2048];
+    for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+        int set = opt_text(&opts[i], job, buf, sizeof(buf));
+        if (set < 0)
+            continue;
+        int rc = fn(opts[i].name, set ? buf : NULL, arg);
+        if (rc)
+            return rc;
+    }
+    return 0;
 }

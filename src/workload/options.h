@@ -18,6 +18,7 @@ struct iom_run_opts {
     enum iom_output_format format;
     const char *output_path;   /* NULL = stdout; borrowed from argv */
     bool quiet;                /* no progress line */
+    const char *replay_path;   /* --replay RESULT.json (cli/cmd_run.c applies it first) */
     uint64_t status_interval_ns; /* status lines when stderr is not a terminal, 0 none */
     bool help;
 };
@@ -41,6 +42,22 @@ int iom_options_parse(int argc, char **argv, int first, struct iom_job *job,
  */
 int iom_option_apply(const char *name, const char *value, struct iom_job *job,
                      struct iom_run_opts *ro, char *err, size_t errlen);
+
+/*
+ * Serialise a job from the option table itself: fn(name, value, arg) for
+ * every workload option in table order, value being text that
+ * iom_option_apply(name, value) reads back to the same field values (sizes
+ * in bytes, durations in ns, "zipf:THETA" with 17 significant digits,
+ * bssplit and zones in full), or NULL when the option is unset (its feature
+ * off, e.g. no --rate_iops, an --io_size run without a --runtime). Left
+ * out: aliases (readwrite, rwmixwrite, buffered), the session options
+ * (output, output-format, quiet, help) and --force (a safety override a
+ * replay never inherits). Targets are not options (job->targets). Stops and
+ * returns fn's value when it is nonzero; else 0. This is what a result's
+ * spec.options holds and what `iomark run --replay` applies.
+ */
+int iom_options_each(const struct iom_job *job,
+                     int (*fn)(const char *name, const char *value, void *arg), void *arg);
 
 /* Print the option table as help text. */
 void iom_options_help(FILE *f);

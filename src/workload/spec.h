@@ -75,7 +75,6 @@ struct iom_job {
     /* concurrency */
     uint32_t numjobs;            /* threads per target */
     uint32_t iodepth;            /* outstanding I/O per thread */
-    uint32_t iodepth_batch;      /* submit in batches of this many; 0 = as many as free */
 
     /* range */
     uint64_t offset_bytes;       /* start of the region on each target */
