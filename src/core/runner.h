@@ -45,18 +45,24 @@ enum iom_rsync_event {
 struct iom_run_sync {
     /* Called once after the workers are set up and before warm-up starts,
      * with this process's status (0 or -errno). Returns the status every
-     * participant agreed on: 0 = start now (the others are ready too),
+     * participant agreed on: 0 = start at *start_at (CLOCK_MONOTONIC ns of
+     * this process, iom_now_ns(); 0 = now; the runner sleeps until then),
      * non-zero = do not start; why (whylen bytes) then says which other
      * participant failed and why. Blocks until all participants called it. */
-    int (*ready)(void *arg, int local_rc, char *why, size_t whylen);
+    int (*ready)(void *arg, int local_rc, char *why, size_t whylen, uint64_t *start_at);
     /* Called on every pass of the control loop with this process's wish
      * (an enum iom_rsync_event: what its own clock, signal or I/O limit
-     * says; IOM_RSYNC_NONE when nothing). Returns the event decided for all
-     * (enum iom_rsync_event, never DONE). *sig holds the local signal on
-     * entry (0 if none); on IOM_RSYNC_STOP it receives the signal that
-     * stopped the run (on any participant). Must not block. */
-    int (*poll)(void *arg, int wish, int *sig);
+     * says; IOM_RSYNC_NONE when nothing). A MEASURE or END wish comes
+     * lead_ns before its instant, which *at holds on entry (iom_now_ns()
+     * clock; for other wishes *at is now). Returns the event decided for
+     * all (never DONE) and, for MEASURE and END, its instant on this
+     * process's clock in *at (it may lie ahead: the runner publishes the
+     * boundary at once and switches when its clock gets there). *sig holds
+     * the local signal on entry (0 if none); on IOM_RSYNC_STOP it receives
+     * the signal that stopped the run (on any participant). Must not block. */
+    int (*poll)(void *arg, int wish, int *sig, uint64_t *at);
     uint64_t max_sleep_ns; /* longest sleep of the control loop (0: 50 ms) */
+    uint64_t lead_ns;      /* how early MEASURE and END wishes are made */
     void *arg;
 };
 

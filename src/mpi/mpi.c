@@ -178,8 +178,11 @@ static struct {
     int sent;          /* rank 0: highest event sent; others: highest received */
     int sig;           /* signal of a STOP */
     int done_sent, stop_sent, self_done, nr_done;
+    int64_t offset;    /* rank 0's CLOCK_MONOTONIC minus this rank's, ns */
     int64_t win_start, win_end; /* CLOCK_REALTIME ns */
 } S;
+
+#define LEAD_NS 100000000u /* boundaries are announced 100 ms ahead */
 
 static int64_t realtime_ns(void)
 {
@@ -188,7 +191,44 @@ static int64_t realtime_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static int sync_ready(void *arg, int local_rc, char *why, size_t whylen)
+/* Instant `at` of this rank's monotonic clock on CLOCK_REALTIME. */
+static int64_t to_realtime(uint64_t at)
+{
+    uint64_t now = iom_now_ns();
+    return realtime_ns() + ((int64_t)at - (int64_t)now);
+}
+
+/* Offset of rank 0's monotonic clock from each rank's: 8 ping-pongs, the one
+ * with the shortest round trip, rank 0's time taken as read at its middle
+ * (Cristian's algorithm, Distributed Computing 3(3), 1989). Collective. */
+static void clock_offsets(void)
+{
+    enum { N = 8 };
+    S.offset = 0;
+    if (g_rank == 0) {
+        for (int i = 1; i < g_size; i++)
+            for (int k = 0; k < N; k++) {
+                int64_t t;
+                MPI_Recv(&t, 1, MPI_INT64_T, i, TAG_UP, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                t = (int64_t)iom_now_ns();
+                MPI_Send(&t, 1, MPI_INT64_T, i, TAG_DOWN, MPI_COMM_WORLD);
+            }
+        return;
+    }
+    int64_t best_rtt = INT64_MAX;
+    for (int k = 0; k < N; k++) {
+        int64_t t1 = (int64_t)iom_now_ns(), t0;
+        MPI_Send(&t1, 1, MPI_INT64_T, 0, TAG_UP, MPI_COMM_WORLD);
+        MPI_Recv(&t0, 1, MPI_INT64_T, 0, TAG_DOWN, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        int64_t t2 = (int64_t)iom_now_ns();
+        if (t2 - t1 < best_rtt) {
+            best_rtt = t2 - t1;
+            S.offset = t0 - (t1 + (t2 - t1) / 2);
+        }
+    }
+}
+
+static int sync_ready(void *arg, int local_rc, char *why, size_t whylen, uint64_t *start_at)
 {
     (void)arg;
     int bad = 0;
@@ -200,19 +240,26 @@ static int sync_ready(void *arg, int local_rc, char *why, size_t whylen)
         snprintf(why, whylen, "rank %d on %s: %s", bad, host, reason);
         return rc;
     }
-    S.win_start = realtime_ns(); /* without warm-up the window starts here */
+    clock_offsets();
+    /* rank 0 names the start, LEAD_NS ahead on its clock; each rank converts */
+    int64_t start0 = (int64_t)iom_now_ns() + LEAD_NS;
+    MPI_Bcast(&start0, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    *start_at = (uint64_t)(start0 - S.offset);
+    S.win_start = to_realtime(*start_at); /* without warm-up the window starts here */
     return 0;
 }
 
-static void record(int ev)
+static void record(int ev, uint64_t at)
 {
     if (ev == IOM_RSYNC_MEASURE)
-        S.win_start = realtime_ns();
-    else if (ev == IOM_RSYNC_END || (ev == IOM_RSYNC_STOP && !S.win_end))
+        S.win_start = to_realtime(at);
+    else if (ev == IOM_RSYNC_END)
+        S.win_end = to_realtime(at);
+    else if (ev == IOM_RSYNC_STOP && !S.win_end)
         S.win_end = realtime_ns();
 }
 
-static int sync_poll(void *arg, int wish, int *sig)
+static int sync_poll(void *arg, int wish, int *sig, uint64_t *at)
 {
     (void)arg;
     int flag = 0;
@@ -220,12 +267,12 @@ static int sync_poll(void *arg, int wish, int *sig)
     if (g_rank == 0) {
         while (MPI_Iprobe(MPI_ANY_SOURCE, TAG_UP, MPI_COMM_WORLD, &flag, &st) == MPI_SUCCESS &&
                flag) {
-            int m[2];
-            MPI_Recv(m, 2, MPI_INT, st.MPI_SOURCE, TAG_UP, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            int64_t m[3];
+            MPI_Recv(m, 3, MPI_INT64_T, st.MPI_SOURCE, TAG_UP, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             if (m[0] == IOM_RSYNC_DONE)
                 S.nr_done++;
             else if (m[0] == IOM_RSYNC_STOP && !S.sig)
-                S.sig = m[1] ? m[1] : 15;
+                S.sig = m[1] ? (int)m[1] : 15;
         }
         if (wish == IOM_RSYNC_DONE && !S.self_done) {
             S.self_done = 1;
@@ -234,41 +281,44 @@ static int sync_poll(void *arg, int wish, int *sig)
         int ev = IOM_RSYNC_NONE;
         if (wish == IOM_RSYNC_STOP && !S.sig)
             S.sig = *sig ? *sig : 15;
-        if (S.sig)
+        if (S.sig) {
             ev = IOM_RSYNC_STOP;
-        else if (S.nr_done >= g_size)
+        } else if (S.nr_done >= g_size) {
             ev = IOM_RSYNC_END;
-        else if (wish == IOM_RSYNC_MEASURE || wish == IOM_RSYNC_END)
+            *at = iom_now_ns();
+        } else if (wish == IOM_RSYNC_MEASURE || wish == IOM_RSYNC_END) {
             ev = wish;
+        }
         if (ev > S.sent) {
-            int m[2] = {ev, S.sig};
+            int64_t m[3] = {ev, S.sig, (int64_t)*at};
             for (int i = 1; i < g_size; i++)
-                MPI_Send(m, 2, MPI_INT, i, TAG_DOWN, MPI_COMM_WORLD);
+                MPI_Send(m, 3, MPI_INT64_T, i, TAG_DOWN, MPI_COMM_WORLD);
             S.sent = ev;
-            record(ev);
+            record(ev, *at);
             *sig = S.sig;
             return ev;
         }
         return IOM_RSYNC_NONE;
     }
     if (wish == IOM_RSYNC_STOP && !S.stop_sent) {
-        int m[2] = {IOM_RSYNC_STOP, *sig};
-        MPI_Send(m, 2, MPI_INT, 0, TAG_UP, MPI_COMM_WORLD);
+        int64_t m[3] = {IOM_RSYNC_STOP, *sig, 0};
+        MPI_Send(m, 3, MPI_INT64_T, 0, TAG_UP, MPI_COMM_WORLD);
         S.stop_sent = 1;
     } else if (wish == IOM_RSYNC_DONE && !S.done_sent) {
-        int m[2] = {IOM_RSYNC_DONE, 0};
-        MPI_Send(m, 2, MPI_INT, 0, TAG_UP, MPI_COMM_WORLD);
+        int64_t m[3] = {IOM_RSYNC_DONE, 0, 0};
+        MPI_Send(m, 3, MPI_INT64_T, 0, TAG_UP, MPI_COMM_WORLD);
         S.done_sent = 1;
     }
     int ev = IOM_RSYNC_NONE;
     while (MPI_Iprobe(0, TAG_DOWN, MPI_COMM_WORLD, &flag, &st) == MPI_SUCCESS && flag) {
-        int m[2];
-        MPI_Recv(m, 2, MPI_INT, 0, TAG_DOWN, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        int64_t m[3];
+        MPI_Recv(m, 3, MPI_INT64_T, 0, TAG_DOWN, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         if (m[0] > S.sent) {
-            S.sent = m[0];
-            S.sig = m[1];
-            ev = m[0];
-            record(ev);
+            S.sent = (int)m[0];
+            S.sig = (int)m[1];
+            ev = (int)m[0];
+            *at = (uint64_t)(m[2] - S.offset);
+            record(ev, *at);
         }
     }
     *sig = S.sig;
@@ -281,7 +331,8 @@ void iom_mpi_sync(struct iom_run_sync *s)
     memset(s, 0, sizeof(*s));
     s->ready = sync_ready;
     s->poll = sync_poll;
-    s->max_sleep_ns = g_rank == 0 ? 5000000u : 1000000u;
+    s->max_sleep_ns = 5000000u;
+    s->lead_ns = LEAD_NS;
 }
 
 /* Receive what is left of the control messages (sent but no longer
@@ -292,8 +343,8 @@ static void drain(void)
     MPI_Status st;
     while (MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st) == MPI_SUCCESS &&
            flag && (st.MPI_TAG == TAG_UP || st.MPI_TAG == TAG_DOWN)) {
-        int m[2];
-        MPI_Recv(m, 2, MPI_INT, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        int64_t m[3];
+        MPI_Recv(m, 3, MPI_INT64_T, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
 }
 

@@ -80,11 +80,14 @@ int iom_mpi_agree(int local_rc, const char *local_why, int *bad_rank, char *bad_
 
 /*
  * Fill *s with the coordinator the runner follows (core/runner.h,
- * struct iom_run_sync): ready = barrier with status agreement; poll = rank 0
- * decides MEASURE/END from its clock (and END when every rank reached its
- * I/O limit) and sends them to all ranks; a rank's signal goes to rank 0,
- * which stops everyone. Non-root ranks poll every 1 ms so their windows
- * start and end within a few ms of rank 0's. One run at a time.
+ * struct iom_run_sync). ready: status agreement, then the offset of rank
+ * 0's monotonic clock from each rank's (ping-pong, shortest round trip),
+ * then a start 100 ms ahead on rank 0's clock, which every rank converts to
+ * its own. poll: rank 0 alone decides MEASURE and END from its clock (END
+ * also when every rank reached its I/O limit) and sends each with its
+ * instant 100 ms before it comes, so every rank publishes the same boundary
+ * in time even when its control thread wakes late; a rank's signal goes to
+ * rank 0, which stops everyone. One run at a time.
  */
 void iom_mpi_sync(struct iom_run_sync *s);
 
