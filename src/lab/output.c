@@ -171,7 +171,7 @@ cJSON *iom_lab_doc(const struct iom_lab_opts *o, const struct iom_lab_env *e,
         cJSON_AddStringToObject(x, "title", u->u->c->title);
         cJSON_AddStringToObject(x, "qemu_device", u->u->c->qemu_device);
         cJSON_AddStringToObject(x, "machine", u->u->c->machine);
-        bool ran = u->wall_s > 0 || u->reason[0];
+        bool ran = u->wall_s > 0 || (u->reason[0] && strncmp(u->reason, "not run", 7) != 0);
         cJSON_AddStringToObject(x, "status", u->ok ? "ok" : ran ? "failed" : "not run");
         if (!u->ok)
             cJSON_AddStringToObject(x, "reason", u->reason[0] ? u->reason : "not run yet");
