@@ -148,6 +148,24 @@ double iom_lab_unit_jobs_s(const struct iom_lab_unitout *uo, const struct iom_la
 /* Requested vs effective guest parameters of unit u, as a JSON array. */
 cJSON *iom_lab_params_json(const struct iom_lab_unit *u, const struct iom_lab_guest_view *v);
 
+/* ---- results.c ---- */
+
+/* Section `name` of the unit whose sections start with pfx ("" when the boot
+ * has one controller, "K/" when it has several); NULL when absent. */
+const struct iom_lab_section *iom_lab_usec(const struct iom_lab_channel *ch, const char *pfx,
+                                           const char *name);
+
+/*
+ * Read unit uo's results (sections prefixed pfx) from the channel: guest
+ * view, parameters in effect, probe (its own target only), every job's runs
+ * (figures, I/O path, tpcc check), and write the guest's documents to
+ * e->outdir as FNAME[.jobJ-CMD][.R].json|xml. first_fail gets the first
+ * failure, "" when none.
+ */
+void iom_lab_collect_unit(const struct iom_lab_opts *o, struct iom_lab_env *e,
+                          const struct iom_lab_channel *ch, const char *pfx, const char *fname,
+                          struct iom_lab_unitout *uo, char *first_fail, size_t fflen);
+
 /* lab.json of the run so far (partial when some units did not run). */
 cJSON *iom_lab_doc(const struct iom_lab_opts *o, const struct iom_lab_env *e,
                    const struct iom_lab_unitout *uo);
