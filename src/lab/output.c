@@ -107,6 +107,23 @@ static cJSON *run_json(const struct iom_lab_runrec *r)
         add_num(x, "nopm", r->nopm);
         add_num(x, "tpm", r->tpm);
     }
+    /* sweep: the scaling table as the guest's document has it */
+    for (uint32_t w = 0; r->imp && strcmp(r->imp->kind, "sweep") == 0 && w < r->imp->nr_workloads;
+         w++) {
+        const struct iom_imp_workload *wk = &r->imp->w[w];
+        if (!wk->threads || !wk->nr_runs)
+            continue;
+        cJSON *pa = cJSON_GetObjectItemCaseSensitive(x, "points");
+        if (!pa)
+            pa = cJSON_AddArrayToObject(x, "points");
+        cJSON *pt = cJSON_CreateObject();
+        cJSON_AddNumberToObject(pt, "threads", wk->threads);
+        cJSON_AddNumberToObject(pt, "iodepth", wk->iodepth);
+        add_num(pt, "iops", wk->runs[0].dir[IOM_IMP_TOTAL].iops);
+        add_num(pt, "lat_mean_us", wk->runs[0].dir[IOM_IMP_TOTAL].lat_mean_us);
+        cJSON_AddBoolToObject(pt, "knee", wk->is_knee);
+        cJSON_AddItemToArray(pa, pt);
+    }
     if (r->io.have) {
         cJSON *io = cJSON_AddObjectToObject(x, "io_path");
         add_num(io, "wall_s", r->io.wall_s);

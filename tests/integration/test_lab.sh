@@ -158,6 +158,11 @@ print("result ok: %d I/Os, %.0f IOPS, %.1f outstanding; guest: %d I/Os, aqu-sz %
                                      io["inflight_max"], io["qemu_cpu_us_per_io"]))
 EOF
 [ ! -e "$out/disk.raw" ] || fail "backing image left behind"
+# the lab report: one HTML page from lab.json with bars per controller
+"$IOMARK" report "$out" -o "$tmp/lab.html" || fail "iomark report LABDIR"
+grep -q "<svg" "$tmp/lab.html" && grep -q ">virtio-blk<" "$tmp/lab.html" && grep -q ">nvme<" "$tmp/lab.html" ||
+    fail "lab report lacks the bars"
+grep -q "not VMware" "$tmp/lab.html" || fail "lab report lacks the caveats"
 
 # --- a boot that cannot finish in its bound: reported, exit 1, lab.json written
 out2="$tmp/timeout"
