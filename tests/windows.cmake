@@ -4,9 +4,10 @@
 # Left out: tests of sysfs/procfs trees, the device monitor, the lab, and
 # tests that need open_memstream (not in msvcrt), fio job files naming libaio
 # (test_fiojob) and PostgreSQL connection strings (test_tpcc_db): the Windows
-# build has neither.
+# build has neither; test_group times phases to 10%, which Wine's timers (and
+# a loaded machine) do not keep: figures under Wine are not judged.
 set(WIN_UNIT_TESTS test_hist test_summary test_units test_options test_diskspd test_offsets
-    test_verify test_compare test_import test_profiles test_group test_tpcc_rand
+    test_verify test_compare test_import test_profiles test_tpcc_rand
     test_cpu_percpu)
 # DLLs the test programs load: the cross-built libraries and winpthreads
 find_file(WINPTHREAD_DLL libwinpthread-1.dll PATHS /usr/x86_64-w64-mingw32/lib NO_CMAKE_FIND_ROOT_PATH)
