@@ -86,6 +86,13 @@ assert doc["mpi"]["failed_rank"] == 2 and doc["mpi"]["failed_host"] == host, doc
 assert "rank 2 on %s" % host in doc["error"] and "m.2.dat" in doc["error"], doc["error"]
 PY
 
+# a bad pattern in a target name: exit 2 with one line naming it
+out=$(timeout 60 $MPIRUN -np 2 "$IOMARK" run --rw=read --runtime=1s --size=1m "$D/x.%q" 2>&1)
+rc=$?
+[ $rc != 0 ] || fail "a target with %q was accepted"
+echo "$out" | grep -q "x.%q: %q is not a pattern" || fail "bad pattern message: $out"
+[ ! -e "$D/x.%q" ] || fail "a file was created for a refused target"
+
 # iomark diskspd, 2 ranks: the "total:" row of Total IO = the sum of the rank rows
 timeout 120 $MPIRUN -np 2 "$IOMARK" diskspd -c16M -d1 -W0 -r -b4K -o4 -t1 -L "$D/d.%r.dat" \
     >"$D/ds.txt" || fail "mpirun iomark diskspd failed"
