@@ -30,6 +30,7 @@ grep -q '"mpi"' "$D/one.json" || { echo "SKIP: iomark built without MPI"; exit 7
 IOMARK_LATENCY_LOG="$D/lat" timeout 120 $MPIRUN -np 4 "$IOMARK" run --rw=randread --bs=4k \
     --iodepth=8 --runtime=3s --size=64m --quiet --output-format=json --output="$D/run.json" \
     "$D/t.%r.dat" || fail "mpirun -np 4 iomark run failed"
+python3 "${SRCDIR:?}/tests/integration/check_result.py" "$D/run.json" || fail "merged document's invariants"
 python3 - "$D" <<'PY' || exit 1
 import glob, json, math, sys
 d = sys.argv[1]
