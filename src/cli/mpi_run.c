@@ -67,6 +67,7 @@ int iom_cli_mpi_begin(const char *cmd, struct iom_job *job, const struct iom_run
         iom_cli_error(cmd, "started by an MPI launcher, but MPI_Init failed");
         return IOM_EXIT_FAIL;
     }
+    iom_cli_signals_install(); /* from here a signal ends the job with a document */
     int rank = iom_mpi_rank(), status = 0, bad = 0;
     struct iom_run_opts ro = *ro0;
     if (rank)
@@ -103,7 +104,8 @@ int iom_cli_mpi_begin(const char *cmd, struct iom_job *job, const struct iom_run
         iom_mpi_finalize();
         return status ? status : IOM_EXIT_FAIL;
     }
-    iom_cli_signals_install();
+    if (rank)
+        ro.output_path = "/dev/null"; /* rank 0 alone writes documents */
     if (rank == 0) {
         double s = iom_cli_job_seconds(job);
         iom_cli_progress_plan(cmd, &ro, nr_steps, s < 0 ? -1 : s * nr_steps, false);
