@@ -55,6 +55,11 @@ struct iom_fio_job {
     uint32_t nr_opts;            /* the section's own options, for fio's "job options" */
     struct iom_fio_kv opts[IOM_FIO_MAX_OPTS];
     char note[256];              /* how iomark's mapping differs, or "" */
+    uint32_t size_pct, offset_pct; /* size=N% / offset=N%: of the file's size, resolved by
+                                      iom_fio_resolve_pct() once the file is known (0 = none) */
+    uint64_t filesize;           /* filesize= as written (0 = none) */
+    char random_generator[16];   /* fio's name as written (default tausworthe); iomark draws
+                                    with xoshiro256** whatever the name (core/offsets.h) */
 };
 
 struct iom_fio_file {
@@ -65,6 +70,8 @@ struct iom_fio_file {
     struct iom_fio_kv global[IOM_FIO_MAX_OPTS];
     uint32_t nr_ignored;         /* with ignore_unknown: "line N: name=value (why)" */
     char ignored[IOM_FIO_MAX_IGNORED][200];
+    uint32_t nr_refused;         /* without ignore_unknown: the same lines, refused at once */
+    char refused[IOM_FIO_MAX_IGNORED][200];
 };
 
 struct iom_fio_parse_opts {
