@@ -88,6 +88,7 @@ struct worker {
     uint32_t verify_generation;
     uint64_t verified, verify_errors;
     struct iom_verify_mismatch mismatch;
+    FILE *latlog;             /* check mode (iom_run_hooks.latency_log) or NULL */
 };
 
 static void worker_fail(struct worker *w, int err, const char *what, uint64_t offset)
@@ -334,8 +335,11 @@ ready:
             }
             __atomic_store_n(&w->ios_all, w->ios_all + 1, __ATOMIC_RELAXED);
             __atomic_store_n(&w->bytes_all, w->bytes_all + io->len, __ATOMIC_RELAXED);
-            if (measuring)
+            if (measuring) {
                 iom_io_stats_add(&st[io->is_write], io->len, end - io->start_ns);
+                if (w->latlog)
+                    fprintf(w->latlog, "%llu\n", (unsigned long long)(end - io->start_ns));
+            }
         }
     }
 
@@ -569,6 +573,11 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
         w->res->thread_idx = w->thread_idx;
         iom_io_stats_init(&w->res->dir[0]);
         iom_io_stats_init(&w->res->dir[1]);
+        if (hooks && hooks->latency_log) {
+            char lp[4200];
+            snprintf(lp, sizeof(lp), "%s.%u", hooks->latency_log, i);
+            w->latlog = fopen(lp, "w");
+        }
         w->seed = (job->seed ? job->seed : UINT64_C(0x5eed10a1)) + i * UINT64_C(0x9e3779b97f4a7c15);
         const char *why = NULL;
         if (iom_offgen_init(&w->gen, &r->job, w->target->region_start, w->target->region_len,
@@ -598,8 +607,23 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
         }
     }
 
+    const struct iom_run_sync *sync = hooks ? hooks->sync : NULL;
+    uint64_t sync_start = 0; /* the agreed start on this clock, 0 = now */
+    if (sync) { /* every participant set up, or none starts */
+        char why[400] = "";
+        int arc = sync->ready(sync->arg, rc, why, sizeof(why), &sync_start);
+        if (arc && !rc) {
+            rc = arc;
+            snprintf(r->error, sizeof(r->error), "%s", why);
+        }
+        if (!rc && sync_start > iom_now_ns())
+            sleep_until_ns(sync_start);
+    }
+    /* latched events of sync and their instants on this clock */
+    bool sync_meas = false, sync_end = false;
+    uint64_t sync_meas_at = 0, sync_end_at = 0;
     struct iom_cpu_sample cpu_a, cpu_b;
-    uint64_t t_start = iom_now_ns(), t_meas = 0, t_meas_end = 0, t_end = 0;
+    uint64_t t_start = sync_start ? sync_start : iom_now_ns(), t_meas = 0, t_meas_end = 0, t_end = 0;
     sh.start_ns = t_start;
     if (rc) {
         set_phase(&sh, IOM_PHASE_STOP);
@@ -624,23 +648,63 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
         for (;;) {
             uint64_t now = iom_now_ns();
             int phase = sh.phase;
-            if (stop && *stop) {
-                r->interrupted_signal = *stop;
+            bool all_done = __atomic_load_n(&sh.nr_finished, __ATOMIC_RELAXED) == nw;
+            int ev = IOM_RSYNC_NONE, ev_sig = stop ? *stop : 0;
+            if (sync) {
+                /* the phase boundaries this clock wants, announced lead_ns early */
+                uint64_t lead = sync->lead_ns, at = now;
+                int wish = IOM_RSYNC_NONE;
+                if (stop && *stop) {
+                    wish = IOM_RSYNC_STOP;
+                } else if (phase == IOM_PHASE_WARMUP && now + lead >= t_start + job->ramp_ns) {
+                    wish = IOM_RSYNC_MEASURE;
+                    at = t_start + job->ramp_ns;
+                } else if (phase == IOM_PHASE_MEASURE && runtime && now + lead >= t_meas + runtime) {
+                    wish = IOM_RSYNC_END;
+                    at = t_meas + runtime;
+                } else if (all_done) {
+                    wish = IOM_RSYNC_DONE;
+                }
+                ev = sync->poll(sync->arg, wish, &ev_sig, &at);
+                /* a boundary is published at once, even when it lies ahead:
+                 * completions are classified by their own timestamps */
+                if (ev == IOM_RSYNC_MEASURE && !sync_meas) {
+                    sync_meas = true;
+                    sync_meas_at = at;
+                    __atomic_store_n(&sh.meas_start_ns, at ? at : 1, __ATOMIC_RELEASE);
+                }
+                if (ev == IOM_RSYNC_END && !sync_end) {
+                    sync_end = true;
+                    sync_end_at = at;
+                    if (!sync_meas) { /* ended during warm-up: an empty window */
+                        sync_meas = true;
+                        sync_meas_at = at;
+                        __atomic_store_n(&sh.meas_start_ns, at ? at : 1, __ATOMIC_RELEASE);
+                    }
+                    __atomic_store_n(&sh.meas_end_ns, at ? at : 1, __ATOMIC_RELEASE);
+                }
+            }
+            if (sync ? ev == IOM_RSYNC_STOP : stop && *stop) {
+                r->interrupted_signal = sync ? ev_sig : *stop;
                 break;
             }
-            bool all_done = __atomic_load_n(&sh.nr_finished, __ATOMIC_RELAXED) == nw;
-            if (phase == IOM_PHASE_WARMUP && (now - t_start >= job->ramp_ns || all_done)) {
-                t_meas = interval_start = prev_interval_start = now;
+            if (phase == IOM_PHASE_WARMUP &&
+                (sync ? sync_meas && now >= sync_meas_at
+                      : now - t_start >= job->ramp_ns || all_done)) {
+                t_meas = interval_start = prev_interval_start = sync ? sync_meas_at : now;
                 __atomic_store_n(&sh.meas_start_ns, t_meas, __ATOMIC_RELEASE);
                 set_phase(&sh, IOM_PHASE_MEASURE);
-                next_tick = now + job->series_interval_ns;
+                next_tick = t_meas + job->series_interval_ns;
                 iom_cpu_sample_take(&cpu_a, NULL);
                 iom_devmon_begin(mon);
                 continue;
             }
             if (phase == IOM_PHASE_MEASURE) {
-                bool end = (runtime && now - t_meas >= runtime) || all_done;
+                bool end = sync ? sync_end && now >= sync_end_at
+                                : (runtime && now - t_meas >= runtime) || all_done;
                 if (end) {
+                    if (sync)
+                        now = sync_end_at > t_meas ? sync_end_at : t_meas;
                     /* stop counting first; the last series point is taken
                      * once the workers have stopped (below) */
                     __atomic_store_n(&sh.meas_end_ns, now, __ATOMIC_RELEASE);
@@ -693,7 +757,11 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
                 last_prog = now;
             }
             /* sleep until the next event, 50 ms at most so signals are seen */
-            uint64_t wake = now + 50000000u;
+            uint64_t wake = now + (sync && sync->max_sleep_ns ? sync->max_sleep_ns : 50000000u);
+            if (sync && sync_meas && phase == IOM_PHASE_WARMUP && sync_meas_at < wake)
+                wake = sync_meas_at;
+            if (sync && sync_end && phase == IOM_PHASE_MEASURE && sync_end_at < wake)
+                wake = sync_end_at;
             if (phase == IOM_PHASE_MEASURE) {
                 if (next_tick < wake)
                     wake = next_tick;
@@ -721,9 +789,12 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
         iom_devmon_end(mon, (double)(t_meas_end - t_meas) / 1e9);
     }
     set_phase(&sh, IOM_PHASE_STOP);
-    for (unsigned i = 0; i < nw; i++)
+    for (unsigned i = 0; i < nw; i++) {
         if (ws[i].started)
             pthread_join(ws[i].tid, NULL);
+        if (ws[i].latlog)
+            fclose(ws[i].latlog);
+    }
     /* The last, possibly short, interval of the series, from the final counts
      * (the workers have stopped), so the series adds up to the totals. A tail
      * of 1 ms or less is not a point of its own (its rate would be noise): it

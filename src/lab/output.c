@@ -171,12 +171,15 @@ cJSON *iom_lab_doc(const struct iom_lab_opts *o, const struct iom_lab_env *e,
         cJSON_AddStringToObject(x, "title", u->u->c->title);
         cJSON_AddStringToObject(x, "qemu_device", u->u->c->qemu_device);
         cJSON_AddStringToObject(x, "machine", u->u->c->machine);
-        bool ran = u->wall_s > 0 || u->reason[0];
+        bool ran = u->wall_s > 0 || (u->reason[0] && strncmp(u->reason, "not run", 7) != 0);
         cJSON_AddStringToObject(x, "status", u->ok ? "ok" : ran ? "failed" : "not run");
         if (!u->ok)
             cJSON_AddStringToObject(x, "reason", u->reason[0] ? u->reason : "not run yet");
         cJSON_AddNumberToObject(x, "wall_s", u->wall_s);
         add_num(x, "boot_s", u->boot_s);
+        add_num(x, "jobs_s", u->jobs ? iom_lab_unit_jobs_s(u, o) : NAN);
+        cJSON_AddStringToObject(x, "boot", u->boot_name);
+        cJSON_AddNumberToObject(x, "controllers_in_boot", (double)u->nr_shared);
         add_num(x, "qemu_cpu_s", u->qemu_user_s + u->qemu_sys_s);
         cJSON *gp = cJSON_AddArrayToObject(x, "guest_params");
         for (size_t k = 0; k < u->u->nr_params; k++)
@@ -505,15 +508,20 @@ void iom_lab_print(FILE *f, const struct iom_lab_opts *o, const struct iom_lab_e
         any_jobs |= uo[i].jobs != NULL;
     if (any_jobs)
         table_path(f, o, uo);
-    fprintf(f, "\ntime per boot:\n%-12s %8s %8s %10s\n", "controller", "boot s", "total s",
-            "QEMU CPU s");
+    fprintf(f, "\ntime per controller:\n%-12s %-12s %8s %8s %8s %10s\n", "controller", "boot",
+            "boot s", "jobs s", "QEMU s", "QEMU CPU s");
     for (size_t i = 0; i < o->nr_units; i++) {
-        char b[24], t[24], q[24];
+        char b[24], jb[24], t[24], q[24];
         fmt_d(uo[i].boot_s, "%.1f", b, 24);
+        fmt_d(uo[i].jobs ? iom_lab_unit_jobs_s(&uo[i], o) : NAN, "%.1f", jb, 24);
         fmt_d(uo[i].wall_s > 0 ? uo[i].wall_s : NAN, "%.1f", t, 24);
         fmt_d(uo[i].wall_s > 0 ? uo[i].qemu_user_s + uo[i].qemu_sys_s : NAN, "%.1f", q, 24);
-        fprintf(f, "%-12s %8s %8s %10s\n", uo[i].u->name, b, t, q);
+        fprintf(f, "%-12s %-12.12s %8s %8s %8s %10s\n", uo[i].u->name,
+                uo[i].boot_name[0] ? uo[i].boot_name : "-", b, jb, t, q);
     }
+    fprintf(f, "boot s = QEMU's start to the controller's first job (in a shared boot this "
+               "includes the controllers\nbefore it); jobs s = its jobs in the guest; QEMU s and "
+               "QEMU CPU s are the whole boot's.\n");
     bool any_fail = false;
     for (size_t i = 0; i < o->nr_units; i++)
         if (!uo[i].ok && (uo[i].reason[0] || uo[i].wall_s > 0)) {
