@@ -456,8 +456,14 @@ static int apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct state
     }
     /* accepted fio options without an effect on iomark's I/O */
     if (strcmp(n, "gtod_reduce") == 0 || strcmp(n, "create_on_open") == 0 ||
-        strcmp(n, "thread") == 0 || strcmp(n, "verify_backlog") == 0)
+        strcmp(n, "thread") == 0 || strcmp(n, "threads") == 0 ||
+        strcmp(n, "verify_backlog") == 0)
         return 0;
+    if ((strcmp(n, "rw") == 0 || strcmp(n, "readwrite") == 0) && strstr(v, "trim")) {
+        snprintf(err, errlen, "%s: %s=%s (trims: iomark issues reads and writes only)", where, n,
+                 v);
+        return -ENOENT;
+    }
     if (strcmp(n, "norandommap") == 0)
         return fio_bool(kv, &st->norandommap, err, errlen);
     if (strcmp(n, "invalidate") == 0)
@@ -832,7 +838,7 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     if (named) {
         uint64_t share = size / k;
         share -= share % bs;
-        if (st.size_given && share == 0)
+        if (st.size_given && !st.size_pct && share == 0)
             return fail(err, errlen, "line %u: [%s]: size=%llu over %u files leaves less than one "
                         "block per file", sec->line, sec->name, (unsigned long long)size, k);
         job->size_bytes = st.filesize ? st.filesize : share;
@@ -1008,6 +1014,52 @@ bool iom_fio_is_jobfile(const char *arg)
         return s[0] == '[' && sl > 2 && s[sl - 1] == ']';
     }
     return false;
+}
+
+int iom_fio_resolve_pct(struct iom_fio_job *fj, char *err, size_t errlen)
+{
+    struct iom_job *job = &fj->job;
+    if (!fj->size_pct && !fj->offset_pct)
+        return 0;
+    uint64_t fsize = 0;
+    struct stat sb;
+    if (job->nr_targets && stat(job->targets[0], &sb) == 0) {
+        if (S_ISREG(sb.st_mode)) {
+            fsize = (uint64_t)sb.st_size;
+        } else if (S_ISBLK(sb.st_mode)) {
+            int fd = open(job->targets[0], O_RDONLY | O_CLOEXEC);
+            if (fd >= 0) {
+                off_t end = lseek(fd, 0, SEEK_END);
+                fsize = end > 0 ? (uint64_t)end : 0;
+                close(fd);
+            }
+        }
+    }
+    if (!fsize)
+        fsize = fj->filesize;
+    if (!fsize)
+        return fail(err, errlen, "line %u: [%s]: size=%u%%/offset=%u%% needs the file's size: "
+                    "%s does not exist and the job has no filesize=", fj->line, fj->jobname,
+                    fj->size_pct, fj->offset_pct, job->nr_targets ? job->targets[0] : "?");
+    uint64_t bs = iom_job_max_bs(job);
+    if (fj->offset_pct) { /* fio: aligned up to the block size (offset_align=0) */
+        uint64_t off = fsize / 100 * fj->offset_pct + fsize % 100 * fj->offset_pct / 100;
+        off = (off + bs - 1) / bs * bs;
+        job->offset_bytes = off;
+    }
+    if (fj->size_pct) {
+        uint64_t sz = fsize / 100 * fj->size_pct + fsize % 100 * fj->size_pct / 100;
+        sz -= sz % bs;
+        if (!sz)
+            return fail(err, errlen, "line %u: [%s]: size=%u%% of %llu bytes is less than one "
+                        "block", fj->line, fj->jobname, fj->size_pct, (unsigned long long)fsize);
+        job->size_bytes = sz;
+        if (!fj->time_based && fj->limit_is_region) {
+            job->io_limit_bytes = sz * fj->loops;
+            fj->limit_is_region = false;
+        }
+    }
+    return 0;
 }
 
 void iom_fio_file_free(struct iom_fio_file *f)

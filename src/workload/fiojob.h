@@ -108,6 +108,16 @@ int iom_fio_parse_file(const char *path, const struct iom_fio_parse_opts *po,
  */
 bool iom_fio_is_jobfile(const char *arg);
 
+/*
+ * Resolve size=N% / offset=N% of one job (fio: a share of the file's real
+ * size; the offset aligned up to the block size, the size rounded down to
+ * whole blocks). The size is the first target's (stat st_size, or the end
+ * of a block device), else filesize=. Call before the targets are checked;
+ * reads nothing but the target's metadata. Returns 0 (also without a
+ * percentage) or -EINVAL with one line in err when no size is known.
+ */
+int iom_fio_resolve_pct(struct iom_fio_job *fj, char *err, size_t errlen);
+
 /* Free everything *f owns and zero it. */
 void iom_fio_file_free(struct iom_fio_file *f);
 
