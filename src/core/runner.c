@@ -219,7 +219,7 @@ ready:
             }
             struct iom_io *io = &slots[free_stack[--nfree]];
             io->len = iom_offgen_bs(&w->gen);
-            io->offset = iom_offgen_next(&w->gen, io->len);
+            io->offset = iom_offgen_take(&w->gen, &io->len);
             io->is_write = !iom_offgen_is_read(&w->gen);
             io->start_ns = start;
             if (job->verify && io->is_write)
@@ -794,6 +794,7 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
             pthread_join(ws[i].tid, NULL);
         if (ws[i].latlog)
             fclose(ws[i].latlog);
+        iom_offgen_free(&ws[i].gen);
     }
     /* The last, possibly short, interval of the series, from the final counts
      * (the workers have stopped), so the series adds up to the totals. A tail
