@@ -34,6 +34,8 @@ torof() { # HELPFILE
     # starts with "-" after 3+ spaces is a second entry (DiskSpd flags)
     if (match(line, /  +/)) { t = substr(line, 1, RSTART - 1); d = substr(line, RSTART + RLENGTH) }
     else { t = line; d = "" }
+    # "-rs<pct> share of random I/O": a flag and its text one space apart
+    if (d == "" && t ~ /^-[^ ]+ [a-z]/ && match(t, / /)) { d = substr(t, RSTART + 1); t = substr(t, 1, RSTART - 1) }
     rest = ""
     if (t ~ /^-/ && match(d, /   +-/)) { rest = substr(d, RSTART + RLENGTH - 1); d = substr(d, 1, RSTART - 1) }
     print ".TP"; print "\\fB" tag(t) "\\fR"; if (d != "") print esc(d)

@@ -28,8 +28,9 @@ void iom_cli_signals_install(void);
 /* 128 + signal for an interrupted run (130 for SIGINT, 143 for SIGTERM). */
 int iom_cli_signal_exit(int sig);
 
-/* Print "iomark CMD: MSG" on stderr. */
+/* Print "iomark CMD: MSG" on stderr; MSG is also kept in iom_cli_last_error. */
 void iom_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+extern char iom_cli_last_error[512];
 
 /* Progress-line hook: the runner's figures of the last second (src/cli/progress.c). */
 void iom_cli_progress(const struct iom_progress *p, void *arg);
@@ -101,5 +102,19 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jobfile);
  * printing the reason for an unknown profile. */
 int iom_cli_take_profile(int *argc, char **argv, struct iom_job *job);
 int iom_cmd_probe(int argc, char **argv);
+
+#ifdef IOMARK_HAVE_MPI
+/*
+ * `iomark run|diskspd ...` started by an MPI launcher (cli/mpi_run.c,
+ * docs/mpi.md): initialises MPI, refuses mismatched ranks, expands %r/%h/%n
+ * in the targets, checks and prepares them, agrees on the status, runs one
+ * shared window, and rank 0 writes the merged document (JSON or text, as
+ * --output-format says). job is parsed (its targets are expanded in place);
+ * targets[] has job->nr_targets entries. Returns the exit status (non-zero
+ * on every rank when any rank failed); MPI is finalised.
+ */
+int iom_cli_mpi_run(const char *cmd, struct iom_job *job, const struct iom_run_opts *ro,
+                    struct iom_target *targets);
+#endif
 
 #endif

@@ -43,6 +43,11 @@ struct ctl {
     struct iom_snapshot *a, *b, *prev; /* series: last tick, scratch, the tick before */
     struct iom_hist *scratch;
     uint64_t last_prog, prog_ios, prog_bytes;
+    /* phases shared with other processes (hooks->sync): latched events and
+     * their instants on this clock */
+    const struct iom_run_sync *sync;
+    bool sync_meas, sync_end;
+    uint64_t sync_meas_at, sync_end_at;
 };
 
 static void set_phase(struct iom_run_shared *sh, enum iom_phase p)
@@ -169,6 +174,11 @@ static int start_workers(struct ctl *c, struct iom_target *t, const struct iom_e
         w->res->thread_idx = w->thread_idx;
         iom_io_stats_init(&w->res->dir[0]);
         iom_io_stats_init(&w->res->dir[1]);
+        if (c->hooks && c->hooks->latency_log) {
+            char lp[4200];
+            snprintf(lp, sizeof(lp), "%s.%u", c->hooks->latency_log, i);
+            w->latlog = fopen(lp, "w");
+        }
         w->seed = (c->job->seed ? c->job->seed : UINT64_C(0x5eed10a1)) +
                   i * UINT64_C(0x9e3779b97f4a7c15);
         const char *why = NULL;
@@ -198,7 +208,8 @@ static int start_workers(struct ctl *c, struct iom_target *t, const struct iom_e
     return rc;
 }
 
-/* The measured phase begins at `now`: publish the window's start, sample CPU and devices. */
+/* The measured phase begins at `now` (with sync: the agreed instant): publish
+ * the window's start, sample CPU and devices. */
 static void begin_measure(struct ctl *c, uint64_t now)
 {
     c->t_meas = c->interval_start = c->prev_interval_start = now;
@@ -267,7 +278,11 @@ static void progress(struct ctl *c, uint64_t now, int phase)
 static uint64_t next_wake(const struct ctl *c, uint64_t now, int phase)
 {
     const struct iom_job *job = c->job;
-    uint64_t wake = now + 50000000u;
+    uint64_t wake = now + (c->sync && c->sync->max_sleep_ns ? c->sync->max_sleep_ns : 50000000u);
+    if (c->sync_meas && phase == IOM_PHASE_WARMUP && c->sync_meas_at < wake)
+        wake = c->sync_meas_at;
+    if (c->sync_end && phase == IOM_PHASE_MEASURE && c->sync_end_at < wake)
+        wake = c->sync_end_at;
     if (phase == IOM_PHASE_MEASURE) {
         if (c->next_tick < wake)
             wake = c->next_tick;
@@ -281,27 +296,80 @@ static uint64_t next_wake(const struct ctl *c, uint64_t now, int phase)
     return wake;
 }
 
+/* This clock's wish of a phase boundary (announced lead_ns early) to the
+ * coordinator, and the event it decides; MEASURE and END instants are
+ * latched and published at once (completions carry their own timestamps). */
+static int sync_poll(struct ctl *c, uint64_t now, int phase, bool all_done, int *sig)
+{
+    const struct iom_job *job = c->job;
+    uint64_t lead = c->sync->lead_ns, at = now;
+    int wish = IOM_RSYNC_NONE;
+    if (*sig) {
+        wish = IOM_RSYNC_STOP;
+    } else if (phase == IOM_PHASE_WARMUP && now + lead >= c->t_start + job->ramp_ns) {
+        wish = IOM_RSYNC_MEASURE;
+        at = c->t_start + job->ramp_ns;
+    } else if (phase == IOM_PHASE_MEASURE && job->runtime_ns &&
+               now + lead >= c->t_meas + job->runtime_ns) {
+        wish = IOM_RSYNC_END;
+        at = c->t_meas + job->runtime_ns;
+    } else if (all_done) {
+        wish = IOM_RSYNC_DONE;
+    }
+    int ev = c->sync->poll(c->sync->arg, wish, sig, &at);
+    if ((ev == IOM_RSYNC_MEASURE || ev == IOM_RSYNC_END) && !c->sync_meas) {
+        c->sync_meas = true; /* ended during warm-up: an empty window */
+        c->sync_meas_at = at;
+        __atomic_store_n(&c->sh->meas_start_ns, at ? at : 1, __ATOMIC_RELEASE);
+    }
+    if (ev == IOM_RSYNC_END && !c->sync_end) {
+        c->sync_end = true;
+        c->sync_end_at = at;
+        __atomic_store_n(&c->sh->meas_end_ns, at ? at : 1, __ATOMIC_RELEASE);
+    }
+    return ev;
+}
+
+/* Whether the phase changes now: warm-up -> measured (*at its instant) or measured -> end. */
+static bool phase_due(const struct ctl *c, uint64_t now, int phase, bool all_done, uint64_t *at)
+{
+    const struct iom_job *job = c->job;
+    *at = now;
+    if (phase == IOM_PHASE_WARMUP) {
+        if (c->sync) {
+            *at = c->sync_meas_at;
+            return c->sync_meas && now >= c->sync_meas_at;
+        }
+        return now - c->t_start >= job->ramp_ns || all_done;
+    }
+    if (c->sync) {
+        *at = c->sync_end_at > c->t_meas ? c->sync_end_at : c->t_meas;
+        return c->sync_end && now >= c->sync_end_at;
+    }
+    return (job->runtime_ns && now - c->t_meas >= job->runtime_ns) || all_done;
+}
+
 /* Take the phases until the run ends (time, io limit, every worker done, or a stop). */
 static void control_loop(struct ctl *c)
 {
     const struct iom_job *job = c->job;
     const volatile sig_atomic_t *stop = c->hooks ? c->hooks->stop : NULL;
     for (;;) {
-        uint64_t now = iom_now_ns();
-        int phase = c->sh->phase;
-        if (stop && *stop) {
-            c->r->interrupted_signal = *stop;
+        uint64_t now = iom_now_ns(), at;
+        int phase = c->sh->phase, sig = stop ? *stop : 0;
+        bool all_done = __atomic_load_n(&c->sh->nr_finished, __ATOMIC_RELAXED) == c->nw;
+        if (c->sync ? sync_poll(c, now, phase, all_done, &sig) == IOM_RSYNC_STOP : sig) {
+            c->r->interrupted_signal = sig;
             return;
         }
-        bool all_done = __atomic_load_n(&c->sh->nr_finished, __ATOMIC_RELAXED) == c->nw;
-        if (phase == IOM_PHASE_WARMUP && (now - c->t_start >= job->ramp_ns || all_done)) {
-            begin_measure(c, now);
+        if (phase == IOM_PHASE_WARMUP && phase_due(c, now, phase, all_done, &at)) {
+            begin_measure(c, at);
             continue;
         }
         if (phase == IOM_PHASE_MEASURE) {
-            if ((job->runtime_ns && now - c->t_meas >= job->runtime_ns) || all_done) {
+            if (phase_due(c, now, phase, all_done, &at)) {
                 bool cool = job->cooldown_ns && !all_done;
-                end_measure(c, now, cool ? IOM_PHASE_COOLDOWN : IOM_PHASE_STOP);
+                end_measure(c, at, cool ? IOM_PHASE_COOLDOWN : IOM_PHASE_STOP);
                 if (!cool)
                     return;
                 continue;
@@ -384,10 +452,23 @@ static int collect(struct ctl *c, int rc)
     return rc;
 }
 
-/* Go, take the phases, stop and join the workers, close the measured window. */
-static void run_phases(struct ctl *c, int rc)
+/* Go (with sync: when every participant is ready), take the phases, stop
+ * and join the workers, close the measured window. Returns rc or the
+ * coordinator's refusal. */
+static int run_phases(struct ctl *c, int rc)
 {
-    c->t_start = c->last_prog = iom_now_ns();
+    uint64_t sync_start = 0; /* the agreed start on this clock, 0 = now */
+    if (c->sync) {          /* every participant set up, or none starts */
+        char why[400] = "";
+        int arc = c->sync->ready(c->sync->arg, rc, why, sizeof(why), &sync_start);
+        if (arc && !rc) {
+            rc = arc;
+            snprintf(c->r->error, sizeof(c->r->error), "%s", why);
+        }
+        if (!rc && sync_start > iom_now_ns())
+            iom_sleep_until_ns(sync_start);
+    }
+    c->t_start = c->last_prog = sync_start ? sync_start : iom_now_ns();
     c->sh->start_ns = c->t_start;
     if (rc)
         set_phase(c->sh, IOM_PHASE_STOP);
@@ -405,9 +486,12 @@ static void run_phases(struct ctl *c, int rc)
     if (c->t_meas && !c->t_meas_end) /* stopped during the measured phase */
         end_measure(c, c->t_end, IOM_PHASE_STOP);
     set_phase(c->sh, IOM_PHASE_STOP);
-    for (unsigned i = 0; i < c->nw; i++)
+    for (unsigned i = 0; i < c->nw; i++) {
         if (c->ws[i].started)
             pthread_join(c->ws[i].tid, NULL);
+        if (c->ws[i].latlog)
+            fclose(c->ws[i].latlog);
+    }
     if (c->t_meas && !rc)
         finish_series(c);
     struct iom_result *r = c->r;
@@ -416,6 +500,7 @@ static void run_phases(struct ctl *c, int rc)
     r->cooldown_ns = c->t_meas_end ? c->t_end - c->t_meas_end : 0;
     if (c->t_meas)
         iom_cpu_usage_between(&c->cpu_a, &c->cpu_b, &r->cpu);
+    return rc;
 }
 
 int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
@@ -432,7 +517,8 @@ int iom_run_ops(const struct iom_job *job, struct iom_target *t, unsigned nr,
     if (!r)
         return -ENOMEM;
     struct iom_run_shared sh = {.phase = job->ramp_ns ? IOM_PHASE_WARMUP : IOM_PHASE_MEASURE};
-    struct ctl c = {.job = job, .r = r, .nw = r->nr_threads, .sh = &sh, .hooks = hooks};
+    struct ctl c = {.job = job, .r = r, .nw = r->nr_threads, .sh = &sh, .hooks = hooks,
+                    .sync = hooks ? hooks->sync : NULL};
     c.ws = calloc(c.nw, sizeof(*c.ws));
     uint64_t *shared_next = calloc(nr, sizeof(*shared_next));
     c.a = malloc(sizeof(*c.a));
@@ -460,7 +546,7 @@ int iom_run_ops(const struct iom_job *job, struct iom_target *t, unsigned nr,
     pthread_mutex_init(&sh.lock, NULL);
     pthread_cond_init(&sh.cond, NULL);
     rc = start_workers(&c, t, ops, shared_next);
-    run_phases(&c, rc);
+    rc = run_phases(&c, rc);
     rc = collect(&c, rc);
     for (unsigned i = 0; i < nr; i++)
         r->targets[i].device_mon = iom_devmon_take(c.mon, i);

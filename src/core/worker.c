@@ -214,8 +214,11 @@ static inline void complete(struct iom_worker *w, struct wctx *c, int n, uint64_
         }
         __atomic_store_n(&w->ios_all, w->ios_all + 1, __ATOMIC_RELAXED);
         __atomic_store_n(&w->bytes_all, w->bytes_all + io->len, __ATOMIC_RELAXED);
-        if (measuring)
+        if (measuring) {
             iom_io_stats_add(&st[io->is_write], io->len, end - io->start_ns);
+            if (__builtin_expect(w->latlog != NULL, 0))
+                fprintf(w->latlog, "%llu\n", (unsigned long long)(end - io->start_ns));
+        }
     }
 }
 

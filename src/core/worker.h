@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/offsets.h"
 #include "core/runner.h"
@@ -54,6 +55,7 @@ struct iom_worker {
     uint64_t first_io_offset;
     uint64_t verified, verify_errors;
     struct iom_verify_mismatch mismatch;
+    FILE *latlog;             /* check mode (iom_run_hooks.latency_log) or NULL */
 };
 
 /* The thread function: set up, wait for sh->go, run until the phase is

@@ -299,7 +299,8 @@ int iom_lab_clean(const struct iom_lab_clean_opts *o, struct iom_lab_clean_resul
         bool setup_file = strcmp(e->d_name, "base.cpio") == 0 ||
                           strcmp(e->d_name, "modules.dep") == 0 ||
                           strcmp(e->d_name, "lab.conf") == 0 ||
-                          strncmp(e->d_name, "vmlinuz-", 8) == 0;
+                          strncmp(e->d_name, "vmlinuz-", 8) == 0 ||
+                          strncmp(e->d_name, "vmlinux-", 8) == 0;
         bool leftover = is_leftover_name(e->d_name, &pid) && pid > 0 &&
                         (kill((pid_t)pid, 0) != 0 && errno == ESRCH);
         if (!leftover && !(o->all && setup_file))

@@ -28,6 +28,14 @@ struct iom_lab_io {
     double inflight_mean, inflight_max;   /* /sys/block/DISK/inflight sampled at 10 Hz */
     double inflight_samples;
     double qemu_cpu_s;       /* QEMU's user+system seconds between t0 and t1; NAN unknown */
+    double t0_uptime;        /* guest uptime at t0, seconds */
+};
+
+#define IOM_LAB_MAX_POINTS 64
+
+/* The sampled in-flight count of one sweep point (NAN when not known). */
+struct iom_lab_point_io {
+    double inflight_mean, inflight_max;
 };
 
 /* One run of one job in one boot. */
@@ -38,6 +46,8 @@ struct iom_lab_runrec {
     struct iom_imp_result *imp;   /* the document as the importer reads it (owned) */
     struct iom_lab_io io;
     double qemu_t0, qemu_t1;      /* QEMU CPU seconds when t0/t1 arrived; NAN unknown */
+    unsigned nr_points;           /* sweep: points with a window in the in-flight series */
+    struct iom_lab_point_io points[IOM_LAB_MAX_POINTS];
 };
 
 /* One job in one boot. */
@@ -73,6 +83,8 @@ struct iom_lab_env {
     char *dep_text;               /* modules.dep of the guest kernel */
     char *modparams;              /* iom_lab_modparams_load */
     char iomark_cpio[4300];
+    char kernel[4300];            /* vmlinux-VER (PVH ELF) or vmlinuz-VER */
+    const char *bios;             /* qboot.rom when QEMU ships it, else NULL (SeaBIOS) */
     char outdir[4096];
     char disk[4200];
     char host_cpu[128];
@@ -108,6 +120,15 @@ int iom_lab_watch_tick(int pid, void *arg);
 /* The guest's counters of one run from the texts of its t0 and t1 sections
  * (either NULL: io->have stays false). */
 void iom_lab_io_from(const char *t0, const char *t1, struct iom_lab_io *io);
+
+/*
+ * Sweep: split the run's in-flight series (section series.J.R: "uptime
+ * count" lines, 10 per second) into nr equal windows between t0 and t1, one
+ * per point in the order run (every point has the same ramp + runtime), and
+ * keep the middle 80% of each (process start and the gaps between points
+ * fall outside). Fills r->points and r->nr_points.
+ */
+void iom_lab_points_from_series(const char *series, struct iom_lab_runrec *r, unsigned nr);
 
 /* Figures of a run from its document: run -> iom_lab_figures_from_doc;
  * diskspd, sweep (the point with most IOPS), tpcc (NOPM, TPM) -> r->imp. */

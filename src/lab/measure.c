@@ -133,6 +133,7 @@ void iom_lab_io_from(const char *t0, const char *t1, struct iom_lab_io *io)
      * 9-19 disk: rd_ios rd_merges rd_sectors rd_ticks wr_ios wr_merges
      * wr_sectors wr_ticks in_flight io_ticks time_in_queue; 20-22 inflight samples */
     io->have = true;
+    io->t0_uptime = a[0];
     io->wall_s = b[0] - a[0];
     double busy = 0;
     for (int k = 1; k <= 8; k++)
@@ -268,4 +269,41 @@ cJSON *iom_lab_params_json(const struct iom_lab_unit *u, const struct iom_lab_gu
         cJSON_AddItemToArray(a, x);
     }
     return a;
+}
+
+void iom_lab_points_from_series(const char *series, struct iom_lab_runrec *r, unsigned nr)
+{
+    r->nr_points = 0;
+    if (!series || !r->io.have || r->io.wall_s <= 0 || nr == 0)
+        return;
+    if (nr > IOM_LAB_MAX_POINTS)
+        nr = IOM_LAB_MAX_POINTS;
+    double w = r->io.wall_s / nr, sum[IOM_LAB_MAX_POINTS] = {0}, mx[IOM_LAB_MAX_POINTS];
+    unsigned cnt[IOM_LAB_MAX_POINTS] = {0};
+    for (unsigned k = 0; k < nr; k++)
+        mx[k] = 0;
+    for (const char *p = series; p && *p;) {
+        double t, x;
+        if (sscanf(p, "%lf %lf", &t, &x) == 2) {
+            double rel = t - r->io.t0_uptime;
+            if (rel >= 0 && rel < r->io.wall_s) {
+                unsigned k = (unsigned)(rel / w);
+                double pos = rel / w - k;
+                if (k < nr && pos >= 0.1 && pos <= 0.9) {
+                    sum[k] += x;
+                    cnt[k]++;
+                    if (x > mx[k])
+                        mx[k] = x;
+                }
+            }
+        }
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    for (unsigned k = 0; k < nr; k++) {
+        r->points[k].inflight_mean = cnt[k] ? sum[k] / cnt[k] : NAN;
+        r->points[k].inflight_max = cnt[k] ? mx[k] : NAN;
+    }
+    r->nr_points = nr;
 }

@@ -165,6 +165,10 @@ int iom_lab_qemu_argv(const struct iom_lab_ctrl *c, const struct iom_lab_vm *vm,
     push(&b, "-no-reboot");
     push(&b, "-serial");
     push(&b, "file:%s", vm->console_path);
+    if (vm->bios) {
+        push(&b, "-bios");
+        push(&b, "%s", vm->bios);
+    }
     push(&b, "-kernel");
     push(&b, "%s", vm->kernel);
     push(&b, "-initrd");

@@ -45,7 +45,8 @@ struct iom_lab_vm {
     const char *accel;        /* "kvm" or "tcg" */
     unsigned vcpus;
     unsigned memory_mib;
-    const char *kernel;       /* vmlinuz path */
+    const char *kernel;       /* kernel: a bzImage, or an ELF with a PVH entry */
+    const char *bios;         /* -bios firmware (qboot.rom), NULL = QEMU's default (SeaBIOS) */
     const char *initrd;       /* initramfs path */
     const char *append;       /* kernel command line */
     const char *disk;         /* raw backing image */

@@ -218,7 +218,7 @@ char *iom_format_bytes(uint64_t bytes, char *buf, size_t len)
     }
     int k = 0;
     double v = (double)bytes / 1024.0;
-    while (k < 4 && v >= 1024.0) {
+    while (k < 4 && v >= 1023.95) {   /* 1023.95 KiB and up print as 1 MiB, not 1024.0 KiB */
         v /= 1024.0;
         k++;
     }

@@ -84,24 +84,36 @@ expect_status 0 "file of 1 MiB + 1000 bytes" -- "$IOMARK" run --direct=0 --iodep
 [ "$(jget $WORK/odd.json 'd["targets"][0]["unused_tail_bytes"]')" = 1000 ] && pass "tail of 1000 bytes reported" || fail "tail"
 $CHECK $WORK/odd.json --bs 4096 && pass "odd-size result checks (no short reads)" || fail "odd-size checks"
 
+# wait_running PID: until the run's worker threads exist (the target is open),
+# instead of assuming how long start-up takes on a busy machine; 60 s at most
+wait_running() {
+  local n
+  for _ in $(seq 600); do
+    n=$(awk '/^Threads:/ {print $2}' /proc/$1/status 2>/dev/null || true)
+    [ "${n:-0}" -ge 2 ] && return 0
+    sleep 0.1
+  done
+  echo "process $1 never started its workers"; return 1
+}
 # a target removed during the run: the open file lives on, the run completes
 "$IOMARK" run --size=16M --runtime=100ms --quiet $WORK/rm.dat >/dev/null
 "$IOMARK" run --runtime=2 --output-format=json --output=$WORK/rm.json --quiet $WORK/rm.dat &
-pid=$!; sleep 0.7; rm -f $WORK/rm.dat
+pid=$!; wait_running $pid; sleep 0.7; rm -f $WORK/rm.dat
 rc=0; wait $pid || rc=$?
 [ $rc = 0 ] && $CHECK $WORK/rm.json --bs 4096 && pass "removed target: run completes" || fail "removed target exit $rc"
 
 # a target truncated during the run: a clear error, no crash
 "$IOMARK" run --size=64M --runtime=1 --quiet $WORK/tr.dat >/dev/null
 "$IOMARK" run --runtime=10 --output-format=json --output=$WORK/tr.json --quiet $WORK/tr.dat 2>$WORK/tr.err &
-pid=$!; sleep 1; truncate -s 0 $WORK/tr.dat
+pid=$!; wait_running $pid; sleep 1; truncate -s 0 $WORK/tr.dat
 rc=0; wait $pid || rc=$?
 [ $rc = 1 ] && pass "truncated target: exit 1" || fail "truncated target exit $rc"
 grep -q "short transfer" $WORK/tr.err && pass "truncation reported" || fail "truncation message: $(cat $WORK/tr.err)"
 
 # signal while the test file is being created: removed, exit 130, valid document
 "$IOMARK" run --size=8G --output-format=json --output=$WORK/sig.json --quiet $WORK/big.dat 2>/dev/null &
-pid=$!; sleep 0.5; kill -INT $pid
+# (the signal goes once the file exists: the handler is installed before it is created)
+pid=$!; for _ in $(seq 600); do [ -e $WORK/big.dat ] && break; sleep 0.1; done; sleep 0.2; kill -INT $pid
 rc=0; wait $pid || rc=$?
 [ $rc = 130 ] && pass "interrupted creation: exit 130" || fail "interrupted creation exit $rc"
 [ ! -e $WORK/big.dat ] && pass "half-created file removed" || fail "file left behind"

@@ -66,6 +66,21 @@ for f in (0.9, 1.1):
 assert len(fit["points"]) == len(pts)
 PY
 
+# several run documents (the sweep's points as separate files) fit the same device
+$PY - "$SWEEP" $WORK <<'PY'
+import json, sys
+sw = json.load(open(sys.argv[1]))
+for i, p in enumerate(sw["points"]):
+    json.dump(p["result"], open(f"{sys.argv[2]}/run{i}.json", "w"))
+PY
+expect_status 0 "fit on run documents" -- "$IOMARK" model fit --output-format=json --output=$WORK/fit_runs.json $WORK/run*.json
+$PY - "$FIT" $WORK/fit_runs.json <<'PY' && pass "run documents give the sweep's fit" || fail "run documents"
+import json, sys
+a = json.load(open(sys.argv[1]))["device"]; b = json.load(open(sys.argv[2]))["device"]
+for k in ("service_mean_us", "parallelism", "host_us_per_io"):
+    assert abs(a[k] - b[k]) <= 1e-9 * max(abs(a[k]), 1), (k, a[k], b[k])
+PY
+
 # prediction: closed loop, two what-ifs, JSON
 expect_status 0 "predict closed loop" -- "$IOMARK" model $FIT --what-if lun_queue=8,adapter_queue=16 \
   --what-if lun_queue=254,adapter_queue=1024,parallelism=64 --workload threads=8,iodepth=8 \

@@ -3,11 +3,24 @@
 # valid JSON, exit 130 / 143; a text report is printed too.
 source "$(dirname "$0")/lib.sh"
 F=$WORK/s.dat
+# wait_running PID: until the run's worker threads exist (the measured phase,
+# or the warm-up, starts as they are set up), instead of assuming how long
+# start-up takes on a busy machine or in a sanitizer build; 60 s at most
+wait_running() {
+  local n
+  for _ in $(seq 600); do
+    n=$(awk '/^Threads:/ {print $2}' /proc/$1/status 2>/dev/null || true)
+    [ "${n:-0}" -ge 2 ] && return 0
+    sleep 0.1
+  done
+  echo "process $1 never started its workers"; return 1
+}
 "$IOMARK" run --size=16M --runtime=1 --quiet $F >/dev/null
 for sig in INT TERM; do
   want=$([ $sig = INT ] && echo 130 || echo 143)
   "$IOMARK" run --runtime=60 --iodepth=4 --output-format=json --output=$WORK/$sig.json --quiet $F &
   pid=$!
+  wait_running $pid
   sleep 1.5
   kill -$sig $pid
   rc=0; wait $pid || rc=$?
@@ -24,6 +37,7 @@ done
 # text mode prints the partial report on stdout
 "$IOMARK" run --runtime=60 --quiet $F > $WORK/text.out &
 pid=$!
+wait_running $pid
 sleep 1.2
 kill -INT $pid
 rc=0; wait $pid || rc=$?
@@ -32,6 +46,7 @@ grep -q "INTERRUPTED" $WORK/text.out && grep -q "IOPS" $WORK/text.out && pass "p
 # interrupted during warm-up: still a valid document, nothing measured
 "$IOMARK" run --ramp_time=30 --runtime=10 --output-format=json --output=$WORK/ramp.json --quiet $F &
 pid=$!
+wait_running $pid
 sleep 1
 kill -INT $pid
 rc=0; wait $pid || rc=$?
@@ -40,6 +55,7 @@ $CHECK $WORK/ramp.json --status interrupted --min-ios 0 && pass "warm-up interru
 # SIGHUP during the cool-down: the measured phase is complete, the document valid, exit 129
 "$IOMARK" run --runtime=1 --cooldown_time=30 --output-format=json --output=$WORK/hup.json --quiet $F &
 pid=$!
+wait_running $pid
 sleep 2
 kill -HUP $pid
 rc=0; wait $pid || rc=$?
