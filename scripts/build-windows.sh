@@ -56,11 +56,14 @@ ensure_deb_src() {
     echo "build-windows.sh: no deb-src entry in /etc/apt; add one for your mirror (as root)" >&2; exit 1
   fi
   local f=/etc/apt/sources.list.d/iomark-deb-src.sources
-  if ls /etc/apt/sources.list.d/*.sources >/dev/null 2>&1; then
+  # only Debian's own archive entries (a third-party repository may have no sources)
+  local deb822; deb822=$(grep -l 'debian\.org' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
+  if [ -n "$deb822" ]; then
     # deb822: copy each stanza as deb-src
-    sed -e 's/^Types: *deb$/Types: deb-src/' /etc/apt/sources.list.d/*.sources | grep -v '^#' > "$f"
+    sed -e 's/^Types: *deb$/Types: deb-src/' $deb822 | grep -v '^#' > "$f"
   else
-    grep -h '^deb ' /etc/apt/sources.list | sed 's/^deb /deb-src /' > /etc/apt/sources.list.d/iomark-deb-src.list
+    grep -h '^deb .*debian\.org' /etc/apt/sources.list | sed 's/^deb /deb-src /' \
+      > /etc/apt/sources.list.d/iomark-deb-src.list
   fi
   log "added deb-src entries; apt-get update"
   apt-get update -qq

@@ -24,6 +24,17 @@ foreach(name ${WIN_UNIT_TESTS})
     ENVIRONMENT "WINEPATH=${WIN_DLL_PATH};WINEDEBUG=-all")
 endforeach()
 
+# Windows-only unit tests (tests/win/test_*.c)
+file(GLOB WIN_ONLY_UNIT CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/win/test_*.c)
+foreach(src ${WIN_ONLY_UNIT})
+  get_filename_component(name ${src} NAME_WE)
+  add_executable(${name} ${src})
+  target_link_libraries(${name} PRIVATE iomarkcore)
+  add_test(NAME ${name} COMMAND ${name})
+  set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+    ENVIRONMENT "WINEPATH=${WIN_DLL_PATH};WINEDEBUG=-all")
+endforeach()
+
 file(GLOB WIN_INTEG_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/win/test_*.sh)
 list(JOIN CMAKE_CROSSCOMPILING_EMULATOR " " WIN_EMU)
 foreach(src ${WIN_INTEG_TESTS})

@@ -104,17 +104,32 @@ int iom_cli_take_profile(int *argc, char **argv, struct iom_job *job);
 int iom_cmd_probe(int argc, char **argv);
 
 #ifdef IOMARK_HAVE_MPI
+struct iom_mpi_info;
+/* What a command adds to iom_cli_mpi_run; every member may be NULL. */
+struct iom_cli_mpi_ops {
+    /* after %r/%h/%n expansion, before iom_cli_check: returns an exit status
+     * (0 = go on), having printed its one-line reason */
+    int (*before_check)(void *arg, struct iom_job *job);
+    /* after iom_cli_check succeeded, targets checked: the same */
+    int (*after_check)(void *arg, struct iom_job *job, struct iom_target *targets);
+    /* rank 0 writes the merged result (NULL: a run document, JSON or text);
+     * returns an exit status */
+    int (*emit)(void *arg, const struct iom_result *merged, const struct iom_mpi_info *info,
+                const struct iom_run_opts *ro);
+    void *arg;
+};
 /*
  * `iomark run|diskspd ...` started by an MPI launcher (cli/mpi_run.c,
  * docs/mpi.md): initialises MPI, refuses mismatched ranks, expands %r/%h/%n
  * in the targets, checks and prepares them, agrees on the status, runs one
  * shared window, and rank 0 writes the merged document (JSON or text, as
- * --output-format says). job is parsed (its targets are expanded in place);
- * targets[] has job->nr_targets entries. Returns the exit status (non-zero
- * on every rank when any rank failed); MPI is finalised.
+ * --output-format says, or ops->emit). job is parsed (its targets are
+ * expanded in place); targets[] has job->nr_targets entries; ops may be
+ * NULL. Returns the exit status (non-zero on every rank when any rank
+ * failed); MPI is finalised.
  */
 int iom_cli_mpi_run(const char *cmd, struct iom_job *job, const struct iom_run_opts *ro,
-                    struct iom_target *targets);
+                    struct iom_target *targets, const struct iom_cli_mpi_ops *ops);
 #endif
 
 #endif

@@ -136,7 +136,7 @@ int iom_cmd_run(int argc, char **argv)
             iom_cli_error("run", "--repeat=%u: not available under an MPI launcher", repeat);
             status = IOM_EXIT_USAGE;
         } else {
-            status = iom_cli_mpi_run("run", &job, &ro, targets);
+            status = iom_cli_mpi_run("run", &job, &ro, targets, NULL);
         }
         goto out;
     }

@@ -57,8 +57,11 @@ static int emit_merged(const char *cmd, const struct iom_result *m, const struct
 }
 
 int iom_cli_mpi_run(const char *cmd, struct iom_job *job, const struct iom_run_opts *ro0,
-                    struct iom_target *targets)
+                    struct iom_target *targets, const struct iom_cli_mpi_ops *ops)
 {
+    static const struct iom_cli_mpi_ops none;
+    if (!ops)
+        ops = &none;
     if (iom_mpi_init()) {
         iom_cli_error(cmd, "started by an MPI launcher, but MPI_Init failed");
         return IOM_EXIT_FAIL;
@@ -83,7 +86,12 @@ int iom_cli_mpi_run(const char *cmd, struct iom_job *job, const struct iom_run_o
         return erc == -ENOMEM ? IOM_EXIT_FAIL : IOM_EXIT_USAGE;
     }
     iom_cli_last_error[0] = 0;
-    status = iom_cli_check(cmd, job, &ro, targets);
+    if (ops->before_check)
+        status = ops->before_check(ops->arg, job);
+    if (!status)
+        status = iom_cli_check(cmd, job, &ro, targets);
+    if (!status && ops->after_check)
+        status = ops->after_check(ops->arg, job, targets);
     bool prepared = false;
     if (!status) {
         iom_cli_signals_install();
@@ -130,7 +138,7 @@ int iom_cli_mpi_run(const char *cmd, struct iom_job *job, const struct iom_run_o
             iom_cli_error(cmd, "gathering the ranks' results: %s", strerror(grc ? -grc : ENOMEM));
             status = IOM_EXIT_FAIL;
         } else {
-            int erc2 = emit_merged(cmd, m, in, &ro);
+            int erc2 = ops->emit ? ops->emit(ops->arg, m, in, &ro) : emit_merged(cmd, m, in, &ro);
             if (erc2)
                 status = erc2;
             else if (m->interrupted_signal)

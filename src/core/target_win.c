@@ -301,8 +301,13 @@ int iom_target_open(const struct iom_job *job, struct iom_target *t, char *err, 
     }
     int fd = _open_osfhandle((intptr_t)h, (writes ? _O_RDWR : _O_RDONLY) | _O_BINARY);
     if (fd < 0) {
+        int e = errno ? errno : EBADF;
+        DWORD type = GetFileType(h);
         CloseHandle(h);
-        return fail(err, errlen, -EMFILE, "target %s: out of file descriptors", t->path);
+        return fail(err, errlen, -e,
+                    "target %s: the C runtime refuses a descriptor for its handle (%s; "
+                    "GetFileType gives %lu)",
+                    t->path, strerror(e), (unsigned long)type);
     }
     if (iom_win_fd_remember(fd, access, flags) != 0) {
         _close(fd);

@@ -7,7 +7,10 @@
  *       Random (the -r alignment: a random pattern) or StrideSize (a
  *       sequential one), WriteRatio, RequestCount (outstanding I/O per
  *       thread). RandomAccess is the -fr caching hint
- *       (FILE_FLAG_RANDOM_ACCESS), not the pattern.
+ *       (FILE_FLAG_RANDOM_ACCESS), not the pattern (DiskSpd's
+ *       Common/Common.cpp, Target::GetXml: "<RandomAccess>" from
+ *       _fRandomAccessHint; "If XML contains <Random>, <StrideSize> is
+ *       ignored").
  *   Results/TimeSpan: TestTimeSeconds, ThreadCount,
  *       CpuUtilization/Average/UsagePercent (% of all CPUs),
  *       Latency (with -L): Average{Read,Write,Total}Milliseconds and

@@ -455,6 +455,8 @@ int iom_lab_initrd_write(const char *out_path, const char *base_cpio, const char
     iom_cpio_add_data(&c, "lab/modules", 0644, j->modules, strlen(j->modules));
     iom_cpio_add_data(&c, "lab/fsmodules", 0644, j->fs_modules, strlen(j->fs_modules));
     iom_cpio_add_data(&c, "lab/drivers", 0644, j->drivers, strlen(j->drivers));
+    const char *units = j->units ? j->units : "-:ANY\n";
+    iom_cpio_add_data(&c, "lab/units", 0644, units, strlen(units));
     add_text(&c, "lab/scheduler", "%s\n", j->scheduler);
     add_text(&c, "lab/ctrl", "%s\n", j->ctrl);
     add_text(&c, "lab/repeat", "%u\n", j->repeat);

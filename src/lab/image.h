@@ -226,6 +226,8 @@ struct iom_lab_job_files {
     const char *modules;         /* /lab/modules: "path [param=value ...]" lines */
     const char *fs_modules;      /* /lab/fsmodules: ext4 and its dependencies (tpcc), or "" */
     const char *drivers;         /* /lab/drivers: module names whose parameters are reported */
+    const char *units;           /* /lab/units: "PREFIX:DRIVER" words, one per controller of
+                                  * the boot ("-:ANY" for a boot with one controller) */
     const char *scheduler;       /* /lab/scheduler */
     const char *ctrl;            /* /lab/ctrl */
     unsigned repeat;             /* /lab/repeat: runs of every job */

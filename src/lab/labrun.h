@@ -74,6 +74,9 @@ struct iom_lab_unitout {
     cJSON *probe;                 /* `iomark probe` in the guest (owned) */
     cJSON *params;                /* requested vs effective guest parameters (owned) */
     struct iom_lab_jobout *jobs;  /* opts->nr_jobs entries */
+    size_t nr_shared;             /* controllers in its boot (1: a boot of its own) */
+    double image_s;               /* writing its boot's initramfs (base + iomark + job) */
+    char boot_name[160];          /* its boot's file prefix (the unit's name, or boot-N) */
 };
 
 /* The lab's environment, found once. */
@@ -101,7 +104,9 @@ struct iom_lab_watch {
     const char *chan;
     long offset;
     char carry[96];
-    struct iom_lab_unitout *uo;
+    struct iom_lab_unitout *uo[IOM_LAB_MAX_UNITS];  /* the boot's units, in /lab/units order */
+    size_t nr_uo;
+    bool prefixed;          /* sections are "K/NAME" (several units in the boot) */
     const struct iom_lab_opts *o;
     double t_start;
     double boot_bound_s;    /* nothing on the channel by then: the guest did not boot */
@@ -137,8 +142,30 @@ void iom_lab_figures_of(const char *command, const cJSON *doc, struct iom_lab_ru
 /* jo->mean = the mean of every figure over jo's ok runs (NAN-aware). */
 void iom_lab_mean_of(struct iom_lab_jobout *jo, unsigned n);
 
+/* Seconds unit uo's jobs took in the guest: from its first run's t0 to its
+ * last run's t1 (guest uptime); NAN when unknown. */
+double iom_lab_unit_jobs_s(const struct iom_lab_unitout *uo, const struct iom_lab_opts *o);
+
 /* Requested vs effective guest parameters of unit u, as a JSON array. */
 cJSON *iom_lab_params_json(const struct iom_lab_unit *u, const struct iom_lab_guest_view *v);
+
+/* ---- results.c ---- */
+
+/* Section `name` of the unit whose sections start with pfx ("" when the boot
+ * has one controller, "K/" when it has several); NULL when absent. */
+const struct iom_lab_section *iom_lab_usec(const struct iom_lab_channel *ch, const char *pfx,
+                                           const char *name);
+
+/*
+ * Read unit uo's results (sections prefixed pfx) from the channel: guest
+ * view, parameters in effect, probe (its own target only), every job's runs
+ * (figures, I/O path, tpcc check), and write the guest's documents to
+ * e->outdir as FNAME[.jobJ-CMD][.R].json|xml. first_fail gets the first
+ * failure, "" when none.
+ */
+void iom_lab_collect_unit(const struct iom_lab_opts *o, struct iom_lab_env *e,
+                          const struct iom_lab_channel *ch, const char *pfx, const char *fname,
+                          struct iom_lab_unitout *uo, char *first_fail, size_t fflen);
 
 /* lab.json of the run so far (partial when some units did not run). */
 cJSON *iom_lab_doc(const struct iom_lab_opts *o, const struct iom_lab_env *e,

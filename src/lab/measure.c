@@ -75,22 +75,34 @@ int iom_lab_watch_tick(int pid, void *arg)
         n += cl;
         buf[n] = 0;
         for (size_t i = 0; i < n; i++) {
-            if (buf[i] != '@' || strncmp(buf + i, "@@iomark-lab t", 14) != 0)
+            if (buf[i] != '@' || strncmp(buf + i, "@@iomark-lab ", 13) != 0 ||
+                !memchr(buf + i, '\n', n - i))
                 continue;
+            const char *h = buf + i + 13;
+            size_t k = 0;
+            if (w->prefixed) {
+                char *end;
+                unsigned long kk = strtoul(h, &end, 10);
+                if (end == h || *end != '/' || kk < 1 || kk > w->nr_uo)
+                    continue;
+                k = kk - 1;
+                h = end + 1;
+            }
             unsigned jj, rr;
             char which;
-            if (sscanf(buf + i + 14, "%c.%u.%u ", &which, &jj, &rr) == 3 &&
-                (which == '0' || which == '1') && jj >= 1 && jj <= w->o->nr_jobs && rr >= 1 &&
-                rr <= w->o->repeat && memchr(buf + i, '\n', n - i)) {
-                struct iom_lab_runrec *r = &w->uo->jobs[jj - 1].runs[rr - 1];
-                double c = proc_cpu_s(pid);
-                if (which == '0') {
-                    r->qemu_t0 = c;
-                    if (jj == 1 && rr == 1)
-                        w->uo->boot_s = iom_lab_now_s() - w->t_start;
-                } else {
-                    r->qemu_t1 = c;
-                }
+            if (h[0] != 't' || sscanf(h + 1, "%c.%u.%u ", &which, &jj, &rr) != 3 ||
+                (which != '0' && which != '1') || jj < 1 || jj > w->o->nr_jobs || rr < 1 ||
+                rr > w->o->repeat)
+                continue;
+            struct iom_lab_unitout *uo = w->uo[k];
+            struct iom_lab_runrec *r = &uo->jobs[jj - 1].runs[rr - 1];
+            double c = proc_cpu_s(pid);
+            if (which == '0') {
+                r->qemu_t0 = c;
+                if (jj == 1 && rr == 1)
+                    uo->boot_s = iom_lab_now_s() - w->t_start;
+            } else {
+                r->qemu_t1 = c;
             }
         }
         /* keep the tail: a header may be split across reads */
@@ -306,4 +318,20 @@ void iom_lab_points_from_series(const char *series, struct iom_lab_runrec *r, un
         r->points[k].inflight_max = cnt[k] ? mx[k] : NAN;
     }
     r->nr_points = nr;
+}
+
+double iom_lab_unit_jobs_s(const struct iom_lab_unitout *uo, const struct iom_lab_opts *o)
+{
+    double first = NAN, last = NAN;
+    for (size_t j = 0; uo->jobs && j < o->nr_jobs; j++)
+        for (unsigned r = 0; r < o->repeat; r++) {
+            const struct iom_lab_io *io = &uo->jobs[j].runs[r].io;
+            if (!io->have)
+                continue;
+            if (isnan(first) || io->t0_uptime < first)
+                first = io->t0_uptime;
+            if (isnan(last) || io->t0_uptime + io->wall_s > last)
+                last = io->t0_uptime + io->wall_s;
+        }
+    return last - first;
 }

@@ -422,7 +422,9 @@ int iom_mpi_gather(const struct iom_result *r, int run_rc, bool patterned,
     m->cooldown_ns = r->cooldown_ns;
     m->nr_targets = (uint32_t)g_size;
     m->targets = calloc((size_t)g_size, sizeof(*m->targets));
-    if (!m->targets) {
+    m->nr_threads = (uint32_t)g_size; /* one "thread" per rank: its totals */
+    m->threads = calloc((size_t)g_size, sizeof(*m->threads));
+    if (!m->targets || !m->threads) {
         iom_result_free(m);
         iom_mpi_info_free(in);
         return -ENOMEM;
@@ -442,8 +444,11 @@ int iom_mpi_gather(const struct iom_result *r, int run_rc, bool patterned,
         t->region_len = k->region_len;
         t->logical_block_bytes = k->logical_block_bytes;
         t->is_blockdev = k->is_blockdev;
+        m->threads[i].target_idx = (uint32_t)i;
+        m->threads[i].thread_idx = 0;
         for (int d = 0; d < 2; d++) {
             t->dir[d] = k->total[d];
+            m->threads[i].dir[d] = k->total[d];
             iom_io_stats_merge(&m->total[d], &k->total[d]);
         }
         if (k->measured_ns > in->slowest_ns)

@@ -123,7 +123,8 @@ struct iom_mpi_info {
  * On rank 0, *merged receives a new result (iom_result_free) whose totals
  * and histograms are the sums over all ranks (percentiles come from the
  * merged histogram, never from averaging percentiles), whose targets are the
- * ranks' totals (one per rank, path "rank R host H: targets"), whose
+ * ranks' totals (one per rank, path "rank R host H: targets"; also one
+ * thread per rank, thread i of target i, for the DiskSpd layouts), whose
  * measured_ns is the slowest rank's, whose CPU is the mean of the hosts'
  * system-wide figures with process seconds summed, and whose error names the
  * first failing rank; *info (iom_mpi_info_free) the per-rank figures. Other

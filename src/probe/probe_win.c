@@ -87,16 +87,11 @@ static const char *param_of(const struct iom_probe_disk *d, const char *name)
     return NULL;
 }
 
-/* HKLM\SYSTEM\CurrentControlSet\Services\<svc>\Parameters\Device\DriverParameter */
-static void driver_parameters(struct iom_probe_disk *d, const char *svc)
+void iom_probe_win_parse_driver_parameter(struct iom_probe_disk *d, const char *svc,
+                                          const char *value)
 {
-    char key[160], val[512];
-    snprintf(key, sizeof(key), "SYSTEM\\CurrentControlSet\\Services\\%s\\Parameters\\Device", svc);
-    DWORD len = sizeof(val) - 1, type = 0;
-    if (RegGetValueA(HKEY_LOCAL_MACHINE, key, "DriverParameter", RRF_RT_REG_SZ, &type, val, &len) !=
-        ERROR_SUCCESS)
-        return;
-    val[sizeof(val) - 1] = '\0';
+    char val[512];
+    snprintf(val, sizeof(val), "%s", value);
     char *save = NULL;
     for (char *tok = strtok_r(val, ",; ", &save); tok; tok = strtok_r(NULL, ",; ", &save)) {
         char *eq = strchr(tok, '=');
@@ -105,6 +100,19 @@ static void driver_parameters(struct iom_probe_disk *d, const char *svc)
         *eq = '\0';
         add_param(d, svc, tok, eq + 1);
     }
+}
+
+int iom_probe_win_driver_parameter(struct iom_probe_disk *d, const char *svc)
+{
+    char key[160], val[512];
+    snprintf(key, sizeof(key), "SYSTEM\\CurrentControlSet\\Services\\%s\\Parameters\\Device", svc);
+    DWORD len = sizeof(val) - 1, type = 0;
+    if (RegGetValueA(HKEY_LOCAL_MACHINE, key, "DriverParameter", RRF_RT_REG_SZ, &type, val, &len) !=
+        ERROR_SUCCESS)
+        return -ENOENT;
+    val[sizeof(val) - 1] = '\0';
+    iom_probe_win_parse_driver_parameter(d, svc, val);
+    return 0;
 }
 
 /* The controller of disk number `num` through SetupAPI: the disk's parent. */
@@ -160,7 +168,7 @@ static void controller_of(unsigned long num, struct iom_probe_disk *d)
             snprintf(d->controller, sizeof(d->controller), "%s", known ? known : name);
         if (svc[0]) {
             snprintf(d->driver, sizeof(d->driver), "%s", svc);
-            driver_parameters(d, svc);
+            iom_probe_win_driver_parameter(d, svc);
         }
         break;
     }
@@ -169,7 +177,7 @@ static void controller_of(unsigned long num, struct iom_probe_disk *d)
 
 /* Windows service names whose documented queue limits iomark knows
  * (VMware KB 2053145 for pvscsi; LSI_SAS: adapter 128 / LUN 32). */
-static void known_limits(struct iom_probe_disk *d)
+void iom_probe_win_known_limits(struct iom_probe_disk *d)
 {
     if (_stricmp(d->driver, "pvscsi") == 0) {
         const char *rp = param_of(d, "RequestRingPages"), *qd = param_of(d, "MaxQueueDepth");
@@ -253,7 +261,7 @@ static void fill_disk(unsigned long num, struct iom_probe_disk *d)
         CloseHandle(h);
     }
     controller_of(num, d);
-    known_limits(d);
+    iom_probe_win_known_limits(d);
 }
 
 static int probe_disk_number(unsigned long num, struct iom_probe_target *out)

@@ -34,5 +34,26 @@ int iom_probe_all_disks_win(struct iom_probe_target **out, int *nr);
  * major.minor.build"). Returns 0 when the key exists, else -ENOENT. */
 int iom_probe_host_facts_win(struct iom_probe_host *h);
 
+/* Split a DriverParameter string ("Key=Value,Key=Value"; ',' ';' or ' '
+ * between pairs) into d's parameters, module = svc. Pairs without '=' are
+ * skipped; at most IOM_PROBE_MAX_PARAMS are kept. */
+void iom_probe_win_parse_driver_parameter(struct iom_probe_disk *d, const char *svc,
+                                          const char *value);
+
+/* Read HKLM\SYSTEM\CurrentControlSet\Services\<svc>\Parameters\Device
+ * DriverParameter (REG_SZ) into d's parameters. Returns 0, or -ENOENT when
+ * the value is absent. */
+int iom_probe_win_driver_parameter(struct iom_probe_disk *d, const char *svc);
+
+/*
+ * Queue limits of controllers whose Windows drivers document them, from
+ * d->driver (the service name) and its parameters: "pvscsi" gets adapter
+ * queue RequestRingPages x 32 and LUN queue MaxQueueDepth (defaults 8 pages
+ * and 64 when not set; VMware KB 2053145), a "ring_pages" parameter and
+ * driver "vmw_pvscsi" so the shared advice applies; "LSI_SAS" gets 128 / 32
+ * and driver "mptsas". Other drivers are left as they are.
+ */
+void iom_probe_win_known_limits(struct iom_probe_disk *d);
+
 #endif
 #endif

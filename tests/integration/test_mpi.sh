@@ -7,7 +7,11 @@
 #   histogram's bucket width (1/64 of the value, stats/hist.h);
 # - the ranks' measured windows agree within 10 ms;
 # - a rank pointed at a missing file: every rank exits non-zero within 5 s and
-#   the document names the rank and the host.
+#   the document names the rank and the host;
+# - iomark diskspd under mpirun: the DiskSpd report's total = the sum of the
+#   ranks' rows, and iomark compare reads it;
+# - SIGINT to mpirun: rank 0 still writes a document, marked interrupted,
+#   whose total is the sum of the ranks'.
 # Skips (77) when mpirun is absent or iomark was built without MPI.
 set -u
 IOMARK=${IOMARK:?}
@@ -79,5 +83,39 @@ assert t1 - t0 < 5.0, t1 - t0
 assert doc["status"] == "error"
 assert doc["mpi"]["failed_rank"] == 2 and doc["mpi"]["failed_host"] == host, doc["mpi"]
 assert "rank 2 on %s" % host in doc["error"] and "m.2.dat" in doc["error"], doc["error"]
+PY
+
+# iomark diskspd, 2 ranks: the "total:" row of Total IO = the sum of the rank rows
+timeout 120 $MPIRUN -np 2 "$IOMARK" diskspd -c16M -d1 -W0 -r -b4K -o4 -t1 -L "$D/d.%r.dat" \
+    >"$D/ds.txt" || fail "mpirun iomark diskspd failed"
+python3 - "$D/ds.txt" <<'PY' || exit 1
+import sys
+t = open(sys.argv[1]).read()
+blk = t[t.index("Total IO"):t.index("Read IO")]
+rows = [l for l in blk.splitlines() if l.strip()[:1].isdigit()]
+tot = [l for l in blk.splitlines() if l.startswith("total:")][0]
+ios = sum(int(l.split("|")[2]) for l in rows)
+print("diskspd rows", len(rows), "sum", ios, "total", int(tot.split("|")[1]))
+assert len(rows) == 2 and "rank 1 host" in rows[1]
+assert ios == int(tot.split("|")[1])
+assert "all hosts" in t
+PY
+"$IOMARK" compare "$D/ds.txt" "$D/run.json" >/dev/null || fail "compare cannot read the merged documents"
+
+# SIGINT to mpirun (Ctrl-C): an interrupted document from rank 0
+timeout 60 $MPIRUN -np 2 "$IOMARK" run --rw=randread --bs=4k --iodepth=4 --runtime=30s \
+    --size=16m --quiet --output-format=json --output="$D/int.json" "$D/i.%r.dat" &
+pid=$!
+sleep 4
+kill -INT $pid
+wait $pid
+python3 - "$D/int.json" <<'PY' || exit 1
+import json, sys
+doc = json.load(open(sys.argv[1]))
+s = sum(r["total"]["ios"] for r in doc["mpi"]["per_rank"])
+print("interrupted:", doc["status"], doc.get("interrupted_by"), "I/Os", doc["total"]["total"]["ios"], s)
+assert doc["status"] == "interrupted" and doc["mpi"]["ranks"] == 2
+assert doc["total"]["total"]["ios"] == s > 0
+assert doc["duration"]["measured_s"] < 29
 PY
 echo PASS
