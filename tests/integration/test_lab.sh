@@ -70,8 +70,9 @@ expect_usage "module nosuchmod is not in the guest image" --guest-param=nosuchmo
 # --- one real boot: virtio-blk and NVMe in one guest (a shared boot), short workload
 out="$tmp/run"
 start=$(date +%s)
-"$IOMARK" lab --controllers=virtio-blk,nvme --runtime=3s --ramp_time=1s --disk-size=64M \
-    --guest-param=virtio_blk.queue_depth=64 --output-dir="$out" >"$tmp/table" 2>"$tmp/err"
+"$IOMARK" lab --controllers=virtio-blk,nvme,pvscsi --runtime=3s --ramp_time=1s --disk-size=64M \
+    --guest-param=virtio_blk.queue_depth=64 --guest-param=vmw_pvscsi.ring_pages=9999 \
+    --output-dir="$out" >"$tmp/table" 2>"$tmp/err"
 rc=$?
 echo "lab run: exit $rc in $(( $(date +%s) - start )) s"
 cat "$tmp/table"
@@ -99,7 +100,7 @@ assert g["nr_hw_queues"] == 2, g            # one queue per vCPU (tests/data/lab
 # the guest parameter reached the driver: virtqueue depth 64 -> 64 requests
 assert "virtio_blk.queue_depth=64" in g["module_parameters"], g
 assert g["nr_requests"] == 64, g
-assert env["guest_params"] == ["virtio_blk.queue_depth=64"], env
+assert env["guest_params"] == ["virtio_blk.queue_depth=64", "vmw_pvscsi.ring_pages=9999"], env
 assert "virtio_blk.queue_depth=64" in env["kernel_cmdline"], env
 # iomark probe ran in the guest too (when the build has it): it reads the
 # same sysfs by its own code, so the two views must agree
@@ -140,7 +141,7 @@ assert "includes the emulation" in lab["cpu_per_io_note"] or "TCG" in lab["cpu_p
 # the shared boot: both controllers in boot-1, each measured on its own disk
 n = lab["controllers"][1]
 assert n["name"] == "nvme" and n["status"] == "ok", n
-assert c["boot"] == n["boot"] == "boot-1" and c["controllers_in_boot"] == 2, (c["boot"], n["boot"])
+assert c["boot"] == n["boot"] == "boot-1" and c["controllers_in_boot"] == 3, (c["boot"], n["boot"])
 assert n["guest"]["driver"] == "nvme" and n["guest"]["disk"].startswith("nvme"), n["guest"]
 assert g["disk"].startswith("vd"), g
 rn = json.load(open(os.path.join(out, "nvme.json")))
@@ -150,6 +151,14 @@ assert rn["lab"]["controller"] == "nvme" and rn["total"]["read"]["ios"] > 100
 if "probe" in c and "probe" in n:
     assert [t["path"] for t in c["probe"]["targets"]] == ["/dev/" + g["disk"]], c["probe"]["targets"]
     assert [t["path"] for t in n["probe"]["targets"]] == ["/dev/" + n["guest"]["disk"]]
+# an out-of-range guest parameter: /sys/module echoes 9999, but vmw_pvscsi
+# caps the request ring at 32 pages (PVSCSI_MAX_NUM_PAGES_REQ_RING in
+# drivers/scsi/vmw_pvscsi.h) of 32 requests each: can_queue 1024
+pv = lab["controllers"][2]
+assert pv["name"] == "pvscsi" and pv["status"] == "ok" and pv["boot"] == "boot-1", pv.get("reason")
+assert pv["guest"]["can_queue"] == 1024, pv["guest"]
+assert pv["guest_params_effective"] == [{"parameter": "vmw_pvscsi.ring_pages", "requested": "9999",
+        "sysfs": "9999", "in_effect": "32", "in_effect_from": "scsi_host can_queue / 32"}], pv
 # NVMe's in-flight at the device reached more than SATA's or IDE's 1 and never its 1023
 nio = n["jobs"][0]["mean"]["io_path"]
 assert 1 <= nio["inflight_max"] <= 1023, nio
@@ -160,7 +169,8 @@ EOF
 [ ! -e "$out/disk.raw" ] || fail "backing image left behind"
 # the lab report: one HTML page from lab.json with bars per controller
 "$IOMARK" report "$out" -o "$tmp/lab.html" || fail "iomark report LABDIR"
-grep -q "<svg" "$tmp/lab.html" && grep -q ">virtio-blk<" "$tmp/lab.html" && grep -q ">nvme<" "$tmp/lab.html" ||
+grep -q "<svg" "$tmp/lab.html" && grep -q ">virtio-blk<" "$tmp/lab.html" && grep -q ">nvme<" "$tmp/lab.html" &&
+    grep -q "vmw_pvscsi.ring_pages 9999 / 32" "$tmp/lab.html" ||
     fail "lab report lacks the bars"
 grep -q "not VMware" "$tmp/lab.html" || fail "lab report lacks the caveats"
 
