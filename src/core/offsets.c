@@ -92,6 +92,13 @@ int iom_offgen_init(struct iom_offgen *g, const struct iom_job *job, uint64_t re
         if (job->thread_stride_bytes || job->seq_same_start) {
             /* DiskSpd -T: all threads walk the whole region, starting apart
              * (DiskSpd without -T: all from the start, stride 0) */
+            /* DiskSpd refuses a start past the end ("The file is too small"); no wrap */
+            if (job->thread_stride_bytes &&
+                job->thread_stride_bytes * (uint64_t)(nr_threads - 1) + max_bs > region_len) {
+                *why = "file too small: -T thread stride x (threads-1) + block size is past the "
+                       "end of the region (DiskSpd refuses this too)";
+                return -EINVAL;
+            }
             g->next = (job->thread_stride_bytes * thread_idx) % region_len;
             g->next -= g->next % g->align;
         } else {

@@ -675,6 +675,8 @@ int iom_options_parse(int argc, char **argv, int first, struct iom_job *job,
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
         if (only_targets || a[0] != '-' || a[1] == '\0') {
+            if (!only_targets && iom_args_dash_check(a, err, errlen))
+                return -EINVAL;  /* "–b8K": a pasted option, not a file name */
             if (iom_job_add_target(job, a))
                 return -ENOMEM;
             continue;
