@@ -80,6 +80,8 @@ static void jobfile_usage(FILE *f)
                "  --ignore-unknown             skip options outside iomark's fio subset and list\n"
                "                               them in the report (default: refuse the file)\n"
                "  --filename-map=FROM=TO       run on TO wherever the job file names FROM\n"
+               "  --parse-only                 print the workload of each job and stop (no file\n"
+               "                               is opened or created)\n"
                "  --NAME=VALUE                 a fio option applied to every job after its own\n"
                "                               (e.g. --runtime=5 --size=64m)\n"
                "  --force, --keep, --quiet, --status-interval   as for iomark run\n"
@@ -90,9 +92,44 @@ static void jobfile_usage(FILE *f)
 struct jf_args {
     struct iom_run_opts ro;
     struct iom_fio_parse_opts po;
-    bool force, keep;
+    bool force, keep, parse_only;
     const char *path;
 };
+
+/* --parse-only: the workload each job runs, one line per job, nothing opened or created */
+static void print_parsed(FILE *f, const struct iom_fio_file *ff)
+{
+    for (uint32_t i = 0; i < ff->nr_jobs; i++) {
+        const struct iom_fio_job *fj = &ff->jobs[i];
+        const struct iom_job *j = &fj->job;
+        fprintf(f, "[%s] line=%u step=%u group=%u rw=%s", fj->jobname, fj->line, fj->step,
+                fj->groupid, iom_rw_name(j->rw));
+        if (j->nr_bssplit) {
+            fprintf(f, " bssplit=");
+            for (uint32_t k = 0; k < j->nr_bssplit; k++)
+                fprintf(f, "%s%llu/%u", k ? ":" : "", (unsigned long long)j->bssplit[k].bs_bytes,
+                        j->bssplit[k].pct);
+        } else {
+            fprintf(f, " bs=%llu", (unsigned long long)j->bs_bytes);
+        }
+        fprintf(f, " iodepth=%u clones=%u rwmixread=%u size=%llu offset=%llu seq_stride=%llu "
+                "runtime_s=%.3f time_based=%d io_limit=%s", fj->fio_iodepth, fj->fio_numjobs,
+                iom_job_read_pct(j), (unsigned long long)j->size_bytes,
+                (unsigned long long)j->offset_bytes, (unsigned long long)j->seq_stride_bytes,
+                (double)j->runtime_ns / 1e9, fj->time_based,
+                fj->limit_is_region ? "region" : "");
+        if (!fj->limit_is_region)
+            fprintf(f, "%llu", (unsigned long long)j->io_limit_bytes);
+        fprintf(f, " random_map=%d random_generator=%s invalidate=%d ioengine=%s direct=%d "
+                "verify=%d files=", j->random_map, fj->random_generator, j->invalidate,
+                j->ioengine, j->direct, j->verify);
+        for (uint32_t t = 0; t < j->nr_targets; t++)
+            fprintf(f, "%s%s", t ? ":" : "", j->targets[t]);
+        fprintf(f, "\n");
+    }
+    for (uint32_t i = 0; i < ff->nr_ignored; i++)
+        fprintf(f, "ignored: %s\n", ff->ignored[i]);
+}
 
 static int parse_args(int argc, char **argv, int jf, struct jf_args *a)
 {
@@ -132,6 +169,8 @@ static int parse_args(int argc, char **argv, int jf, struct jf_args *a)
                 iom_cli_error(CMD, "--keep=%s: allowed: 0 or 1", v);
                 return IOM_EXIT_USAGE;
             }
+        } else if (strcmp(name, "parse-only") == 0) {
+            a->parse_only = true;
         } else if (strcmp(name, "ignore-unknown") == 0) {
             a->po.ignore_unknown = true;
         } else if (strcmp(name, "output-format") == 0 || strcmp(name, "output") == 0 ||
@@ -205,7 +244,7 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
     memset(&ff, 0, sizeof(ff));
     struct iom_target **tg = NULL;
     struct iom_result **res = NULL;
-    char err[600];
+    char err[4096];
     int status = parse_args(argc, argv, jf, &a);
     if (status || a.ro.help) {
         if (a.ro.help)
@@ -216,6 +255,17 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
     if (rc) {
         iom_cli_error(CMD, "%s: %s", a.path, err);
         status = rc == -EINVAL ? IOM_EXIT_USAGE : IOM_EXIT_FAIL;
+        goto out;
+    }
+    if (a.parse_only) {
+        for (uint32_t i = 0; i < ff.nr_jobs; i++) {
+            if (iom_fio_resolve_pct(&ff.jobs[i], err, sizeof(err))) {
+                iom_cli_error(CMD, "%s: %s", a.path, err);
+                status = IOM_EXIT_USAGE;
+                goto out;
+            }
+        }
+        print_parsed(stdout, &ff);
         goto out;
     }
     tg = calloc(ff.nr_jobs, sizeof(*tg));
@@ -238,6 +288,11 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
             tg[i][t].fd = -1;
         char label[128];
         snprintf(label, sizeof(label), CMD ": %s: [%s] (line %u)", a.path, fj->jobname, fj->line);
+        if (iom_fio_resolve_pct(fj, err, sizeof(err))) {
+            iom_cli_error(CMD, "%s: %s", a.path, err);
+            status = IOM_EXIT_USAGE;
+            goto out;
+        }
         status = iom_cli_check(label, &fj->job, &a.ro, tg[i]);
         if (status)
             goto out;

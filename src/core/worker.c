@@ -152,7 +152,7 @@ static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now,
         struct iom_io *io = &c->slots[c->free_stack[--c->nfree]];
         io->len = c->next_len;
         c->next_len = 0;
-        io->offset = iom_offgen_next(&w->gen, io->len);
+        io->offset = iom_offgen_take(&w->gen, &io->len); /* may shorten it (random_map) */
         io->is_write = !iom_offgen_is_read(&w->gen);
         io->start_ns = iom_pacer_take(&c->pace, now, io->len); /* latency from the intended start */
         c->issued_bytes += io->len;

@@ -471,6 +471,9 @@ static const struct opt opts[] = {
      "step between sequential I/Os (default: the block size; DiskSpd -s<stride>)", NULL},
     {"thread_stride", T_SIZE, J(thread_stride_bytes), 1, UINT64_MAX, NULL, "SIZE",
      "sequential thread k starts at k * SIZE in the region (DiskSpd -T)", NULL},
+    {"random_map", T_BOOL, J(random_map), 0, 1, NULL, "0|1",
+     "random patterns visit each block once per pass (fio's random map; default 0: draw with "
+     "replacement, fio's norandommap)", NULL},
     {"seq_same_start", T_BOOL, J(seq_same_start), 0, 1, NULL, NULL,
      "every sequential thread walks the whole region from its start (DiskSpd without -T)", NULL},
     {"iodepth", T_U32, J(iodepth), 1, 65536, NULL, "N", "outstanding I/Os per thread (default 1)", NULL},
