@@ -213,6 +213,35 @@ static int parse_args(int argc, char **argv, int jf, struct jf_args *a)
     return 0;
 }
 
+/* ioengine=null: as fio's null engine, no file is opened or created (and so
+ * no free space is needed); the region is size= (or filesize=) from offset=. */
+static bool is_null(const struct iom_fio_job *fj)
+{
+    return strcmp(fj->job.ioengine, "null") == 0;
+}
+
+static int null_targets(const struct iom_fio_job *fj, struct iom_target *t, char *err,
+                        size_t errlen)
+{
+    const struct iom_job *j = &fj->job;
+    uint64_t len = j->size_bytes ? j->size_bytes : fj->filesize;
+    if (!len) {
+        snprintf(err, errlen, "[%s] (line %u): ioengine=null needs size= or filesize= (no file "
+                 "is opened, so there is no size to take)", fj->jobname, fj->line);
+        return -EINVAL;
+    }
+    for (uint32_t i = 0; i < j->nr_targets; i++) {
+        memset(&t[i], 0, sizeof(t[i]));
+        t[i].path = j->targets[i];
+        t[i].fd = -1;
+        t[i].size_bytes = j->offset_bytes + len;
+        t[i].region_start = j->offset_bytes;
+        t[i].region_len = len;
+        t[i].logical_block_bytes = 512;
+    }
+    return 0;
+}
+
 static int emit(const struct iom_fio_file *ff, struct iom_result *const *res,
                 const struct iom_run_opts *ro)
 {
@@ -293,6 +322,21 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
             status = IOM_EXIT_USAGE;
             goto out;
         }
+        if (is_null(fj)) {
+            const char *opt = NULL, *why = NULL;
+            if (iom_job_validate(&fj->job, &opt, &why)) {
+                iom_cli_error(label, "%s%s%s", strcmp(opt, "target") ? opt : "",
+                              strcmp(opt, "target") ? ": " : "", why);
+                status = IOM_EXIT_USAGE;
+                goto out;
+            }
+            if (null_targets(fj, tg[i], err, sizeof(err))) {
+                iom_cli_error(CMD, "%s: %s", a.path, err);
+                status = IOM_EXIT_USAGE;
+                goto out;
+            }
+            continue;
+        }
         status = iom_cli_check(label, &fj->job, &a.ro, tg[i]);
         if (status)
             goto out;
@@ -339,16 +383,24 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
                 tg[i][t].fd = -1;
             char label[128];
             snprintf(label, sizeof(label), CMD ": %s: [%s]", a.path, fj->jobname);
-            for (uint32_t t = 0; t < fj->job.nr_targets; t++) {
+            for (uint32_t t = 0; is_null(fj) && t < 1; t++)
+                null_targets(fj, tg[i], err, sizeof(err)); /* checked above */
+            for (uint32_t t = 0; !is_null(fj) && t < fj->job.nr_targets; t++) {
                 if (iom_target_check(&fj->job, fj->job.targets[t], &tg[i][t], err, sizeof(err))) {
                     iom_cli_error(label, "%s", err);
                     status = IOM_EXIT_USAGE;
                     goto report;
                 }
             }
-            status = iom_cli_prepare(label, &fj->job, &a.ro, tg[i]);
+            status = is_null(fj) ? 0 : iom_cli_prepare(label, &fj->job, &a.ro, tg[i]);
             if (status)
                 goto report;
+            if (fj->job.invalidate && !is_null(fj)) {
+                for (uint32_t t = 0; t < fj->job.nr_targets; t++)
+                    if (iom_target_invalidate(&tg[i][t], err, sizeof(err)) && !a.ro.quiet)
+                        fprintf(stderr, "iomark run: note: [%s] invalidate: %s\n", fj->jobname,
+                                err);
+            }
             if (fj->limit_is_region) {
                 uint64_t len = tg[i][0].region_len;
                 fj->job.io_limit_bytes = len * fj->loops;

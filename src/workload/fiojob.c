@@ -777,6 +777,16 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
              st.random_generator[0] ? st.random_generator : "tausworthe");
     if (st.rw_skip)
         job->seq_stride_bytes = iom_job_max_bs(job) + st.rw_skip;
+    /* fio: sequential clones of one job on one file each walk the region from
+     * its start (offset_increment, not in iomark, would space them); iomark's
+     * native --numjobs gives each thread a slice instead */
+    bool seq_clones = !iom_job_random(job) && job->numjobs > 1 && st.filename[0];
+    if (seq_clones)
+        job->seq_same_start = true;
+    snprintf(fj->note, sizeof(fj->note), "%s%s",
+             seq_clones ? "sequential clones each cover the whole region from its start (fio); " : "",
+             job->invalidate ? "invalidate=1: cached pages dropped before the run (fio's default)"
+                             : "invalidate=0: cached pages kept");
 
     snprintf(fj->jobname, sizeof(fj->jobname), "%s", st.jobname);
     snprintf(job->name, sizeof(job->name), "%s", st.jobname);
