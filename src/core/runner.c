@@ -601,11 +601,20 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
     struct iom_cpu_sample cpu_a, cpu_b;
     uint64_t t_start = iom_now_ns(), t_meas = 0, t_meas_end = 0, t_end = 0;
     sh.start_ns = t_start;
+    /* The measured window as scheduled, published before the workers start:
+     * they count by it, so a main thread that wakes late (a busy machine)
+     * does not move the phase boundaries. Only an early end (signal, every
+     * worker done) is published later, and only ever moves the end earlier. */
+    const uint64_t sched_start = t_start + job->ramp_ns;
+    const uint64_t sched_end = job->runtime_ns ? sched_start + job->runtime_ns : 0;
+    if (!rc) {
+        __atomic_store_n(&sh.meas_start_ns, sched_start, __ATOMIC_RELEASE);
+        __atomic_store_n(&sh.meas_end_ns, sched_end, __ATOMIC_RELEASE);
+    }
     if (rc) {
         set_phase(&sh, IOM_PHASE_STOP);
     } else if (sh.phase == IOM_PHASE_MEASURE) {
         t_meas = t_start;
-        __atomic_store_n(&sh.meas_start_ns, t_meas, __ATOMIC_RELEASE);
         iom_cpu_sample_take(&cpu_a, NULL);
         iom_devmon_begin(mon);
     }
@@ -626,14 +635,24 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
             int phase = sh.phase;
             if (stop && *stop) {
                 r->interrupted_signal = *stop;
-                break;
+                if (phase != IOM_PHASE_WARMUP)
+                    break;
+                /* in the warm-up: an empty window, unless the measured phase
+                 * has begun (then switch to it first, and stop at once) */
+                __atomic_store_n(&sh.meas_end_ns, sched_start, __ATOMIC_RELEASE);
+                now = iom_now_ns();
+                if (now < sched_start)
+                    break;
+                __atomic_store_n(&sh.meas_end_ns, sched_end, __ATOMIC_RELEASE);
             }
             bool all_done = __atomic_load_n(&sh.nr_finished, __ATOMIC_RELAXED) == nw;
-            if (phase == IOM_PHASE_WARMUP && (now - t_start >= job->ramp_ns || all_done)) {
-                t_meas = interval_start = prev_interval_start = now;
-                __atomic_store_n(&sh.meas_start_ns, t_meas, __ATOMIC_RELEASE);
+            if (phase == IOM_PHASE_WARMUP && (now >= sched_start || all_done)) {
+                t_meas = now < sched_start ? now : sched_start; /* all done early: now */
+                if (t_meas != sched_start)
+                    __atomic_store_n(&sh.meas_start_ns, t_meas, __ATOMIC_RELEASE);
+                interval_start = prev_interval_start = t_meas;
                 set_phase(&sh, IOM_PHASE_MEASURE);
-                next_tick = now + job->series_interval_ns;
+                next_tick = t_meas + job->series_interval_ns;
                 iom_cpu_sample_take(&cpu_a, NULL);
                 iom_devmon_begin(mon);
                 continue;
@@ -641,12 +660,13 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
             if (phase == IOM_PHASE_MEASURE) {
                 bool end = (runtime && now - t_meas >= runtime) || all_done;
                 if (end) {
-                    /* stop counting first; the last series point is taken
+                    /* stop counting first (at the scheduled end when the
+                     * runtime is reached); the last series point is taken
                      * once the workers have stopped (below) */
-                    __atomic_store_n(&sh.meas_end_ns, now, __ATOMIC_RELEASE);
+                    t_meas_end = runtime && now - t_meas >= runtime ? t_meas + runtime : now;
+                    __atomic_store_n(&sh.meas_end_ns, t_meas_end, __ATOMIC_RELEASE);
                     set_phase(&sh, job->cooldown_ns && !all_done ? IOM_PHASE_COOLDOWN
                                                                  : IOM_PHASE_STOP);
-                    t_meas_end = now;
                     iom_cpu_sample_take(&cpu_b, NULL);
                     if (now > interval_start + 1000000u) /* as the last series point */
                         iom_devmon_tick(mon, (double)(now - t_meas) / 1e9,
@@ -711,7 +731,8 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
     t_end = iom_now_ns();
     bool cut_short = t_meas && !t_meas_end; /* stopped during the measured phase */
     if (cut_short) {
-        t_meas_end = t_end;
+        t_meas_end = job->runtime_ns && t_end - t_meas > job->runtime_ns ? t_meas + job->runtime_ns
+                                                                        : t_end;
         __atomic_store_n(&sh.meas_end_ns, t_meas_end, __ATOMIC_RELEASE);
         set_phase(&sh, IOM_PHASE_STOP);
         iom_cpu_sample_take(&cpu_b, NULL);
