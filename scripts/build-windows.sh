@@ -36,7 +36,7 @@ log() { printf '[build-windows] %s\n' "$*"; }
 
 # ---- 1. packages (as root, when missing) --------------------------------------
 need_pkgs="gcc-mingw-w64-x86-64 mingw-w64-tools cmake make pkg-config dpkg-dev tcl zip xz-utils"
-[ "$RUN_TESTS" = 1 ] && need_pkgs="$need_pkgs wine64 wine"
+[ "$RUN_TESTS" = 1 ] && need_pkgs="$need_pkgs wine64 wine python3"
 missing=
 for p in $need_pkgs; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then
@@ -56,11 +56,14 @@ ensure_deb_src() {
     echo "build-windows.sh: no deb-src entry in /etc/apt; add one for your mirror (as root)" >&2; exit 1
   fi
   local f=/etc/apt/sources.list.d/iomark-deb-src.sources
-  if ls /etc/apt/sources.list.d/*.sources >/dev/null 2>&1; then
+  # only Debian's own archive entries (a third-party repository may have no sources)
+  local deb822; deb822=$(grep -l 'debian\.org' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
+  if [ -n "$deb822" ]; then
     # deb822: copy each stanza as deb-src
-    sed -e 's/^Types: *deb$/Types: deb-src/' /etc/apt/sources.list.d/*.sources | grep -v '^#' > "$f"
+    sed -e 's/^Types: *deb$/Types: deb-src/' $deb822 | grep -v '^#' > "$f"
   else
-    grep -h '^deb ' /etc/apt/sources.list | sed 's/^deb /deb-src /' > /etc/apt/sources.list.d/iomark-deb-src.list
+    grep -h '^deb .*debian\.org' /etc/apt/sources.list | sed 's/^deb /deb-src /' \
+      > /etc/apt/sources.list.d/iomark-deb-src.list
   fi
   log "added deb-src entries; apt-get update"
   apt-get update -qq
@@ -91,7 +94,7 @@ if ! stamp_ok cjson "$CJSON_VER"; then
   cmake -S "$SRC/cjson" -B "$OUT/b-cjson" -DCMAKE_TOOLCHAIN_FILE="$TOOLCHAIN" \
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$DEPS" -DBUILD_SHARED_LIBS=ON \
     -DENABLE_CJSON_TEST=OFF -DENABLE_CJSON_UTILS=OFF -DENABLE_CUSTOM_COMPILER_FLAGS=OFF \
-    -DCMAKE_CROSSCOMPILING_EMULATOR= >/dev/null
+    -DCMAKE_CROSSCOMPILING_EMULATOR= -Wno-dev >/dev/null 2>&1
   cmake --build "$OUT/b-cjson" -j"$JOBS" >/dev/null
   cmake --install "$OUT/b-cjson" >/dev/null
   stamp cjson "$CJSON_VER"
@@ -148,7 +151,7 @@ export PKG_CONFIG_LIBDIR=$DEPS/lib/pkgconfig
 export PKG_CONFIG_PATH=
 cmake -S "$ROOT" -B "$OUT/iomark" -DCMAKE_TOOLCHAIN_FILE="$TOOLCHAIN" \
   -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$DEPS" -DIOMARK_WERROR=ON \
-  -DIOMARK_WIN_DEPS="$DEPS" >/dev/null
+  -DIOMARK_WIN_DEPS="$DEPS" -Wno-dev >/dev/null
 cmake --build "$OUT/iomark" -j"$JOBS" >/dev/null
 
 # ---- 4. dist folder: iomark.exe + every non-system DLL it imports (transitively) ----
@@ -180,12 +183,13 @@ log "zip:  $OUT/iomark-win64.zip"
 # ---- 5. tests under Wine ------------------------------------------------------------------
 if [ "$RUN_TESTS" = 1 ]; then
   export WINEDEBUG=-all DISPLAY= WINEPREFIX=${WINEPREFIX:-$OUT/wineprefix}
-  export WINEPATH="$DIST"
-  # A detached wineserver first: otherwise ctest waits on the pipes it inherited.
-  setsid wineserver -p >/dev/null 2>&1 < /dev/null &
-  setsid wine64 wineboot -i >/dev/null 2>&1 < /dev/null || true
+  WINE64=$(command -v wine64 || echo /usr/lib/wine/wine64)
+  # A detached wineserver and a booted prefix first: otherwise ctest waits on
+  # the pipes the wineserver inherited from the first test.
+  setsid wineserver -p </dev/null >/dev/null 2>&1 &
+  timeout 300 setsid "$WINE64" wineboot -i </dev/null >/dev/null 2>&1 || true
   rc=0
-  ctest --test-dir "$OUT/iomark" --output-on-failure -j1 || rc=$?
-  wineserver -k || true
+  ctest --test-dir "$OUT/iomark" --output-on-failure -j1 --timeout 300 || rc=$?
+  wineserver -k 2>/dev/null || true
   exit $rc
 fi

@@ -14,6 +14,16 @@ fails=0
 ok() { echo "ci-package: ok: $*"; }
 bad() { echo "ci-package: FAIL: $*"; fails=$((fails + 1)); }
 
+# dpkg, waiting up to 2 minutes while another dpkg/apt holds its lock
+dpkg_w() {
+  local out i
+  for i in $(seq 60); do
+    out=$(dpkg "$@" 2>&1) && return 0
+    case $out in *"lock"*) sleep 2 ;; *) echo "$out"; return 1 ;; esac
+  done
+  echo "$out"; return 1
+}
+
 dir=build-ci/gcc-Release
 cmake -S . -B $dir -DCMAKE_BUILD_TYPE=Release -DIOMARK_WERROR=ON >/dev/null &&
   cmake --build $dir -j"$(nproc)" >/dev/null || { echo "ci-package: build failed"; exit 1; }
@@ -33,7 +43,7 @@ if [ -n "$excl" ]; then
   echo "ci-package: dpkg here excludes /usr/share/man ($excl); installing with --path-include=/usr/share/man/man1/iomark*"
   opts=(--path-include='/usr/share/man/man1/iomark*')
 fi
-dpkg "${opts[@]}" -i "$deb" >/dev/null || { echo "ci-package: dpkg -i failed"; exit 1; }
+dpkg_w "${opts[@]}" -i "$deb" || { echo "ci-package: dpkg -i failed"; exit 1; }
 
 want="iomark $(sed -n 's/^project(iomark VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)"
 [ "$(command -v iomark)" = /usr/bin/iomark ] && ok "/usr/bin/iomark installed" || bad "iomark is $(command -v iomark)"
@@ -72,6 +82,6 @@ if [ -f /usr/share/bash-completion/bash_completion ]; then
 fi
 rmdir "$empty"
 
-dpkg -r iomark >/dev/null && [ ! -e /usr/bin/iomark ] && ok "dpkg -r removes it" || bad "dpkg -r"
+dpkg_w -r iomark && [ ! -e /usr/bin/iomark ] && ok "dpkg -r removes it" || bad "dpkg -r"
 echo "ci-package: $fails failure(s)"
 [ $fails = 0 ]

@@ -28,8 +28,9 @@ void iom_cli_signals_install(void);
 /* 128 + signal for an interrupted run (130 for SIGINT, 143 for SIGTERM). */
 int iom_cli_signal_exit(int sig);
 
-/* Print "iomark CMD: MSG" on stderr. */
+/* Print "iomark CMD: MSG" on stderr; MSG is also kept in iom_cli_last_error. */
 void iom_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+extern char iom_cli_last_error[512];
 
 /* Progress-line hook: the runner's figures of the last second (src/cli/progress.c). */
 void iom_cli_progress(const struct iom_progress *p, void *arg);
@@ -101,5 +102,34 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jobfile);
  * printing the reason for an unknown profile. */
 int iom_cli_take_profile(int *argc, char **argv, struct iom_job *job);
 int iom_cmd_probe(int argc, char **argv);
+
+#ifdef IOMARK_HAVE_MPI
+struct iom_mpi_info;
+/* What a command adds to iom_cli_mpi_run; every member may be NULL. */
+struct iom_cli_mpi_ops {
+    /* after %r/%h/%n expansion, before iom_cli_check: returns an exit status
+     * (0 = go on), having printed its one-line reason */
+    int (*before_check)(void *arg, struct iom_job *job);
+    /* after iom_cli_check succeeded, targets checked: the same */
+    int (*after_check)(void *arg, struct iom_job *job, struct iom_target *targets);
+    /* rank 0 writes the merged result (NULL: a run document, JSON or text);
+     * returns an exit status */
+    int (*emit)(void *arg, const struct iom_result *merged, const struct iom_mpi_info *info,
+                const struct iom_run_opts *ro);
+    void *arg;
+};
+/*
+ * `iomark run|diskspd ...` started by an MPI launcher (cli/mpi_run.c,
+ * docs/mpi.md): initialises MPI, refuses mismatched ranks, expands %r/%h/%n
+ * in the targets, checks and prepares them, agrees on the status, runs one
+ * shared window, and rank 0 writes the merged document (JSON or text, as
+ * --output-format says, or ops->emit). job is parsed (its targets are
+ * expanded in place); targets[] has job->nr_targets entries; ops may be
+ * NULL. Returns the exit status (non-zero on every rank when any rank
+ * failed); MPI is finalised.
+ */
+int iom_cli_mpi_run(const char *cmd, struct iom_job *job, const struct iom_run_opts *ro,
+                    struct iom_target *targets, const struct iom_cli_mpi_ops *ops);
+#endif
 
 #endif

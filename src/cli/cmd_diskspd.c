@@ -10,6 +10,9 @@
 #include "cli/progress.h"
 #include "report/diskspd.h"
 #include "workload/diskspd.h"
+#ifdef IOMARK_HAVE_MPI
+#include "mpi/mpi.h"
+#endif
 
 static int write_report(const struct iom_diskspd *ds, const struct iom_result *r,
                         const struct iom_run_opts *ro)
@@ -38,6 +41,67 @@ static int write_report(const struct iom_diskspd *ds, const struct iom_result *r
     }
     return 0;
 }
+
+/* A missing file needs -c (DiskSpd's way to say how large to create it). */
+static int check_missing(void *arg, struct iom_job *job)
+{
+    const struct iom_diskspd *ds = arg;
+    for (uint32_t i = 0; i < job->nr_targets && !ds->create; i++) {
+        struct stat st;
+        if (stat(job->targets[i], &st) != 0 && errno == ENOENT) {
+            iom_cli_error("diskspd", "target %s does not exist; give -c<size> to create it, "
+                          "e.g. -c1G", job->targets[i]);
+            return IOM_EXIT_USAGE;
+        }
+    }
+    return 0;
+}
+
+/* -rdabs: zones are per job, every target must offer the same region. */
+static int check_zones(void *arg, struct iom_job *job, struct iom_target *targets)
+{
+    struct iom_diskspd *ds = arg;
+    char err[600];
+    (void)job;
+    if (ds->dist != IOM_DSPD_DIST_ABS)
+        return 0;
+    for (uint32_t i = 1; i < ds->job.nr_targets; i++)
+        if (targets[i].region_len != targets[0].region_len) {
+            iom_cli_error("diskspd", "-rdabs: the targets differ in size (%s: %llu, %s: %llu "
+                          "bytes); give -f<size> to use the same range on each",
+                          targets[0].path, (unsigned long long)targets[0].region_len,
+                          targets[i].path, (unsigned long long)targets[i].region_len);
+            return IOM_EXIT_USAGE;
+        }
+    uint32_t seen = ds->nr_warnings;
+    if (iom_diskspd_resolve(ds, targets[0].region_len, err, sizeof(err))) {
+        iom_cli_error("diskspd", "%s", err);
+        return IOM_EXIT_USAGE;
+    }
+    for (uint32_t i = seen; i < ds->nr_warnings; i++)
+        fprintf(stderr, "iomark diskspd: warning: %s\n", ds->warnings[i]);
+    return 0;
+}
+
+#ifdef IOMARK_HAVE_MPI
+/* Under mpirun: the merged result in DiskSpd's layout (one "thread" per
+ * rank), and in text the per-host table after it. */
+static int emit_mpi(void *arg, const struct iom_result *m, const struct iom_mpi_info *in,
+                    const struct iom_run_opts *ro)
+{
+    const struct iom_diskspd *ds = arg;
+    int rc = write_report(ds, m, ro);
+    if (rc || ds->xml)
+        return rc;
+    FILE *f = ro->output_path ? fopen(ro->output_path, "a") : stdout;
+    if (!f)
+        return IOM_EXIT_FAIL;
+    iom_mpi_report_text(f, in, m);
+    if (f != stdout)
+        fclose(f);
+    return 0;
+}
+#endif
 
 int iom_cmd_diskspd(int argc, char **argv)
 {
@@ -74,39 +138,20 @@ int iom_cmd_diskspd(int argc, char **argv)
         status = IOM_EXIT_FAIL;
         goto out;
     }
-    /* a missing file needs -c (DiskSpd's way to say how large to create it) */
-    for (uint32_t i = 0; i < job->nr_targets && !ds->create; i++) {
-        struct stat st;
-        if (stat(job->targets[i], &st) != 0 && errno == ENOENT) {
-            iom_cli_error("diskspd", "target %s does not exist; give -c<size> to create it, "
-                          "e.g. -c1G", job->targets[i]);
-            status = IOM_EXIT_USAGE;
-            goto out;
-        }
+#ifdef IOMARK_HAVE_MPI
+    if (iom_mpi_launched()) { /* under mpirun/srun: one iomark per rank (docs/mpi.md) */
+        struct iom_cli_mpi_ops ops = {check_missing, check_zones, emit_mpi, ds};
+        status = iom_cli_mpi_run("diskspd", job, &ro, targets, &ops);
+        goto out;
     }
-    status = iom_cli_check("diskspd", job, &ro, targets);
+#endif
+    status = check_missing(ds, job);
+    if (!status)
+        status = iom_cli_check("diskspd", job, &ro, targets);
+    if (!status)
+        status = check_zones(ds, job, targets);
     if (status)
         goto out;
-    if (ds->dist == IOM_DSPD_DIST_ABS) {
-        /* zones are per job: every target must offer the same region */
-        for (uint32_t i = 1; i < job->nr_targets; i++)
-            if (targets[i].region_len != targets[0].region_len) {
-                iom_cli_error("diskspd", "-rdabs: the targets differ in size (%s: %llu, %s: %llu "
-                              "bytes); give -f<size> to use the same range on each",
-                              targets[0].path, (unsigned long long)targets[0].region_len,
-                              targets[i].path, (unsigned long long)targets[i].region_len);
-                status = IOM_EXIT_USAGE;
-                goto out;
-            }
-        uint32_t seen = ds->nr_warnings;
-        if (iom_diskspd_resolve(ds, targets[0].region_len, err, sizeof(err))) {
-            iom_cli_error("diskspd", "%s", err);
-            status = IOM_EXIT_USAGE;
-            goto out;
-        }
-        for (uint32_t i = seen; i < ds->nr_warnings; i++)
-            fprintf(stderr, "iomark diskspd: warning: %s\n", ds->warnings[i]);
-    }
     iom_cli_signals_install();
     iom_cli_progress_plan("diskspd", &ro, 1, iom_cli_job_seconds(job), false);
     status = iom_cli_prepare("diskspd", job, &ro, targets);

@@ -59,6 +59,9 @@ static void usage(FILE *f, const char *exe)
             "  --scale=F            study durations and sizes times F, 0.01-10 (default 1)\n"
             "  --preset=mark        same as -- mark\n"
             "  --profile=NAME       passed to `iomark run` in the guest\n"
+            "  --boot=shared|each   shared (default): controllers on the same machine type with\n"
+            "                       the same guest parameters share one guest, one disk each,\n"
+            "                       used one at a time; each: one boot per controller\n"
             "  --keep-disk          keep the backing image in DIR\n\n"
             "Without --, any other option is a workload option of `iomark run`, passed to the\n"
             "guest unchanged on top of the lab's default workload (--rw=randread --bs=4k\n"
@@ -143,7 +146,7 @@ static int add_params(struct iom_lab_opts *o, struct cli *c, const char *val)
 static const char *const lab_valued[] = {"controllers", "repeat", "disk-size", "guest-param",
                                          "cache", "scheduler", "vcpus", "memory", "accel",
                                          "timeout", "output-dir", "preset", "study", "scale",
-                                         NULL};
+                                         "boot", NULL};
 
 /* Units from a controller list whose entries may carry "+module.param=value". */
 static int add_units(struct iom_lab_opts *o, const struct cli *c, const char *list)
@@ -231,6 +234,7 @@ static int parse_args(int argc, char **argv, struct iom_lab_opts *o, struct cli 
     o->memory_mib = 1024;
     o->accel = "auto";
     o->scale = 1;
+    o->shared_boot = true;
     struct iom_lab_job *legacy = &o->jobs[0];
     snprintf(legacy->command, sizeof(legacy->command), "run");
     legacy->lab_defaults = true;
@@ -324,6 +328,10 @@ static int parse_args(int argc, char **argv, struct iom_lab_opts *o, struct cli 
             if (strcmp(val, "mark") != 0)
                 return bad(name, val, "allowed: mark");
             c->preset_mark = true;
+        } else if (strcmp(name, "boot") == 0) {
+            if (strcmp(val, "shared") && strcmp(val, "each"))
+                return bad(name, val, "allowed: shared, each");
+            o->shared_boot = strcmp(val, "shared") == 0;
         } else if (strcmp(name, "study") == 0) {
             if (!*val)
                 return bad(name, val, "needs a study name or file; --study=list lists them");

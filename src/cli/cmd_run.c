@@ -9,6 +9,9 @@
 #include "import/replay.h"
 #include "workload/args.h"
 #include "cli/repeat.h"
+#ifdef IOMARK_HAVE_MPI
+#include "mpi/mpi.h"
+#endif
 
 static void usage(FILE *f)
 {
@@ -126,7 +129,19 @@ int iom_cmd_run(int argc, char **argv)
         iom_job_free(&job);
         return IOM_EXIT_FAIL;
     }
-    int status = iom_cli_check("run", &job, &ro, targets);
+    int status;
+#ifdef IOMARK_HAVE_MPI
+    if (iom_mpi_launched()) { /* under mpirun/srun: one iomark per rank (docs/mpi.md) */
+        if (repeat > 1) {
+            iom_cli_error("run", "--repeat=%u: not available under an MPI launcher", repeat);
+            status = IOM_EXIT_USAGE;
+        } else {
+            status = iom_cli_mpi_run("run", &job, &ro, targets, NULL);
+        }
+        goto out;
+    }
+#endif
+    status = iom_cli_check("run", &job, &ro, targets);
     if (status)
         goto out;
     iom_cli_signals_install();

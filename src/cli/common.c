@@ -40,6 +40,8 @@ int iom_cli_signal_exit(int sig)
     return 128 + sig;
 }
 
+char iom_cli_last_error[512];
+
 void iom_cli_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
@@ -49,6 +51,9 @@ void iom_cli_error(const char *cmd, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
+    va_start(ap, fmt);
+    vsnprintf(iom_cli_last_error, sizeof(iom_cli_last_error), fmt, ap);
+    va_end(ap);
 }
 
 static int check_output_path(const char *cmd, const char *path)

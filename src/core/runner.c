@@ -88,6 +88,7 @@ struct worker {
     uint32_t verify_generation;
     uint64_t verified, verify_errors;
     struct iom_verify_mismatch mismatch;
+    FILE *latlog;             /* check mode (iom_run_hooks.latency_log) or NULL */
 };
 
 static void worker_fail(struct worker *w, int err, const char *what, uint64_t offset)
@@ -334,8 +335,11 @@ ready:
             }
             __atomic_store_n(&w->ios_all, w->ios_all + 1, __ATOMIC_RELAXED);
             __atomic_store_n(&w->bytes_all, w->bytes_all + io->len, __ATOMIC_RELAXED);
-            if (measuring)
+            if (measuring) {
                 iom_io_stats_add(&st[io->is_write], io->len, end - io->start_ns);
+                if (w->latlog)
+                    fprintf(w->latlog, "%llu\n", (unsigned long long)(end - io->start_ns));
+            }
         }
     }
 
@@ -569,6 +573,11 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
         w->res->thread_idx = w->thread_idx;
         iom_io_stats_init(&w->res->dir[0]);
         iom_io_stats_init(&w->res->dir[1]);
+        if (hooks && hooks->latency_log) {
+            char lp[4200];
+            snprintf(lp, sizeof(lp), "%s.%u", hooks->latency_log, i);
+            w->latlog = fopen(lp, "w");
+        }
         w->seed = (job->seed ? job->seed : UINT64_C(0x5eed10a1)) + i * UINT64_C(0x9e3779b97f4a7c15);
         const char *why = NULL;
         if (iom_offgen_init(&w->gen, &r->job, w->target->region_start, w->target->region_len,
@@ -598,16 +607,32 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
         }
     }
 
+    const struct iom_run_sync *sync = hooks ? hooks->sync : NULL;
+    uint64_t sync_start = 0; /* the agreed start on this clock, 0 = now */
+    if (sync) { /* every participant set up, or none starts */
+        char why[400] = "";
+        int arc = sync->ready(sync->arg, rc, why, sizeof(why), &sync_start);
+        if (arc && !rc) {
+            rc = arc;
+            snprintf(r->error, sizeof(r->error), "%s", why);
+        }
+        if (!rc && sync_start > iom_now_ns())
+            sleep_until_ns(sync_start);
+    }
+    /* latched events of sync and their instants on this clock */
+    bool sync_meas = false, sync_end = false;
+    uint64_t sync_meas_at = 0, sync_end_at = 0;
     struct iom_cpu_sample cpu_a, cpu_b;
-    uint64_t t_start = iom_now_ns(), t_meas = 0, t_meas_end = 0, t_end = 0;
+    uint64_t t_start = sync_start ? sync_start : iom_now_ns(), t_meas = 0, t_meas_end = 0, t_end = 0;
     sh.start_ns = t_start;
-    /* The measured window as scheduled, published before the workers start:
-     * they count by it, so a main thread that wakes late (a busy machine)
-     * does not move the phase boundaries. Only an early end (signal, every
-     * worker done) is published later, and only ever moves the end earlier. */
+    /* Without sync, the measured window as scheduled is published before the
+     * workers start: they count by it, so a main thread that wakes late (a
+     * busy machine) does not move the phase boundaries. Only an early end
+     * (signal, every worker done) is published later, and only moves the end
+     * earlier. With sync, the boundaries are published as they are agreed. */
     const uint64_t sched_start = t_start + job->ramp_ns;
     const uint64_t sched_end = job->runtime_ns ? sched_start + job->runtime_ns : 0;
-    if (!rc) {
+    if (!rc && !sync) {
         __atomic_store_n(&sh.meas_start_ns, sched_start, __ATOMIC_RELEASE);
         __atomic_store_n(&sh.meas_end_ns, sched_end, __ATOMIC_RELEASE);
     }
@@ -615,6 +640,7 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
         set_phase(&sh, IOM_PHASE_STOP);
     } else if (sh.phase == IOM_PHASE_MEASURE) {
         t_meas = t_start;
+        __atomic_store_n(&sh.meas_start_ns, t_meas, __ATOMIC_RELEASE);
         iom_cpu_sample_take(&cpu_a, NULL);
         iom_devmon_begin(mon);
     }
@@ -633,9 +659,45 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
         for (;;) {
             uint64_t now = iom_now_ns();
             int phase = sh.phase;
-            if (stop && *stop) {
-                r->interrupted_signal = *stop;
-                if (phase != IOM_PHASE_WARMUP)
+            bool all_done = __atomic_load_n(&sh.nr_finished, __ATOMIC_RELAXED) == nw;
+            int ev = IOM_RSYNC_NONE, ev_sig = stop ? *stop : 0;
+            if (sync) {
+                /* the phase boundaries this clock wants, announced lead_ns early */
+                uint64_t lead = sync->lead_ns, at = now;
+                int wish = IOM_RSYNC_NONE;
+                if (stop && *stop) {
+                    wish = IOM_RSYNC_STOP;
+                } else if (phase == IOM_PHASE_WARMUP && now + lead >= t_start + job->ramp_ns) {
+                    wish = IOM_RSYNC_MEASURE;
+                    at = t_start + job->ramp_ns;
+                } else if (phase == IOM_PHASE_MEASURE && runtime && now + lead >= t_meas + runtime) {
+                    wish = IOM_RSYNC_END;
+                    at = t_meas + runtime;
+                } else if (all_done) {
+                    wish = IOM_RSYNC_DONE;
+                }
+                ev = sync->poll(sync->arg, wish, &ev_sig, &at);
+                /* a boundary is published at once, even when it lies ahead:
+                 * completions are classified by their own timestamps */
+                if (ev == IOM_RSYNC_MEASURE && !sync_meas) {
+                    sync_meas = true;
+                    sync_meas_at = at;
+                    __atomic_store_n(&sh.meas_start_ns, at ? at : 1, __ATOMIC_RELEASE);
+                }
+                if (ev == IOM_RSYNC_END && !sync_end) {
+                    sync_end = true;
+                    sync_end_at = at;
+                    if (!sync_meas) { /* ended during warm-up: an empty window */
+                        sync_meas = true;
+                        sync_meas_at = at;
+                        __atomic_store_n(&sh.meas_start_ns, at ? at : 1, __ATOMIC_RELEASE);
+                    }
+                    __atomic_store_n(&sh.meas_end_ns, at ? at : 1, __ATOMIC_RELEASE);
+                }
+            }
+            if (sync ? ev == IOM_RSYNC_STOP : stop && *stop) {
+                r->interrupted_signal = sync ? ev_sig : *stop;
+                if (sync || phase != IOM_PHASE_WARMUP)
                     break;
                 /* in the warm-up: an empty window, unless the measured phase
                  * has begun (then switch to it first, and stop at once) */
@@ -645,12 +707,12 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
                     break;
                 __atomic_store_n(&sh.meas_end_ns, sched_end, __ATOMIC_RELEASE);
             }
-            bool all_done = __atomic_load_n(&sh.nr_finished, __ATOMIC_RELAXED) == nw;
-            if (phase == IOM_PHASE_WARMUP && (now >= sched_start || all_done)) {
-                t_meas = now < sched_start ? now : sched_start; /* all done early: now */
-                if (t_meas != sched_start)
-                    __atomic_store_n(&sh.meas_start_ns, t_meas, __ATOMIC_RELEASE);
+            if (phase == IOM_PHASE_WARMUP &&
+                (sync ? sync_meas && now >= sync_meas_at : now >= sched_start || all_done)) {
+                /* all workers done early: now; else as scheduled */
+                t_meas = sync ? sync_meas_at : now < sched_start ? now : sched_start;
                 interval_start = prev_interval_start = t_meas;
+                __atomic_store_n(&sh.meas_start_ns, t_meas, __ATOMIC_RELEASE);
                 set_phase(&sh, IOM_PHASE_MEASURE);
                 next_tick = t_meas + job->series_interval_ns;
                 iom_cpu_sample_take(&cpu_a, NULL);
@@ -658,12 +720,15 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
                 continue;
             }
             if (phase == IOM_PHASE_MEASURE) {
-                bool end = (runtime && now - t_meas >= runtime) || all_done;
+                bool end = sync ? sync_end && now >= sync_end_at
+                                : (runtime && now - t_meas >= runtime) || all_done;
                 if (end) {
-                    /* stop counting first (at the scheduled end when the
-                     * runtime is reached); the last series point is taken
-                     * once the workers have stopped (below) */
-                    t_meas_end = runtime && now - t_meas >= runtime ? t_meas + runtime : now;
+                    if (sync)
+                        now = sync_end_at > t_meas ? sync_end_at : t_meas;
+                    /* stop counting first (without sync at the scheduled end
+                     * once the runtime is reached); the last series point is
+                     * taken once the workers have stopped (below) */
+                    t_meas_end = !sync && runtime && now - t_meas >= runtime ? t_meas + runtime : now;
                     __atomic_store_n(&sh.meas_end_ns, t_meas_end, __ATOMIC_RELEASE);
                     set_phase(&sh, job->cooldown_ns && !all_done ? IOM_PHASE_COOLDOWN
                                                                  : IOM_PHASE_STOP);
@@ -713,7 +778,11 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
                 last_prog = now;
             }
             /* sleep until the next event, 50 ms at most so signals are seen */
-            uint64_t wake = now + 50000000u;
+            uint64_t wake = now + (sync && sync->max_sleep_ns ? sync->max_sleep_ns : 50000000u);
+            if (sync && sync_meas && phase == IOM_PHASE_WARMUP && sync_meas_at < wake)
+                wake = sync_meas_at;
+            if (sync && sync_end && phase == IOM_PHASE_MEASURE && sync_end_at < wake)
+                wake = sync_end_at;
             if (phase == IOM_PHASE_MEASURE) {
                 if (next_tick < wake)
                     wake = next_tick;
@@ -731,8 +800,9 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
     t_end = iom_now_ns();
     bool cut_short = t_meas && !t_meas_end; /* stopped during the measured phase */
     if (cut_short) {
-        t_meas_end = job->runtime_ns && t_end - t_meas > job->runtime_ns ? t_meas + job->runtime_ns
-                                                                        : t_end;
+        t_meas_end = !sync && job->runtime_ns && t_end - t_meas > job->runtime_ns
+                         ? t_meas + job->runtime_ns
+                         : t_end;
         __atomic_store_n(&sh.meas_end_ns, t_meas_end, __ATOMIC_RELEASE);
         set_phase(&sh, IOM_PHASE_STOP);
         iom_cpu_sample_take(&cpu_b, NULL);
@@ -742,9 +812,12 @@ int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
         iom_devmon_end(mon, (double)(t_meas_end - t_meas) / 1e9);
     }
     set_phase(&sh, IOM_PHASE_STOP);
-    for (unsigned i = 0; i < nw; i++)
+    for (unsigned i = 0; i < nw; i++) {
         if (ws[i].started)
             pthread_join(ws[i].tid, NULL);
+        if (ws[i].latlog)
+            fclose(ws[i].latlog);
+    }
     /* The last, possibly short, interval of the series, from the final counts
      * (the workers have stopped), so the series adds up to the totals. A tail
      * of 1 ms or less is not a point of its own (its rate would be noise): it

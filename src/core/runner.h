@@ -28,6 +28,44 @@ struct iom_progress {
     double mib_per_s;
 };
 
+/* Events of a run whose phases several processes share (struct iom_run_sync). */
+enum iom_rsync_event {
+    IOM_RSYNC_NONE = 0,
+    IOM_RSYNC_MEASURE = 1, /* switch from warm-up to the measured phase now */
+    IOM_RSYNC_END = 2,     /* end the measured phase now */
+    IOM_RSYNC_STOP = 3,    /* stop now, interrupted (wish: a signal arrived here) */
+    IOM_RSYNC_DONE = 4,    /* wish only: this process's I/O limit is reached */
+};
+
+/*
+ * Optional coordination of the phases with other processes (src/mpi/ uses it
+ * so every rank measures the same window). All callbacks run on the thread
+ * that called iom_run(), never on a worker thread.
+ */
+struct iom_run_sync {
+    /* Called once after the workers are set up and before warm-up starts,
+     * with this process's status (0 or -errno). Returns the status every
+     * participant agreed on: 0 = start at *start_at (CLOCK_MONOTONIC ns of
+     * this process, iom_now_ns(); 0 = now; the runner sleeps until then),
+     * non-zero = do not start; why (whylen bytes) then says which other
+     * participant failed and why. Blocks until all participants called it. */
+    int (*ready)(void *arg, int local_rc, char *why, size_t whylen, uint64_t *start_at);
+    /* Called on every pass of the control loop with this process's wish
+     * (an enum iom_rsync_event: what its own clock, signal or I/O limit
+     * says; IOM_RSYNC_NONE when nothing). A MEASURE or END wish comes
+     * lead_ns before its instant, which *at holds on entry (iom_now_ns()
+     * clock; for other wishes *at is now). Returns the event decided for
+     * all (never DONE) and, for MEASURE and END, its instant on this
+     * process's clock in *at (it may lie ahead: the runner publishes the
+     * boundary at once and switches when its clock gets there). *sig holds
+     * the local signal on entry (0 if none); on IOM_RSYNC_STOP it receives
+     * the signal that stopped the run (on any participant). Must not block. */
+    int (*poll)(void *arg, int wish, int *sig, uint64_t *at);
+    uint64_t max_sleep_ns; /* longest sleep of the control loop (0: 50 ms) */
+    uint64_t lead_ns;      /* how early MEASURE and END wishes are made */
+    void *arg;
+};
+
 struct iom_run_hooks {
     /* Polled every 50 ms at most; non-zero = stop now and report what was
      * measured (SIGINT/SIGTERM handlers set it). May be NULL. */
@@ -35,6 +73,14 @@ struct iom_run_hooks {
     /* Called about once a second when non-NULL. */
     void (*progress)(const struct iom_progress *p, void *arg);
     void *arg;
+    /* When non-NULL, the phases follow this coordinator instead of the
+     * local clock alone (see struct iom_run_sync). */
+    const struct iom_run_sync *sync;
+    /* Check mode, when non-NULL: each worker thread i writes the latency (ns,
+     * one decimal per line) of every I/O counted in the measured phase to
+     * the file "<latency_log>.<i>" (created, truncated). For tests that
+     * compute percentiles independently of the histograms. */
+    const char *latency_log;
 };
 
 /*

@@ -12,8 +12,8 @@
  * offsets and sizes (Microsoft Docs, "File Buffering"); the shared region
  * check refuses misaligned jobs before any I/O, on Windows and under Wine.
  * Opening maps --direct to FILE_FLAG_NO_BUFFERING and --sync to
- * FILE_FLAG_WRITE_THROUGH, as DiskSpd maps -Su and -Sw (microsoft/diskspd,
- * Common.h/IORequestGenerator.cpp).
+ * FILE_FLAG_WRITE_THROUGH, as DiskSpd documents -Su and -Sw (-S = -Su,
+ * -Sh = -Suw; microsoft/diskspd, CmdLineParser/CmdLineParser.cpp usage text).
  */
 #include "platform/win.h"
 
@@ -100,7 +100,11 @@ static int check_device(const struct iom_job *job, const char *path, struct iom_
     t->is_blockdev = true;
     GET_LENGTH_INFORMATION len;
     DWORD got;
-    if (!DeviceIoControl(h, IOCTL_DISK_GET_LENGTH_INFO, NULL, 0, &len, sizeof(len), &got, NULL)) {
+    DISK_GEOMETRY_EX geo;
+    if (!DeviceIoControl(h, IOCTL_DISK_GET_LENGTH_INFO, NULL, 0, &len, sizeof(len), &got, NULL) &&
+        !(DeviceIoControl(h, IOCTL_DISK_GET_DRIVE_GEOMETRY_EX, NULL, 0, &geo, sizeof(geo), &got,
+                          NULL) &&
+          (len.Length = geo.DiskSize, geo.DiskSize.QuadPart > 0))) {
         DWORD e = GetLastError();
         char m[160];
         CloseHandle(h);
@@ -297,8 +301,13 @@ int iom_target_open(const struct iom_job *job, struct iom_target *t, char *err, 
     }
     int fd = _open_osfhandle((intptr_t)h, (writes ? _O_RDWR : _O_RDONLY) | _O_BINARY);
     if (fd < 0) {
+        int e = errno ? errno : EBADF;
+        DWORD type = GetFileType(h);
         CloseHandle(h);
-        return fail(err, errlen, -EMFILE, "target %s: out of file descriptors", t->path);
+        return fail(err, errlen, -e,
+                    "target %s: the C runtime refuses a descriptor for its handle (%s; "
+                    "GetFileType gives %lu)",
+                    t->path, strerror(e), (unsigned long)type);
     }
     if (iom_win_fd_remember(fd, access, flags) != 0) {
         _close(fd);

@@ -32,6 +32,7 @@ struct iocp_priv {
     struct iocp_slot *slots;
     OVERLAPPED_ENTRY *entries;
     unsigned depth;
+    unsigned inflight; /* queued, completion not reaped yet */
 };
 
 static int iocp_available(void)
@@ -94,11 +95,11 @@ static int iocp_queue(struct iom_engine *e, struct iom_io *io)
     s->io = io;
     BOOL ok = io->is_write ? WriteFile(p->file, io->buf, io->len, NULL, &s->ov)
                            : ReadFile(p->file, io->buf, io->len, NULL, &s->ov);
-    if (ok)
-        return IOM_Q_QUEUED; /* done already; its packet is on the port */
-    DWORD err = GetLastError();
-    if (err == ERROR_IO_PENDING)
+    DWORD err = ok ? ERROR_SUCCESS : GetLastError();
+    if (ok || err == ERROR_IO_PENDING) { /* done already or later: a packet comes */
+        p->inflight++;
         return IOM_Q_QUEUED;
+    }
     /* refused at submission (no packet will come) */
     io->result = err == ERROR_HANDLE_EOF ? 0 : -iom_win_errno(err);
     return IOM_Q_COMPLETED;
@@ -150,6 +151,7 @@ static int iocp_getevents(struct iom_engine *e, unsigned min, unsigned max, uint
             struct iocp_slot *s = (struct iocp_slot *)p->entries[i].lpOverlapped;
             s->io->result = result_of(&p->entries[i]);
             out[got++] = s->io;
+            p->inflight--;
         }
         if (got >= min || got >= max || wait == 0)
             return (int)got;
@@ -161,8 +163,18 @@ static void iocp_cleanup(struct iom_engine *e)
     struct iocp_priv *p = e->priv;
     if (!p)
         return;
-    /* the runner drains what it issued; cancel anything left and wait */
-    CancelIoEx(p->file, NULL);
+    /* the runner drains what it issued; cancel anything left and wait for
+     * its packets (up to 10 s), so no I/O still points at slots freed here */
+    if (p->inflight) {
+        CancelIoEx(p->file, NULL);
+        ULONGLONG give_up = GetTickCount64() + 10000;
+        while (p->inflight && GetTickCount64() < give_up) {
+            ULONG n = 0;
+            if (!GetQueuedCompletionStatusEx(p->port, p->entries, p->depth, &n, 100, FALSE))
+                continue;
+            p->inflight -= n < p->inflight ? n : p->inflight;
+        }
+    }
     CloseHandle(p->file);
     CloseHandle(p->port);
     free(p->slots);

@@ -140,8 +140,10 @@ static int parse_block(const char *blk, const char *end, const char *text,
     }
     if (run->cpu_pct > 0 && !isnan(run->dir[2].iops))
         run->iops_per_cpu_pct = run->dir[2].iops / run->cpu_pct;
-    /* -L percentile table */
-    const char *pt = strstr(blk, "%-ile |");
+    /* -L percentile table: with several targets, one per target comes first
+     * and the one under "total:" is the whole run's */
+    const char *pt = strstr(blk, "\ntotal:\n");
+    pt = pt && pt < end ? strstr(pt, "%-ile |") : strstr(blk, "%-ile |");
     if (pt && pt < end) {
         int col[3] = {-1, -1, -1}, nc = 0;
         const char *c = pt + 7, *eol = strchr(pt, '\n');

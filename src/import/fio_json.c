@@ -11,8 +11,13 @@
  * lat percentiles (lat_percentiles=1), else from "clat" (fio's default).
  * Jobs that share a name (numjobs without group_reporting) are merged: rates
  * and CPU add, mean latency is I/O-weighted, p99 becomes unknown.
- * Jobs with a non-zero "error" are left out; a file with only failed jobs
- * is refused with fio's reason. Log lines before the document are skipped.
+ * A job with a non-zero "error" that moved no data is left out (a file with
+ * only such jobs is refused with fio's reason); one that did I/O before it
+ * failed is imported with a note (res->note) quoting fio's error line. A
+ * "fio: terminating on signal N" line (fio's stderr saved with the
+ * document) marks the run interrupted: a note says after how long, of the
+ * runtime asked for. Errno numbers are quoted, never translated (the run
+ * may come from another OS). Log lines before the document are skipped.
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -160,10 +165,21 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
         const char *name = cJSON_IsString(jn) ? jn->valuestring : "job";
         double e = num(job, "error");
         if (!isnan(e) && e != 0) {
-            if (!failed++)
-                snprintf(first_fail, sizeof(first_fail), "job '%s' failed with error=%d (%s)", name,
-                         iom_imp_count(e), strerror(iom_imp_count(e)));
-            continue;
+            double rb = num(cJSON_GetObjectItemCaseSensitive(job, "read"), "io_bytes");
+            double wb = num(cJSON_GetObjectItemCaseSensitive(job, "write"), "io_bytes");
+            if (!(rb > 0) && !(wb > 0)) { /* failed before any I/O */
+                if (!failed++)
+                    snprintf(first_fail, sizeof(first_fail), "job '%s' failed with error=%d", name,
+                             iom_imp_count(e));
+                continue;
+            }
+            char line[240];
+            if (iom_imp_fio_line(text, 0, line, sizeof(line)))
+                iom_imp_note(res, "source job '%s' failed (error=%d; fio said: \"%s\"); its figures "
+                             "are up to the failure", name, iom_imp_count(e), line);
+            else
+                iom_imp_note(res, "source job '%s' failed (error=%d); its figures are up to the "
+                             "failure", name, iom_imp_count(e));
         }
         struct iom_imp_run run;
         iom_imp_run_init(&run);
@@ -222,6 +238,23 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
                 break;
             }
         }
+    }
+    char sigline[240];
+    if (!rc && res->nr_workloads && iom_imp_fio_line(text, 1, sigline, sizeof(sigline))) {
+        double ran = 0, asked = NAN;
+        for (uint32_t i = 0; i < res->nr_workloads; i++)
+            if (res->w[i].runs[0].runtime_s > ran)
+                ran = res->w[i].runs[0].runtime_s;
+        cJSON_ArrayForEach(job, jobs)
+        {
+            double a = iom_imp_fio_time_s(opt_str(job, glob, "runtime"));
+            if (!isnan(a) && (isnan(asked) || a > asked))
+                asked = a;
+        }
+        if (!isnan(asked))
+            iom_imp_note(res, "source run interrupted (%s) after %.3g s of %.3g s", sigline, ran, asked);
+        else
+            iom_imp_note(res, "source run interrupted (%s) after %.3g s", sigline, ran);
     }
     if (!rc && res->nr_workloads == 0) {
         if (failed) {

@@ -16,7 +16,10 @@
  * rw, bs and iodepth of the job's header line ("NAME: (g=0): rw=..., bs=...,
  * iodepth=N"), jobs= of the block, and the device of the "Disk stats" that
  * follow it. A block that differs becomes its own workload, named
- * "NAME [rw=... bs=... iodepth=... jobs=... on DEV]" so the difference shows. Mean latency is "lat"
+ * "NAME [rw=... bs=... iodepth=... jobs=... on DEV]" so the difference shows.
+ * A block with err= not 0 but with figures is imported with a note quoting
+ * fio's error line; "fio: terminating on signal N" marks the run
+ * interrupted (res->note). Mean latency is "lat"
  * (submission to completion); p99 comes from the percentile table, which is
  * of "clat" unless fio printed "lat percentiles".
  */
@@ -326,9 +329,23 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
                 end--;
         double e = field(g, line_end(g), "err=");
         if (e != 0 && !isnan(e)) {
-            failed++;
-            g = next;
-            continue;
+            /* a job that failed: left out when it has no figures, else
+             * imported with a note quoting fio (errno numbers untranslated) */
+            int has_dir = 0;
+            for (const char *l = line_end(g) + 1; l < end && !has_dir; l = line_end(l) + 1)
+                has_dir = dir_line(l) >= 0;
+            if (!has_dir) {
+                failed++;
+                g = next;
+                continue;
+            }
+            char line[240];
+            if (iom_imp_fio_line(text, 0, line, sizeof(line)))
+                iom_imp_note(res, "source job '%s' failed (err=%d; fio said: \"%s\"); its figures "
+                             "are up to the failure", name, iom_imp_count(e), line);
+            else
+                iom_imp_note(res, "source job '%s' failed (err=%d); its figures are up to the failure",
+                             name, iom_imp_count(e));
         }
         /* pool with an earlier block only when the workload matches */
         char key[192];
@@ -437,6 +454,15 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
         g = next;
     }
     free(keys);
+    char sigline[240];
+    if (res->nr_workloads && iom_imp_fio_line(text, 1, sigline, sizeof(sigline))) {
+        double ran = 0;
+        for (uint32_t i = 0; i < res->nr_workloads; i++)
+            for (uint32_t k = 0; k < res->w[i].nr_runs; k++)
+                if (res->w[i].runs[k].runtime_s > ran)
+                    ran = res->w[i].runs[k].runtime_s;
+        iom_imp_note(res, "source run interrupted (%s) after %.3g s", sigline, ran);
+    }
     if (res->nr_workloads == 0) {
         snprintf(err, errlen, failed ? "every job reported an error (err= not 0)"
                                      : "no job results found");

@@ -2,6 +2,7 @@
 #include "import/import.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -320,4 +321,60 @@ int iom_import_file(const char *path, struct iom_imp_result **out, char *err, si
     int rc = iom_import_buffer(path, buf, len, out, err, errlen);
     free(buf);
     return rc;
+}
+
+void iom_imp_note(struct iom_imp_result *res, const char *fmt, ...)
+{
+    size_t n = strlen(res->note);
+    if (n && n + 2 < sizeof(res->note)) {
+        memcpy(res->note + n, "; ", 3);
+        n += 2;
+    }
+    if (n + 1 >= sizeof(res->note))
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(res->note + n, sizeof(res->note) - n, fmt, ap);
+    va_end(ap);
+}
+
+int iom_imp_fio_line(const char *text, int want_signal, char *out, size_t len)
+{
+    for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+        size_t n = strcspn(l, "\r\n");
+        if (strncmp(l, "fio: ", 5) != 0)
+            continue;
+        int sig = n > 26 && strncmp(l, "fio: terminating on signal", 26) == 0;
+        int errline = 0;
+        for (const char *q = l; q + 4 <= l + n && !errline; q++)
+            errline = strncmp(q, "err=", 4) == 0 || (q + 6 <= l + n && strncmp(q, "error=", 6) == 0);
+        if (want_signal ? sig : (errline && !sig)) {
+            snprintf(out, len, "%.*s", (int)(n < 200 ? n : 200), l);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+double iom_imp_fio_time_s(const char *s)
+{
+    if (!s)
+        return NAN;
+    char *e;
+    double v = strtod(s, &e);
+    if (e == s || v < 0)
+        return NAN;
+    if (!*e || !strcmp(e, "s"))
+        return v;
+    if (!strcmp(e, "ms"))
+        return v / 1e3;
+    if (!strcmp(e, "us"))
+        return v / 1e6;
+    if (!strcmp(e, "m"))
+        return v * 60;
+    if (!strcmp(e, "h"))
+        return v * 3600;
+    if (!strcmp(e, "d"))
+        return v * 86400;
+    return NAN;
 }

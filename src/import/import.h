@@ -99,6 +99,10 @@ struct iom_imp_result {
     char format[24];            /* "iomark", "fio-json", "fio-text", "diskspd-xml", ... */
     char tool[64];              /* "fio-3.16", "DiskSpd 2.0.21a", "iomark 0.1.0", ... */
     char kind[16];              /* iomark document type: "run", "repeat", "sweep", ... */
+    /* "" for a complete source run; else why its figures are partial, in the
+     * source's own words ("source run interrupted (fio: terminating on signal
+     * 2) after 2.8 s of 10 s"); compare and report show it beside the file */
+    char note[320];
     uint32_t nr_workloads;
     struct iom_imp_workload *w;
 };
@@ -175,6 +179,24 @@ int iom_imp_add_pct(struct iom_imp_run *run, double pct, double lat_us);
 int iom_imp_add_target_pct(struct iom_imp_run *run, const char *target, double pct, double lat_us);
 int iom_imp_add_point(struct iom_imp_run *run, const struct iom_imp_point *p);
 int iom_imp_add_txn(struct iom_imp_run *run, const struct iom_imp_txn *t);
+
+/* Append a note to res->note ("; " between notes; printf format; cut to fit). */
+void iom_imp_note(struct iom_imp_result *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * fio's own words about a run that did not complete, from the text of its
+ * output (stdout and stderr as the user saved them): the first line
+ * starting "fio: terminating on signal" (interrupted) when want_signal, else
+ * the first line starting "fio: " that names an error ("err=" or "error=").
+ * Copies the line (without its newline) to out and returns 1; 0 when there
+ * is none. Errno numbers are quoted, never translated (the source may be
+ * another OS).
+ */
+int iom_imp_fio_line(const char *text, int want_signal, char *out, size_t len);
+
+/* A fio time value ("10", "10s", "300ms", "2m", "1h"; fio's default unit is
+ * seconds) in seconds, or NAN. */
+double iom_imp_fio_time_s(const char *s);
 
 /* Find the first '{' that starts a JSON document after optional log lines
  * (a '{' at the start of a line). NULL when there is none. */

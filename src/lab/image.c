@@ -299,7 +299,8 @@ int iom_lab_clean(const struct iom_lab_clean_opts *o, struct iom_lab_clean_resul
         bool setup_file = strcmp(e->d_name, "base.cpio") == 0 ||
                           strcmp(e->d_name, "modules.dep") == 0 ||
                           strcmp(e->d_name, "lab.conf") == 0 ||
-                          strncmp(e->d_name, "vmlinuz-", 8) == 0;
+                          strncmp(e->d_name, "vmlinuz-", 8) == 0 ||
+                          strncmp(e->d_name, "vmlinux-", 8) == 0;
         bool leftover = is_leftover_name(e->d_name, &pid) && pid > 0 &&
                         (kill((pid_t)pid, 0) != 0 && errno == ESRCH);
         if (!leftover && !(o->all && setup_file))
@@ -454,6 +455,8 @@ int iom_lab_initrd_write(const char *out_path, const char *base_cpio, const char
     iom_cpio_add_data(&c, "lab/modules", 0644, j->modules, strlen(j->modules));
     iom_cpio_add_data(&c, "lab/fsmodules", 0644, j->fs_modules, strlen(j->fs_modules));
     iom_cpio_add_data(&c, "lab/drivers", 0644, j->drivers, strlen(j->drivers));
+    const char *units = j->units ? j->units : "-:ANY\n";
+    iom_cpio_add_data(&c, "lab/units", 0644, units, strlen(units));
     add_text(&c, "lab/scheduler", "%s\n", j->scheduler);
     add_text(&c, "lab/ctrl", "%s\n", j->ctrl);
     add_text(&c, "lab/repeat", "%u\n", j->repeat);

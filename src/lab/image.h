@@ -136,6 +136,19 @@ struct iom_lab_setup_opts {
 };
 
 /*
+ * The uncompressed kernel of a setup, labdir/vmlinux-VERSION, written from
+ * the bzImage's xz or gzip payload (as the kernel's scripts/extract-vmlinux
+ * finds it) when missing, with `xz --single-stream -dc` or `gzip -dc`.
+ * QEMU boots it through its PVH entry (the ELF note XEN_ELFNOTE_PHYS32_ENTRY;
+ * Debian's kernels have CONFIG_PVH), skipping the decompression that takes
+ * the guest 10-30 s under TCG. Writes its path to path. Returns 0, or
+ * -ENOTSUP (no payload found, no PVH note) or another -errno with one line in
+ * err; the caller then boots info->vmlinuz.
+ */
+int iom_lab_kernel_elf(const char *labdir, const struct iom_lab_setup_info *info, char *path,
+                       size_t len, char *err, size_t errlen);
+
+/*
  * Prepare the lab folder: check (or, with install and root, apt-get install
  * --no-install-recommends) qemu-system-x86, busybox-static, kmod; download
  * the kernel package with `apt-get download`; unpack it with `dpkg-deb -x`;
@@ -213,6 +226,8 @@ struct iom_lab_job_files {
     const char *modules;         /* /lab/modules: "path [param=value ...]" lines */
     const char *fs_modules;      /* /lab/fsmodules: ext4 and its dependencies (tpcc), or "" */
     const char *drivers;         /* /lab/drivers: module names whose parameters are reported */
+    const char *units;           /* /lab/units: "PREFIX:DRIVER" words, one per controller of
+                                  * the boot ("-:ANY" for a boot with one controller) */
     const char *scheduler;       /* /lab/scheduler */
     const char *ctrl;            /* /lab/ctrl */
     unsigned repeat;             /* /lab/repeat: runs of every job */

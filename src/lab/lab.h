@@ -68,6 +68,7 @@ struct iom_lab_opts {
     unsigned timeout_s;         /* bound per boot; 0 = computed from the jobs */
     const char *output_dir;
     bool keep_disk;
+    bool shared_boot;           /* controllers that can share a guest share one boot */
     const char *study;          /* study name or file, NULL */
     const char *study_title;
     double scale;               /* study --scale factor (1 = as written) */

@@ -28,6 +28,14 @@ struct iom_lab_io {
     double inflight_mean, inflight_max;   /* /sys/block/DISK/inflight sampled at 10 Hz */
     double inflight_samples;
     double qemu_cpu_s;       /* QEMU's user+system seconds between t0 and t1; NAN unknown */
+    double t0_uptime;        /* guest uptime at t0, seconds */
+};
+
+#define IOM_LAB_MAX_POINTS 64
+
+/* The sampled in-flight count of one sweep point (NAN when not known). */
+struct iom_lab_point_io {
+    double inflight_mean, inflight_max;
 };
 
 /* One run of one job in one boot. */
@@ -38,6 +46,8 @@ struct iom_lab_runrec {
     struct iom_imp_result *imp;   /* the document as the importer reads it (owned) */
     struct iom_lab_io io;
     double qemu_t0, qemu_t1;      /* QEMU CPU seconds when t0/t1 arrived; NAN unknown */
+    unsigned nr_points;           /* sweep: points with a window in the in-flight series */
+    struct iom_lab_point_io points[IOM_LAB_MAX_POINTS];
 };
 
 /* One job in one boot. */
@@ -64,6 +74,8 @@ struct iom_lab_unitout {
     cJSON *probe;                 /* `iomark probe` in the guest (owned) */
     cJSON *params;                /* requested vs effective guest parameters (owned) */
     struct iom_lab_jobout *jobs;  /* opts->nr_jobs entries */
+    size_t nr_shared;             /* controllers in its boot (1: a boot of its own) */
+    char boot_name[160];          /* its boot's file prefix (the unit's name, or boot-N) */
 };
 
 /* The lab's environment, found once. */
@@ -73,6 +85,8 @@ struct iom_lab_env {
     char *dep_text;               /* modules.dep of the guest kernel */
     char *modparams;              /* iom_lab_modparams_load */
     char iomark_cpio[4300];
+    char kernel[4300];            /* vmlinux-VER (PVH ELF) or vmlinuz-VER */
+    const char *bios;             /* qboot.rom when QEMU ships it, else NULL (SeaBIOS) */
     char outdir[4096];
     char disk[4200];
     char host_cpu[128];
@@ -89,7 +103,9 @@ struct iom_lab_watch {
     const char *chan;
     long offset;
     char carry[96];
-    struct iom_lab_unitout *uo;
+    struct iom_lab_unitout *uo[IOM_LAB_MAX_UNITS];  /* the boot's units, in /lab/units order */
+    size_t nr_uo;
+    bool prefixed;          /* sections are "K/NAME" (several units in the boot) */
     const struct iom_lab_opts *o;
     double t_start;
     double boot_bound_s;    /* nothing on the channel by then: the guest did not boot */
@@ -109,6 +125,15 @@ int iom_lab_watch_tick(int pid, void *arg);
  * (either NULL: io->have stays false). */
 void iom_lab_io_from(const char *t0, const char *t1, struct iom_lab_io *io);
 
+/*
+ * Sweep: split the run's in-flight series (section series.J.R: "uptime
+ * count" lines, 10 per second) into nr equal windows between t0 and t1, one
+ * per point in the order run (every point has the same ramp + runtime), and
+ * keep the middle 80% of each (process start and the gaps between points
+ * fall outside). Fills r->points and r->nr_points.
+ */
+void iom_lab_points_from_series(const char *series, struct iom_lab_runrec *r, unsigned nr);
+
 /* Figures of a run from its document: run -> iom_lab_figures_from_doc;
  * diskspd, sweep (the point with most IOPS), tpcc (NOPM, TPM) -> r->imp. */
 void iom_lab_figures_of(const char *command, const cJSON *doc, struct iom_lab_runrec *r);
@@ -116,8 +141,30 @@ void iom_lab_figures_of(const char *command, const cJSON *doc, struct iom_lab_ru
 /* jo->mean = the mean of every figure over jo's ok runs (NAN-aware). */
 void iom_lab_mean_of(struct iom_lab_jobout *jo, unsigned n);
 
+/* Seconds unit uo's jobs took in the guest: from its first run's t0 to its
+ * last run's t1 (guest uptime); NAN when unknown. */
+double iom_lab_unit_jobs_s(const struct iom_lab_unitout *uo, const struct iom_lab_opts *o);
+
 /* Requested vs effective guest parameters of unit u, as a JSON array. */
 cJSON *iom_lab_params_json(const struct iom_lab_unit *u, const struct iom_lab_guest_view *v);
+
+/* ---- results.c ---- */
+
+/* Section `name` of the unit whose sections start with pfx ("" when the boot
+ * has one controller, "K/" when it has several); NULL when absent. */
+const struct iom_lab_section *iom_lab_usec(const struct iom_lab_channel *ch, const char *pfx,
+                                           const char *name);
+
+/*
+ * Read unit uo's results (sections prefixed pfx) from the channel: guest
+ * view, parameters in effect, probe (its own target only), every job's runs
+ * (figures, I/O path, tpcc check), and write the guest's documents to
+ * e->outdir as FNAME[.jobJ-CMD][.R].json|xml. first_fail gets the first
+ * failure, "" when none.
+ */
+void iom_lab_collect_unit(const struct iom_lab_opts *o, struct iom_lab_env *e,
+                          const struct iom_lab_channel *ch, const char *pfx, const char *fname,
+                          struct iom_lab_unitout *uo, char *first_fail, size_t fflen);
 
 /* lab.json of the run so far (partial when some units did not run). */
 cJSON *iom_lab_doc(const struct iom_lab_opts *o, const struct iom_lab_env *e,

@@ -75,22 +75,34 @@ int iom_lab_watch_tick(int pid, void *arg)
         n += cl;
         buf[n] = 0;
         for (size_t i = 0; i < n; i++) {
-            if (buf[i] != '@' || strncmp(buf + i, "@@iomark-lab t", 14) != 0)
+            if (buf[i] != '@' || strncmp(buf + i, "@@iomark-lab ", 13) != 0 ||
+                !memchr(buf + i, '\n', n - i))
                 continue;
+            const char *h = buf + i + 13;
+            size_t k = 0;
+            if (w->prefixed) {
+                char *end;
+                unsigned long kk = strtoul(h, &end, 10);
+                if (end == h || *end != '/' || kk < 1 || kk > w->nr_uo)
+                    continue;
+                k = kk - 1;
+                h = end + 1;
+            }
             unsigned jj, rr;
             char which;
-            if (sscanf(buf + i + 14, "%c.%u.%u ", &which, &jj, &rr) == 3 &&
-                (which == '0' || which == '1') && jj >= 1 && jj <= w->o->nr_jobs && rr >= 1 &&
-                rr <= w->o->repeat && memchr(buf + i, '\n', n - i)) {
-                struct iom_lab_runrec *r = &w->uo->jobs[jj - 1].runs[rr - 1];
-                double c = proc_cpu_s(pid);
-                if (which == '0') {
-                    r->qemu_t0 = c;
-                    if (jj == 1 && rr == 1)
-                        w->uo->boot_s = iom_lab_now_s() - w->t_start;
-                } else {
-                    r->qemu_t1 = c;
-                }
+            if (h[0] != 't' || sscanf(h + 1, "%c.%u.%u ", &which, &jj, &rr) != 3 ||
+                (which != '0' && which != '1') || jj < 1 || jj > w->o->nr_jobs || rr < 1 ||
+                rr > w->o->repeat)
+                continue;
+            struct iom_lab_unitout *uo = w->uo[k];
+            struct iom_lab_runrec *r = &uo->jobs[jj - 1].runs[rr - 1];
+            double c = proc_cpu_s(pid);
+            if (which == '0') {
+                r->qemu_t0 = c;
+                if (jj == 1 && rr == 1)
+                    uo->boot_s = iom_lab_now_s() - w->t_start;
+            } else {
+                r->qemu_t1 = c;
             }
         }
         /* keep the tail: a header may be split across reads */
@@ -133,6 +145,7 @@ void iom_lab_io_from(const char *t0, const char *t1, struct iom_lab_io *io)
      * 9-19 disk: rd_ios rd_merges rd_sectors rd_ticks wr_ios wr_merges
      * wr_sectors wr_ticks in_flight io_ticks time_in_queue; 20-22 inflight samples */
     io->have = true;
+    io->t0_uptime = a[0];
     io->wall_s = b[0] - a[0];
     double busy = 0;
     for (int k = 1; k <= 8; k++)
@@ -268,4 +281,57 @@ cJSON *iom_lab_params_json(const struct iom_lab_unit *u, const struct iom_lab_gu
         cJSON_AddItemToArray(a, x);
     }
     return a;
+}
+
+void iom_lab_points_from_series(const char *series, struct iom_lab_runrec *r, unsigned nr)
+{
+    r->nr_points = 0;
+    if (!series || !r->io.have || r->io.wall_s <= 0 || nr == 0)
+        return;
+    if (nr > IOM_LAB_MAX_POINTS)
+        nr = IOM_LAB_MAX_POINTS;
+    double w = r->io.wall_s / nr, sum[IOM_LAB_MAX_POINTS] = {0}, mx[IOM_LAB_MAX_POINTS];
+    unsigned cnt[IOM_LAB_MAX_POINTS] = {0};
+    for (unsigned k = 0; k < nr; k++)
+        mx[k] = 0;
+    for (const char *p = series; p && *p;) {
+        double t, x;
+        if (sscanf(p, "%lf %lf", &t, &x) == 2) {
+            double rel = t - r->io.t0_uptime;
+            if (rel >= 0 && rel < r->io.wall_s) {
+                unsigned k = (unsigned)(rel / w);
+                double pos = rel / w - k;
+                if (k < nr && pos >= 0.1 && pos <= 0.9) {
+                    sum[k] += x;
+                    cnt[k]++;
+                    if (x > mx[k])
+                        mx[k] = x;
+                }
+            }
+        }
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    for (unsigned k = 0; k < nr; k++) {
+        r->points[k].inflight_mean = cnt[k] ? sum[k] / cnt[k] : NAN;
+        r->points[k].inflight_max = cnt[k] ? mx[k] : NAN;
+    }
+    r->nr_points = nr;
+}
+
+double iom_lab_unit_jobs_s(const struct iom_lab_unitout *uo, const struct iom_lab_opts *o)
+{
+    double first = NAN, last = NAN;
+    for (size_t j = 0; uo->jobs && j < o->nr_jobs; j++)
+        for (unsigned r = 0; r < o->repeat; r++) {
+            const struct iom_lab_io *io = &uo->jobs[j].runs[r].io;
+            if (!io->have)
+                continue;
+            if (isnan(first) || io->t0_uptime < first)
+                first = io->t0_uptime;
+            if (isnan(last) || io->t0_uptime + io->wall_s > last)
+                last = io->t0_uptime + io->wall_s;
+        }
+    return last - first;
 }

@@ -38,6 +38,8 @@ cJSON *iom_lab_env_json(const struct iom_lab_env *e, const struct iom_lab_opts *
     cJSON_AddStringToObject(l, "qemu_version", e->qemu_version);
     cJSON_AddStringToObject(l, "guest_kernel", e->setup.kernel_version);
     cJSON_AddStringToObject(l, "guest_kernel_package", e->setup.kernel_package);
+    cJSON_AddStringToObject(l, "kernel_image", e->kernel);
+    cJSON_AddStringToObject(l, "firmware", e->bios ? e->bios : "QEMU default (SeaBIOS)");
     cJSON_AddNumberToObject(l, "vcpus", o->vcpus);
     cJSON_AddNumberToObject(l, "memory_mib", o->memory_mib);
     cJSON_AddStringToObject(l, "cache", o->cache);
@@ -119,6 +121,15 @@ static cJSON *run_json(const struct iom_lab_runrec *r)
         add_num(io, "guest_cpu_s", r->io.guest_cpu_s);
         add_num(io, "qemu_cpu_us_per_io", per_io_us(r->io.qemu_cpu_s, r->io.ios));
         add_num(io, "guest_cpu_us_per_io", per_io_us(r->io.guest_cpu_s, r->io.ios));
+        if (r->nr_points) {
+            cJSON *pa = cJSON_AddArrayToObject(io, "points_inflight");
+            for (unsigned k = 0; k < r->nr_points; k++) {
+                cJSON *pt = cJSON_CreateObject();
+                add_num(pt, "mean", r->points[k].inflight_mean);
+                add_num(pt, "max", r->points[k].inflight_max);
+                cJSON_AddItemToArray(pa, pt);
+            }
+        }
     }
     return x;
 }
@@ -160,12 +171,15 @@ cJSON *iom_lab_doc(const struct iom_lab_opts *o, const struct iom_lab_env *e,
         cJSON_AddStringToObject(x, "title", u->u->c->title);
         cJSON_AddStringToObject(x, "qemu_device", u->u->c->qemu_device);
         cJSON_AddStringToObject(x, "machine", u->u->c->machine);
-        bool ran = u->wall_s > 0 || u->reason[0];
+        bool ran = u->wall_s > 0 || (u->reason[0] && strncmp(u->reason, "not run", 7) != 0);
         cJSON_AddStringToObject(x, "status", u->ok ? "ok" : ran ? "failed" : "not run");
         if (!u->ok)
             cJSON_AddStringToObject(x, "reason", u->reason[0] ? u->reason : "not run yet");
         cJSON_AddNumberToObject(x, "wall_s", u->wall_s);
         add_num(x, "boot_s", u->boot_s);
+        add_num(x, "jobs_s", u->jobs ? iom_lab_unit_jobs_s(u, o) : NAN);
+        cJSON_AddStringToObject(x, "boot", u->boot_name);
+        cJSON_AddNumberToObject(x, "controllers_in_boot", (double)u->nr_shared);
         add_num(x, "qemu_cpu_s", u->qemu_user_s + u->qemu_sys_s);
         cJSON *gp = cJSON_AddArrayToObject(x, "guest_params");
         for (size_t k = 0; k < u->u->nr_params; k++)
@@ -278,6 +292,38 @@ static void table_io(FILE *f, const struct iom_lab_opts *o, const struct iom_lab
     }
 }
 
+/* diskspd: DiskSpd's total / read / write figures (its "Total IO", "Read IO",
+ * "Write IO" tables summed over threads), the first run of each controller. */
+static void table_diskspd(FILE *f, const struct iom_lab_opts *o,
+                          const struct iom_lab_unitout *uo, size_t j)
+{
+    fprintf(f, "%-12s %10s %9s %10s %10s %10s %10s %10s %6s\n", "controller", "I/O per s",
+            "MiB/s", "AvgLat ms", "read IOPS", "write IOPS", "read p99ms", "write p99ms",
+            "CPU %");
+    for (size_t i = 0; i < o->nr_units; i++) {
+        const struct iom_lab_jobout *jo = uo[i].jobs ? &uo[i].jobs[j] : NULL;
+        const struct iom_imp_result *imp = jo && jo->nr_ok ? jo->runs[0].imp : NULL;
+        if (!imp || !imp->nr_workloads || !imp->w[0].nr_runs) {
+            fprintf(f, "%-12s %10s\n", uo[i].u->name, "-");
+            continue;
+        }
+        const struct iom_imp_run *r = &imp->w[0].runs[0];
+        char c[8][24];
+        fmt_d(r->dir[IOM_IMP_TOTAL].iops, "%.0f", c[0], 24);
+        fmt_d(r->dir[IOM_IMP_TOTAL].mib_per_s, "%.2f", c[1], 24);
+        fmt_d(r->dir[IOM_IMP_TOTAL].lat_mean_us / 1000, "%.3f", c[2], 24);
+        fmt_d(r->dir[IOM_IMP_READ].iops, "%.0f", c[3], 24);
+        fmt_d(r->dir[IOM_IMP_WRITE].iops, "%.0f", c[4], 24);
+        fmt_d(r->dir[IOM_IMP_READ].lat_p99_us / 1000, "%.3f", c[5], 24);
+        fmt_d(r->dir[IOM_IMP_WRITE].lat_p99_us / 1000, "%.3f", c[6], 24);
+        fmt_d(r->cpu_pct, "%.1f", c[7], 24);
+        fprintf(f, "%-12s %10s %9s %10s %10s %10s %10s %10s %6s\n", uo[i].u->name, c[0], c[1],
+                c[2], c[3], c[4], c[5], c[6], c[7]);
+    }
+    if (o->repeat > 1)
+        fprintf(f, "(the first of %u runs; lab.json has every run and the mean)\n", o->repeat);
+}
+
 static void table_tpcc(FILE *f, const struct iom_lab_opts *o, const struct iom_lab_unitout *uo,
                        size_t j)
 {
@@ -314,8 +360,8 @@ static void table_tpcc(FILE *f, const struct iom_lab_opts *o, const struct iom_l
 static void table_sweep(FILE *f, const struct iom_lab_opts *o, const struct iom_lab_unitout *uo,
                         size_t j)
 {
-    fprintf(f, "%-12s %7s %7s %11s %10s %9s %9s  %s\n", "controller", "threads", "iodepth",
-            "outstanding", "IOPS", "mean us", "p99 us", "");
+    fprintf(f, "%-12s %7s %7s %11s %10s %9s %9s %9s %8s  %s\n", "controller", "threads",
+            "iodepth", "outstanding", "IOPS", "mean us", "p99 us", "dev infl", "infl max", "");
     for (size_t i = 0; i < o->nr_units; i++) {
         const struct iom_lab_unitout *u = &uo[i];
         const struct iom_lab_jobout *jo = u->jobs ? &u->jobs[j] : NULL;
@@ -329,17 +375,22 @@ static void table_sweep(FILE *f, const struct iom_lab_opts *o, const struct iom_
             if (!x->nr_runs)
                 continue;
             const struct iom_imp_dir *d = &x->runs[0].dir[IOM_IMP_TOTAL];
-            char a[24], b[24], c[24];
+            char a[24], b[24], c[24], im[24], ix[24];
             fmt_d(d->iops, "%.0f", a, 24);
             fmt_d(d->lat_mean_us, "%.0f", b, 24);
             fmt_d(d->lat_p99_us, "%.0f", c, 24);
-            fprintf(f, "%-12s %7d %7d %11d %10s %9s %9s  %s\n", w ? "" : u->u->name,
-                    x->threads, x->iodepth, x->threads * x->iodepth, a, b, c,
+            const struct iom_lab_runrec *r0 = &jo->runs[0];
+            fmt_d(w < r0->nr_points ? r0->points[w].inflight_mean : NAN, "%.1f", im, 24);
+            fmt_d(w < r0->nr_points ? r0->points[w].inflight_max : NAN, "%.0f", ix, 24);
+            fprintf(f, "%-12s %7d %7d %11d %10s %9s %9s %9s %8s  %s\n", w ? "" : u->u->name,
+                    x->threads, x->iodepth, x->threads * x->iodepth, a, b, c, im, ix,
                     x->is_knee ? "<- knee" : "");
         }
     }
     fprintf(f, "(the first run of each controller; the knee: from here more outstanding I/O "
-               "adds less than iomark sweep's --knee percent)\n");
+               "adds less than iomark sweep's --knee percent;\n dev infl, infl max: the guest "
+               "disk's /sys/block/DISK/inflight sampled 10 times a second in the middle 80%% "
+               "of each point's share of the run)\n");
 }
 
 static void table_mark(FILE *f, const struct iom_lab_opts *o, const struct iom_lab_unitout *uo,
@@ -444,6 +495,8 @@ void iom_lab_print(FILE *f, const struct iom_lab_opts *o, const struct iom_lab_e
             table_sweep(f, o, uo, j);
         else if (strcmp(cmd, "mark") == 0)
             table_mark(f, o, uo, j);
+        else if (strcmp(cmd, "diskspd") == 0)
+            table_diskspd(f, o, uo, j);
         else
             table_io(f, o, uo, j);
     }
@@ -455,15 +508,20 @@ void iom_lab_print(FILE *f, const struct iom_lab_opts *o, const struct iom_lab_e
         any_jobs |= uo[i].jobs != NULL;
     if (any_jobs)
         table_path(f, o, uo);
-    fprintf(f, "\ntime per boot:\n%-12s %8s %8s %10s\n", "controller", "boot s", "total s",
-            "QEMU CPU s");
+    fprintf(f, "\ntime per controller:\n%-12s %-12s %8s %8s %8s %10s\n", "controller", "boot",
+            "boot s", "jobs s", "QEMU s", "QEMU CPU s");
     for (size_t i = 0; i < o->nr_units; i++) {
-        char b[24], t[24], q[24];
+        char b[24], jb[24], t[24], q[24];
         fmt_d(uo[i].boot_s, "%.1f", b, 24);
+        fmt_d(uo[i].jobs ? iom_lab_unit_jobs_s(&uo[i], o) : NAN, "%.1f", jb, 24);
         fmt_d(uo[i].wall_s > 0 ? uo[i].wall_s : NAN, "%.1f", t, 24);
         fmt_d(uo[i].wall_s > 0 ? uo[i].qemu_user_s + uo[i].qemu_sys_s : NAN, "%.1f", q, 24);
-        fprintf(f, "%-12s %8s %8s %10s\n", uo[i].u->name, b, t, q);
+        fprintf(f, "%-12s %-12.12s %8s %8s %8s %10s\n", uo[i].u->name,
+                uo[i].boot_name[0] ? uo[i].boot_name : "-", b, jb, t, q);
     }
+    fprintf(f, "boot s = QEMU's start to the controller's first job (in a shared boot this "
+               "includes the controllers\nbefore it); jobs s = its jobs in the guest; QEMU s and "
+               "QEMU CPU s are the whole boot's.\n");
     bool any_fail = false;
     for (size_t i = 0; i < o->nr_units; i++)
         if (!uo[i].ok && (uo[i].reason[0] || uo[i].wall_s > 0)) {

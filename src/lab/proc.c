@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -91,6 +92,11 @@ int iom_lab_proc_run(char *const argv[], const struct iom_lab_proc_opts *o,
         dup2(outfd, 1);
         dup2(errfd, 2);
         setpgid(0, 0);
+        /* the child dies with iomark, even when iomark is killed outright
+         * (prctl(2) PR_SET_PDEATHSIG); no QEMU is ever left behind */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() == 1)
+            _exit(126);
         if (o->cwd && chdir(o->cwd) != 0)
             _exit(126);
         execv(prog, argv);

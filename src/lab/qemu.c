@@ -146,14 +146,39 @@ static void push(struct argv_b *b, const char *fmt, ...)
     b->v[++b->n] = NULL;
 }
 
-int iom_lab_qemu_argv(const struct iom_lab_ctrl *c, const struct iom_lab_vm *vm, char ***argv)
+/* One -device value of controller k of n: "%s" becomes the drive id dK; with
+ * several controllers the adapter id "hba" becomes "hbaK" (ids must be unique). */
+static void push_device(struct argv_b *b, const char *dev, size_t k, size_t n)
+{
+    char buf[512];
+    size_t o = 0;
+    for (const char *p = dev; *p && o + 16 < sizeof(buf);) {
+        if (p[0] == '%' && p[1] == 's') {
+            o += (size_t)snprintf(buf + o, sizeof(buf) - o, "d%zu", k);
+            p += 2;
+        } else if (n > 1 && strncmp(p, "hba", 3) == 0) {
+            o += (size_t)snprintf(buf + o, sizeof(buf) - o, "hba%zu", k);
+            p += 3;
+        } else {
+            buf[o++] = *p++;
+        }
+    }
+    buf[o] = 0;
+    push(b, "-device");
+    push(b, "%s", buf);
+}
+
+int iom_lab_qemu_argv_multi(const struct iom_lab_ctrl *const *c, size_t n,
+                            const struct iom_lab_vm *vm, char ***argv)
 {
     struct argv_b b = {0};
+    if (n == 0)
+        return -EINVAL;
     push(&b, "%s", IOM_LAB_QEMU);
     push(&b, "-accel");
     push(&b, "%s", vm->accel);
     push(&b, "-M");
-    push(&b, "%s", c->machine);
+    push(&b, "%s", c[0]->machine);
     push(&b, "-m");
     push(&b, "%u", vm->memory_mib);
     push(&b, "-smp");
@@ -165,25 +190,25 @@ int iom_lab_qemu_argv(const struct iom_lab_ctrl *c, const struct iom_lab_vm *vm,
     push(&b, "-no-reboot");
     push(&b, "-serial");
     push(&b, "file:%s", vm->console_path);
+    if (vm->bios) {
+        push(&b, "-bios");
+        push(&b, "%s", vm->bios);
+    }
     push(&b, "-kernel");
     push(&b, "%s", vm->kernel);
     push(&b, "-initrd");
     push(&b, "%s", vm->initrd);
     push(&b, "-append");
     push(&b, "%s", vm->append);
-    push(&b, "-drive");
-    push(&b, "file=%s,format=raw,if=none,id=d0,cache=%s", vm->disk, vm->cache);
-    for (size_t i = 0; i < 2; i++) {
-        if (!c->devices[i])
-            continue;
-        push(&b, "-device");
-        if (strstr(c->devices[i], "%s")) {
-            /* the only conversion in the table is the drive id */
-            const char *p = strstr(c->devices[i], "%s");
-            push(&b, "%.*sd0%s", (int)(p - c->devices[i]), c->devices[i], p + 2);
-        } else {
-            push(&b, "%s", c->devices[i]);
-        }
+    for (size_t k = 0; k < n; k++) {
+        /* several drives on one image: QEMU's image locking would refuse the
+         * second; the guest uses one disk at a time */
+        push(&b, "-drive");
+        push(&b, "file=%s,format=raw,if=none,id=d%zu,cache=%s%s", vm->disk, k, vm->cache,
+             n > 1 ? ",file.locking=off" : "");
+        for (size_t i = 0; i < 2; i++)
+            if (c[k]->devices[i])
+                push_device(&b, c[k]->devices[i], k, n);
     }
     /* result channel: a virtio-serial port, apart from the console */
     push(&b, "-device");
@@ -198,6 +223,11 @@ int iom_lab_qemu_argv(const struct iom_lab_ctrl *c, const struct iom_lab_vm *vm,
     }
     *argv = b.v;
     return 0;
+}
+
+int iom_lab_qemu_argv(const struct iom_lab_ctrl *c, const struct iom_lab_vm *vm, char ***argv)
+{
+    return iom_lab_qemu_argv_multi(&c, 1, vm, argv);
 }
 
 void iom_lab_argv_free(char **argv)

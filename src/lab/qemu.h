@@ -45,7 +45,8 @@ struct iom_lab_vm {
     const char *accel;        /* "kvm" or "tcg" */
     unsigned vcpus;
     unsigned memory_mib;
-    const char *kernel;       /* vmlinuz path */
+    const char *kernel;       /* kernel: a bzImage, or an ELF with a PVH entry */
+    const char *bios;         /* -bios firmware (qboot.rom), NULL = QEMU's default (SeaBIOS) */
     const char *initrd;       /* initramfs path */
     const char *append;       /* kernel command line */
     const char *disk;         /* raw backing image */
@@ -62,6 +63,16 @@ struct iom_lab_vm {
  * iom_lab_argv_free. Returns 0 or -ENOMEM.
  */
 int iom_lab_qemu_argv(const struct iom_lab_ctrl *c, const struct iom_lab_vm *vm, char ***argv);
+
+/*
+ * The same for n controllers in one guest (all on c[0]'s machine type):
+ * drive dK on controller K, all on vm->disk with image locking off (the
+ * guest uses one disk at a time), adapter ids made unique (hbaK). n = 1 gives
+ * exactly iom_lab_qemu_argv's command line. Returns 0, -EINVAL (n = 0) or
+ * -ENOMEM.
+ */
+int iom_lab_qemu_argv_multi(const struct iom_lab_ctrl *const *c, size_t n,
+                            const struct iom_lab_vm *vm, char ***argv);
 
 /* Free an argv from iom_lab_qemu_argv. */
 void iom_lab_argv_free(char **argv);

@@ -18,7 +18,7 @@
 #include "report/report.h"
 
 /* seconds a guest takes to boot and shut down, for the progress line's time
- * left only (the bound per boot is separate, run_unit) */
+ * left only (the bound per boot is separate, run_group) */
 #define IOM_LAB_BOOT_EST_S(accel) (strcmp((accel), "kvm") == 0 ? 10.0 : 60.0)
 
 static char *read_all(const char *path)
@@ -159,17 +159,36 @@ static void write_section(const struct iom_lab_env *e, const char *name,
     }
 }
 
-/* Boot one unit, collect, write its files. Fills uo. */
-static void run_unit(const struct iom_lab_opts *o, struct iom_lab_env *e, size_t idx,
-                     const double *est_s, const volatile sig_atomic_t *stop,
-                     struct iom_lab_unitout *uo)
+/* The driver name the guest's /init matches a unit's disk by: the SCSI
+ * host's proc_name or the bound driver, i.e. the controller's own module
+ * (the bus in front of it, virtio_pci, skipped). */
+static const char *unit_driver(const struct iom_lab_ctrl *c)
 {
-    const struct iom_lab_unit *u = uo->u;
-    const struct iom_lab_ctrl *c = u->c;
+    return strcmp(c->modules[0], "virtio_pci") == 0 && c->modules[1] ? c->modules[1]
+                                                                     : c->modules[0];
+}
+
+/* Boot the units idx[0..n) in one guest (one controller each, the same
+ * machine type and guest parameters), collect, write their files. */
+static void run_group(const struct iom_lab_opts *o, struct iom_lab_env *e, const size_t *idx,
+                      size_t n, size_t group_no, const double *est_s,
+                      const volatile sig_atomic_t *stop, struct iom_lab_unitout *uo_all)
+{
+    struct iom_lab_unitout *uos[IOM_LAB_MAX_UNITS] = {0};
+    const struct iom_lab_ctrl *ctrls[IOM_LAB_MAX_UNITS] = {0};
+    for (size_t k = 0; k < n; k++) {
+        uos[k] = &uo_all[idx[k]];
+        ctrls[k] = uos[k]->u->c;
+    }
+    const struct iom_lab_unit *u0 = uos[0]->u;
     char initrd[4300], chan[4300], console[4300], qlog[4300], err[512];
-    /* file names: the unit's name with '+' and '=' kept, '/' and ',' replaced */
+    /* file names: one controller: the unit's name ('/', ',', ' ' replaced);
+     * several: boot-N, and each unit's documents keep its own name */
     char fname[160];
-    snprintf(fname, sizeof(fname), "%s", u->name);
+    if (n == 1)
+        snprintf(fname, sizeof(fname), "%s", u0->name);
+    else
+        snprintf(fname, sizeof(fname), "boot-%zu", group_no);
     for (char *q = fname; *q; q++)
         if (*q == '/' || *q == ',' || *q == ' ')
             *q = '_';
@@ -177,17 +196,39 @@ static void run_unit(const struct iom_lab_opts *o, struct iom_lab_env *e, size_t
     snprintf(chan, sizeof(chan), "%s/%s.channel", e->outdir, fname);
     snprintf(console, sizeof(console), "%s/%s.console.log", e->outdir, fname);
     snprintf(qlog, sizeof(qlog), "%s/%s.qemu.log", e->outdir, fname);
+#define FAIL_ALL(...)                                                                              \
+    do {                                                                                           \
+        for (size_t k_ = 0; k_ < n; k_++)                                                          \
+            snprintf(uos[k_]->reason, sizeof(uos[k_]->reason), __VA_ARGS__);                       \
+    } while (0)
 
-    const char *names[8];
+    const char *names[4 + 4 * IOM_LAB_MAX_UNITS];
     size_t nn = 0;
     names[nn++] = "virtio_pci";
     names[nn++] = "virtio_console";
-    for (size_t k = 0; c->modules[k]; k++)
-        names[nn++] = c->modules[k];
+    char drivers[1024] = "", units[1024] = "";
+    for (size_t k = 0; k < n; k++) {
+        for (size_t m = 0; ctrls[k]->modules[m]; m++) {
+            bool dup = false;
+            for (size_t x = 0; x < nn; x++)
+                dup |= strcmp(names[x], ctrls[k]->modules[m]) == 0;
+            if (!dup)
+                names[nn++] = ctrls[k]->modules[m];
+            if (strcmp(ctrls[k]->modules[m], "sd_mod") && strcmp(ctrls[k]->modules[m], "virtio_pci") &&
+                !dup)
+                snprintf(drivers + strlen(drivers), sizeof(drivers) - strlen(drivers), "%s ",
+                         ctrls[k]->modules[m]);
+        }
+        if (n == 1)
+            snprintf(units, sizeof(units), "-:ANY\n");
+        else
+            snprintf(units + strlen(units), sizeof(units) - strlen(units), "%zu/:%s\n", k + 1,
+                     unit_driver(ctrls[k]));
+    }
     char *mods = NULL, *fsmods = NULL;
-    if (module_lines(names, nn, u, e->setup.kernel_version, e->dep_text, &mods, err,
+    if (module_lines(names, nn, u0, e->setup.kernel_version, e->dep_text, &mods, err,
                      sizeof(err))) {
-        snprintf(uo->reason, sizeof(uo->reason), "%s", err);
+        FAIL_ALL("%s", err);
         return;
     }
     bool need_fs = false;
@@ -196,15 +237,10 @@ static void run_unit(const struct iom_lab_opts *o, struct iom_lab_env *e, size_t
     const char *ext4[] = {"crc32c_generic", "ext4"};
     if (need_fs && module_lines(ext4, 2, NULL, e->setup.kernel_version, e->dep_text, &fsmods,
                                 err, sizeof(err))) {
-        snprintf(uo->reason, sizeof(uo->reason), "%s", err);
+        FAIL_ALL("%s", err);
         free(mods);
         return;
     }
-    char drivers[512] = "";
-    for (size_t k = 0; c->modules[k]; k++)
-        if (strcmp(c->modules[k], "sd_mod") && strcmp(c->modules[k], "virtio_pci"))
-            snprintf(drivers + strlen(drivers), sizeof(drivers) - strlen(drivers), "%s ",
-                     c->modules[k]);
     /* the jobs' argument files */
     const char *cmds[IOM_LAB_MAX_JOBS];
     char *args[IOM_LAB_MAX_JOBS] = {0};
@@ -228,11 +264,12 @@ static void run_unit(const struct iom_lab_opts *o, struct iom_lab_env *e, size_t
         tmo[j] = (unsigned)(1.5 * est_s[j] + 30);
         est_all += o->repeat * (2 * est_s[j] + 30);
     }
+    est_all *= (double)n;
     struct iom_lab_job_files jf = {
         .init_script = iom_lab_init_script, .nr_jobs = o->nr_jobs, .job_command = cmds,
         .job_args = (const char *const *)args, .job_timeout_s = tmo, .modules = mods,
-        .fs_modules = fsmods ? fsmods : "", .drivers = drivers, .scheduler = o->scheduler,
-        .ctrl = c->name, .repeat = o->repeat};
+        .fs_modules = fsmods ? fsmods : "", .drivers = drivers, .units = units,
+        .scheduler = o->scheduler, .ctrl = ctrls[0]->name, .repeat = o->repeat};
     bool args_ok = true;
     for (size_t j = 0; j < o->nr_jobs; j++)
         args_ok &= args[j] != NULL;
@@ -244,37 +281,45 @@ static void run_unit(const struct iom_lab_opts *o, struct iom_lab_env *e, size_t
     for (size_t j = 0; j < o->nr_jobs; j++)
         free(args[j]);
     if (rc) {
-        snprintf(uo->reason, sizeof(uo->reason), "writing %s: %s", initrd, strerror(-rc));
+        FAIL_ALL("writing %s: %s", initrd, strerror(-rc));
         return;
     }
     unlink(chan);
     struct iom_lab_vm vm = {.accel = o->accel, .vcpus = o->vcpus, .memory_mib = o->memory_mib,
-                            .kernel = e->setup.vmlinuz, .initrd = initrd,
+                            .kernel = e->kernel, .bios = e->bios, .initrd = initrd,
                             .append = NULL, .disk = e->disk, .cache = o->cache,
                             .result_path = chan, .console_path = console};
     char append[4096];
     size_t l = (size_t)snprintf(append, sizeof(append), "console=ttyS0 panic=-1 quiet");
-    for (size_t i = 0; i < u->nr_params && l < sizeof(append); i++)
-        l += (size_t)snprintf(append + l, sizeof(append) - l, " %s", u->params[i]);
+    for (size_t i = 0; i < u0->nr_params && l < sizeof(append); i++)
+        l += (size_t)snprintf(append + l, sizeof(append) - l, " %s", u0->params[i]);
     vm.append = append;
     char **argv = NULL;
-    if (iom_lab_qemu_argv(c, &vm, &argv)) {
-        snprintf(uo->reason, sizeof(uo->reason), "out of memory");
+    if (iom_lab_qemu_argv_multi(ctrls, n, &vm, &argv)) {
+        FAIL_ALL("out of memory");
         unlink(initrd);
         return;
     }
     /* TCG boots in ~6 s and powers off in ~2 s on an idle host, but 3-4
      * times slower on a loaded one; the bound is for hangs: 300 s for boot
      * and shutdown under TCG (120 s with KVM), and twice each job's time +
-     * 30 s per run */
+     * 30 s per run and controller */
     unsigned boot_s = strcmp(o->accel, "kvm") == 0 ? 120 : 300;
     unsigned timeout = o->timeout_s ? o->timeout_s : (unsigned)(boot_s + est_all);
-    fprintf(o->log, "[%zu/%zu] %s (QEMU %s on %s): booting, bound %u s\n", idx + 1, o->nr_units,
-            u->name, c->qemu_device, c->machine, timeout);
+    char label[1024] = "";
+    for (size_t k = 0; k < n; k++)
+        snprintf(label + strlen(label), sizeof(label) - strlen(label), "%s%s", k ? ", " : "",
+                 uos[k]->u->name);
+    fprintf(o->log, "[%zu/%zu] %s (QEMU %s on %s): booting, bound %u s\n", idx[0] + 1,
+            o->nr_units, label, n == 1 ? ctrls[0]->qemu_device : "one guest, one disk each",
+            ctrls[0]->machine, timeout);
     /* the guest's first section (meta) comes once its modules are loaded:
      * ~20 s under TCG on an idle host, a few seconds with KVM */
-    struct iom_lab_watch w = {.chan = chan, .uo = uo, .o = o, .t_start = iom_lab_now_s(),
-                      .boot_bound_s = strcmp(o->accel, "kvm") == 0 ? 30 : 240};
+    struct iom_lab_watch w = {.chan = chan, .o = o, .t_start = iom_lab_now_s(),
+                              .boot_bound_s = strcmp(o->accel, "kvm") == 0 ? 30 : 240,
+                              .nr_uo = n, .prefixed = n > 1};
+    for (size_t k = 0; k < n; k++)
+        w.uo[k] = uos[k];
     if (o->timeout_s && w.boot_bound_s > o->timeout_s)
         w.boot_bound_s = 0;
     struct iom_lab_proc_opts po = {.stdout_path = qlog, .stderr_path = qlog,
@@ -282,18 +327,21 @@ static void run_unit(const struct iom_lab_opts *o, struct iom_lab_env *e, size_t
                                    .tick_arg = &w};
     struct iom_lab_proc_result pr;
     if (o->hooks && o->hooks->boot)
-        o->hooks->boot(o->hooks->arg, u->name, IOM_LAB_BOOT_EST_S(o->accel) + est_all / 2);
+        o->hooks->boot(o->hooks->arg, label, IOM_LAB_BOOT_EST_S(o->accel) + est_all / 2);
     rc = iom_lab_proc_run(argv, &po, &pr);
     if (o->hooks && o->hooks->boot_done)
         o->hooks->boot_done(o->hooks->arg);
     iom_lab_argv_free(argv);
     unlink(initrd);
-    uo->wall_s = pr.wall_s;
-    uo->qemu_user_s = pr.user_s;
-    uo->qemu_sys_s = pr.sys_s;
+    for (size_t k = 0; k < n; k++) {
+        uos[k]->wall_s = pr.wall_s;
+        uos[k]->qemu_user_s = pr.user_s;
+        uos[k]->qemu_sys_s = pr.sys_s;
+        uos[k]->nr_shared = n;
+        snprintf(uos[k]->boot_name, sizeof(uos[k]->boot_name), "%s", fname);
+    }
     if (rc) {
-        snprintf(uo->reason, sizeof(uo->reason), "cannot start %s: %s", IOM_LAB_QEMU,
-                 strerror(-rc));
+        FAIL_ALL("cannot start %s: %s", IOM_LAB_QEMU, strerror(-rc));
         return;
     }
     struct iom_lab_channel ch;
@@ -302,17 +350,6 @@ static void run_unit(const struct iom_lab_opts *o, struct iom_lab_env *e, size_t
     char cl[256], ql[256];
     last_line(ctext, cl, sizeof(cl));
     first_line(qtext, ql, sizeof(ql));
-    const struct iom_lab_section *sys = iom_lab_channel_get(&ch, "sysfs");
-    const struct iom_lab_section *meta = iom_lab_channel_get(&ch, "meta");
-    if (sys || meta) {
-        iom_lab_guest_view_parse(sys ? sys->data : NULL, meta ? meta->data : NULL, &uo->view);
-        uo->have_view = sys != NULL;
-    }
-    if (uo->have_view)
-        uo->params = iom_lab_params_json(u, &uo->view);
-    const struct iom_lab_section *pb = iom_lab_channel_get(&ch, "probe");
-    if (pb)
-        uo->probe = cJSON_ParseWithLength(pb->data, pb->len);
     const struct iom_lab_section *dm = iom_lab_channel_get(&ch, "dmesg");
     char dname[200];
     snprintf(dname, sizeof(dname), "%s.dmesg.txt", fname);
@@ -329,159 +366,66 @@ static void run_unit(const struct iom_lab_opts *o, struct iom_lab_env *e, size_t
                      ls);
         }
     }
-    /* results, job by job */
-    char first_fail[512] = "";
-    for (size_t j = 0; j < o->nr_jobs; j++) {
-        struct iom_lab_jobout *jo = &uo->jobs[j];
-        const char *cmd = o->jobs[j].command;
-        for (unsigned r = 1; r <= o->repeat; r++) {
-            struct iom_lab_runrec *rec = &jo->runs[r - 1];
-            char name[48], path[4400];
-            snprintf(name, sizeof(name), "result.%zu.%u", j + 1, r);
-            const struct iom_lab_section *res = iom_lab_channel_get(&ch, name);
-            snprintf(name, sizeof(name), "status.%zu.%u", j + 1, r);
-            const struct iom_lab_section *st = iom_lab_channel_get(&ch, name);
-            snprintf(name, sizeof(name), "stderr.%zu.%u", j + 1, r);
-            const struct iom_lab_section *se = iom_lab_channel_get(&ch, name);
-            snprintf(name, sizeof(name), "t0.%zu.%u", j + 1, r);
-            const struct iom_lab_section *t0 = iom_lab_channel_get(&ch, name);
-            snprintf(name, sizeof(name), "t1.%zu.%u", j + 1, r);
-            const struct iom_lab_section *t1 = iom_lab_channel_get(&ch, name);
-            iom_lab_io_from(t0 ? t0->data : NULL, t1 ? t1->data : NULL, &rec->io);
-            if (!isnan(rec->qemu_t0) && !isnan(rec->qemu_t1))
-                rec->io.qemu_cpu_s = rec->qemu_t1 - rec->qemu_t0;
-            rec->status = st ? atoi(st->data) : -1;
-            bool xml = strcmp(cmd, "diskspd") == 0;
-            cJSON *doc = res && !xml ? cJSON_ParseWithLength(res->data, res->len) : NULL;
-            char ierr[256];
-            if (res && rec->status == 0)
-                iom_import_buffer(name, res->data, res->len, &rec->imp, ierr, sizeof(ierr));
-            iom_lab_figures_of(cmd, doc, rec);
-            rec->ok = rec->status == 0 && (doc || rec->imp);
-            if (rec->ok)
-                jo->nr_ok++;
-            else if (!jo->fail[0]) {
-                char el[200];
-                last_line(se ? se->data : NULL, el, sizeof(el));
-                if (!st)
-                    snprintf(jo->fail, sizeof(jo->fail), "%s run %u did not report", cmd, r);
-                else if (rec->status != 0)
-                    snprintf(jo->fail, sizeof(jo->fail),
-                             "iomark %s in the guest exited with %d: %s", cmd, rec->status,
-                             el[0] ? el : "(no message)");
-                else
-                    snprintf(jo->fail, sizeof(jo->fail), "%s run %u sent no readable result",
-                             cmd, r);
-                if (!first_fail[0])
-                    snprintf(first_fail, sizeof(first_fail), "%s", jo->fail);
-            }
-            if (doc && strcmp(cmd, "mark") == 0 && !jo->mark_tests) {
-                const cJSON *t = cJSON_GetObjectItemCaseSensitive(doc, "tests");
-                if (cJSON_IsArray(t))
-                    jo->mark_tests = cJSON_Duplicate(t, 1);
-            }
-            if (!res)
-                continue;
-            /* the guest's document (with the lab's record added to JSON ones) */
-            char base[300];
-            if (o->nr_jobs == 1)
-                snprintf(base, sizeof(base), "%s", fname);
-            else
-                snprintf(base, sizeof(base), "%s.job%zu-%s", fname, j + 1, cmd);
-            if (o->repeat == 1)
-                snprintf(path, sizeof(path), "%s/%s.%s", e->outdir, base, xml ? "xml" : "json");
-            else
-                snprintf(path, sizeof(path), "%s/%s.%u.%s", e->outdir, base, r,
-                         xml ? "xml" : "json");
-            int wrc = 0;
-            if (doc) {
-                cJSON *lab = iom_lab_env_json(e, o, u);
-                cJSON_AddStringToObject(lab, "controller", c->name);
-                cJSON_AddStringToObject(lab, "variant", u->name);
-                cJSON_AddStringToObject(lab, "controller_title", c->title);
-                cJSON_AddStringToObject(lab, "qemu_device", c->qemu_device);
-                cJSON_AddStringToObject(lab, "machine", c->machine);
-                cJSON_AddStringToObject(lab, "command", cmd);
-                cJSON_AddNumberToObject(lab, "job", (double)(j + 1));
-                cJSON_AddNumberToObject(lab, "run", r);
-                if (uo->have_view)
-                    cJSON_AddItemToObject(lab, "guest", iom_lab_guest_view_json(&uo->view));
-                if (uo->probe)
-                    cJSON_AddItemToObject(lab, "probe", cJSON_Duplicate(uo->probe, 1));
-                cJSON_AddItemToObject(doc, "lab", lab);
-                wrc = iom_json_write(doc, path);
-            } else {
-                FILE *f = fopen(path, "w");
-                if (!f || fwrite(res->data, 1, res->len, f) != res->len)
-                    wrc = -EIO;
-                if (f && fclose(f))
-                    wrc = -EIO;
-            }
-            if (wrc && !first_fail[0])
-                snprintf(first_fail, sizeof(first_fail), "writing %s: %s", path, strerror(-wrc));
-            cJSON_Delete(doc);
-        }
-        iom_lab_mean_of(jo, o->repeat);
-        if (strcmp(cmd, "tpcc") == 0) {
-            char name[48];
-            snprintf(name, sizeof(name), "check.%zu", j + 1);
-            const struct iom_lab_section *ck = iom_lab_channel_get(&ch, name);
-            snprintf(name, sizeof(name), "checkstatus.%zu", j + 1);
-            const struct iom_lab_section *cs = iom_lab_channel_get(&ch, name);
-            jo->check_status = cs ? atoi(cs->data) : -1;
-            if (ck)
-                jo->check = cJSON_ParseWithLength(ck->data, ck->len);
-            if (jo->check_status != 0 && !first_fail[0])
-                snprintf(first_fail, sizeof(first_fail), "tpcc consistency check in the guest %s",
-                         jo->check_status < 0 ? "did not run" : "found violations");
-        } else {
-            jo->check_status = -1;
-        }
+    for (size_t k = 0; k < n; k++) {
+        struct iom_lab_unitout *uo = uos[k];
+        char pfx[16] = "", first_fail[512], ufname[160];
+        if (n > 1)
+            snprintf(pfx, sizeof(pfx), "%zu/", k + 1);
+        snprintf(ufname, sizeof(ufname), "%s", uo->u->name);
+        for (char *q = ufname; *q; q++)
+            if (*q == '/' || *q == ',' || *q == ' ')
+                *q = '_';
+        iom_lab_collect_unit(o, e, &ch, pfx, ufname, uo, first_fail, sizeof(first_fail));
+        const struct iom_lab_section *gerr = iom_lab_usec(&ch, pfx, "error");
+        bool got_all = true;
+        for (size_t j = 0; j < o->nr_jobs; j++)
+            got_all &= uo->jobs[j].nr_ok == o->repeat;
+        if (pr.stopped && !got_all)
+            snprintf(uo->reason, sizeof(uo->reason), "interrupted");
+        else if (gerr)
+            snprintf(uo->reason, sizeof(uo->reason), "%.*s", (int)strcspn(gerr->data, "\n"),
+                     gerr->data);
+        else if (w.no_boot)
+            snprintf(uo->reason, sizeof(uo->reason),
+                     "guest did not boot: nothing on the result channel within %.0f s under %s; "
+                     "QEMU killed; last console line: %s",
+                     w.boot_bound_s, strcmp(o->accel, "kvm") == 0 ? "KVM" : "TCG",
+                     cl[0] ? cl : "(none)");
+        else if (pr.timed_out && !got_all)
+            snprintf(uo->reason, sizeof(uo->reason),
+                     "guest did not finish within %u s (hang?); QEMU killed; last console line: %s",
+                     timeout, cl[0] ? cl : "(none)");
+        else if (ch.n == 0 && pr.exit_status != 0)
+            snprintf(uo->reason, sizeof(uo->reason), "QEMU exited with %d: %s", pr.exit_status,
+                     ql[0] ? ql : "(no message)");
+        else if (ch.n == 0)
+            snprintf(uo->reason, sizeof(uo->reason),
+                     "nothing came back on the result channel; last console line: %s",
+                     cl[0] ? cl : "(none)");
+        else if (rc == -EPROTO && !got_all)
+            snprintf(uo->reason, sizeof(uo->reason), "result channel garbled");
+        else if (badparam[0])
+            snprintf(uo->reason, sizeof(uo->reason), "%s", badparam);
+        else if (first_fail[0])
+            snprintf(uo->reason, sizeof(uo->reason), "%s", first_fail);
+        else if (!ch.complete && !got_all)
+            snprintf(uo->reason, sizeof(uo->reason),
+                     "guest stopped before the end of its report; last console line: %s",
+                     cl[0] ? cl : "(none)");
+        else
+            uo->ok = true;
+        if (uo->ok)
+            fprintf(o->log, "[%zu/%zu] %s: done in %.1f s%s\n", idx[k] + 1, o->nr_units,
+                    uo->u->name, n == 1 ? uo->wall_s : iom_lab_unit_jobs_s(uo, o),
+                    n == 1 ? "" : " of jobs");
+        else
+            fprintf(o->log, "[%zu/%zu] %s: FAILED after %.1f s: %s\n", idx[k] + 1, o->nr_units,
+                    uo->u->name, uo->wall_s, uo->reason);
     }
-    const struct iom_lab_section *gerr = iom_lab_channel_get(&ch, "error");
-    if (pr.stopped)
-        snprintf(uo->reason, sizeof(uo->reason), "interrupted");
-    else if (gerr)
-        snprintf(uo->reason, sizeof(uo->reason), "%.*s", (int)strcspn(gerr->data, "\n"),
-                 gerr->data);
-    else if (w.no_boot)
-        snprintf(uo->reason, sizeof(uo->reason),
-                 "guest did not boot: nothing on the result channel within %.0f s under %s; "
-                 "QEMU killed; last console line: %s",
-                 w.boot_bound_s, strcmp(o->accel, "kvm") == 0 ? "KVM" : "TCG",
-                 cl[0] ? cl : "(none)");
-    else if (pr.timed_out)
-        snprintf(uo->reason, sizeof(uo->reason),
-                 "guest did not finish within %u s (hang?); QEMU killed; last console line: %s",
-                 timeout, cl[0] ? cl : "(none)");
-    else if (ch.n == 0 && pr.exit_status != 0)
-        snprintf(uo->reason, sizeof(uo->reason), "QEMU exited with %d: %s", pr.exit_status,
-                 ql[0] ? ql : "(no message)");
-    else if (ch.n == 0)
-        snprintf(uo->reason, sizeof(uo->reason),
-                 "nothing came back on the result channel; last console line: %s",
-                 cl[0] ? cl : "(none)");
-    else if (rc == -EPROTO)
-        snprintf(uo->reason, sizeof(uo->reason), "result channel garbled");
-    else if (badparam[0])
-        snprintf(uo->reason, sizeof(uo->reason), "%s", badparam);
-    else if (first_fail[0])
-        snprintf(uo->reason, sizeof(uo->reason), "%s", first_fail);
-    else if (!ch.complete)
-        snprintf(uo->reason, sizeof(uo->reason),
-                 "guest stopped before the end of its report; last console line: %s",
-                 cl[0] ? cl : "(none)");
-    else
-        uo->ok = true;
+#undef FAIL_ALL
     free(ctext);
     free(qtext);
     iom_lab_channel_free(&ch);
-    if (uo->ok)
-        fprintf(o->log, "[%zu/%zu] %s: done in %.1f s\n", idx + 1, o->nr_units, u->name,
-                uo->wall_s);
-    else
-        fprintf(o->log, "[%zu/%zu] %s: FAILED after %.1f s: %s\n", idx + 1, o->nr_units,
-                u->name, uo->wall_s, uo->reason);
 }
 
 static void host_info(struct iom_lab_env *e)
@@ -573,6 +517,19 @@ int iom_lab_run(struct iom_lab_opts *o, const volatile sig_atomic_t *stop, FILE 
             status = -ENOENT;
             goto out;
         }
+    /* a lean boot: the uncompressed kernel through its PVH entry and qboot,
+     * QEMU's minimal firmware, instead of SeaBIOS decompressing a bzImage
+     * (under TCG that alone took 20-40 s of a boot; docs/lab-results.md) */
+    {
+        char why[512];
+        if (iom_lab_kernel_elf(o->labdir, &e->setup, e->kernel, sizeof(e->kernel), why,
+                               sizeof(why))) {
+            fprintf(o->log, "iomark lab: booting the compressed kernel (%s)\n", why);
+            snprintf(e->kernel, sizeof(e->kernel), "%s", e->setup.vmlinuz);
+        }
+        static const char qboot[] = "/usr/share/qemu/qboot.rom";
+        e->bios = access(qboot, R_OK) == 0 ? qboot : NULL;
+    }
     if ((rc = iom_lab_qemu_version(e->qemu_version, sizeof(e->qemu_version)))) {
         snprintf(err, errlen, "%s: %s; run 'iomark lab setup' (package qemu-system-x86)",
                  IOM_LAB_QEMU, rc == -ENOENT ? "not found" : "does not run");
@@ -644,7 +601,7 @@ int iom_lab_run(struct iom_lab_opts *o, const volatile sig_atomic_t *stop, FILE 
         o->accel_reason = "auto: a KVM guest did not boot here before (delete "
                           "LABDIR/kvm-does-not-boot to try KVM again)";
     }
-    fprintf(o->log, "iomark lab: %s; %zu boot(s) x %zu job(s); backing disk %s (%llu MiB)\n",
+    fprintf(o->log, "iomark lab: %s; %zu controller(s) x %zu job(s); backing disk %s (%llu MiB)\n",
             strcmp(o->accel, "kvm") == 0 ? "KVM" : "TCG", o->nr_units,
             o->nr_jobs, e->disk, (unsigned long long)(o->disk_bytes >> 20));
     /* a valid (empty) lab.json from the start: an interrupted lab leaves one */
@@ -657,45 +614,79 @@ int iom_lab_run(struct iom_lab_opts *o, const volatile sig_atomic_t *stop, FILE 
             goto out;
         }
     }
-    if (o->hooks && o->hooks->plan) {
-        double per_boot = IOM_LAB_BOOT_EST_S(o->accel);
-        for (size_t j = 0; j < o->nr_jobs; j++)
-            per_boot += o->repeat * est[j];
-        o->hooks->plan(o->hooks->arg, o->nr_units, per_boot * (double)o->nr_units);
-    }
+    /* boots: with shared boots (the default), every unit on the same machine
+     * type with the same guest parameters and a controller not yet in the
+     * boot joins it (one disk each, used one at a time); else one each */
+    size_t groups[IOM_LAB_MAX_UNITS][IOM_LAB_MAX_UNITS], gsize[IOM_LAB_MAX_UNITS] = {0};
+    size_t ngroups = 0;
+    bool taken[IOM_LAB_MAX_UNITS] = {false};
     for (size_t i = 0; i < o->nr_units; i++) {
+        if (taken[i])
+            continue;
+        size_t g = ngroups++;
+        groups[g][gsize[g]++] = i;
+        taken[i] = true;
+        for (size_t k = i + 1; o->shared_boot && k < o->nr_units; k++) {
+            const struct iom_lab_unit *a0 = &o->units[i], *b0 = &o->units[k];
+            bool same = !taken[k] && strcmp(a0->c->machine, b0->c->machine) == 0 &&
+                        a0->nr_params == b0->nr_params;
+            for (size_t p = 0; same && p < a0->nr_params; p++)
+                same = strcmp(a0->params[p], b0->params[p]) == 0;
+            for (size_t m = 0; same && m < gsize[g]; m++)
+                same = o->units[groups[g][m]].c != b0->c;
+            if (same) {
+                groups[g][gsize[g]++] = k;
+                taken[k] = true;
+            }
+        }
+    }
+    if (o->hooks && o->hooks->plan) {
+        double per_unit = 0;
+        for (size_t j = 0; j < o->nr_jobs; j++)
+            per_unit += o->repeat * est[j];
+        o->hooks->plan(o->hooks->arg, ngroups,
+                       IOM_LAB_BOOT_EST_S(o->accel) * (double)ngroups +
+                           per_unit * (double)o->nr_units);
+    }
+    for (size_t g = 0; g < ngroups; g++) {
         if (stop && *stop) {
             e->interrupted = true;
-            snprintf(uo[i].reason, sizeof(uo[i].reason), "not run (interrupted)");
+            for (size_t k = 0; k < gsize[g]; k++)
+                snprintf(uo[groups[g][k]].reason, sizeof(uo[groups[g][k]].reason),
+                         "not run (interrupted)");
             continue;
         }
-        run_unit(o, e, i, est, stop, &uo[i]);
+        run_group(o, e, groups[g], gsize[g], g + 1, est, stop, uo);
         /* KVM chosen by auto whose guest does not boot (nested virtualisation
          * with missing CPU features does that): the rest runs under TCG */
-        if (!uo[i].ok && o->accel_auto && strcmp(o->accel, "kvm") == 0 &&
-            strstr(uo[i].reason, "did not boot") && !(stop && *stop)) {
+        struct iom_lab_unitout *u0 = &uo[groups[g][0]];
+        if (!u0->ok && o->accel_auto && strcmp(o->accel, "kvm") == 0 &&
+            strstr(u0->reason, "did not boot") && !(stop && *stop)) {
             fprintf(o->log, "iomark lab: the KVM guest did not boot; falling back to TCG\n");
             FILE *mk = fopen(kvm_marker, "w");
             if (mk) {
                 fprintf(mk, "QEMU %s: a guest under KVM sent nothing within %d s (%s)\n",
-                        e->qemu_version, 30, uo[i].reason);
+                        e->qemu_version, 30, u0->reason);
                 fclose(mk);
             }
             o->accel = "tcg";
             o->accel_reason = "auto: /dev/kvm opened but the KVM guest did not boot within 30 s";
-            memset(uo[i].reason, 0, sizeof(uo[i].reason));
-            uo[i].boot_s = NAN;
-            for (size_t j = 0; j < o->nr_jobs; j++) {
-                struct iom_lab_jobout *jo = &uo[i].jobs[j];
-                for (unsigned r = 0; r < o->repeat; r++) {
-                    iom_imp_result_free(jo->runs[r].imp);
-                    memset(&jo->runs[r], 0, sizeof(jo->runs[r]));
-                    jo->runs[r].qemu_t0 = jo->runs[r].qemu_t1 = NAN;
+            for (size_t k = 0; k < gsize[g]; k++) {
+                struct iom_lab_unitout *x = &uo[groups[g][k]];
+                memset(x->reason, 0, sizeof(x->reason));
+                x->boot_s = NAN;
+                for (size_t j = 0; j < o->nr_jobs; j++) {
+                    struct iom_lab_jobout *jo = &x->jobs[j];
+                    for (unsigned r = 0; r < o->repeat; r++) {
+                        iom_imp_result_free(jo->runs[r].imp);
+                        memset(&jo->runs[r], 0, sizeof(jo->runs[r]));
+                        jo->runs[r].qemu_t0 = jo->runs[r].qemu_t1 = NAN;
+                    }
+                    jo->nr_ok = 0;
+                    jo->fail[0] = 0;
                 }
-                jo->nr_ok = 0;
-                jo->fail[0] = 0;
             }
-            run_unit(o, e, i, est, stop, &uo[i]);
+            run_group(o, e, groups[g], gsize[g], g + 1, est, stop, uo);
         }
         /* lab.json after every boot: a partial document survives anything later */
         write_outputs(o, e, uo, NULL);

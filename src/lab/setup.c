@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -390,6 +391,16 @@ int iom_lab_setup(const struct iom_lab_setup_opts *o, char *err, size_t errlen)
         goto out;
     }
     fprintf(o->log, "wrote %s, %s, %s\n", base, vmlinuz, conf);
+    {
+        /* the uncompressed kernel the lab boots (no decompression under TCG) */
+        struct iom_lab_setup_info si;
+        char elf[4300], e2[512];
+        if (iom_lab_setup_load(o->labdir, &si) == 0 &&
+            iom_lab_kernel_elf(o->labdir, &si, elf, sizeof(elf), e2, sizeof(e2)) == 0)
+            fprintf(o->log, "wrote %s (uncompressed, PVH entry)\n", elf);
+        else
+            fprintf(o->log, "no uncompressed kernel (%s): the lab boots %s\n", e2, vmlinuz);
+    }
 out:
     free(dep_text);
     iom_lab_strv_free(mods, nmods);
@@ -399,3 +410,95 @@ out:
     return rc;
 }
 
+
+/* The PVH entry note of an ELF kernel: Elf_Nhdr {namesz 4, descsz, type 18
+ * (XEN_ELFNOTE_PHYS32_ENTRY, include/xen/interface/elfnote.h)} + "Xen\0",
+ * which QEMU needs to boot an uncompressed kernel with -kernel. */
+static bool has_pvh_note(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    static const unsigned char pat[] = {0x12, 0, 0, 0, 'X', 'e', 'n', 0};
+    unsigned char buf[1 << 16];
+    size_t n, keep = 0;
+    bool found = false;
+    while (!found && (n = fread(buf + keep, 1, sizeof(buf) - keep, f)) > 0) {
+        n += keep;
+        for (size_t i = 8; i + sizeof(pat) <= n && !found; i++)
+            found = memcmp(buf + i, pat, sizeof(pat)) == 0 && buf[i - 8] == 4 && buf[i - 7] == 0 &&
+                    buf[i - 6] == 0 && buf[i - 5] == 0;
+        keep = n < 16 ? n : 16;
+        memmove(buf, buf + n - keep, keep);
+    }
+    fclose(f);
+    return found;
+}
+
+int iom_lab_kernel_elf(const char *labdir, const struct iom_lab_setup_info *info, char *path,
+                       size_t len, char *err, size_t errlen)
+{
+    snprintf(path, len, "%s/vmlinux-%s", labdir, info->kernel_version);
+    if (access(path, R_OK) == 0 && has_pvh_note(path))
+        return 0;
+    char *img = NULL;
+    size_t ilen = 0;
+    int rc = read_text(info->vmlinuz, &img, &ilen);
+    if (rc) {
+        snprintf(err, errlen, "reading %s: %s", info->vmlinuz, strerror(-rc));
+        return rc;
+    }
+    /* the payload of a bzImage: xz (Debian's amd64 kernels) or gzip */
+    static const unsigned char xz[] = {0xfd, '7', 'z', 'X', 'Z', 0};
+    static const unsigned char gz[] = {0x1f, 0x8b, 0x08};
+    const char *tool = NULL;
+    size_t off = 0;
+    for (size_t i = 0; i + sizeof(xz) <= ilen && !tool; i++) {
+        if (memcmp(img + i, xz, sizeof(xz)) == 0)
+            tool = "xz", off = i;
+        else if (memcmp(img + i, gz, sizeof(gz)) == 0)
+            tool = "gzip", off = i;
+    }
+    if (!tool) {
+        free(img);
+        snprintf(err, errlen, "%s: no xz or gzip payload", info->vmlinuz);
+        return -ENOTSUP;
+    }
+    char payload[4200], tmp[4200];
+    snprintf(payload, sizeof(payload), "%s.payload.tmp.%ld", path, (long)getpid());
+    snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(payload, "wb");
+    if (!f || fwrite(img + off, 1, ilen - off, f) != ilen - off) {
+        rc = -EIO;
+        snprintf(err, errlen, "writing %s", payload);
+    }
+    if (f && fclose(f) != 0 && !rc)
+        rc = -EIO;
+    free(img);
+    if (!rc) {
+        /* xz: one stream, the bytes after it are the bzImage's tail; gzip
+         * says "trailing garbage ignored" with status 2 and still writes it all */
+        char *av_xz[] = {"xz", "--single-stream", "-dc", payload, NULL};
+        char *av_gz[] = {"gzip", "-dc", payload, NULL};
+        struct iom_lab_proc_opts po = {.stdout_path = tmp, .timeout_s = 300};
+        struct iom_lab_proc_result pr;
+        rc = iom_lab_proc_run(strcmp(tool, "xz") == 0 ? av_xz : av_gz, &po, &pr);
+        if (rc)
+            snprintf(err, errlen, "%s: %s", tool, rc == -ENOENT ? "not found" : strerror(-rc));
+        else if (pr.exit_status != 0 && !(pr.exit_status == 2 && strcmp(tool, "gzip") == 0))
+            rc = -EIO, snprintf(err, errlen, "%s -dc %s exited with %d", tool, payload,
+                                pr.exit_status);
+    }
+    unlink(payload);
+    if (!rc && !has_pvh_note(tmp)) {
+        rc = -ENOTSUP;
+        snprintf(err, errlen, "%s: the kernel has no PVH entry note (CONFIG_PVH)", info->vmlinuz);
+    }
+    if (!rc && rename(tmp, path) != 0) {
+        rc = -errno;
+        snprintf(err, errlen, "rename %s: %s", tmp, strerror(errno));
+    }
+    if (rc)
+        unlink(tmp);
+    return rc;
+}

@@ -262,3 +262,62 @@ char *iom_win_strndup(const char *s, size_t n)
     d[len] = '\0';
     return d;
 }
+
+#include <stdarg.h>
+#include <sys/ioctl.h>
+
+int iom_win_ioctl(int fd, unsigned long req, ...)
+{
+    if (req != TIOCGWINSZ) {
+        errno = EINVAL;
+        return -1;
+    }
+    va_list ap;
+    va_start(ap, req);
+    struct winsize *ws = va_arg(ap, struct winsize *);
+    va_end(ap);
+    CONSOLE_SCREEN_BUFFER_INFO ci;
+    HANDLE h = (HANDLE)_get_osfhandle(fd);
+    if (h == INVALID_HANDLE_VALUE || !GetConsoleScreenBufferInfo(h, &ci)) {
+        errno = ENOTTY;
+        return -1;
+    }
+    memset(ws, 0, sizeof(*ws));
+    ws->ws_col = (unsigned short)(ci.srWindow.Right - ci.srWindow.Left + 1);
+    ws->ws_row = (unsigned short)(ci.srWindow.Bottom - ci.srWindow.Top + 1);
+    return 0;
+}
+
+#include <direct.h>
+
+int iom_win_setenv(const char *name, const char *value, int overwrite)
+{
+    if (!name || !*name || strchr(name, '=')) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (!overwrite && getenv(name))
+        return 0;
+    if (_putenv_s(name, value ? value : "") != 0) {
+        errno = ENOMEM;
+        return -1;
+    }
+    return 0;
+}
+
+int iom_win_unsetenv(const char *name)
+{
+    return iom_win_setenv(name, "", 1); /* _putenv_s with "" removes the variable */
+}
+
+char *iom_win_mkdtemp(char *tmpl)
+{
+    size_t n = strlen(tmpl);
+    if (n < 6 || strcmp(tmpl + n - 6, "XXXXXX") != 0 || _mktemp_s(tmpl, n + 1) != 0) {
+        errno = EINVAL;
+        return NULL;
+    }
+    if (_mkdir(tmpl) != 0)
+        return NULL;
+    return tmpl;
+}

@@ -12,6 +12,7 @@
 #endif
 
 #include "probe/probe.h"
+#include "probe/probe_win.h"
 #include "probe/sysfs.h"
 
 static bool has(const char *s, const char *needle)
@@ -82,6 +83,12 @@ int iom_probe_host(const char *root, struct iom_probe_host *h)
         }
         fclose(f);
     }
+#ifdef _WIN32 /* the live system: SMBIOS strings from the registry, not sysfs */
+    if (!root[0]) {
+        have_dmi = iom_probe_host_facts_win(h) == 0;
+        xen[0] = '\0';
+    }
+#endif
 #if defined(__x86_64__) || defined(__i386__)
     if (!root[0]) {
         unsigned a, b, c, d;

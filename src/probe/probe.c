@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "probe/drivers.h"
+#include "probe/probe_win.h"
 #include "probe/sysfs.h"
 
 #define MAX_DEPTH 8
@@ -467,6 +468,10 @@ int iom_probe_target(const char *root, const char *target, struct iom_probe_targ
     if (strlen(target) >= sizeof(out->path))
         return -ENAMETOOLONG;
     snprintf(out->path, sizeof(out->path), "%s", target);
+#ifdef _WIN32 /* the live system: storage IOCTLs, not sysfs */
+    if (!root[0])
+        return iom_probe_target_win(target, out);
+#endif
     char name[64] = "";
     if (!root[0]) {
         struct stat st;
@@ -512,6 +517,10 @@ int iom_probe_all_disks(const char *root, struct iom_probe_target **out, int *nr
 {
     *out = NULL;
     *nr = 0;
+#ifdef _WIN32
+    if (!root[0])
+        return iom_probe_all_disks_win(out, nr);
+#endif
     char dir[PATH_MAX];
     snprintf(dir, sizeof(dir), "%s/sys/block", root);
     struct dirent **e;

@@ -80,6 +80,9 @@ void iom_cmp_print_text(FILE *f, const struct iom_cmp *c)
         for (uint32_t k = 0; k < in->nr_files; k++)
             fprintf(f, " %s (%s, %s)", in->files[k]->path, in->files[k]->format, in->files[k]->tool);
         fputc('\n', f);
+        for (uint32_t k = 0; k < in->nr_files; k++)
+            if (in->files[k]->note[0])
+                fprintf(f, "      NOTE %s: %s\n", in->files[k]->path, in->files[k]->note);
     }
     fprintf(f, "Changes are relative to the first input that has the metric; with 2+ runs\n"
                "per side, Welch's t-test (two-sided, alpha %.2g) says whether the difference\n"
@@ -138,6 +141,11 @@ void iom_cmp_print_markdown(FILE *f, const struct iom_cmp *c)
             md_escape(f, in->files[k]->tool);
             fputc(')', f);
         }
+        for (uint32_t k = 0; k < in->nr_files; k++)
+            if (in->files[k]->note[0]) {
+                fprintf(f, " **note** (`%s`): ", in->files[k]->path);
+                md_escape(f, in->files[k]->note);
+            }
         fputc('\n', f);
     }
     fprintf(f, "\nChanges are relative to the first input that has the metric. With 2+ runs per "
@@ -210,6 +218,8 @@ cJSON *iom_cmp_json(const struct iom_cmp *c)
             cJSON_AddStringToObject(fo, "path", c->inputs[i].files[k]->path);
             cJSON_AddStringToObject(fo, "format", c->inputs[i].files[k]->format);
             cJSON_AddStringToObject(fo, "tool", c->inputs[i].files[k]->tool);
+            if (c->inputs[i].files[k]->note[0])
+                cJSON_AddStringToObject(fo, "note", c->inputs[i].files[k]->note);
             cJSON_AddItemToArray(fs, fo);
         }
         cJSON_AddItemToArray(ins, o);

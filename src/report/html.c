@@ -473,6 +473,10 @@ int iom_html_report(FILE *f, const struct iom_cmp *c, const char *title)
             fprintf(f, ", ");
             iom_html_esc(f, r->tool);
             fprintf(f, ")");
+            if (r->note[0]) {
+                fprintf(f, " <b>note:</b> ");
+                iom_html_esc(f, r->note);
+            }
         }
         fprintf(f, "</li>\n");
     }

@@ -470,13 +470,20 @@ static int parse_args(int argc, char **argv, int first, struct iom_diskspd *ds,
         case 'n':
             break; /* no affinity: iomark never pins threads, same effect */
         case 'a':
+#ifdef _WIN32 /* the whole process can be pinned with cmd.exe's start /affinity */
+#define PIN_SCHED "the Windows scheduler"
+#define PIN_HOW "start /affinity HEXMASK iomark ..."
+#else
+#define PIN_SCHED "the Linux scheduler"
+#define PIN_HOW "taskset -c LIST iomark ..."
+#endif
             if (*p == '\0' || strcmp(p, "g") == 0) {
-                warn(ds, "%s: threads are not pinned to CPUs (the Linux scheduler places them); "
-                     "pin the whole run with taskset if needed", a);
+                warn(ds, "%s: threads are not pinned to CPUs (" PIN_SCHED " places them); "
+                     "pin the whole run with " PIN_HOW " if needed", a);
                 break;
             }
-            return fail(err, errlen, "%s: CPU affinity lists are not implemented; run iomark under "
-                        "taskset -c LIST instead", a);
+            return fail(err, errlen, "%s: CPU affinity lists are not implemented; run "
+                        PIN_HOW " instead", a);
         case 'N':
             return fail(err, errlen, "%s: memory-mapped flush modes need -Sm, which iomark does "
                         "not implement", a);

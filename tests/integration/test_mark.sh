@@ -96,7 +96,10 @@ if [ "$(id -u)" = 0 ] && losetup -f >/dev/null 2>&1; then
 fi
 # interrupted: valid document, tests not run are null
 "$IOMARK" mark --runs=3 --runtime=1 --prepare=300ms --pause=0 --size=16M --output-format=json --output=$WORK/int.json --quiet $WORK/dir2.dat &
-pid=$!; sleep 1.5; kill -INT $pid
+pid=$!
+# interrupt once the file is made (a loaded machine can take a while) and the runs are under way
+for i in $(seq 100); do [ "$(stat -c %s $WORK/dir2.dat 2>/dev/null || echo 0)" = 16777216 ] && break; sleep 0.1; done
+sleep 1; kill -INT $pid
 rc=0; wait $pid || rc=$?
 [ $rc = 130 ] && pass "interrupted mark exit 130" || fail "interrupted mark exit $rc"
 [ ! -e $WORK/dir2.dat ] && pass "interrupted mark removed its file" || fail "file left after Ctrl-C"

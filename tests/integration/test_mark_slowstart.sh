@@ -25,18 +25,23 @@ jsonschema.validate(d, json.load(open(os.environ["SRCDIR"] + "/docs/mark.schema.
 x = d["tests"][0]["read"]          # SEQ1M Q1T1 read: the first test, over the slow seconds
 prep, runs = x["each_run"][0], x["each_run"][1:]
 print("prepare %.1f MB/s, runs %s MB/s, reported %.1f MB/s" % (prep["mb_per_s"], [round(r["mb_per_s"], 1) for r in runs], x["mb_per_s"]))
-ok = prep["counted"] is False and prep["phase"] == "prepare" and all(r["counted"] for r in runs) and len(runs) == 2
-# the slow seconds fell in the preparation run: slower than every counted run
-ok &= prep["mb_per_s"] < min(r["mb_per_s"] for r in runs)
-ok &= prep["lat_mean_us"] > max(r["lat_mean_us"] for r in runs)
-# reported: the best counted run (not the preparation run), the lowest counted mean latency
-ok &= x["mb_per_s"] == max(r["mb_per_s"] for r in runs)
-ok &= x["lat_mean_us"] == min(r["lat_mean_us"] for r in runs if r["mb_per_s"] > 0)
-# the spread and mean leave the preparation run out too
-mean_counted = sum(r["mb_per_s"] for r in runs) / 2
-ok &= abs(x["mean"]["mb_per_s"] - mean_counted) <= 1e-9 * mean_counted
-ok &= x["min"]["mb_per_s"] == min(r["mb_per_s"] for r in runs) > prep["mb_per_s"]
-ok &= x["measured_s"] == sum(r["measured_s"] for r in runs)
+checks = {
+    "preparation run uncounted": prep["counted"] is False and prep["phase"] == "prepare",
+    "two counted runs": all(r["counted"] for r in runs) and len(runs) == 2,
+    # the slow seconds fell in the preparation run: slower than every counted run
+    "preparation slower": prep["mb_per_s"] < min(r["mb_per_s"] for r in runs),
+    "preparation latency higher": prep["lat_mean_us"] > max(r["lat_mean_us"] for r in runs),
+    # reported: the best counted run (not the preparation run), the lowest counted mean latency
+    "best counted MB/s": x["mb_per_s"] == max(r["mb_per_s"] for r in runs),
+    "lowest counted latency": x["lat_mean_us"] == min(r["lat_mean_us"] for r in runs if r["mb_per_s"] > 0),
+    # the spread and mean leave the preparation run out too
+    "mean of counted": abs(x["mean"]["mb_per_s"] - sum(r["mb_per_s"] for r in runs) / 2) <= 1e-9 * x["mean"]["mb_per_s"],
+    "min of counted": x["min"]["mb_per_s"] == min(r["mb_per_s"] for r in runs) > prep["mb_per_s"],
+    "measured time of counted": abs(x["measured_s"] - sum(r["measured_s"] for r in runs)) <= 1e-9,
+}
+bad = [k for k, v in checks.items() if not v]
+print("failed checks:", bad, "prep lat %.0f us, runs lat %s us" % (prep["lat_mean_us"], [round(r["lat_mean_us"]) for r in runs]))
+ok = not bad
 sys.exit(0 if ok else 1)
 PY
 finish

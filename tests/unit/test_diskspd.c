@@ -31,7 +31,11 @@ static void base(struct iom_job *w)
     w->runtime_ns = 10 * SEC;
     w->ramp_ns = 5 * SEC;
     w->series_interval_ns = SEC;
+#ifdef _WIN32 /* the default engine: I/O completion ports on Windows (README.md, "Windows") */
+    strcpy(w->ioengine, "iocp");
+#else
     strcpy(w->ioengine, "io_uring");
+#endif
     w->direct = false;
     w->sync = IOM_SYNC_NONE;
     w->seq_same_start = true;

@@ -478,6 +478,60 @@ static void fio_text_pooling(void)
     }
 }
 
+/* A source run that was interrupted or failed imports with a note in the
+ * source's own words (issue 12 item 5); errno numbers are not translated. */
+static void source_notes(void)
+{
+    struct iom_imp_result *r;
+    char err[300];
+    const char *j =
+        "fio: terminating on signal 2\n"
+        "{\"fio version\":\"fio-3.33\",\"jobs\":[{\"jobname\":\"rr\",\"error\":0,"
+        "\"job options\":{\"runtime\":\"10\"},"
+        "\"read\":{\"io_bytes\":11468800,\"io_kbytes\":11200,\"runtime\":2800,\"iops\":1000,"
+        "\"total_ios\":2800,\"lat_ns\":{\"mean\":950000}},"
+        "\"write\":{\"io_bytes\":0,\"io_kbytes\":0,\"runtime\":0,\"iops\":0,\"total_ios\":0}}]}";
+    CHECK(iom_import_buffer("int.json", j, strlen(j), &r, err, sizeof(err)) == 0);
+    if (r) {
+        CHECK(strstr(r->note, "interrupted") && strstr(r->note, "fio: terminating on signal 2") &&
+              strstr(r->note, "after 2.8 s of 10 s"));
+        CHECK(r->w[0].runs[0].dir[0].iops == 1000);
+        iom_imp_result_free(r);
+    }
+    /* a job that failed after doing I/O: imported, fio's own line quoted */
+    const char *f =
+        "fio: io_u error on file /dev/sdx: Input/output error: read offset=4096, buflen=4096\n"
+        "fio: pid=77, err=5/file:io_u.c:1845, func=io_u error, error=Input/output error\n"
+        "{\"fio version\":\"fio-3.33\",\"jobs\":[{\"jobname\":\"bad\",\"error\":5,"
+        "\"read\":{\"io_bytes\":409600,\"io_kbytes\":400,\"runtime\":1000,\"iops\":100,\"total_ios\":100},"
+        "\"write\":{\"io_bytes\":0,\"io_kbytes\":0,\"runtime\":0,\"iops\":0,\"total_ios\":0}}]}";
+    CHECK(iom_import_buffer("fail.json", f, strlen(f), &r, err, sizeof(err)) == 0);
+    if (r) {
+        CHECK(strstr(r->note, "source job 'bad' failed (error=5") &&
+              strstr(r->note, "fio: pid=77, err=5/file:io_u.c:1845, func=io_u error, error=Input/output error"));
+        CHECK(r->w[0].runs[0].dir[0].iops == 100);
+        iom_imp_result_free(r);
+    }
+    /* the same in fio's normal output; a complete run has no note */
+    const char *t =
+        "fio: pid=78, err=5/file:io_u.c:1845, func=io_u error, error=Input/output error\n"
+        "bad: (groupid=0, jobs=1): err= 5: pid=78: Mon Jan  1 00:00:00 2024\n"
+        "  read: IOPS=100, BW=400KiB/s (410kB/s)(400KiB/1000msec)\n";
+    CHECK(iom_import_buffer("fail.txt", t, strlen(t), &r, err, sizeof(err)) == 0);
+    if (r) {
+        CHECK(strstr(r->note, "source job 'bad' failed (err=5") && strstr(r->note, "err=5/file:io_u.c:1845"));
+        CHECK(r->w[0].runs[0].dir[0].iops == 100);
+        iom_imp_result_free(r);
+    }
+    const char *ok = "good: (groupid=0, jobs=1): err= 0: pid=79: Mon Jan  1 00:00:00 2024\n"
+                     "  read: IOPS=100, BW=400KiB/s (410kB/s)(400KiB/1000msec)\n";
+    CHECK(iom_import_buffer("ok.txt", ok, strlen(ok), &r, err, sizeof(err)) == 0);
+    if (r) {
+        CHECK(r->note[0] == '\0');
+        iom_imp_result_free(r);
+    }
+}
+
 int main(void)
 {
     char src[1024];
@@ -495,6 +549,7 @@ int main(void)
     mark_doc();
     fio_text_layouts();
     fio_text_pooling();
+    source_notes();
     {
         char src2[1024], data[1200];
         snprintf(src2, sizeof(src2), "%s", __FILE__);

@@ -29,11 +29,18 @@ int main(void)
     CHECK_U64(j.numjobs, 1);
     CHECK_U64(j.runtime_ns, 10000000000ULL);
     CHECK(j.direct);
-    CHECK(strcmp(j.ioengine, "io_uring") == 0);
+#ifdef _WIN32 /* Windows has I/O completion ports, not io_uring or libaio */
+#define DEFAULT_ENGINE "iocp"
+#define OTHER_ENGINE "psync"
+#else
+#define DEFAULT_ENGINE "io_uring"
+#define OTHER_ENGINE "libaio"
+#endif
+    CHECK(strcmp(j.ioengine, DEFAULT_ENGINE) == 0);
 
     char *a1[] = {"--rw=randrw", "--bs", "8k", "--iodepth=32", "--numjobs=4", "--rwmixread=70",
                   "--size=4GiB", "--offset=1M", "--runtime=1m", "--ramp_time=5s",
-                  "--cooldown_time=2s", "--ioengine=libaio", "--direct=0", "--sync=dsync",
+                  "--cooldown_time=2s", "--ioengine=" OTHER_ENGINE, "--direct=0", "--sync=dsync",
                   "--rate_iops=500", "--sequential_shared", "--series_interval=250ms",
                   "--output-format=json", "--output=/tmp/x.json", "--quiet", "/dev/null", "f2"};
     CHECK(parse(&j, &ro, err, 22, a1) == 0);
@@ -47,7 +54,7 @@ int main(void)
     CHECK_U64(j.runtime_ns, 60000000000ULL);
     CHECK_U64(j.ramp_ns, 5000000000ULL);
     CHECK_U64(j.cooldown_ns, 2000000000ULL);
-    CHECK(strcmp(j.ioengine, "libaio") == 0);
+    CHECK(strcmp(j.ioengine, OTHER_ENGINE) == 0);
     CHECK(!j.direct);
     CHECK(j.sync == IOM_SYNC_DSYNC);
     CHECK_U64(j.rate_iops, 500);

@@ -118,6 +118,17 @@ int iom_win_signals_install(void (*handler)(int sig));
 struct iom_cpu_sample;
 int iom_win_cpu_sample(struct iom_cpu_sample *s);
 
+/* setenv(3)/unsetenv(3) over _putenv_s (POSIX contract: 0, or -1 with
+ * errno; setenv with overwrite 0 keeps an existing value). mkdtemp(3):
+ * the XXXXXX tail replaced (_mktemp_s) and the folder made; the template,
+ * or NULL with errno. */
+int iom_win_setenv(const char *name, const char *value, int overwrite);
+int iom_win_unsetenv(const char *name);
+char *iom_win_mkdtemp(char *tmpl);
+#define setenv iom_win_setenv
+#define unsetenv iom_win_unsetenv
+#define mkdtemp iom_win_mkdtemp
+
 /* errno value for a Win32 error code (GetLastError()): EINVAL, ENOSPC,
  * EACCES, ENOMEM, or EIO for the rest. */
 int iom_win_errno(unsigned long win32_error);

@@ -1,4 +1,5 @@
-/* cpu_win.c - system CPU times per processor (see iom_compat_win.h). */
+/* cpu_win.c - system CPU times per processor on Windows (declared in
+ * platform/include/iom_compat_win.h; cpu.c calls it for the live system). */
 #include <windows.h>
 
 #include <errno.h>

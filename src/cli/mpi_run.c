@@ -1,0 +1,156 @@
+/* mpi_run.c - `iomark run|diskspd` under mpirun/srun: one iomark per rank, one document. */
+#ifdef IOMARK_HAVE_MPI
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/progress.h"
+#include "mpi/mpi.h"
+
+/* Rank 0's document for a job that did not start: which rank, host, why. */
+static void emit_refusal(const char *cmd, const struct iom_run_opts *ro, int bad, const char *host,
+                         const char *why)
+{
+    char msg[900];
+    snprintf(msg, sizeof(msg), "rank %d on %s: %s", bad, host, why);
+    iom_cli_error(cmd, "%s", msg);
+    if (ro->format == IOM_OUT_JSON) {
+        cJSON *doc = iom_json_error_doc(cmd, msg);
+        if (doc) {
+            cJSON *o = cJSON_AddObjectToObject(doc, "mpi");
+            cJSON_AddNumberToObject(o, "ranks", iom_mpi_size());
+            cJSON_AddNumberToObject(o, "failed_rank", bad);
+            cJSON_AddStringToObject(o, "failed_host", host);
+            cJSON_AddStringToObject(o, "reason", why);
+            iom_cli_emit_json(cmd, doc, ro);
+            cJSON_Delete(doc);
+        }
+    } else {
+        iom_cli_emit_failure(cmd, ro, msg);
+    }
+}
+
+static int emit_merged(const char *cmd, const struct iom_result *m, const struct iom_mpi_info *in,
+                       const struct iom_run_opts *ro)
+{
+    if (ro->format == IOM_OUT_JSON) {
+        cJSON *doc = iom_report_json(m);
+        if (!doc)
+            return IOM_EXIT_FAIL;
+        iom_mpi_report_json(doc, in);
+        int rc = iom_cli_emit_json(cmd, doc, ro);
+        cJSON_Delete(doc);
+        return rc;
+    }
+    FILE *f = stdout;
+    if (ro->output_path && !(f = fopen(ro->output_path, "w"))) {
+        iom_cli_error(cmd, "cannot write %s", ro->output_path);
+        return IOM_EXIT_FAIL;
+    }
+    iom_report_text(f, m);
+    iom_mpi_report_text(f, in, m);
+    if (f != stdout)
+        fclose(f);
+    return 0;
+}
+
+int iom_cli_mpi_run(const char *cmd, struct iom_job *job, const struct iom_run_opts *ro0,
+                    struct iom_target *targets, const struct iom_cli_mpi_ops *ops)
+{
+    static const struct iom_cli_mpi_ops none;
+    if (!ops)
+        ops = &none;
+    if (iom_mpi_init()) {
+        iom_cli_error(cmd, "started by an MPI launcher, but MPI_Init failed");
+        return IOM_EXIT_FAIL;
+    }
+    int rank = iom_mpi_rank(), status = 0, bad = 0;
+    struct iom_run_opts ro = *ro0;
+    if (rank)
+        ro.quiet = true; /* one progress line: rank 0's */
+    char why[600], host[64];
+    if (iom_mpi_check_same(job, why, sizeof(why))) {
+        if (rank == 0)
+            iom_cli_error(cmd, "%s", why);
+        iom_mpi_finalize();
+        return IOM_EXIT_USAGE;
+    }
+    bool patterned = false;
+    int erc = iom_mpi_expand_targets(job, &patterned, why, sizeof(why));
+    if (erc) { /* the same on every rank: the spec is */
+        if (rank == 0)
+            iom_cli_error(cmd, "%s", erc == -ENOMEM ? "out of memory" : why);
+        iom_mpi_finalize();
+        return erc == -ENOMEM ? IOM_EXIT_FAIL : IOM_EXIT_USAGE;
+    }
+    iom_cli_last_error[0] = 0;
+    if (ops->before_check)
+        status = ops->before_check(ops->arg, job);
+    if (!status)
+        status = iom_cli_check(cmd, job, &ro, targets);
+    if (!status && ops->after_check)
+        status = ops->after_check(ops->arg, job, targets);
+    bool prepared = false;
+    if (!status) {
+        iom_cli_signals_install();
+        if (rank == 0) {
+            double s = iom_cli_job_seconds(job);
+            iom_cli_progress_plan(cmd, &ro, 1, s, false);
+        }
+        status = iom_cli_prepare(cmd, job, &ro, targets);
+        prepared = !status;
+    }
+    /* every rank ready, or none starts: the first failing rank's reason */
+    if (iom_mpi_agree(status, iom_cli_last_error[0] ? iom_cli_last_error : "failed", &bad, host,
+                      why, sizeof(why))) {
+        if (prepared)
+            iom_cli_close(targets, job->nr_targets, !job->keep);
+        if (rank == 0)
+            emit_refusal(cmd, &ro, bad, host, why);
+        iom_mpi_finalize();
+        return status ? status : IOM_EXIT_FAIL;
+    }
+    struct iom_run_hooks hooks = iom_cli_hooks(&ro, job, job->nr_targets ? job->targets[0] : NULL);
+    struct iom_run_sync sync;
+    iom_mpi_sync(&sync);
+    hooks.sync = &sync;
+    char latlog[4200];
+    const char *lat = getenv("IOMARK_LATENCY_LOG"); /* check mode (tests): one file per thread */
+    if (lat && *lat) {
+        snprintf(latlog, sizeof(latlog), "%s.r%d", lat, rank);
+        hooks.latency_log = latlog;
+    }
+    struct iom_result *r = NULL;
+    int rc = iom_run(job, targets, job->nr_targets, &hooks, &r);
+    iom_cli_progress_clear();
+    iom_cli_close(targets, job->nr_targets, !job->keep);
+    if (rc && r && r->error[0])
+        iom_cli_error(cmd, "rank %d on %s: %s", rank, iom_mpi_host(), r->error);
+    struct iom_result *m = NULL;
+    struct iom_mpi_info *in = NULL;
+    int job_rc = 0;
+    int grc = iom_mpi_gather(r, rc, patterned, &m, &in, &job_rc);
+    status = job_rc ? IOM_EXIT_FAIL : IOM_EXIT_OK;
+    if (rank == 0) {
+        if (grc || !m) {
+            iom_cli_error(cmd, "gathering the ranks' results: %s", strerror(grc ? -grc : ENOMEM));
+            status = IOM_EXIT_FAIL;
+        } else {
+            int erc2 = ops->emit ? ops->emit(ops->arg, m, in, &ro) : emit_merged(cmd, m, in, &ro);
+            if (erc2)
+                status = erc2;
+            else if (m->interrupted_signal)
+                status = iom_cli_signal_exit(m->interrupted_signal);
+        }
+    } else if (r && r->interrupted_signal && !job_rc) {
+        status = iom_cli_signal_exit(r->interrupted_signal);
+    }
+    iom_result_free(m);
+    iom_mpi_info_free(in);
+    iom_result_free(r);
+    iom_mpi_finalize();
+    return status;
+}
+#endif

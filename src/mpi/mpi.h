@@ -1,0 +1,149 @@
+/*
+ * mpi.h - iomark under an MPI launcher (mpirun, srun, any PMIx launcher):
+ * one iomark per rank, one measured window, one merged result (docs/mpi.md).
+ *
+ * Built only when CMake finds MPI (option IOMARK_MPI; IOMARK_HAVE_MPI is then
+ * defined). A process not started by a launcher never calls MPI_Init:
+ * iom_mpi_launched() looks at the launcher's environment only.
+ *
+ * The window follows IOR's "stonewalling" (github.com/hpc/ior, src/ior.c):
+ * every rank leaves one barrier together, rank 0's clock alone decides when
+ * warm-up ends and when the measured phase ends, and each rank still records
+ * its own measured interval; the report gives the slowest rank's time (the
+ * one rates are divided by, as IOR divides by the slowest rank) and the
+ * spread between ranks.
+ *
+ * Every function is called from the thread that called iom_mpi_init(); MPI
+ * runs at MPI_THREAD_FUNNELED. Functions return 0 or -errno.
+ */
+#ifndef IOMARK_MPI_MPI_H
+#define IOMARK_MPI_MPI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "core/runner.h"
+#include "stats/result.h"
+#include "workload/spec.h"
+
+/* Whether a launcher started this process: OMPI_COMM_WORLD_SIZE (Open MPI),
+ * PMI_SIZE (Slurm PMI-1/2, MPICH's Hydra) or PMIX_RANK (PMIx: srun
+ * --mpi=pmix, prterun) is set. Reads the environment only. */
+bool iom_mpi_launched(void);
+
+/* MPI_Init_thread(FUNNELED) and this rank's rank, size and short host name
+ * (gethostname() up to the first '.'). Returns 0, or -EIO when MPI refuses
+ * (nothing else is valid then). Call once. */
+int iom_mpi_init(void);
+
+/* MPI_Finalize when iom_mpi_init() succeeded; otherwise nothing. */
+void iom_mpi_finalize(void);
+
+/* This rank (0..size-1), the number of ranks, the short host name (static
+ * storage). Valid after iom_mpi_init(). */
+int iom_mpi_rank(void);
+int iom_mpi_size(void);
+const char *iom_mpi_host(void);
+
+/*
+ * Expand %r (rank), %h (short host name), %n (number of ranks) and %% in
+ * every job->targets[i], in place (the strings are replaced with malloc'd
+ * ones, freed by iom_job_free). *patterned is set when any target used %r
+ * or %h (then ranks have their own targets; otherwise ranks on one host
+ * share the path). Returns 0, -ENOMEM, or -EINVAL for '%' followed by
+ * another character (why: one line naming the target).
+ */
+int iom_mpi_expand_targets(struct iom_job *job, bool *patterned, char *why, size_t whylen);
+
+/*
+ * Refuse mismatched ranks: every rank hashes its iomark version and its
+ * workload (the spec as iom_json_spec() prints it, targets before
+ * expansion) with 64-bit FNV-1a and the hashes are compared with rank 0's.
+ * Collective. Returns 0 when all agree; -EPROTO otherwise, with why naming
+ * the lowest differing rank, its host and what differs (version or
+ * workload). Identical on every rank.
+ */
+int iom_mpi_check_same(const struct iom_job *job, char *why, size_t whylen);
+
+/*
+ * Agree on a status before going on. Collective. local_rc is this rank's
+ * status (0 ok) and local_why its reason ("" if none). Returns 0 when every
+ * rank is ok; otherwise the status of the lowest failing rank, whose rank,
+ * host name and reason are written to *bad_rank, bad_host (64 bytes) and
+ * why (whylen bytes) on every rank.
+ */
+int iom_mpi_agree(int local_rc, const char *local_why, int *bad_rank, char *bad_host, char *why,
+                  size_t whylen);
+
+/*
+ * Fill *s with the coordinator the runner follows (core/runner.h,
+ * struct iom_run_sync). ready: status agreement, then the offset of rank
+ * 0's monotonic clock from each rank's (ping-pong, shortest round trip),
+ * then a start 100 ms ahead on rank 0's clock, which every rank converts to
+ * its own. poll: rank 0 alone decides MEASURE and END from its clock (END
+ * also when every rank reached its I/O limit) and sends each with its
+ * instant 100 ms before it comes, so every rank publishes the same boundary
+ * in time even when its control thread wakes late; a rank's signal goes to
+ * rank 0, which stops everyone. One run at a time.
+ */
+void iom_mpi_sync(struct iom_run_sync *s);
+
+/* One rank's figures in the merged result. */
+struct iom_mpi_rank {
+    int rank;
+    char host[64];
+    char targets[256];          /* its target paths, comma-separated (may be cut) */
+    uint64_t size_bytes, region_len; /* of its first target */
+    uint32_t logical_block_bytes;
+    bool is_blockdev;
+    int rc;                     /* iom_run's status on that rank */
+    int interrupted_signal;
+    char error[256];
+    uint64_t warmup_ns, measured_ns;
+    int64_t win_start_ns, win_end_ns; /* its measured window on CLOCK_REALTIME (ns since 1970) */
+    struct iom_io_stats total[2];     /* read, write; raw histograms */
+    struct iom_cpu_usage cpu;         /* its host's CPU over its window, and its own process */
+};
+
+/* What the merged document says beyond an ordinary run document. */
+struct iom_mpi_info {
+    int nr_ranks;
+    bool patterned;             /* targets had %r/%h: each rank its own target */
+    struct iom_mpi_rank *ranks; /* nr_ranks, by rank */
+    uint64_t slowest_ns, fastest_ns;      /* measured_ns of the slowest and fastest rank */
+    double start_spread_ms, end_spread_ms; /* max - min of the window starts and ends */
+};
+
+/*
+ * Gather every rank's result to rank 0. Collective; r may be NULL (a rank
+ * that failed before measuring: run_rc then says why, failed_why the text).
+ * On rank 0, *merged receives a new result (iom_result_free) whose totals
+ * and histograms are the sums over all ranks (percentiles come from the
+ * merged histogram, never from averaging percentiles), whose targets are the
+ * ranks' totals (one per rank, path "rank R host H: targets"; also one
+ * thread per rank, thread i of target i, for the DiskSpd layouts), whose
+ * measured_ns is the slowest rank's, whose CPU is the mean of the hosts'
+ * system-wide figures with process seconds summed, and whose error names the
+ * first failing rank; *info (iom_mpi_info_free) the per-rank figures. Other
+ * ranks get NULLs. Returns 0 or -ENOMEM/-EIO (on rank 0; others 0).
+ * The returned status of the whole job (0 if every rank's run_rc was 0) is
+ * written to *job_rc on every rank.
+ */
+int iom_mpi_gather(const struct iom_result *r, int run_rc, bool patterned,
+                   struct iom_result **merged, struct iom_mpi_info **info, int *job_rc);
+
+void iom_mpi_info_free(struct iom_mpi_info *info);
+
+/* Add the "mpi" object to a run document: ranks, hosts (merged per host:
+ * I/Os, IOPS over the slowest rank's time, p50/p99/p99.9 from the host's
+ * merged histogram, CPU), per-rank figures and window spread. */
+void iom_mpi_report_json(cJSON *doc, const struct iom_mpi_info *info);
+
+/* The text report's MPI part: a per-host table, an "all hosts" line, the
+ * window spread, and a note when ranks share one path. */
+void iom_mpi_report_text(FILE *f, const struct iom_mpi_info *info, const struct iom_result *merged);
+
+#endif

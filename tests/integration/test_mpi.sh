@@ -1,0 +1,121 @@
+#!/bin/bash
+# iomark under mpirun (docs/mpi.md), 4 ranks on this machine:
+# - total I/Os = the sum of the ranks' I/Os = the number of latencies the
+#   ranks logged in check mode (IOMARK_LATENCY_LOG);
+# - the merged p99 equals the p99 of the union of every rank's logged
+#   latencies, computed here (nearest rank, as fio and DiskSpd), within the
+#   histogram's bucket width (1/64 of the value, stats/hist.h);
+# - the ranks' measured windows agree within 10 ms;
+# - a rank pointed at a missing file: every rank exits non-zero within 5 s and
+#   the document names the rank and the host;
+# - iomark diskspd under mpirun: the DiskSpd report's total = the sum of the
+#   ranks' rows, and iomark compare reads it;
+# - SIGINT to mpirun: rank 0 still writes a document, marked interrupted,
+#   whose total is the sum of the ranks'.
+# Skips (77) when mpirun is absent or iomark was built without MPI.
+set -u
+IOMARK=${IOMARK:?}
+command -v mpirun >/dev/null || { echo "SKIP: no mpirun (Debian: openmpi-bin)"; exit 77; }
+export OMPI_MCA_btl=self,vader OMPI_MCA_plm_rsh_agent= OMPI_MCA_rmaps_base_oversubscribe=1
+MPIRUN="mpirun --allow-run-as-root --oversubscribe"
+D=$(mktemp -d /tmp/iomark-mpi.XXXXXX)
+trap 'rm -rf "$D"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# built with MPI? one rank writes an "mpi" object then
+timeout 60 $MPIRUN -np 1 "$IOMARK" run --rw=randread --bs=4k --runtime=100ms --size=1m --quiet \
+    --output-format=json --output="$D/one.json" "$D/one.%r" || fail "one rank failed"
+grep -q '"mpi"' "$D/one.json" || { echo "SKIP: iomark built without MPI"; exit 77; }
+
+IOMARK_LATENCY_LOG="$D/lat" timeout 120 $MPIRUN -np 4 "$IOMARK" run --rw=randread --bs=4k \
+    --iodepth=8 --runtime=3s --size=64m --quiet --output-format=json --output="$D/run.json" \
+    "$D/t.%r.dat" || fail "mpirun -np 4 iomark run failed"
+python3 - "$D" <<'PY' || exit 1
+import glob, json, math, sys
+d = sys.argv[1]
+doc = json.load(open(d + "/run.json"))
+m = doc["mpi"]
+assert m["ranks"] == 4, m["ranks"]
+ranks = m["per_rank"]
+total = doc["total"]["total"]["ios"]
+s = sum(r["total"]["ios"] for r in ranks)
+lat = []
+for f in sorted(glob.glob(d + "/lat.r*")):
+    lat += [int(x) for x in open(f)]
+print("total I/Os", total, "sum of ranks", s, "logged", len(lat))
+assert total == s, (total, s)
+assert len(lat) == total, (len(lat), total)
+assert len(glob.glob(d + "/lat.r*")) == 4
+lat.sort()
+k = max(1, math.ceil(0.99 * len(lat)))  # nearest rank
+p99 = lat[k - 1] / 1000.0
+got = doc["total"]["total"]["lat_us"]["percentiles"]["99"]
+tol = p99 / 64 + 0.001
+print("p99 of the union %.3f us, merged histogram %.3f us, tolerance %.3f" % (p99, got, tol))
+assert abs(got - p99) <= tol, (got, p99)
+st = [r["window_start_unix_s"] for r in ranks]
+en = [r["window_end_unix_s"] for r in ranks]
+ms = [r["measured_s"] for r in ranks]
+print("window start spread %.3f ms, end spread %.3f ms, measured %s" %
+      ((max(st) - min(st)) * 1e3, (max(en) - min(en)) * 1e3, ms))
+assert max(st) - min(st) <= 0.010 and max(en) - min(en) <= 0.010
+assert max(ms) - min(ms) <= 0.010
+assert abs(doc["duration"]["measured_s"] - max(ms)) < 1e-6  # rates over the slowest rank
+PY
+
+# a rank pointed at a missing file: rank 2's target does not exist (no --size)
+for r in 0 1 3; do head -c 8388608 /dev/zero >"$D/m.$r.dat"; done
+t0=$(date +%s.%N)
+timeout 60 $MPIRUN -np 4 sh -c '"$0" run --rw=randread --bs=4k --runtime=10s --quiet \
+    --output-format=json --output="$1/fail.json" "$1/m.%r.dat"; echo $? >"$1/rc.$OMPI_COMM_WORLD_RANK"' \
+    "$IOMARK" "$D"
+t1=$(date +%s.%N)
+for r in 0 1 2 3; do
+    [ -f "$D/rc.$r" ] || fail "rank $r left no exit status"
+    [ "$(cat "$D/rc.$r")" != 0 ] || fail "rank $r exited 0 though rank 2 could not open its target"
+done
+python3 - "$t0" "$t1" "$D/fail.json" "$(hostname -s)" <<'PY' || exit 1
+import json, sys
+t0, t1, path, host = float(sys.argv[1]), float(sys.argv[2]), sys.argv[3], sys.argv[4]
+doc = json.load(open(path))
+print("ended in %.2f s: %s" % (t1 - t0, doc.get("error")))
+assert t1 - t0 < 5.0, t1 - t0
+assert doc["status"] == "error"
+assert doc["mpi"]["failed_rank"] == 2 and doc["mpi"]["failed_host"] == host, doc["mpi"]
+assert "rank 2 on %s" % host in doc["error"] and "m.2.dat" in doc["error"], doc["error"]
+PY
+
+# iomark diskspd, 2 ranks: the "total:" row of Total IO = the sum of the rank rows
+timeout 120 $MPIRUN -np 2 "$IOMARK" diskspd -c16M -d1 -W0 -r -b4K -o4 -t1 -L "$D/d.%r.dat" \
+    >"$D/ds.txt" || fail "mpirun iomark diskspd failed"
+python3 - "$D/ds.txt" <<'PY' || exit 1
+import sys
+t = open(sys.argv[1]).read()
+blk = t[t.index("Total IO"):t.index("Read IO")]
+rows = [l for l in blk.splitlines() if l.strip()[:1].isdigit()]
+tot = [l for l in blk.splitlines() if l.startswith("total:")][0]
+ios = sum(int(l.split("|")[2]) for l in rows)
+print("diskspd rows", len(rows), "sum", ios, "total", int(tot.split("|")[1]))
+assert len(rows) == 2 and "rank 1 host" in rows[1]
+assert ios == int(tot.split("|")[1])
+assert "all hosts" in t
+PY
+"$IOMARK" compare "$D/ds.txt" "$D/run.json" >/dev/null || fail "compare cannot read the merged documents"
+
+# SIGINT to mpirun (Ctrl-C): an interrupted document from rank 0
+timeout 60 $MPIRUN -np 2 "$IOMARK" run --rw=randread --bs=4k --iodepth=4 --runtime=30s \
+    --size=16m --quiet --output-format=json --output="$D/int.json" "$D/i.%r.dat" &
+pid=$!
+sleep 4
+kill -INT $pid
+wait $pid
+python3 - "$D/int.json" <<'PY' || exit 1
+import json, sys
+doc = json.load(open(sys.argv[1]))
+s = sum(r["total"]["ios"] for r in doc["mpi"]["per_rank"])
+print("interrupted:", doc["status"], doc.get("interrupted_by"), "I/Os", doc["total"]["total"]["ios"], s)
+assert doc["status"] == "interrupted" and doc["mpi"]["ranks"] == 2
+assert doc["total"]["total"]["ios"] == s > 0
+assert doc["duration"]["measured_s"] < 29
+PY
+echo PASS
