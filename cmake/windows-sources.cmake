@@ -23,4 +23,4 @@ add_compile_options(-include ${CMAKE_SOURCE_DIR}/src/platform/include/iom_compat
 # Static libgcc: one DLL fewer; winpthreads (libwinpthread-1.dll) for pthreads.
 add_link_options(-static-libgcc)
 set(IOMARK_WIN_LIBS PkgConfig::CJSON PkgConfig::LIBXML2 PkgConfig::SQLITE3
-    Threads::Threads setupapi advapi32 ntdll)
+    Threads::Threads setupapi cfgmgr32 advapi32 winmm ntdll)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "report/lab_html.h"
 #include "workload/args.h"
 #include "report/html.h"
 
@@ -45,6 +46,57 @@ static int check_out(const char *path)
     }
     free(dup);
     return rc;
+}
+
+/* `iomark report LABDIR`: the lab page from LABDIR/lab.json (report/lab_html.h). */
+static int lab_report(const char *path, const char *out, const char *title)
+{
+    FILE *in = fopen(path, "rb");
+    char *text = NULL;
+    size_t len = 0;
+    if (in) {
+        fseek(in, 0, SEEK_END);
+        long l = ftell(in);
+        fseek(in, 0, SEEK_SET);
+        text = l > 0 ? malloc((size_t)l + 1) : NULL;
+        len = text ? fread(text, 1, (size_t)l, in) : 0;
+        fclose(in);
+    }
+    cJSON *doc = text ? cJSON_ParseWithLength(text, len) : NULL;
+    free(text);
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(doc, "type");
+    if (!cJSON_IsString(type) || strcmp(type->valuestring, "lab") != 0) {
+        iom_cli_error("report", "%s: not an iomark lab document", path);
+        cJSON_Delete(doc);
+        return IOM_EXIT_USAGE;
+    }
+    char tmp[4200];
+    FILE *f = stdout;
+    if (out) {
+        snprintf(tmp, sizeof(tmp), "%s.tmp%d", out, (int)getpid());
+        if (!(f = fopen(tmp, "w"))) {
+            iom_cli_error("report", "--output=%s: %s", out, strerror(errno));
+            cJSON_Delete(doc);
+            return IOM_EXIT_USAGE;
+        }
+    }
+    int rc = iom_lab_html_report(f, doc, title);
+    if (out) {
+        if (fclose(f) != 0 && !rc)
+            rc = -errno;
+        if (!rc && rename(tmp, out) != 0)
+            rc = -errno;
+        if (rc)
+            unlink(tmp);
+    } else if (fflush(stdout) != 0 && !rc) {
+        rc = -EIO;
+    }
+    cJSON_Delete(doc);
+    if (rc) {
+        iom_cli_error("report", "writing %s: %s", out ? out : "stdout", strerror(-rc));
+        return rc == -EINVAL ? IOM_EXIT_USAGE : IOM_EXIT_FAIL;
+    }
+    return IOM_EXIT_OK;
 }
 
 int iom_cmd_report(int argc, char **argv)
@@ -101,6 +153,16 @@ int iom_cmd_report(int argc, char **argv)
     if (status) {
         free(specs);
         return status;
+    }
+    /* a lab folder (iomark lab --output-dir): its lab report */
+    if (nspec == 1) {
+        struct stat st;
+        char lp[4200];
+        snprintf(lp, sizeof(lp), "%s/lab.json", specs[0]);
+        if (stat(specs[0], &st) == 0 && S_ISDIR(st.st_mode) && access(lp, R_OK) == 0) {
+            free(specs);
+            return lab_report(lp, out, title);
+        }
     }
     struct iom_cmp *c;
     char err[700];

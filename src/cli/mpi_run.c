@@ -93,6 +93,15 @@ int iom_cli_mpi_run(const char *cmd, struct iom_job *job, const struct iom_run_o
     if (!status && ops->after_check)
         status = ops->after_check(ops->arg, job, targets);
     bool prepared = false;
+    /* a target that fails its check stops every rank before any other rank
+     * spends minutes creating its file */
+    if (iom_mpi_agree(status, iom_cli_last_error[0] ? iom_cli_last_error : "failed", &bad, host,
+                      why, sizeof(why))) {
+        if (rank == 0)
+            emit_refusal(cmd, &ro, bad, host, why);
+        iom_mpi_finalize();
+        return status ? status : IOM_EXIT_FAIL;
+    }
     if (!status) {
         iom_cli_signals_install();
         if (rank == 0) {

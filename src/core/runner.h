@@ -98,6 +98,17 @@ struct iom_run_hooks {
 int iom_run(const struct iom_job *job, struct iom_target *t, unsigned nr,
             const struct iom_run_hooks *hooks, struct iom_result **out);
 
+struct iom_engine_ops;
+
+/*
+ * iom_run with the engine ops instead of the one job->ioengine names (no
+ * availability check, no fallback): for tests with a scripted engine and
+ * for engines outside the registry. ops == NULL is iom_run. Same returns.
+ */
+int iom_run_ops(const struct iom_job *job, struct iom_target *t, unsigned nr,
+                const struct iom_run_hooks *hooks, const struct iom_engine_ops *ops,
+                struct iom_result **out);
+
 /* Monotonic clock in ns (CLOCK_MONOTONIC). */
 uint64_t iom_now_ns(void);
 

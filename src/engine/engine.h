@@ -30,6 +30,7 @@ struct iom_io {
     uint32_t slot;      /* index of this slot in the worker's array */
     int64_t result;     /* set on completion: bytes transferred, or -errno */
     uint64_t start_ns;  /* submission (or intended start when paced) time */
+    uint8_t verify_failed; /* set by the verify layer (core/layers.h): enum iom_verify_result */
 };
 
 struct iom_engine;

@@ -1,6 +1,9 @@
 /*
  * import_diskspd_text.c - DiskSpd's text output (the default -Rtext).
  *
+ * A "*** Interrupted by Ctrl-C." line (CmdRequestCreator.cpp) gives the record a
+ * note; "The test was interrupted before the measurements began." is refused
+ * in DiskSpd's words.
  * Read from each "Results for timespan N:" block: "actual test time",
  * "thread count", the CPU table's "avg." row (Usage, % of all CPUs), the
  * "total:" rows of the Total IO / Read IO / Write IO tables (bytes | I/Os |
@@ -23,7 +26,10 @@
 static int probe(const char *text, size_t len)
 {
     (void)len;
-    return strstr(text, "Results for timespan") && strstr(text, "I/O per s");
+    /* a run interrupted before measuring has no tables, only DiskSpd's sentence */
+    return strstr(text, "Results for timespan") &&
+           (strstr(text, "I/O per s") ||
+            strstr(text, "The test was interrupted before the measurements began."));
 }
 
 /* Number after `key` on the same line, or NAN. */
@@ -196,6 +202,14 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
 {
     (void)len;
     snprintf(res->tool, sizeof(res->tool), "DiskSpd");
+    /* DiskSpd's own words (ResultParser/ResultParser.cpp, CmdRequestCreator.cpp) */
+    static const char none[] = "The test was interrupted before the measurements began.";
+    if (strstr(text, none)) {
+        snprintf(err, errlen, "the source run was interrupted: DiskSpd said \"%s No results are "
+                 "displayed.\"", none);
+        return -EINVAL;
+    }
+    const char *ctrlc = strstr(text, "*** Interrupted by Ctrl-C.");
     const char *blk = strstr(text, "Results for timespan");
     int idx = 0, rc = 0;
     while (blk && !rc) {
@@ -207,6 +221,18 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
         }
         rc = parse_block(blk, end, text, res, idx++);
         blk = next;
+    }
+    if (!rc && ctrlc && res->nr_workloads) {
+        size_t n = strcspn(ctrlc, "\r\n");
+        const char *dur = strstr(text, "duration:");
+        double asked = dur ? strtod(dur + 9, NULL) : NAN;
+        double ran = res->w[0].runs[0].runtime_s;
+        if (asked > 0)
+            iom_imp_note(res, "source run interrupted (%.*s) after %.3g s of %.3g s",
+                         (int)(n < 120 ? n : 120), ctrlc, ran, asked);
+        else
+            iom_imp_note(res, "source run interrupted (%.*s) after %.3g s", (int)(n < 120 ? n : 120),
+                         ctrlc, ran);
     }
     return rc;
 }

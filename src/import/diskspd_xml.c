@@ -7,13 +7,19 @@
  *       Random (the -r alignment: a random pattern) or StrideSize (a
  *       sequential one), WriteRatio, RequestCount (outstanding I/O per
  *       thread). RandomAccess is the -fr caching hint
- *       (FILE_FLAG_RANDOM_ACCESS), not the pattern.
+ *       (FILE_FLAG_RANDOM_ACCESS), not the pattern (DiskSpd's
+ *       Common/Common.cpp, Target::GetXml: "<RandomAccess>" from
+ *       _fRandomAccessHint; "If XML contains <Random>, <StrideSize> is
+ *       ignored").
  *   Results/TimeSpan: TestTimeSeconds, ThreadCount,
  *       CpuUtilization/Average/UsagePercent (% of all CPUs),
  *       Latency (with -L): Average{Read,Write,Total}Milliseconds and
  *       Bucket{Percentile, ReadMilliseconds, WriteMilliseconds, TotalMilliseconds},
  *       Iops/Bucket@SampleMillisecond,Read,Write,Total,... (with -D),
  *       Thread/Target: ReadBytes, ReadCount, WriteBytes, WriteCount.
+ * A "*** Interrupted by Ctrl-C." line before the document (DiskSpd prints
+ * it on the same stdout) gives the record a note; a TimeSpan holding
+ * <Error> (interrupted before measuring) is refused in DiskSpd's words.
  * Every Results/TimeSpan becomes one workload; its counts are summed over
  * threads and targets, rates are divided by TestTimeSeconds.
  */
@@ -31,7 +37,8 @@ static int probe(const char *text, size_t len)
 {
     (void)len;
     const char *r = strstr(text, "<Results>");
-    return r && strstr(r, "<TimeSpan>") && (strstr(r, "<ThreadCount>") || strstr(r, "<Thread>"));
+    return r && strstr(r, "<TimeSpan>") &&
+           (strstr(r, "<ThreadCount>") || strstr(r, "<Thread>") || strstr(r, "<Error>"));
 }
 
 static xmlNode *child(const xmlNode *n, const char *name)
@@ -191,9 +198,34 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
     const xmlNode *ptarget =
         child(child(child(child(child(root, "Profile"), "TimeSpans"), "TimeSpan"), "Targets"), "Target");
     int rc = 0, idx = 0;
-    for (xmlNode *ts = root->children; ts && !rc; ts = ts->next)
-        if (is(ts, "TimeSpan"))
-            rc = parse_timespan(ts, ptarget, idx++, res);
+    for (xmlNode *ts = root->children; ts && !rc; ts = ts->next) {
+        if (!is(ts, "TimeSpan"))
+            continue;
+        xmlChar *e = xmlNodeGetContent(child(ts, "Error"));
+        if (e) { /* XmlResultParser.cpp: interrupted before measuring, no results */
+            snprintf(err, errlen, "the source run did not measure: DiskSpd said \"%.200s\"",
+                     (const char *)e);
+            xmlFree(e);
+            rc = -EINVAL;
+            break;
+        }
+        rc = parse_timespan(ts, ptarget, idx++, res);
+    }
+    /* CmdRequestCreator.cpp prints its Ctrl-C line on stdout, before the XML */
+    const char *cc = strstr(text, "*** Interrupted by Ctrl-C.");
+    if (!rc && idx && cc && cc < start) {
+        xmlChar *du = xmlNodeGetContent(
+            child(child(child(child(root, "Profile"), "TimeSpans"), "TimeSpan"), "Duration"));
+        double asked = du ? strtod((const char *)du, NULL) : NAN;
+        xmlFree(du);
+        size_t n = strcspn(cc, "\r\n");
+        if (asked > 0)
+            iom_imp_note(res, "source run interrupted (%.*s) after %.3g s of %.3g s",
+                         (int)(n < 120 ? n : 120), cc, res->w[0].runs[0].runtime_s, asked);
+        else
+            iom_imp_note(res, "source run interrupted (%.*s) after %.3g s", (int)(n < 120 ? n : 120),
+                         cc, res->w[0].runs[0].runtime_s);
+    }
     if (!rc && idx == 0) {
         snprintf(err, errlen, "no <TimeSpan> results in the document");
         rc = -EINVAL;

@@ -75,6 +75,7 @@ struct iom_lab_unitout {
     cJSON *params;                /* requested vs effective guest parameters (owned) */
     struct iom_lab_jobout *jobs;  /* opts->nr_jobs entries */
     size_t nr_shared;             /* controllers in its boot (1: a boot of its own) */
+    double image_s;               /* writing its boot's initramfs (base + iomark + job) */
     char boot_name[160];          /* its boot's file prefix (the unit's name, or boot-N) */
 };
 

@@ -5,6 +5,7 @@
  * command's document, and requested vs effective guest parameters.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,6 +252,14 @@ cJSON *iom_lab_params_json(const struct iom_lab_unit *u, const struct iom_lab_gu
         for (char *q = key; *q && *q != '.'; q++)
             if (*q == '-')
                 *q = '_';
+        /* only the parameters of this controller's own modules */
+        bool mine = false;
+        for (size_t m = 0; u->c->modules[m]; m++) {
+            size_t ml = strlen(u->c->modules[m]);
+            mine |= strncmp(key, u->c->modules[m], ml) == 0 && key[ml] == '.';
+        }
+        if (!mine)
+            continue;
         /* module_params: "mod.param=value ..." */
         size_t kl = strlen(key);
         for (const char *s = v->module_params; (s = strstr(s, key)) != NULL; s += kl)

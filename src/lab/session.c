@@ -274,8 +274,12 @@ static void run_group(const struct iom_lab_opts *o, struct iom_lab_env *e, const
     for (size_t j = 0; j < o->nr_jobs; j++)
         args_ok &= args[j] != NULL;
     utimes(e->iomark_cpio, NULL);   /* newest: pruned last (it is also flock'ed while in use) */
+    double t_img = iom_lab_now_s();
     int rc = args_ok ? iom_lab_initrd_write(initrd, e->setup.base_cpio, e->iomark_cpio, &jf)
                      : -ENOMEM;
+    t_img = iom_lab_now_s() - t_img;
+    for (size_t k = 0; k < n; k++)
+        uos[k]->image_s = t_img;
     free(mods);
     free(fsmods);
     for (size_t j = 0; j < o->nr_jobs; j++)

@@ -399,6 +399,30 @@ int iom_mpi_gather(const struct iom_result *r, int run_rc, bool patterned,
     MPI_Gather(me, (int)sizeof(*me), MPI_BYTE, all, (int)sizeof(*me), MPI_BYTE, 0,
                MPI_COMM_WORLD);
     free(me);
+    /* the per-interval series: every rank's points, concatenated at rank 0 */
+    int my_pts = r ? (int)r->nr_series : 0, *nr_pts = NULL, *displ = NULL;
+    struct iom_series_point *pts = NULL;
+    if (g_rank == 0) {
+        nr_pts = calloc((size_t)g_size, sizeof(int));
+        displ = calloc((size_t)g_size, sizeof(int));
+        if (!nr_pts || !displ)
+            MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    MPI_Gather(&my_pts, 1, MPI_INT, nr_pts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    int sum_pts = 0, max_pts = 0;
+    if (g_rank == 0) {
+        for (int i = 0; i < g_size; i++) {
+            displ[i] = sum_pts * (int)sizeof(*pts);
+            sum_pts += nr_pts[i];
+            max_pts = nr_pts[i] > max_pts ? nr_pts[i] : max_pts;
+            nr_pts[i] *= (int)sizeof(*pts);
+        }
+        pts = calloc((size_t)(sum_pts ? sum_pts : 1), sizeof(*pts));
+        if (!pts)
+            MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    MPI_Gatherv(r ? r->series : NULL, my_pts * (int)sizeof(*pts), MPI_BYTE, pts, nr_pts, displ,
+                MPI_BYTE, 0, MPI_COMM_WORLD);
     if (g_rank != 0)
         return 0;
 
@@ -408,6 +432,9 @@ int iom_mpi_gather(const struct iom_result *r, int run_rc, bool patterned,
         free(in);
         free(m);
         free(all);
+        free(pts);
+        free(nr_pts);
+        free(displ);
         return -ENOMEM;
     }
     in->nr_ranks = g_size;
@@ -425,6 +452,9 @@ int iom_mpi_gather(const struct iom_result *r, int run_rc, bool patterned,
     m->nr_threads = (uint32_t)g_size; /* one "thread" per rank: its totals */
     m->threads = calloc((size_t)g_size, sizeof(*m->threads));
     if (!m->targets || !m->threads) {
+        free(pts);
+        free(nr_pts);
+        free(displ);
         iom_result_free(m);
         iom_mpi_info_free(in);
         return -ENOMEM;
@@ -499,6 +529,41 @@ int iom_mpi_gather(const struct iom_result *r, int run_rc, bool patterned,
         in->start_spread_ms = (double)(s_max - s_min) / 1e6;
         in->end_spread_ms = (double)(e_max - e_min) / 1e6;
     }
+    /* Point i of every rank covers the same interval (the ranks share the
+     * window and the interval length): counts are summed, the mean latency
+     * weighted by I/Os; the p99 is the highest rank's (an upper bound: the
+     * series keeps no histograms to merge); the total's percentiles above
+     * are the exact merged ones. */
+    m->series = calloc((size_t)(max_pts ? max_pts : 1), sizeof(*m->series));
+    if (m->series) {
+        m->nr_series = m->series_cap = (uint32_t)max_pts;
+        int off = 0;
+        for (int i = 0; i < g_size; i++) {
+            int n = nr_pts[i] / (int)sizeof(*pts);
+            for (int j = 0; j < n; j++) {
+                const struct iom_series_point *p = &pts[off + j];
+                struct iom_series_point *q = &m->series[j];
+                uint64_t qn = q->ios[0] + q->ios[1], pn = p->ios[0] + p->ios[1];
+                if (qn + pn)
+                    q->lat_mean_us = (q->lat_mean_us * (double)qn + p->lat_mean_us * (double)pn) /
+                                     (double)(qn + pn);
+                for (int d = 0; d < 2; d++) {
+                    q->ios[d] += p->ios[d];
+                    q->bytes[d] += p->bytes[d];
+                }
+                if (p->lat_p99_us > q->lat_p99_us)
+                    q->lat_p99_us = p->lat_p99_us;
+                if (i == 0 || p->t_end_s > q->t_end_s) {
+                    q->t_end_s = p->t_end_s;
+                    q->dur_s = p->dur_s;
+                }
+            }
+            off += n;
+        }
+    }
+    free(pts);
+    free(nr_pts);
+    free(displ);
     *merged = m;
     *info = in;
     return rc;

@@ -21,4 +21,35 @@ $PY -c "import json,sys; f=json.load(open('$WORK/c.json'))['inputs'][0]['files']
   && pass "JSON note" || fail "JSON note"
 expect_status 0 "HTML report" -- "$IOMARK" report $WORK/int.json -o $WORK/r.html
 grep -qF "<b>note:</b> $note" $WORK/r.html && pass "HTML note" || fail "HTML note"
+
+# DiskSpd: its Ctrl-C line (CmdRequestCreator.cpp) before the results of a
+# 10 s run that stopped early; the note gives the actual test time of the text
+"$IOMARK" diskspd -b4K -r -w0 -d1 -o2 -c16M $WORK/d.dat >$WORK/ds.txt
+grep -q "duration: 1s" $WORK/ds.txt || fail "fixture: no 'duration: 1s' line"
+sed -e 's/duration: 1s/duration: 10s/' \
+    -e '0,/^Results for timespan/s//\n*** Interrupted by Ctrl-C. Stopping I\/O Request Generator. ***\n\nResults for timespan/' \
+    $WORK/ds.txt >$WORK/dsi.txt
+t=$(sed -n 's/.*actual test time:[[:space:]]*\([0-9.]*\)s.*/\1/p' $WORK/dsi.txt | head -1)
+want=$($PY -c "print('source run interrupted (*** Interrupted by Ctrl-C. Stopping I/O Request Generator. ***) after %.3g s of 10 s' % float('$t'))")
+expect_status 0 "compare an interrupted DiskSpd run" -- "$IOMARK" compare $WORK/dsi.txt
+grep -qF "$want" $WORK/out && pass "DiskSpd note: $want" || fail "DiskSpd note: $(grep -i note $WORK/out)"
+expect_status 0 "the uninterrupted report has no note" -- "$IOMARK" compare $WORK/ds.txt
+grep -q "NOTE" $WORK/out && fail "note on a complete run" || pass "no note on a complete run"
+# interrupted before measuring: DiskSpd printed no results; refused in its words
+printf 'Command Line: diskspd -d10 x.dat\n\nInput parameters:\n\n\ttimespan:   1\n\t-------------\n\tduration: 10s\n\nResults for timespan 1:\n*******************************************************************************\n\nThe test was interrupted before the measurements began. No results are displayed.\n' >$WORK/none.txt
+expect_status 2 "DiskSpd interrupted before measuring" -- "$IOMARK" compare $WORK/none.txt
+expect_err_has "The test was interrupted before the measurements began."
+
+# DiskSpd XML: the Ctrl-C line comes before the document on the same stdout
+"$IOMARK" diskspd -b4K -r -w0 -d1 -o2 -c16M -Rxml $WORK/d.dat >$WORK/ds.xml
+grep -q "<Duration>1</Duration>" $WORK/ds.xml || fail "fixture: no <Duration>1</Duration>"
+{ printf '\n*** Interrupted by Ctrl-C. Stopping I/O Request Generator. ***\n'; sed 's|<Duration>1</Duration>|<Duration>10</Duration>|' $WORK/ds.xml; } >$WORK/dsi.xml
+t=$(sed -n 's|.*<TestTimeSeconds>\([0-9.]*\)</TestTimeSeconds>.*|\1|p' $WORK/dsi.xml | head -1)
+want=$($PY -c "print('source run interrupted (*** Interrupted by Ctrl-C. Stopping I/O Request Generator. ***) after %.3g s of 10 s' % float('$t'))")
+expect_status 0 "compare an interrupted DiskSpd XML run" -- "$IOMARK" compare $WORK/dsi.xml
+grep -qF "$want" $WORK/out && pass "DiskSpd XML note: $want" || fail "DiskSpd XML note: $(grep -i note $WORK/out)"
+# XmlResultParser.cpp: a timespan interrupted before measuring holds <Error>
+printf '<Results><System><Tool><Version>2.2</Version></Tool></System><TimeSpan><Error>The test was interrupted before the measurements began. No results are displayed.</Error></TimeSpan></Results>\n' >$WORK/none.xml
+expect_status 2 "DiskSpd XML interrupted before measuring" -- "$IOMARK" compare $WORK/none.xml
+expect_err_has "DiskSpd said \"The test was interrupted before the measurements began."
 finish

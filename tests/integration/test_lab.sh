@@ -67,11 +67,12 @@ expect_usage "nvme has no parameter bogus_param; allowed:" --guest-param=nvme.bo
 expect_usage "nvme has no parameter bogus_param" --controllers=nvme+nvme.bogus_param=1
 expect_usage "module nosuchmod is not in the guest image" --guest-param=nosuchmod.x=1
 
-# --- one real boot: virtio-blk, short workload
+# --- one real boot: virtio-blk and NVMe in one guest (a shared boot), short workload
 out="$tmp/run"
 start=$(date +%s)
-"$IOMARK" lab --controllers=virtio-blk --runtime=3s --ramp_time=1s --disk-size=64M \
-    --guest-param=virtio_blk.queue_depth=64 --output-dir="$out" >"$tmp/table" 2>"$tmp/err"
+"$IOMARK" lab --controllers=virtio-blk,nvme,pvscsi --runtime=3s --ramp_time=1s --disk-size=64M \
+    --guest-param=virtio_blk.queue_depth=64 --guest-param=vmw_pvscsi.ring_pages=9999 \
+    --output-dir="$out" >"$tmp/table" 2>"$tmp/err"
 rc=$?
 echo "lab run: exit $rc in $(( $(date +%s) - start )) s"
 cat "$tmp/table"
@@ -99,7 +100,7 @@ assert g["nr_hw_queues"] == 2, g            # one queue per vCPU (tests/data/lab
 # the guest parameter reached the driver: virtqueue depth 64 -> 64 requests
 assert "virtio_blk.queue_depth=64" in g["module_parameters"], g
 assert g["nr_requests"] == 64, g
-assert env["guest_params"] == ["virtio_blk.queue_depth=64"], env
+assert env["guest_params"] == ["virtio_blk.queue_depth=64", "vmw_pvscsi.ring_pages=9999"], env
 assert "virtio_blk.queue_depth=64" in env["kernel_cmdline"], env
 # iomark probe ran in the guest too (when the build has it): it reads the
 # same sysfs by its own code, so the two views must agree
@@ -137,11 +138,41 @@ assert 0 < io["aqu_sz"] <= g["nr_requests"] * 1.1, io
 assert io["qemu_cpu_us_per_io"] > 0 and io["guest_cpu_us_per_io"] > 0, io
 assert abs(io["qemu_cpu_us_per_io"] - io["qemu_cpu_s"] / io["guest_ios"] * 1e6) < 1e-6 * io["qemu_cpu_us_per_io"]
 assert "includes the emulation" in lab["cpu_per_io_note"] or "TCG" in lab["cpu_per_io_note"]
+# the shared boot: both controllers in boot-1, each measured on its own disk
+n = lab["controllers"][1]
+assert n["name"] == "nvme" and n["status"] == "ok", n
+assert c["boot"] == n["boot"] == "boot-1" and c["controllers_in_boot"] == 3, (c["boot"], n["boot"])
+assert n["guest"]["driver"] == "nvme" and n["guest"]["disk"].startswith("nvme"), n["guest"]
+assert g["disk"].startswith("vd"), g
+rn = json.load(open(os.path.join(out, "nvme.json")))
+assert rn["spec"]["targets"] == ["/dev/" + n["guest"]["disk"]], rn["spec"]["targets"]
+assert rn["lab"]["controller"] == "nvme" and rn["total"]["read"]["ios"] > 100
+# the probe ran once for both disks; each controller keeps its own target
+if "probe" in c and "probe" in n:
+    assert [t["path"] for t in c["probe"]["targets"]] == ["/dev/" + g["disk"]], c["probe"]["targets"]
+    assert [t["path"] for t in n["probe"]["targets"]] == ["/dev/" + n["guest"]["disk"]]
+# an out-of-range guest parameter: /sys/module echoes 9999, but vmw_pvscsi
+# caps the request ring at 32 pages (PVSCSI_MAX_NUM_PAGES_REQ_RING in
+# drivers/scsi/vmw_pvscsi.h) of 32 requests each: can_queue 1024
+pv = lab["controllers"][2]
+assert pv["name"] == "pvscsi" and pv["status"] == "ok" and pv["boot"] == "boot-1", pv.get("reason")
+assert pv["guest"]["can_queue"] == 1024, pv["guest"]
+assert pv["guest_params_effective"] == [{"parameter": "vmw_pvscsi.ring_pages", "requested": "9999",
+        "sysfs": "9999", "in_effect": "32", "in_effect_from": "scsi_host can_queue / 32"}], pv
+# NVMe's in-flight at the device reached more than SATA's or IDE's 1 and never its 1023
+nio = n["jobs"][0]["mean"]["io_path"]
+assert 1 <= nio["inflight_max"] <= 1023, nio
 print("result ok: %d I/Os, %.0f IOPS, %.1f outstanding; guest: %d I/Os, aqu-sz %.1f, in flight <= %d; "
       "QEMU %.0f us CPU per I/O" % (ios, c["mean"]["iops"], outstanding, io["guest_ios"], io["aqu_sz"],
                                      io["inflight_max"], io["qemu_cpu_us_per_io"]))
 EOF
 [ ! -e "$out/disk.raw" ] || fail "backing image left behind"
+# the lab report: one HTML page from lab.json with bars per controller
+"$IOMARK" report "$out" -o "$tmp/lab.html" || fail "iomark report LABDIR"
+grep -q "<svg" "$tmp/lab.html" && grep -q ">virtio-blk<" "$tmp/lab.html" && grep -q ">nvme<" "$tmp/lab.html" &&
+    grep -q "vmw_pvscsi.ring_pages 9999 / 32" "$tmp/lab.html" ||
+    fail "lab report lacks the bars"
+grep -q "not VMware" "$tmp/lab.html" || fail "lab report lacks the caveats"
 
 # --- a boot that cannot finish in its bound: reported, exit 1, lab.json written
 out2="$tmp/timeout"

@@ -30,6 +30,7 @@ grep -q '"mpi"' "$D/one.json" || { echo "SKIP: iomark built without MPI"; exit 7
 IOMARK_LATENCY_LOG="$D/lat" timeout 120 $MPIRUN -np 4 "$IOMARK" run --rw=randread --bs=4k \
     --iodepth=8 --runtime=3s --size=64m --quiet --output-format=json --output="$D/run.json" \
     "$D/t.%r.dat" || fail "mpirun -np 4 iomark run failed"
+python3 "${SRCDIR:?}/tests/integration/check_result.py" "$D/run.json" || fail "merged document's invariants"
 python3 - "$D" <<'PY' || exit 1
 import glob, json, math, sys
 d = sys.argv[1]
@@ -84,6 +85,13 @@ assert doc["status"] == "error"
 assert doc["mpi"]["failed_rank"] == 2 and doc["mpi"]["failed_host"] == host, doc["mpi"]
 assert "rank 2 on %s" % host in doc["error"] and "m.2.dat" in doc["error"], doc["error"]
 PY
+
+# a bad pattern in a target name: exit 2 with one line naming it
+out=$(timeout 60 $MPIRUN -np 2 "$IOMARK" run --rw=read --runtime=1s --size=1m "$D/x.%q" 2>&1)
+rc=$?
+[ $rc != 0 ] || fail "a target with %q was accepted"
+echo "$out" | grep -q "x.%q: %q is not a pattern" || fail "bad pattern message: $out"
+[ ! -e "$D/x.%q" ] || fail "a file was created for a refused target"
 
 # iomark diskspd, 2 ranks: the "total:" row of Total IO = the sum of the rank rows
 timeout 120 $MPIRUN -np 2 "$IOMARK" diskspd -c16M -d1 -W0 -r -b4K -o4 -t1 -L "$D/d.%r.dat" \

@@ -106,7 +106,9 @@ char *iom_win_strndup(const char *s, size_t n);
 /* Console control events as POSIX signals: Ctrl+C calls handler(SIGINT),
  * Ctrl+Break, console close, logoff and shutdown call handler(SIGTERM),
  * through SetConsoleCtrlHandler (its handler runs on a thread of its own,
- * so `handler` must only set a sig_atomic_t flag). Returns 0 or -EINVAL. */
+ * so `handler` must only set a sig_atomic_t flag). Also turns on VT
+ * sequence processing of the console (the progress line) and asks for a
+ * 1 ms timer resolution (timeBeginPeriod) for the run. Returns 0 or -EINVAL. */
 int iom_win_signals_install(void (*handler)(int sig));
 
 /* CPU counters on Windows: system-wide and per CPU from

@@ -1,0 +1,50 @@
+/*
+ * layers.h - engines that wrap any engine to add a per-I/O feature, the way
+ * SQLite injects faults through a VFS that wraps the real one: error
+ * injection (--inject_error) and data verification (--verify=crc32c). A
+ * run without those features uses the engine itself, so the runner's hot
+ * loop has no per-I/O test for them.
+ *
+ * A layer is a struct iom_engine whose priv points at a struct iom_layer
+ * (set before init) holding the inner engine. Layers stack: verify over
+ * inject over the device engine, so an injected error is never verified.
+ * Completions the inner engine returns (from getevents, or at once from
+ * queue) pass through the layer's completion step before the runner sees
+ * them.
+ */
+#ifndef IOMARK_CORE_LAYERS_H
+#define IOMARK_CORE_LAYERS_H
+
+#include <stdint.h>
+
+#include "engine/engine.h"
+#include "stats/result.h"
+
+struct iom_layer {
+    const struct iom_engine_ops *inner_ops;
+    struct iom_engine inner;
+    /* error injection: every `every`-th completion gets result -inject_errno */
+    int inject_errno;
+    uint64_t inject_every, inject_count;
+    /* verify: writes carry self-checking blocks, reads are checked */
+    uint64_t seed;                  /* the run's --randseed (same for the write and read runs) */
+    uint32_t generation;            /* writes of this thread so far */
+    uint64_t verified, mismatches;  /* reads checked, reads that failed */
+    struct iom_verify_mismatch first;
+};
+
+/* The layers' ops tables (name "inject" and "verify"). */
+extern const struct iom_engine_ops iom_layer_inject, iom_layer_verify;
+
+/*
+ * Make e a layer of kind ops (iom_layer_inject or iom_layer_verify) over
+ * inner_ops, configured by l (zeroed by the caller, then the inject_* or
+ * seed fields set). l must outlive e; nothing is allocated. Then call
+ * e->ops->init as for any engine; it initialises the inner engine (a
+ * struct iom_engine inside l, which may itself be a layer made with this
+ * function, its struct iom_layer given as the inner priv before).
+ */
+void iom_layer_make(struct iom_engine *e, const struct iom_engine_ops *ops,
+                    const struct iom_engine_ops *inner_ops, struct iom_layer *l);
+
+#endif

@@ -1,0 +1,72 @@
+/*
+ * pace.h - the per-thread timing of I/O issue: pacing (--rate_iops, --rate:
+ * I/O k of a thread is due at t0 + k / rate, and its latency counts from
+ * that intended start, so a stalled device is not hidden: no coordinated
+ * omission) and think time (fio's thinktime/thinktime_blocks: after every
+ * burst of N I/Os, let the queue drain, then pause). Inline: they run once
+ * per I/O in the runner's hot loop. Times are CLOCK_MONOTONIC ns.
+ */
+#ifndef IOMARK_CORE_PACE_H
+#define IOMARK_CORE_PACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "workload/spec.h"
+
+struct iom_pacer {
+    bool on;             /* a rate was asked for */
+    double interval_ns;  /* 1e9 / I/Os per second */
+    uint64_t t0, k, next_due;
+};
+
+/*
+ * Set up pacing for job from t0: rate_iops, or rate_bytes_per_s divided by
+ * the mean block size (bssplit weighted by its percentages). Off when the
+ * job sets neither.
+ */
+void iom_pacer_init(struct iom_pacer *p, const struct iom_job *job, uint64_t t0);
+
+/* Whether the next I/O may be issued at `now`. */
+static inline bool iom_pacer_ready(const struct iom_pacer *p, uint64_t now)
+{
+    return !p->on || now >= p->next_due;
+}
+
+/* Take the next I/O's start time: its due time when paced, else now. */
+static inline uint64_t iom_pacer_take(struct iom_pacer *p, uint64_t now)
+{
+    if (!p->on)
+        return now;
+    uint64_t start = p->next_due;
+    p->k++;
+    p->next_due = p->t0 + (uint64_t)((double)p->k * p->interval_ns);
+    return start;
+}
+
+struct iom_think {
+    uint64_t ns, blocks;  /* pause length; I/Os per burst (>= 1) */
+    uint64_t burst;       /* I/Os issued in this burst */
+    uint64_t until;       /* end of the current pause, 0 before it starts */
+    bool due;             /* the burst is complete: drain, then pause */
+};
+
+/* Think time of job (off when thinktime is 0). */
+void iom_think_init(struct iom_think *t, const struct iom_job *job);
+
+/* Count one issued I/O; the burst may become complete. */
+static inline void iom_think_issued(struct iom_think *t)
+{
+    if (t->ns && ++t->burst >= t->blocks)
+        t->due = true;
+}
+
+/*
+ * With a complete burst and `inflight` I/Os still out: 0 when issuing may
+ * go on (no burst due, or the pause is over: a new burst starts), else the
+ * time to sleep until (the pause's end, at most 50 ms ahead so a phase
+ * change is noticed; `now` itself while the queue drains).
+ */
+uint64_t iom_think_wait(struct iom_think *t, unsigned inflight, uint64_t now);
+
+#endif

@@ -1,0 +1,44 @@
+/*
+ * series.h - the per-interval series of a run: snapshots of the workers'
+ * measured counters and histograms, and one series point per interval from
+ * the difference of two snapshots. The counters only grow during the
+ * measured phase, so successive points add up to the totals.
+ */
+#ifndef IOMARK_CORE_SERIES_H
+#define IOMARK_CORE_SERIES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "stats/result.h"
+
+/* Sum of live counters of several threads at one moment. */
+struct iom_snapshot {
+    uint64_t ios[2], bytes[2], lat_sum_ns; /* measured, per direction */
+    uint64_t ios_all, bytes_all;           /* all phases (progress line) */
+    struct iom_hist hist;                  /* measured latencies, when taken with_hist */
+};
+
+/* Empty s (counters 0; the histogram too when with_hist). */
+void iom_snapshot_clear(struct iom_snapshot *s, bool with_hist);
+
+/*
+ * Add one thread's counters: d[2] (read, write; written by their thread
+ * with relaxed atomic stores, read here with relaxed loads) and its
+ * all-phase counters. The histogram is added only when with_hist (it is
+ * large; the progress line does not need it).
+ */
+void iom_snapshot_add(struct iom_snapshot *s, const struct iom_io_stats d[2], uint64_t ios_all,
+                      uint64_t bytes_all, bool with_hist);
+
+/*
+ * Append to r's series the point between snapshots a and b (b later):
+ * interval ending t_end_s seconds after the measured phase began, dur_s
+ * long; I/Os, bytes, mean latency and p99 (from the histogram difference,
+ * computed in scratch). Returns 0 or -ENOMEM (r unchanged).
+ */
+int iom_series_add(struct iom_result *r, const struct iom_snapshot *a,
+                   const struct iom_snapshot *b, struct iom_hist *scratch, double t_end_s,
+                   double dur_s);
+
+#endif

@@ -1,0 +1,327 @@
+/* worker.c - one worker thread: issue, reap, count (worker.h). */
+#include "core/worker.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/layers.h"
+#include "core/pace.h"
+#include "core/verify.h"
+
+#ifdef _WIN32 /* aligned blocks from _aligned_malloc go back through _aligned_free */
+#define posix_memalign(p, a, n) ((*(p) = _aligned_malloc((n), (a))) ? 0 : ENOMEM)
+#define buf_free _aligned_free
+#else
+#define buf_free free
+#endif
+
+#define DRAIN_TIMEOUT_NS UINT64_C(10000000000) /* give in-flight I/O 10 s at the end */
+#define POLL_NS UINT64_C(50000000)             /* notice a phase change within 50 ms */
+
+void iom_sleep_until_ns(uint64_t t)
+{
+    struct timespec ts = {.tv_sec = (time_t)(t / 1000000000u), .tv_nsec = (long)(t % 1000000000u)};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+        ;
+}
+
+/* Whether a completion at time t (ns) belongs to the measured phase. */
+static inline bool measured_at(struct iom_run_shared *sh, uint64_t t)
+{
+    uint64_t a = __atomic_load_n(&sh->meas_start_ns, __ATOMIC_ACQUIRE);
+    uint64_t b = __atomic_load_n(&sh->meas_end_ns, __ATOMIC_ACQUIRE);
+    return a && t >= a && (!b || t < b);
+}
+
+/* What one worker owns while it runs. */
+struct wctx {
+    unsigned depth, nfree, inflight;
+    struct iom_io *slots, **done;
+    unsigned *free_stack;
+    void **bufs;
+    struct iom_engine eng;        /* the device engine, or the top layer over it */
+    struct iom_layer inject, verify;
+    int engine_up;
+    uint64_t issued_bytes, limit;
+    bool limit_hit;
+    struct iom_pacer pace;
+    struct iom_think think;
+};
+
+static void worker_fail(struct iom_worker *w, int err, const char *what, uint64_t offset)
+{
+    if (w->err)
+        return;
+    w->err = err;
+    w->err_offset = offset;
+    snprintf(w->errmsg, sizeof(w->errmsg), "%s %s thread %u: %s: %s", w->target->path,
+             w->ops->name, w->thread_idx, what, strerror(-err));
+}
+
+/* The device engine, under the inject layer, under the verify layer, as the job asks. */
+static void stack_engine(struct wctx *c, const struct iom_job *job, const struct iom_engine_ops *dev)
+{
+    const struct iom_engine_ops *ops = dev;
+    void *priv = NULL;
+    c->eng = (struct iom_engine){.ops = dev};
+    if (job->inject_every) {
+        c->inject.inject_errno = job->inject_errno;
+        c->inject.inject_every = job->inject_every;
+        c->inject.inner.priv = priv;
+        iom_layer_make(&c->eng, &iom_layer_inject, ops, &c->inject);
+        ops = &iom_layer_inject;
+        priv = &c->inject;
+    }
+    if (job->verify) {
+        c->verify.seed = job->seed; /* the same in the write run and the read run */
+        c->verify.inner.priv = priv;
+        iom_layer_make(&c->eng, &iom_layer_verify, ops, &c->verify);
+    }
+}
+
+/* Slots, buffers (incompressible data, or zeros) and the engine. */
+static void worker_setup(struct iom_worker *w, struct wctx *c)
+{
+    const struct iom_job *job = w->job;
+    unsigned depth = c->depth = job->iodepth;
+    uint32_t max_bs = (uint32_t)iom_job_max_bs(job);
+    struct iom_rng fill;
+    iom_rng_seed(&fill, w->seed ^ 0xfeedULL);
+    c->slots = calloc(depth, sizeof(*c->slots));
+    c->done = calloc(depth, sizeof(*c->done));
+    c->free_stack = calloc(depth, sizeof(*c->free_stack));
+    c->bufs = calloc(depth, sizeof(*c->bufs));
+    if (!c->slots || !c->done || !c->free_stack || !c->bufs) {
+        worker_fail(w, -ENOMEM, "allocating I/O slots", 0);
+        return;
+    }
+    for (unsigned i = 0; i < depth; i++) {
+        if (posix_memalign(&c->bufs[i], 4096, max_bs)) {
+            c->bufs[i] = NULL;
+            worker_fail(w, -ENOMEM, "allocating buffers", 0);
+            return;
+        }
+        uint64_t *p = c->bufs[i];
+        for (size_t k = 0; k < max_bs / 8; k++)
+            p[k] = job->zero_buffers ? 0 : iom_rng_next(&fill);
+        c->slots[i].buf = c->bufs[i];
+        c->slots[i].buf_index = (uint16_t)(i < 65535 ? i : 0);
+        c->slots[i].slot = i;
+        c->free_stack[i] = depth - 1 - i;
+    }
+    c->nfree = depth;
+    stack_engine(c, job, w->ops);
+    int rc = c->eng.ops->init(&c->eng, depth, w->target->fd, c->bufs, depth > 65535 ? 0 : depth,
+                              max_bs);
+    if (rc < 0) {
+        worker_fail(w, rc, "engine set-up", 0);
+        return;
+    }
+    c->engine_up = 1;
+}
+
+static void signal_ready(struct iom_worker *w)
+{
+    pthread_mutex_lock(&w->sh->lock);
+    w->sh->nr_ready++;
+    pthread_cond_broadcast(&w->sh->cond);
+    while (!w->sh->go)
+        pthread_cond_wait(&w->sh->cond, &w->sh->lock);
+    pthread_mutex_unlock(&w->sh->lock);
+}
+
+/*
+ * Issue I/Os while slots are free (and pacing, think time and the io limit
+ * allow). Returns how many were queued for a commit; an engine that
+ * completes at once (psync) leaves its I/O in done[0] with *sync_end set
+ * to its completion time.
+ */
+static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end)
+{
+    unsigned nq = 0;
+    while (c->nfree && !c->limit_hit && !c->think.due && iom_pacer_ready(&c->pace, now)) {
+        struct iom_io *io = &c->slots[c->free_stack[--c->nfree]];
+        io->len = iom_offgen_bs(&w->gen);
+        io->offset = iom_offgen_next(&w->gen, io->len);
+        io->is_write = !iom_offgen_is_read(&w->gen);
+        io->start_ns = iom_pacer_take(&c->pace, now); /* latency from the intended start */
+        c->issued_bytes += io->len;
+        c->limit_hit = c->limit && c->issued_bytes >= c->limit;
+        iom_think_issued(&c->think);
+        int rc = c->eng.ops->queue(&c->eng, io);
+        if (rc == IOM_Q_QUEUED) {
+            c->inflight++;
+            nq++;
+            continue;
+        }
+        if (rc == IOM_Q_COMPLETED) {
+            *sync_end = iom_now_ns();
+            c->done[0] = io;
+            c->inflight++;
+            break;
+        }
+        c->nfree++;
+        c->issued_bytes -= io->len;
+        worker_fail(w, rc, "queueing I/O", io->offset);
+        break;
+    }
+    return nq;
+}
+
+/* A completion that failed (error, short transfer, verify mismatch). */
+static void failed(struct iom_worker *w, struct iom_io *io)
+{
+    const struct iom_job *job = w->job;
+    if (io->result != (int64_t)io->len) {
+        int e = io->result < 0 ? (int)io->result : -EIO;
+        struct iom_io_stats *st = &w->res->dir[io->is_write];
+        __atomic_store_n(&st->errors, st->errors + 1, __ATOMIC_RELAXED);
+        if (!w->first_io_errno) {
+            w->first_io_errno = -e;
+            w->first_io_offset = io->offset;
+        }
+        if (!job->continue_on_error)
+            worker_fail(w, e,
+                        io->result < 0 ? (io->is_write ? "write" : "read")
+                                       : "short transfer (target truncated?)",
+                        io->offset);
+        return;
+    }
+    if (!job->continue_on_error) { /* the verify layer found a bad block */
+        worker_fail(w, -EILSEQ, "verify", io->offset);
+        snprintf(w->errmsg, sizeof(w->errmsg), "%s: verify failed at byte %llu: %s",
+                 w->target->path, (unsigned long long)io->offset,
+                 iom_verify_result_name((enum iom_verify_result)io->verify_failed));
+    }
+}
+
+/* Account n completions in done[], completed at `end`. */
+static inline void complete(struct iom_worker *w, struct wctx *c, int n, uint64_t end)
+{
+    bool measuring = measured_at(w->sh, end); /* one timestamp for the whole batch */
+    struct iom_io_stats *st = w->res->dir;
+    for (int i = 0; i < n; i++) {
+        struct iom_io *io = c->done[i];
+        c->inflight--;
+        c->free_stack[c->nfree++] = io->slot;
+        if (__builtin_expect(io->result != (int64_t)io->len || io->verify_failed, 0)) {
+            failed(w, io);
+            continue;
+        }
+        __atomic_store_n(&w->ios_all, w->ios_all + 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&w->bytes_all, w->bytes_all + io->len, __ATOMIC_RELAXED);
+        if (measuring) {
+            iom_io_stats_add(&st[io->is_write], io->len, end - io->start_ns);
+            if (__builtin_expect(w->latlog != NULL, 0))
+                fprintf(w->latlog, "%llu\n", (unsigned long long)(end - io->start_ns));
+        }
+    }
+}
+
+/* Wait for completions (or, with nothing in flight, for the next due time). */
+static inline int reap(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *end)
+{
+    if (c->inflight == 0) {
+        if (c->pace.on && !c->limit_hit) /* sleep to the next due time, noticing a phase change */
+            iom_sleep_until_ns(c->pace.next_due < now + POLL_NS ? c->pace.next_due : now + POLL_NS);
+        return 0;
+    }
+    uint64_t timeout = 0;
+    if (c->pace.on && c->nfree && !c->limit_hit)
+        timeout = c->pace.next_due > now ? c->pace.next_due - now : 1000;
+    int n = c->eng.ops->getevents(&c->eng, 1, c->depth, timeout, c->done);
+    if (n < 0)
+        worker_fail(w, n, "reaping completions", 0);
+    *end = iom_now_ns();
+    return n;
+}
+
+/* The hot loop: until the stop phase, the io limit or a fatal error. */
+static void worker_loop(struct iom_worker *w, struct wctx *c)
+{
+    struct iom_run_shared *sh = w->sh;
+    for (;;) {
+        if (__atomic_load_n(&sh->phase, __ATOMIC_ACQUIRE) == IOM_PHASE_STOP || w->err)
+            break;
+        if (c->limit_hit && c->inflight == 0)
+            break;
+        uint64_t now = iom_now_ns(), end = 0;
+        uint64_t wake = iom_think_wait(&c->think, c->inflight, now);
+        if (wake > now) {
+            iom_sleep_until_ns(wake);
+            continue;
+        }
+        unsigned nq = issue(w, c, now, &end);
+        if (w->err)
+            break;
+        if (nq) {
+            int rc = c->eng.ops->commit(&c->eng);
+            if (rc < 0) {
+                worker_fail(w, rc, "submitting I/O", 0);
+                break;
+            }
+        }
+        int n = end ? 1 : reap(w, c, now, &end);
+        if (n < 0)
+            break;
+        complete(w, c, n, end);
+    }
+}
+
+/* Wait for what is still in flight; it is not counted. */
+static void worker_drain(struct wctx *c)
+{
+    uint64_t give_up = iom_now_ns() + DRAIN_TIMEOUT_NS;
+    while (c->inflight > 0 && iom_now_ns() < give_up) {
+        int n = c->eng.ops->getevents(&c->eng, 1, c->depth, 100000000u, c->done);
+        if (n < 0)
+            break;
+        c->inflight -= (unsigned)n;
+    }
+}
+
+/* Hand the layers' findings to the worker and free everything. */
+static void worker_finish(struct iom_worker *w, struct wctx *c)
+{
+    w->verified = c->verify.verified;
+    w->verify_errors = c->verify.mismatches;
+    w->mismatch = c->verify.first;
+    if (c->engine_up)
+        c->eng.ops->cleanup(&c->eng);
+    if (c->bufs)
+        for (unsigned i = 0; i < c->depth; i++)
+            buf_free(c->bufs[i]);
+    free(c->bufs);
+    free(c->slots);
+    free(c->done);
+    free(c->free_stack);
+}
+
+void *iom_worker_main(void *arg)
+{
+    struct iom_worker *w = arg;
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL); /* signals go to the main thread */
+    struct wctx c;
+    memset(&c, 0, sizeof(c));
+    worker_setup(w, &c);
+    signal_ready(w);
+    if (!w->err) {
+        c.limit = w->job->io_limit_bytes;
+        iom_pacer_init(&c.pace, w->job, w->sh->start_ns);
+        iom_think_init(&c.think, w->job);
+        worker_loop(w, &c);
+        worker_drain(&c);
+        pthread_mutex_lock(&w->sh->lock);
+        w->sh->nr_finished++;
+        pthread_cond_broadcast(&w->sh->cond);
+        pthread_mutex_unlock(&w->sh->lock);
+    }
+    worker_finish(w, &c);
+    return NULL;
+}

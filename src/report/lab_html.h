@@ -1,0 +1,22 @@
+/*
+ * lab_html.h - the lab report: one HTML page from an `iomark lab` folder's
+ * lab.json (docs/lab.md "Files written").
+ */
+#ifndef IOMARK_REPORT_LAB_HTML_H
+#define IOMARK_REPORT_LAB_HTML_H
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
+/*
+ * Write the page for lab (the parsed lab.json; borrowed) to f: per job bars
+ * per controller (IOPS, MiB/s, p99 latency, NOPM/TPM for tpcc, QEMU and guest
+ * CPU per I/O, sampled device in-flight), the scaling lines of sweeps, the
+ * guest's queue limits with requested/effective parameters, failures and
+ * the caveats (QEMU's models, TCG, host load). title NULL = "iomark lab".
+ * Returns 0, -EINVAL when lab has no "controllers" or "jobs" array, -EIO
+ * when writing failed.
+ */
+int iom_lab_html_report(FILE *f, const cJSON *lab, const char *title);
+
+#endif
