@@ -532,6 +532,7 @@ static int run_phases(struct ctl *c, int rc)
             pthread_join(c->ws[i].tid, NULL);
         if (c->ws[i].latlog)
             fclose(c->ws[i].latlog);
+        iom_offgen_free(&c->ws[i].gen);
     }
     if (c->t_meas && !rc)
         finish_series(c);

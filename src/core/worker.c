@@ -146,7 +146,7 @@ static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now,
     while (c->nfree && !c->limit_hit && !c->think.due && iom_pacer_ready(&c->pace, now)) {
         struct iom_io *io = &c->slots[c->free_stack[--c->nfree]];
         io->len = iom_offgen_bs(&w->gen);
-        io->offset = iom_offgen_next(&w->gen, io->len);
+        io->offset = iom_offgen_take(&w->gen, &io->len);
         io->is_write = !iom_offgen_is_read(&w->gen);
         io->start_ns = iom_pacer_take(&c->pace, now); /* latency from the intended start */
         c->issued_bytes += io->len;

@@ -10,6 +10,7 @@
 #   the document names the rank and the host;
 # - iomark diskspd under mpirun: the DiskSpd report's total = the sum of the
 #   ranks' rows, and iomark compare reads it;
+# - iomark sweep under mpirun: every point's total = the sum of its ranks';
 # - SIGINT to mpirun: rank 0 still writes a document, marked interrupted,
 #   whose total is the sum of the ranks'.
 # Skips (77) when mpirun is absent or iomark was built without MPI.
@@ -110,11 +111,33 @@ assert "all hosts" in t
 PY
 "$IOMARK" compare "$D/ds.txt" "$D/run.json" >/dev/null || fail "compare cannot read the merged documents"
 
+# iomark sweep, 2 ranks: each point is one merged run of both ranks
+timeout 120 $MPIRUN -np 2 "$IOMARK" sweep --rw=randread --bs=4k --iodepth=1,4 --runtime=1s \
+    --size=16m --quiet --output-format=json --output="$D/sweep.json" "$D/s.%r.dat" \
+    || fail "mpirun iomark sweep failed"
+python3 - "$D/sweep.json" <<'PY' || exit 1
+import json, sys
+doc = json.load(open(sys.argv[1]))
+pts = doc["points"]
+assert len(pts) == 2, len(pts)
+for p in pts:
+    r = p["result"]
+    t = [x["total"]["ios"] for x in r["targets"]]
+    print("sweep point QD%d: ranks %s, total %d" % (p["iodepth"], t, r["total"]["total"]["ios"]))
+    assert len(t) == 2 and sum(t) == r["total"]["total"]["ios"] > 0
+    assert "rank 1 host" in r["targets"][1]["path"]
+PY
+
 # SIGINT to mpirun (Ctrl-C): an interrupted document from rank 0
 timeout 60 $MPIRUN -np 2 "$IOMARK" run --rw=randread --bs=4k --iodepth=4 --runtime=30s \
-    --size=16m --quiet --output-format=json --output="$D/int.json" "$D/i.%r.dat" &
+    --size=16m --quiet --output-format=json --output="$D/int.json" "$D/i.%r" &
 pid=$!
-sleep 4
+# wait until both ranks have created their files (the run starts next)
+for i in $(seq 1 300); do
+    [ "$(stat -c %s "$D/i.0" "$D/i.1" 2>/dev/null | grep -c '^16777216$')" = 2 ] && break
+    sleep 0.1
+done
+sleep 3
 kill -INT $pid
 wait $pid
 python3 - "$D/int.json" <<'PY' || exit 1
