@@ -376,7 +376,8 @@ static const char *const split_rw_opts[] = {"bs", "blocksize", "bssplit", "block
 static bool zoned_option(const char *n)
 {
     return strncmp(n, "zone", 4) == 0 || strcmp(n, "max_open_zones") == 0 ||
-           strcmp(n, "job_max_open_zones") == 0 || strcmp(n, "ignore_zone_limits") == 0;
+           strcmp(n, "job_max_open_zones") == 0 || strcmp(n, "ignore_zone_limits") == 0 ||
+           strcmp(n, "read_beyond_wp") == 0;
 }
 
 /* bsrange=MIN-MAX as fio draws it (io_u.c, get_next_buflen): uniform in
@@ -445,7 +446,7 @@ static int apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct state
     }
     if (strcmp(n, "ioengine") == 0 && !iom_engine_find(v)) {
         char list[160];
-        snprintf(err, errlen, "%s: ioengine=%s (an engine iomark does not have; it has %s)",
+        snprintf(err, errlen, "%s: ioengine=%s (an engine iomark does not have, which has %s)",
                  where, v, iom_engine_list(list, sizeof(list)));
         return -ENOENT;
     }
