@@ -17,7 +17,12 @@
 set -u
 IOMARK=${IOMARK:?}
 command -v mpirun >/dev/null || { echo "SKIP: no mpirun (Debian: openmpi-bin)"; exit 77; }
-export OMPI_MCA_btl=self,vader OMPI_MCA_plm_rsh_agent= OMPI_MCA_rmaps_base_oversubscribe=1
+# single_copy_mechanism=none: containers often forbid the cross-process reads (CMA) vader uses
+export OMPI_MCA_btl=self,vader OMPI_MCA_plm_rsh_agent= OMPI_MCA_rmaps_base_oversubscribe=1 \
+    OMPI_MCA_btl_vader_single_copy_mechanism=none
+# Ctrl-C: Open MPI sends the ranks SIGTERM and SIGKILL this many seconds later
+# (default 1 s, short on a loaded machine for stopping, gathering and writing)
+export OMPI_MCA_odls_base_sigkill_timeout=10
 MPIRUN="mpirun --allow-run-as-root --oversubscribe"
 D=$(mktemp -d /tmp/iomark-mpi.XXXXXX)
 trap 'rm -rf "$D"' EXIT
