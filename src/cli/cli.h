@@ -130,6 +130,25 @@ struct iom_cli_mpi_ops {
  */
 int iom_cli_mpi_run(const char *cmd, struct iom_job *job, const struct iom_run_opts *ro,
                     struct iom_target *targets, const struct iom_cli_mpi_ops *ops);
+/*
+ * The parts of iom_cli_mpi_run for commands that run several measurements
+ * (sweep). iom_cli_mpi_begin: MPI_Init, version and workload agreement, %
+ * expansion, checks, preparation of the targets and status agreement, with
+ * a progress plan of nr_steps runs; returns 0 (MPI initialised, targets
+ * open) or an exit status (the refusal written by rank 0, MPI finalised).
+ * iom_cli_mpi_step: one run of job on targets[0..nr) in the shared window,
+ * gathered: *out is the merged result on rank 0 (with *info) and this
+ * rank's own elsewhere (*info NULL); the caller frees both. Returns the
+ * status agreed by all ranks (0 or -errno) and in *job_sig the signal that
+ * stopped any rank (0 none), so every rank takes the same next step. The
+ * caller calls iom_mpi_finalize() at the end.
+ */
+int iom_cli_mpi_begin(const char *cmd, struct iom_job *job, const struct iom_run_opts *ro,
+                      struct iom_target *targets, const struct iom_cli_mpi_ops *ops,
+                      unsigned nr_steps, bool *patterned);
+int iom_cli_mpi_step(const char *cmd, const struct iom_job *job, struct iom_target *targets,
+                     unsigned nr, struct iom_run_hooks *hooks, bool patterned,
+                     struct iom_result **out, struct iom_mpi_info **info, int *job_sig);
 #endif
 
 #endif

@@ -167,6 +167,11 @@ int iom_cmd_diskspd(int argc, char **argv)
     if (r && r->engine_note[0])
         fprintf(stderr, "iomark diskspd: note: %s\n", r->engine_note);
     status = rc ? IOM_EXIT_FAIL : IOM_EXIT_OK;
+    if (rc == -EINVAL) {  /* refused before any I/O (e.g. -T past the end): bad input */
+        iom_result_free(r);
+        status = IOM_EXIT_USAGE;
+        goto out;
+    }
     if (r) {
         int wrc = write_report(ds, r, &ro);
         if (wrc)

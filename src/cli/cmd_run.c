@@ -33,6 +33,8 @@ static void usage(FILE *f)
 static int emit(const struct iom_result *r, const struct iom_run_opts *ro, int run_rc)
 {
     int status = run_rc ? IOM_EXIT_FAIL : IOM_EXIT_OK;
+    if (run_rc == -EINVAL)  /* refused before any I/O (engine, offsets): bad input */
+        return IOM_EXIT_USAGE;
     if (r && r->interrupted_signal)
         status = iom_cli_signal_exit(r->interrupted_signal);
     if (ro->format == IOM_OUT_JSON) {

@@ -80,6 +80,8 @@ static void jobfile_usage(FILE *f)
                "  --ignore-unknown             skip options outside iomark's fio subset and list\n"
                "                               them in the report (default: refuse the file)\n"
                "  --filename-map=FROM=TO       run on TO wherever the job file names FROM\n"
+               "  --parse-only                 print the workload of each job and stop (no file\n"
+               "                               is opened or created)\n"
                "  --NAME=VALUE                 a fio option applied to every job after its own\n"
                "                               (e.g. --runtime=5 --size=64m)\n"
                "  --force, --keep, --quiet, --status-interval   as for iomark run\n"
@@ -90,9 +92,44 @@ static void jobfile_usage(FILE *f)
 struct jf_args {
     struct iom_run_opts ro;
     struct iom_fio_parse_opts po;
-    bool force, keep;
+    bool force, keep, parse_only;
     const char *path;
 };
+
+/* --parse-only: the workload each job runs, one line per job, nothing opened or created */
+static void print_parsed(FILE *f, const struct iom_fio_file *ff)
+{
+    for (uint32_t i = 0; i < ff->nr_jobs; i++) {
+        const struct iom_fio_job *fj = &ff->jobs[i];
+        const struct iom_job *j = &fj->job;
+        fprintf(f, "[%s] line=%u step=%u group=%u rw=%s", fj->jobname, fj->line, fj->step,
+                fj->groupid, iom_rw_name(j->rw));
+        if (j->nr_bssplit) {
+            fprintf(f, " bssplit=");
+            for (uint32_t k = 0; k < j->nr_bssplit; k++)
+                fprintf(f, "%s%llu/%u", k ? ":" : "", (unsigned long long)j->bssplit[k].bs_bytes,
+                        j->bssplit[k].pct);
+        } else {
+            fprintf(f, " bs=%llu", (unsigned long long)j->bs_bytes);
+        }
+        fprintf(f, " iodepth=%u clones=%u rwmixread=%u size=%llu offset=%llu seq_stride=%llu "
+                "runtime_s=%.3f time_based=%d io_limit=%s", fj->fio_iodepth, fj->fio_numjobs,
+                iom_job_read_pct(j), (unsigned long long)j->size_bytes,
+                (unsigned long long)j->offset_bytes, (unsigned long long)j->seq_stride_bytes,
+                (double)j->runtime_ns / 1e9, fj->time_based,
+                fj->limit_is_region ? "region" : "");
+        if (!fj->limit_is_region)
+            fprintf(f, "%llu", (unsigned long long)j->io_limit_bytes);
+        fprintf(f, " random_map=%d random_generator=%s invalidate=%d ioengine=%s direct=%d "
+                "verify=%d files=", j->random_map, fj->random_generator, j->invalidate,
+                j->ioengine, j->direct, j->verify);
+        for (uint32_t t = 0; t < j->nr_targets; t++)
+            fprintf(f, "%s%s", t ? ":" : "", j->targets[t]);
+        fprintf(f, "\n");
+    }
+    for (uint32_t i = 0; i < ff->nr_ignored; i++)
+        fprintf(f, "ignored: %s\n", ff->ignored[i]);
+}
 
 static int parse_args(int argc, char **argv, int jf, struct jf_args *a)
 {
@@ -132,6 +169,8 @@ static int parse_args(int argc, char **argv, int jf, struct jf_args *a)
                 iom_cli_error(CMD, "--keep=%s: allowed: 0 or 1", v);
                 return IOM_EXIT_USAGE;
             }
+        } else if (strcmp(name, "parse-only") == 0) {
+            a->parse_only = true;
         } else if (strcmp(name, "ignore-unknown") == 0) {
             a->po.ignore_unknown = true;
         } else if (strcmp(name, "output-format") == 0 || strcmp(name, "output") == 0 ||
@@ -174,6 +213,35 @@ static int parse_args(int argc, char **argv, int jf, struct jf_args *a)
     return 0;
 }
 
+/* ioengine=null: as fio's null engine, no file is opened or created (and so
+ * no free space is needed); the region is size= (or filesize=) from offset=. */
+static bool is_null(const struct iom_fio_job *fj)
+{
+    return strcmp(fj->job.ioengine, "null") == 0;
+}
+
+static int null_targets(const struct iom_fio_job *fj, struct iom_target *t, char *err,
+                        size_t errlen)
+{
+    const struct iom_job *j = &fj->job;
+    uint64_t len = j->size_bytes ? j->size_bytes : fj->filesize;
+    if (!len) {
+        snprintf(err, errlen, "[%s] (line %u): ioengine=null needs size= or filesize= (no file "
+                 "is opened, so there is no size to take)", fj->jobname, fj->line);
+        return -EINVAL;
+    }
+    for (uint32_t i = 0; i < j->nr_targets; i++) {
+        memset(&t[i], 0, sizeof(t[i]));
+        t[i].path = j->targets[i];
+        t[i].fd = -1;
+        t[i].size_bytes = j->offset_bytes + len;
+        t[i].region_start = j->offset_bytes;
+        t[i].region_len = len;
+        t[i].logical_block_bytes = 512;
+    }
+    return 0;
+}
+
 static int emit(const struct iom_fio_file *ff, struct iom_result *const *res,
                 const struct iom_run_opts *ro)
 {
@@ -205,7 +273,7 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
     memset(&ff, 0, sizeof(ff));
     struct iom_target **tg = NULL;
     struct iom_result **res = NULL;
-    char err[600];
+    char err[4096];
     int status = parse_args(argc, argv, jf, &a);
     if (status || a.ro.help) {
         if (a.ro.help)
@@ -216,6 +284,17 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
     if (rc) {
         iom_cli_error(CMD, "%s: %s", a.path, err);
         status = rc == -EINVAL ? IOM_EXIT_USAGE : IOM_EXIT_FAIL;
+        goto out;
+    }
+    if (a.parse_only) {
+        for (uint32_t i = 0; i < ff.nr_jobs; i++) {
+            if (iom_fio_resolve_pct(&ff.jobs[i], err, sizeof(err))) {
+                iom_cli_error(CMD, "%s: %s", a.path, err);
+                status = IOM_EXIT_USAGE;
+                goto out;
+            }
+        }
+        print_parsed(stdout, &ff);
         goto out;
     }
     tg = calloc(ff.nr_jobs, sizeof(*tg));
@@ -238,6 +317,26 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
             tg[i][t].fd = -1;
         char label[128];
         snprintf(label, sizeof(label), CMD ": %s: [%s] (line %u)", a.path, fj->jobname, fj->line);
+        if (iom_fio_resolve_pct(fj, err, sizeof(err))) {
+            iom_cli_error(CMD, "%s: %s", a.path, err);
+            status = IOM_EXIT_USAGE;
+            goto out;
+        }
+        if (is_null(fj)) {
+            const char *opt = NULL, *why = NULL;
+            if (iom_job_validate(&fj->job, &opt, &why)) {
+                iom_cli_error(label, "%s%s%s", strcmp(opt, "target") ? opt : "",
+                              strcmp(opt, "target") ? ": " : "", why);
+                status = IOM_EXIT_USAGE;
+                goto out;
+            }
+            if (null_targets(fj, tg[i], err, sizeof(err))) {
+                iom_cli_error(CMD, "%s: %s", a.path, err);
+                status = IOM_EXIT_USAGE;
+                goto out;
+            }
+            continue;
+        }
         status = iom_cli_check(label, &fj->job, &a.ro, tg[i]);
         if (status)
             goto out;
@@ -284,16 +383,24 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
                 tg[i][t].fd = -1;
             char label[128];
             snprintf(label, sizeof(label), CMD ": %s: [%s]", a.path, fj->jobname);
-            for (uint32_t t = 0; t < fj->job.nr_targets; t++) {
+            for (uint32_t t = 0; is_null(fj) && t < 1; t++)
+                null_targets(fj, tg[i], err, sizeof(err)); /* checked above */
+            for (uint32_t t = 0; !is_null(fj) && t < fj->job.nr_targets; t++) {
                 if (iom_target_check(&fj->job, fj->job.targets[t], &tg[i][t], err, sizeof(err))) {
                     iom_cli_error(label, "%s", err);
                     status = IOM_EXIT_USAGE;
                     goto report;
                 }
             }
-            status = iom_cli_prepare(label, &fj->job, &a.ro, tg[i]);
+            status = is_null(fj) ? 0 : iom_cli_prepare(label, &fj->job, &a.ro, tg[i]);
             if (status)
                 goto report;
+            if (fj->job.invalidate && !is_null(fj)) {
+                for (uint32_t t = 0; t < fj->job.nr_targets; t++)
+                    if (iom_target_invalidate(&tg[i][t], err, sizeof(err)) && !a.ro.quiet)
+                        fprintf(stderr, "iomark run: note: [%s] invalidate: %s\n", fj->jobname,
+                                err);
+            }
             if (fj->limit_is_region) {
                 uint64_t len = tg[i][0].region_len;
                 fj->job.io_limit_bytes = len * fj->loops;

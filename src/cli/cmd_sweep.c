@@ -16,6 +16,9 @@
 #include "cli/progress.h"
 #include "workload/args.h"
 #include "stats/compare.h"
+#ifdef IOMARK_HAVE_MPI
+#include "mpi/mpi.h"
+#endif
 
 #define MAX_LIST 32
 #define CMD "sweep"
@@ -235,6 +238,7 @@ static void take_opt(int *argc, char **argv, const char *name, const char **val)
 
 int iom_cmd_sweep(int argc, char **argv)
 {
+    bool mpi = false; /* under mpirun/srun (docs/mpi.md) */
     const char *threads_s = NULL, *numjobs_s = NULL, *iodepth_s = NULL, *knee_s = NULL;
     take_opt(&argc, argv, "threads", &threads_s);
     take_opt(&argc, argv, "numjobs", &numjobs_s);
@@ -291,9 +295,18 @@ int iom_cmd_sweep(int argc, char **argv)
     int status = IOM_EXIT_FAIL;
     if (!targets || !pts)
         goto out;
-    status = iom_cli_check(CMD, &job, &ro, targets);
-    if (status)
-        goto out;
+    /* under mpirun/srun (docs/mpi.md): every point is one shared window of
+     * all ranks; rank 0 reports the merged points */
+    bool patterned = false;
+    int stop_sig = 0; /* agreed by all ranks under MPI */
+#ifdef IOMARK_HAVE_MPI
+    mpi = iom_mpi_launched();
+#endif
+    if (!mpi) {
+        status = iom_cli_check(CMD, &job, &ro, targets);
+        if (status)
+            goto out;
+    }
     /* plan: grid points in order of concurrency, and for each point every
      * target in turn */
     struct point *grid = calloc(nth * nqd, sizeof(*grid));
@@ -312,16 +325,25 @@ int iom_cmd_sweep(int argc, char **argv)
             pts[k++].target = t;
         }
     free(grid);
-    iom_cli_signals_install();
+#ifdef IOMARK_HAVE_MPI
+    if (mpi) {
+        status = iom_cli_mpi_begin(CMD, &job, &ro, targets, NULL, np, &patterned);
+        if (status)
+            goto out;
+        if (iom_mpi_rank())
+            ro.quiet = true;
+    } else
+#endif
     {
+        iom_cli_signals_install();
         double s = iom_cli_job_seconds(&job);
         iom_cli_progress_plan(CMD, &ro, np, s < 0 ? -1 : s * np, false);
+        status = iom_cli_prepare(CMD, &job, &ro, targets);
+        if (status)
+            goto out;
     }
-    status = iom_cli_prepare(CMD, &job, &ro, targets);
-    if (status)
-        goto out;
     unsigned done = 0;
-    for (unsigned i = 0; i < np && !iom_cli_stop; i++) {
+    for (unsigned i = 0; i < np && !(mpi ? stop_sig : iom_cli_stop); i++) {
         struct point *p = &pts[i];
         struct iom_job one = job; /* shallow: iom_run keeps its own deep copy */
         one.numjobs = p->threads;
@@ -334,7 +356,18 @@ int iom_cmd_sweep(int argc, char **argv)
             snprintf(label + strlen(label), sizeof(label) - strlen(label), " %s",
                      job.targets[p->target]);
         struct iom_run_hooks hooks = iom_cli_hooks(&ro, &one, label);
-        int rc = iom_run(&one, &targets[p->target], 1, &hooks, &p->r);
+        int rc;
+#ifdef IOMARK_HAVE_MPI
+        if (mpi) {
+            struct iom_mpi_info *info = NULL;
+            rc = iom_cli_mpi_step(CMD, &one, &targets[p->target], 1, &hooks, patterned, &p->r,
+                                  &info, &stop_sig);
+            iom_mpi_info_free(info);
+            if (p->r && stop_sig && !p->r->interrupted_signal)
+                p->r->interrupted_signal = stop_sig;
+        } else
+#endif
+            rc = iom_run(&one, &targets[p->target], 1, &hooks, &p->r);
         iom_cli_progress_clear();
         if (rc) {
             iom_cli_error(CMD, "T%u Q%u on %s: %s", p->threads, p->iodepth, job.targets[p->target],
@@ -353,8 +386,14 @@ int iom_cmd_sweep(int argc, char **argv)
         done++;
     }
     iom_cli_close(targets, job.nr_targets, !job.keep);
-    if (iom_cli_stop && status == 0)
-        status = iom_cli_signal_exit(iom_cli_stop);
+    if (mpi ? stop_sig : iom_cli_stop) {
+        if (status == 0)
+            status = iom_cli_signal_exit(mpi ? stop_sig : iom_cli_stop);
+    }
+#ifdef IOMARK_HAVE_MPI
+    if (mpi && iom_mpi_rank()) /* rank 0 writes the sweep */
+        goto out;
+#endif
     /* knee per target, on its measured points in order */
     for (uint32_t t = 0; t < job.nr_targets; t++) {
         double iops[MAX_LIST * MAX_LIST], lat[MAX_LIST * MAX_LIST];
@@ -390,6 +429,10 @@ int iom_cmd_sweep(int argc, char **argv)
         }
     }
 out:
+#ifdef IOMARK_HAVE_MPI
+    if (mpi)
+        iom_mpi_finalize();
+#endif
     if (pts)
         for (unsigned i = 0; i < np; i++)
             iom_result_free(pts[i].r);

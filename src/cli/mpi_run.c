@@ -56,8 +56,9 @@ static int emit_merged(const char *cmd, const struct iom_result *m, const struct
     return 0;
 }
 
-int iom_cli_mpi_run(const char *cmd, struct iom_job *job, const struct iom_run_opts *ro0,
-                    struct iom_target *targets, const struct iom_cli_mpi_ops *ops)
+int iom_cli_mpi_begin(const char *cmd, struct iom_job *job, const struct iom_run_opts *ro0,
+                      struct iom_target *targets, const struct iom_cli_mpi_ops *ops,
+                      unsigned nr_steps, bool *patterned)
 {
     static const struct iom_cli_mpi_ops none;
     if (!ops)
@@ -66,6 +67,7 @@ int iom_cli_mpi_run(const char *cmd, struct iom_job *job, const struct iom_run_o
         iom_cli_error(cmd, "started by an MPI launcher, but MPI_Init failed");
         return IOM_EXIT_FAIL;
     }
+    iom_cli_signals_install(); /* from here a signal ends the job with a document */
     int rank = iom_mpi_rank(), status = 0, bad = 0;
     struct iom_run_opts ro = *ro0;
     if (rank)
@@ -77,8 +79,8 @@ int iom_cli_mpi_run(const char *cmd, struct iom_job *job, const struct iom_run_o
         iom_mpi_finalize();
         return IOM_EXIT_USAGE;
     }
-    bool patterned = false;
-    int erc = iom_mpi_expand_targets(job, &patterned, why, sizeof(why));
+    *patterned = false;
+    int erc = iom_mpi_expand_targets(job, patterned, why, sizeof(why));
     if (erc) { /* the same on every rank: the spec is */
         if (rank == 0)
             iom_cli_error(cmd, "%s", erc == -ENOMEM ? "out of memory" : why);
@@ -102,15 +104,14 @@ int iom_cli_mpi_run(const char *cmd, struct iom_job *job, const struct iom_run_o
         iom_mpi_finalize();
         return status ? status : IOM_EXIT_FAIL;
     }
-    if (!status) {
-        iom_cli_signals_install();
-        if (rank == 0) {
-            double s = iom_cli_job_seconds(job);
-            iom_cli_progress_plan(cmd, &ro, 1, s, false);
-        }
-        status = iom_cli_prepare(cmd, job, &ro, targets);
-        prepared = !status;
+    if (rank)
+        ro.output_path = "/dev/null"; /* rank 0 alone writes documents */
+    if (rank == 0) {
+        double s = iom_cli_job_seconds(job);
+        iom_cli_progress_plan(cmd, &ro, nr_steps, s < 0 ? -1 : s * nr_steps, false);
     }
+    status = iom_cli_prepare(cmd, job, &ro, targets);
+    prepared = !status;
     /* every rank ready, or none starts: the first failing rank's reason */
     if (iom_mpi_agree(status, iom_cli_last_error[0] ? iom_cli_last_error : "failed", &bad, host,
                       why, sizeof(why))) {
@@ -121,44 +122,78 @@ int iom_cli_mpi_run(const char *cmd, struct iom_job *job, const struct iom_run_o
         iom_mpi_finalize();
         return status ? status : IOM_EXIT_FAIL;
     }
-    struct iom_run_hooks hooks = iom_cli_hooks(&ro, job, job->nr_targets ? job->targets[0] : NULL);
+    return 0;
+}
+
+int iom_cli_mpi_step(const char *cmd, const struct iom_job *job, struct iom_target *targets,
+                     unsigned nr, struct iom_run_hooks *hooks, bool patterned,
+                     struct iom_result **out, struct iom_mpi_info **info, int *job_sig)
+{
+    int rank = iom_mpi_rank();
     struct iom_run_sync sync;
     iom_mpi_sync(&sync);
-    hooks.sync = &sync;
+    hooks->sync = &sync;
+    if (rank)
+        hooks->progress = NULL;
     char latlog[4200];
     const char *lat = getenv("IOMARK_LATENCY_LOG"); /* check mode (tests): one file per thread */
     if (lat && *lat) {
         snprintf(latlog, sizeof(latlog), "%s.r%d", lat, rank);
-        hooks.latency_log = latlog;
+        hooks->latency_log = latlog;
     }
     struct iom_result *r = NULL;
-    int rc = iom_run(job, targets, job->nr_targets, &hooks, &r);
+    int rc = iom_run(job, targets, nr, hooks, &r);
+    hooks->sync = NULL;
+    hooks->latency_log = NULL;
     iom_cli_progress_clear();
-    iom_cli_close(targets, job->nr_targets, !job->keep);
     if (rc && r && r->error[0])
         iom_cli_error(cmd, "rank %d on %s: %s", rank, iom_mpi_host(), r->error);
     struct iom_result *m = NULL;
-    struct iom_mpi_info *in = NULL;
     int job_rc = 0;
-    int grc = iom_mpi_gather(r, rc, patterned, &m, &in, &job_rc);
-    status = job_rc ? IOM_EXIT_FAIL : IOM_EXIT_OK;
+    int grc = iom_mpi_gather(r, rc, patterned, &m, info, &job_rc, job_sig);
     if (rank == 0) {
+        iom_result_free(r);
+        *out = m;
         if (grc || !m) {
             iom_cli_error(cmd, "gathering the ranks' results: %s", strerror(grc ? -grc : ENOMEM));
-            status = IOM_EXIT_FAIL;
-        } else {
-            int erc2 = ops->emit ? ops->emit(ops->arg, m, in, &ro) : emit_merged(cmd, m, in, &ro);
-            if (erc2)
-                status = erc2;
-            else if (m->interrupted_signal)
-                status = iom_cli_signal_exit(m->interrupted_signal);
+            return grc ? grc : -ENOMEM;
         }
-    } else if (r && r->interrupted_signal && !job_rc) {
-        status = iom_cli_signal_exit(r->interrupted_signal);
+    } else {
+        *out = r;
     }
+    return job_rc;
+}
+
+int iom_cli_mpi_run(const char *cmd, struct iom_job *job, const struct iom_run_opts *ro0,
+                    struct iom_target *targets, const struct iom_cli_mpi_ops *ops)
+{
+    static const struct iom_cli_mpi_ops none;
+    if (!ops)
+        ops = &none;
+    bool patterned = false;
+    int status = iom_cli_mpi_begin(cmd, job, ro0, targets, ops, 1, &patterned);
+    if (status)
+        return status;
+    int rank = iom_mpi_rank();
+    struct iom_run_opts ro = *ro0;
+    if (rank)
+        ro.quiet = true;
+    struct iom_run_hooks hooks = iom_cli_hooks(&ro, job, job->nr_targets ? job->targets[0] : NULL);
+    struct iom_result *m = NULL;
+    struct iom_mpi_info *in = NULL;
+    int sig = 0;
+    int rc = iom_cli_mpi_step(cmd, job, targets, job->nr_targets, &hooks, patterned, &m, &in, &sig);
+    iom_cli_close(targets, job->nr_targets, !job->keep);
+    status = rc ? IOM_EXIT_FAIL : IOM_EXIT_OK;
+    if (rank == 0 && m && in) {
+        int erc = ops->emit ? ops->emit(ops->arg, m, in, &ro) : emit_merged(cmd, m, in, &ro);
+        if (erc)
+            status = erc;
+    }
+    if (sig && !rc && status == IOM_EXIT_OK)
+        status = iom_cli_signal_exit(sig);
     iom_result_free(m);
     iom_mpi_info_free(in);
-    iom_result_free(r);
     iom_mpi_finalize();
     return status;
 }

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static uint64_t splitmix64(uint64_t *x)
@@ -58,6 +59,67 @@ static uint64_t scatter(uint64_t rank, uint64_t n)
     return (uint64_t)(((unsigned __int128)x * n) >> 64);
 }
 
+/* An empty map: the bits past map_n are set so they are never taken. */
+static void map_reset(struct iom_offgen *g)
+{
+    uint64_t words = (g->map_n + 63) / 64;
+    memset(g->map, 0, words * sizeof(uint64_t));
+    memset(g->map1, 0, (words + 63) / 64 * sizeof(uint64_t));
+    if (g->map_n % 64) {
+        g->map[words - 1] = ~UINT64_C(0) << (g->map_n % 64);
+    }
+    g->map_left = g->map_n;
+}
+
+/* Set unit u; keep the level of full words. */
+static void map_set(struct iom_offgen *g, uint64_t u)
+{
+    uint64_t w = u / 64;
+    g->map[w] |= UINT64_C(1) << (u % 64);
+    if (g->map[w] == ~UINT64_C(0))
+        g->map1[w / 64] |= UINT64_C(1) << (w % 64);
+    g->map_left--;
+}
+
+static bool map_get(const struct iom_offgen *g, uint64_t u)
+{
+    return (g->map[u / 64] >> (u % 64)) & 1;
+}
+
+/* The first free unit at or after u, wrapping; the map has one. */
+static uint64_t map_next_free(const struct iom_offgen *g, uint64_t u)
+{
+    uint64_t words = (g->map_n + 63) / 64, w = u / 64;
+    uint64_t free_bits = ~g->map[w] & (~UINT64_C(0) << (u % 64));
+    if (free_bits)
+        return w * 64 + (uint64_t)__builtin_ctzll(free_bits);
+    /* the next word that is not full, from the level above */
+    uint64_t l1n = (words + 63) / 64;
+    uint64_t start = w + 1;
+    for (uint64_t pass = 0; pass < 2; pass++) {
+        for (uint64_t i = start / 64; i < l1n; i++) {
+            uint64_t notfull = ~g->map1[i];
+            if (i == start / 64)
+                notfull &= ~UINT64_C(0) << (start % 64);
+            if (i == l1n - 1 && words % 64)
+                notfull &= (UINT64_C(1) << (words % 64)) - 1;
+            if (notfull) {
+                uint64_t ww = i * 64 + (uint64_t)__builtin_ctzll(notfull);
+                return ww * 64 + (uint64_t)__builtin_ctzll(~g->map[ww]);
+            }
+        }
+        start = 0;
+    }
+    return u; /* not reached while map_left > 0 */
+}
+
+void iom_offgen_free(struct iom_offgen *g)
+{
+    free(g->map);
+    free(g->map1);
+    g->map = g->map1 = NULL;
+}
+
 int iom_offgen_init(struct iom_offgen *g, const struct iom_job *job, uint64_t region_start,
                     uint64_t region_len, unsigned thread_idx, unsigned nr_threads,
                     uint64_t *shared_next, uint64_t seed, const char **why)
@@ -92,6 +154,13 @@ int iom_offgen_init(struct iom_offgen *g, const struct iom_job *job, uint64_t re
         if (job->thread_stride_bytes || job->seq_same_start) {
             /* DiskSpd -T: all threads walk the whole region, starting apart
              * (DiskSpd without -T: all from the start, stride 0) */
+            /* DiskSpd refuses a start past the end ("The file is too small"); no wrap */
+            if (job->thread_stride_bytes &&
+                job->thread_stride_bytes * (uint64_t)(nr_threads - 1) + max_bs > region_len) {
+                *why = "file too small: -T thread stride x (threads-1) + block size is past the "
+                       "end of the region (DiskSpd refuses this too)";
+                return -EINVAL;
+            }
             g->next = (job->thread_stride_bytes * thread_idx) % region_len;
             g->next -= g->next % g->align;
         } else {
@@ -112,6 +181,36 @@ int iom_offgen_init(struct iom_offgen *g, const struct iom_job *job, uint64_t re
         return -EINVAL;
     }
     g->dist_n = (g->len - max_bs) / g->align + 1;
+    if (job->random_map && g->random) {
+        uint64_t units = g->len / g->align;
+        if (units <= IOM_OFFGEN_MAP_MAX_UNITS) {
+            uint64_t words = (units + 63) / 64;
+            g->map = calloc(words, sizeof(uint64_t));
+            g->map1 = calloc((words + 63) / 64, sizeof(uint64_t));
+            if (!g->map || !g->map1) {
+                iom_offgen_free(g);
+                *why = "no memory for the random map";
+                return -ENOMEM;
+            }
+            g->map_n = units;
+            map_reset(g);
+        } else {
+            /* full-period LCG over 2^k >= the number of whole-block offsets */
+            uint64_t m = g->dist_n;
+            unsigned k = 1;
+            while (k < 64 && (UINT64_C(1) << k) < m)
+                k++;
+            g->perm = true;
+            g->perm_m = m;
+            g->perm_mask = k == 64 ? UINT64_MAX : (UINT64_C(1) << k) - 1;
+            g->perm_shift = k / 2 + 1;
+            g->perm_a = ((iom_rng_next(&g->rng) << 2) | 1) & g->perm_mask;
+            if ((g->perm_a & 3) != 1)
+                g->perm_a = 5;
+            g->perm_c = (iom_rng_next(&g->rng) | 1) & g->perm_mask;
+            g->perm_x = iom_rng_next(&g->rng) & g->perm_mask;
+        }
+    }
     if (job->dist == IOM_DIST_ZIPF) {
         g->zipf_s = job->dist_param;
         g->zipf_hx0 = zipf_h(1.5, g->zipf_s) - 1.0;
@@ -191,6 +290,42 @@ uint64_t iom_offgen_next(struct iom_offgen *g, uint32_t bs)
     if (pos + bs > g->len)
         pos = 0; /* wrap: a tail shorter than a block is not used */
     return g->start + pos;
+}
+
+uint64_t iom_offgen_take(struct iom_offgen *g, uint32_t *bs)
+{
+    const struct iom_job *job = g->job;
+    if (!g->map && !g->perm)
+        return iom_offgen_next(g, *bs);
+    if (job->percentage_random < 100 && iom_rng_below(&g->rng, 100) >= job->percentage_random) {
+        bool r = g->random;
+        g->random = false;
+        uint64_t off = iom_offgen_next(g, *bs);
+        g->random = r;
+        return off;
+    }
+    if (g->perm) {
+        uint64_t y;
+        do {
+            g->perm_x = (g->perm_a * g->perm_x + g->perm_c) & g->perm_mask;
+            y = g->perm_x ^ (g->perm_x >> g->perm_shift);
+            y = (y * UINT64_C(0x9e3779b97f4a7c15)) & g->perm_mask;
+        } while (y >= g->perm_m);
+        return g->start + y * g->align;
+    }
+    uint64_t u = random_unit(g, g->map_n);
+    if (map_get(g, u))
+        u = map_next_free(g, u);
+    uint64_t want = (*bs + g->align - 1) / g->align, got = 0;
+    while (got < want && u + got < g->map_n && !map_get(g, u + got)) {
+        map_set(g, u + got);
+        got++;
+    }
+    if (got * g->align < *bs)
+        *bs = (uint32_t)(got * g->align);
+    if (g->map_left == 0)
+        map_reset(g); /* the pass is complete: the next one starts */
+    return g->start + u * g->align;
 }
 
 uint64_t iom_offgen_unused_tail(const struct iom_job *job, uint64_t region_len,

@@ -75,14 +75,24 @@ struct iom_offgen {
     double zipf_hx0, zipf_hxn, zipf_s, zipf_c;
     uint64_t dist_n;           /* number of alignment units in the range */
     uint32_t bs_cum[IOM_MAX_BSSPLIT]; /* cumulative bssplit percentages */
+    /* job->random_map: each alignment unit once per pass (see iom_offgen_take) */
+    uint64_t *map, *map1;      /* bitmap mode: used units, and full 64-unit words; owned */
+    uint64_t map_n, map_left;  /* units in the map, units not yet used this pass */
+    bool perm;                 /* permutation mode (regions too large for a bitmap) */
+    uint64_t perm_mask, perm_x, perm_a, perm_c, perm_m;
+    unsigned perm_shift;
 };
+
+/* Largest random map kept as a bitmap, in alignment units (16 MiB of bits
+ * per thread); larger regions use the permutation generator. */
+#define IOM_OFFGEN_MAP_MAX_UNITS (UINT64_C(1) << 27)
 
 /*
  * Set up thread `thread_idx` of `nr_threads` on a target region
  * [region_start, region_start + region_len) bytes. shared_next is the
  * target's shared sequential counter (only used with seq_shared).
  * Returns 0, or -EINVAL with *why set when the thread's slice is smaller
- * than one block.
+ * than one block, or -ENOMEM (random map). Free with iom_offgen_free().
  */
 int iom_offgen_init(struct iom_offgen *g, const struct iom_job *job, uint64_t region_start,
                     uint64_t region_len, unsigned thread_idx, unsigned nr_threads,
@@ -96,6 +106,30 @@ int iom_offgen_init(struct iom_offgen *g, const struct iom_job *job, uint64_t re
  */
 uint64_t iom_offgen_unused_tail(const struct iom_job *job, uint64_t region_len,
                                 unsigned nr_threads);
+
+/*
+ * Offset of the next I/O; *bs (bytes, from iom_offgen_bs) may be shortened.
+ * Without job->random_map (fio's norandommap; iomark's native default) this
+ * is iom_offgen_next(). With it, random offsets follow fio's random map
+ * (fio's io_u.c: get_next_rand_offset, mark_random_map), in units of the
+ * alignment (the smallest block size):
+ * - regions of at most IOM_OFFGEN_MAP_MAX_UNITS units keep a two-level
+ *   bitmap: a unit is drawn from the job's distribution with xoshiro256**;
+ *   if it was used this pass the next free unit after it (wrapping) is
+ *   taken, and the I/O is cut to the free units that follow it (so a 64k
+ *   block over partly used space shrinks, as in fio); when every unit has
+ *   been used a new pass starts with an empty map;
+ * - larger regions walk a full-period permutation of the block numbers
+ *   (an LCG modulo 2^k, a ≡ 1 mod 4 and c odd, scrambled by a k-bit
+ *   bijection, values >= the block count skipped: Hull-Dobell theorem), so
+ *   each block comes once per pass with O(1) memory, without shortening.
+ * Sequential I/Os of a mixed pattern (percentage_random < 100) are not
+ * marked. Never fails.
+ */
+uint64_t iom_offgen_take(struct iom_offgen *g, uint32_t *bs);
+
+/* Free what iom_offgen_init allocated (the random map); g may be zeroed. */
+void iom_offgen_free(struct iom_offgen *g);
 
 /* Block size of the next I/O in bytes (fixed, or drawn from bssplit). */
 uint32_t iom_offgen_bs(struct iom_offgen *g);

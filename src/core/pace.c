@@ -3,18 +3,11 @@
 
 void iom_pacer_init(struct iom_pacer *p, const struct iom_job *job, uint64_t t0)
 {
-    double rate = (double)job->rate_iops;
-    if (job->rate_bytes_per_s) {
-        double avg_bs = (double)job->bs_bytes;
-        if (job->nr_bssplit) {
-            avg_bs = 0;
-            for (uint32_t i = 0; i < job->nr_bssplit; i++)
-                avg_bs += (double)job->bssplit[i].bs_bytes * job->bssplit[i].pct / 100.0;
-        }
-        rate = (double)job->rate_bytes_per_s / avg_bs;
-    }
-    p->on = rate > 0;
-    p->interval_ns = p->on ? 1e9 / rate : 0;
+    p->bytes = job->rate_bytes_per_s > 0;
+    p->ns_per_byte = p->bytes ? 1e9 / (double)job->rate_bytes_per_s : 0;
+    p->interval_ns = job->rate_iops ? 1e9 / (double)job->rate_iops : 0;
+    p->on = p->bytes || job->rate_iops > 0;
+    p->cum_bytes = 0;
     p->t0 = p->next_due = t0;
     p->k = 0;
 }

@@ -16,29 +16,50 @@
 
 struct iom_pacer {
     bool on;             /* a rate was asked for */
-    double interval_ns;  /* 1e9 / I/Os per second */
+    bool bytes;          /* --rate (bytes/s): pace by each I/O's own size */
+    double interval_ns;  /* --rate_iops: 1e9 / I/Os per second */
+    double ns_per_byte;  /* --rate: 1e9 / bytes per second */
+    double cum_bytes;    /* bytes taken so far (bytes mode) */
     uint64_t t0, k, next_due;
 };
 
 /*
- * Set up pacing for job from t0: rate_iops, or rate_bytes_per_s divided by
- * the mean block size (bssplit weighted by its percentages). Off when the
- * job sets neither.
+ * Set up pacing for job from t0: rate_iops (I/O k due at t0 + k / rate), or
+ * rate_bytes_per_s paced by the actual size of each I/O, so a byte cap holds
+ * with mixed sizes (--bssplit) as fio's rate= does (fio HOWTO, "rate": the
+ * cap is in bytes). Off when the job sets neither.
  */
 void iom_pacer_init(struct iom_pacer *p, const struct iom_job *job, uint64_t t0);
 
-/* Whether the next I/O may be issued at `now`. */
-static inline bool iom_pacer_ready(const struct iom_pacer *p, uint64_t now)
+/*
+ * Whether the next I/O, of len bytes, may be issued at `now`. In bytes mode
+ * an I/O is due when the byte budget reaches its middle: t0 + (bytes taken +
+ * len / 2) / rate, so the bytes issued by any time T are within half the
+ * largest block of rate x T (neither always over nor always under). Sets
+ * next_due for the caller's sleep.
+ */
+static inline bool iom_pacer_ready(struct iom_pacer *p, uint64_t now, uint64_t len)
 {
-    return !p->on || now >= p->next_due;
+    if (!p->on)
+        return true;
+    if (p->bytes)
+        p->next_due = p->t0 + (uint64_t)((p->cum_bytes + (double)len / 2) * p->ns_per_byte);
+    return now >= p->next_due;
 }
 
-/* Take the next I/O's start time: its due time when paced, else now. */
-static inline uint64_t iom_pacer_take(struct iom_pacer *p, uint64_t now)
+/* Take the next I/O (len bytes, after iom_pacer_ready said yes): its start
+ * time, its due time when paced, else now. In bytes mode next_due becomes a
+ * lower bound of the following I/O's due time (its size is not known yet). */
+static inline uint64_t iom_pacer_take(struct iom_pacer *p, uint64_t now, uint64_t len)
 {
     if (!p->on)
         return now;
     uint64_t start = p->next_due;
+    if (p->bytes) {
+        p->cum_bytes += (double)len;
+        p->next_due = p->t0 + (uint64_t)(p->cum_bytes * p->ns_per_byte);
+        return start;
+    }
     p->k++;
     p->next_due = p->t0 + (uint64_t)((double)p->k * p->interval_ns);
     return start;

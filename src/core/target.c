@@ -441,3 +441,28 @@ void iom_target_close(struct iom_target *t, bool remove_created)
         t->created = false;
     }
 }
+
+int iom_target_invalidate(const struct iom_target *t, char *err, size_t errlen)
+{
+    int fd = t->fd >= 0 ? t->fd : open(t->path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        snprintf(err, errlen, "%s: %s", t->path, strerror(e));
+        return -e;
+    }
+    int rc = 0;
+    if (t->is_blockdev) {
+        if (ioctl(fd, BLKFLSBUF, 0) != 0)
+            rc = -errno;
+    } else {
+        int e = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        if (e)
+            rc = -e;
+    }
+    if (rc)
+        snprintf(err, errlen, "%s: %s: %s", t->path, t->is_blockdev ? "BLKFLSBUF" :
+                 "posix_fadvise(POSIX_FADV_DONTNEED)", strerror(-rc));
+    if (fd != t->fd)
+        close(fd);
+    return rc;
+}

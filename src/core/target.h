@@ -57,6 +57,16 @@ int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
                        const volatile sig_atomic_t *stop, void (*progress)(double pct, void *arg),
                        void *arg, char *err, size_t errlen);
 
+/*
+ * Drop the target's cached pages (fio's invalidate=1, fio's
+ * file_invalidate_cache): posix_fadvise(POSIX_FADV_DONTNEED) over the whole
+ * file, or the BLKFLSBUF ioctl on a block device (needs CAP_SYS_ADMIN).
+ * Dirty pages are not dropped (the kernel writes them back first only for
+ * BLKFLSBUF). Uses t->fd when open, else opens t->path read-only for the
+ * call. Returns 0 or -errno with err filled; nothing is changed on disk.
+ */
+int iom_target_invalidate(const struct iom_target *t, char *err, size_t errlen);
+
 /* Open for the run with the job's flags (O_DIRECT, O_DSYNC/O_SYNC, read or
  * read-write). Sets t->fd. Returns 0 or -errno with err filled (a filesystem
  * refusing O_DIRECT gets a message suggesting --direct=0). */

@@ -329,3 +329,10 @@ void iom_target_close(struct iom_target *t, bool remove_created)
         t->created = false;
     }
 }
+
+int iom_target_invalidate(const struct iom_target *t, char *err, size_t errlen)
+{
+    /* Windows has no per-file "drop the cache" call for an open handle */
+    snprintf(err, errlen, "%s: dropping cached pages is not available on Windows", t->path);
+    return -EOPNOTSUPP;
+}

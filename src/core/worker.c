@@ -50,6 +50,7 @@ struct wctx {
     bool limit_hit;
     struct iom_pacer pace;
     struct iom_think think;
+    uint32_t next_len;            /* the next I/O's size once drawn, 0 before */
 };
 
 static void worker_fail(struct iom_worker *w, int err, const char *what, uint64_t offset)
@@ -143,12 +144,17 @@ static void signal_ready(struct iom_worker *w)
 static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end)
 {
     unsigned nq = 0;
-    while (c->nfree && !c->limit_hit && !c->think.due && iom_pacer_ready(&c->pace, now)) {
+    while (c->nfree && !c->limit_hit && !c->think.due) {
+        if (!c->next_len) /* drawn before the pacing check: --rate paces by each I/O's size */
+            c->next_len = iom_offgen_bs(&w->gen);
+        if (!iom_pacer_ready(&c->pace, now, c->next_len))
+            break;
         struct iom_io *io = &c->slots[c->free_stack[--c->nfree]];
-        io->len = iom_offgen_bs(&w->gen);
-        io->offset = iom_offgen_next(&w->gen, io->len);
+        io->len = c->next_len;
+        c->next_len = 0;
+        io->offset = iom_offgen_take(&w->gen, &io->len); /* may shorten it (random_map) */
         io->is_write = !iom_offgen_is_read(&w->gen);
-        io->start_ns = iom_pacer_take(&c->pace, now); /* latency from the intended start */
+        io->start_ns = iom_pacer_take(&c->pace, now, io->len); /* latency from the intended start */
         c->issued_bytes += io->len;
         c->limit_hit = c->limit && c->issued_bytes >= c->limit;
         iom_think_issued(&c->think);

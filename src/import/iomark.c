@@ -257,10 +257,16 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
             goto out;
         }
         run_names(first, w);
-        int k = 0;
+        int k = 0, whole = 0;
         const cJSON *r;
         cJSON_ArrayForEach(r, runs)
+            whole += strcmp(str(r, "status", "ok"), "interrupted") != 0;
+        cJSON_ArrayForEach(r, runs)
         {
+            /* an interrupted run is kept out of the pooled runs, as the
+             * repeat summary does, unless no run completed */
+            if (whole && strcmp(str(r, "status", "ok"), "interrupted") == 0)
+                continue;
             if ((rc = refuse_error(r, err, errlen)))
                 goto out;
             struct iom_imp_run *run = k++ == 0 ? &w->runs[0] : iom_imp_add_run(w);

@@ -27,8 +27,9 @@ static const struct iom_lab_ctrl ctrls[] = {
     /* q35's built-in ICH9 AHCI: bus ide.0 is its first SATA port */
     {"sata", "SATA (AHCI)", "ich9-ahci", "q35", {"ide-hd,drive=%s,bus=ide.0", NULL},
      {"ahci", "sd_mod"}, true},
-    /* the pc machine's built-in PIIX IDE */
-    {"ide", "IDE (PIIX)", "piix3-ide", "pc", {"ide-hd,drive=%s,bus=ide.0", NULL},
+    /* a PIIX3 IDE function added to q35 (the device the pc machine has
+     * built in), so IDE can share a q35 guest with the others */
+    {"ide", "IDE (PIIX)", "piix3-ide", "q35", {"piix3-ide,id=hba", "ide-hd,drive=%s,bus=hba.0"},
      {"ata_piix", "sd_mod"}, true},
     {"virtio-blk", "virtio-blk", "virtio-blk-pci", "q35", {"virtio-blk-pci,drive=%s", NULL},
      {"virtio_pci", "virtio_blk"}, true},

@@ -351,7 +351,8 @@ static void drain(void)
 /* ---- gathering ----------------------------------------------------------- */
 
 int iom_mpi_gather(const struct iom_result *r, int run_rc, bool patterned,
-                   struct iom_result **merged, struct iom_mpi_info **info, int *job_rc)
+                   struct iom_result **merged, struct iom_mpi_info **info, int *job_rc,
+                   int *job_sig)
 {
     *merged = NULL;
     *info = NULL;
@@ -390,6 +391,8 @@ int iom_mpi_gather(const struct iom_result *r, int run_rc, bool patterned,
     }
     int rc = 0;
     MPI_Allreduce(&run_rc, job_rc, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD); /* -errno: MIN = any */
+    int my_sig = r ? r->interrupted_signal : 0;
+    MPI_Allreduce(&my_sig, job_sig, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     struct iom_mpi_rank *all = NULL;
     if (g_rank == 0) {
         all = calloc((size_t)g_size, sizeof(*all));

@@ -132,10 +132,12 @@ struct iom_mpi_info {
  * first failing rank; *info (iom_mpi_info_free) the per-rank figures. Other
  * ranks get NULLs. Returns 0 or -ENOMEM/-EIO (on rank 0; others 0).
  * The returned status of the whole job (0 if every rank's run_rc was 0) is
- * written to *job_rc on every rank.
+ * written to *job_rc on every rank, and the signal that interrupted any
+ * rank's run (0 if none) to *job_sig.
  */
 int iom_mpi_gather(const struct iom_result *r, int run_rc, bool patterned,
-                   struct iom_result **merged, struct iom_mpi_info **info, int *job_rc);
+                   struct iom_result **merged, struct iom_mpi_info **info, int *job_rc,
+                   int *job_sig);
 
 void iom_mpi_info_free(struct iom_mpi_info *info);
 

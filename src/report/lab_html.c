@@ -44,6 +44,14 @@ static const cJSON *job_mean(const cJSON *c, int j)
     return cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(jobs, j), "mean");
 }
 
+/* The points of a sweep job: those of its first run (the mean has none). */
+static const cJSON *job_points(const cJSON *c, int j)
+{
+    const cJSON *jobs = cJSON_GetObjectItemCaseSensitive(c, "jobs");
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(jobs, j), "runs");
+    return cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(runs, 0), "points");
+}
+
 /* Horizontal bars of one figure (key inside mean, or inside mean.io_path). */
 static void bars(FILE *f, const cJSON *ctrls, int j, const char *key, bool io, const char *title,
                  const char *unit, const char *fmt)
@@ -101,7 +109,7 @@ static void sweep_lines(FILE *f, const cJSON *ctrls, int j)
     const cJSON *c, *p;
     cJSON_ArrayForEach(c, ctrls)
     {
-        cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(job_mean(c, j), "points"))
+        cJSON_ArrayForEach(p, job_points(c, j))
         {
             maxx = fmax(maxx, num(p, "threads") * num(p, "iodepth"));
             maxy = fmax(maxy, num(p, "iops"));
@@ -124,7 +132,7 @@ static void sweep_lines(FILE *f, const cJSON *ctrls, int j)
     {
         const char *col = colours[i % 6];
         fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
-        cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(job_mean(c, j), "points"))
+        cJSON_ArrayForEach(p, job_points(c, j))
         {
             double x = x0 + w * num(p, "threads") * num(p, "iodepth") / maxx;
             double y = y0 + h - h * num(p, "iops") / maxy;

@@ -2,6 +2,7 @@
 #include "report/repeat.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +71,14 @@ static cJSON *stats_obj(const double *v, unsigned n)
     return o;
 }
 
+/* Whether run r enters the statistics: it ran its whole measured phase
+ * (an interrupted or failed run is kept in the document, marked, as sweep
+ * keeps a partial point out of its curve). */
+static bool pooled(const struct iom_result *r)
+{
+    return !r->interrupted_signal && !r->error[0];
+}
+
 cJSON *iom_repeat_json(struct iom_result *const *r, unsigned nr, unsigned asked)
 {
     cJSON *d = iom_json_doc_new("repeat");
@@ -88,30 +97,42 @@ cJSON *iom_repeat_json(struct iom_result *const *r, unsigned nr, unsigned asked)
     }
     if (nr < asked && strcmp(status, "ok") == 0)
         status = "interrupted";
+    unsigned np = 0;
+    for (unsigned i = 0; i < nr; i++)
+        np += pooled(r[i]);
     cJSON_AddStringToObject(d, "status", status);
     cJSON_AddNumberToObject(d, "repeat", asked);
-    cJSON_AddNumberToObject(d, "completed", nr);
+    cJSON_AddNumberToObject(d, "completed", np);
+    cJSON_AddStringToObject(d, "pooled", "runs that completed their measured phase; "
+                            "interrupted or failed runs are in runs[] but not in summary");
     cJSON_AddStringToObject(d, "stddev", "sample (n - 1)");
     cJSON *sum = cJSON_AddObjectToObject(d, "summary");
     static const char *const dn[3] = {"read", "write", "total"};
     for (int dir = 0; dir < 3; dir++) {
         cJSON *o = cJSON_AddObjectToObject(sum, dn[dir]);
         for (int k = 0; k < NR_M; k++) {
+            unsigned m = 0;
             for (unsigned i = 0; i < nr; i++) {
                 double f[NR_M];
+                if (!pooled(r[i]))
+                    continue;
                 figures(r[i], dir, f);
-                v[i] = f[k];
+                v[m++] = f[k];
             }
-            cJSON_AddItemToObject(o, mnames[k], stats_obj(v, nr));
+            cJSON_AddItemToObject(o, mnames[k], stats_obj(v, m));
         }
     }
     cJSON *c = cJSON_AddObjectToObject(sum, "cpu");
+    unsigned m = 0;
     for (unsigned i = 0; i < nr; i++)
-        v[i] = busy_pct(r[i]);
-    cJSON_AddItemToObject(c, "busy_pct", stats_obj(v, nr));
+        if (pooled(r[i]))
+            v[m++] = busy_pct(r[i]);
+    cJSON_AddItemToObject(c, "busy_pct", stats_obj(v, m));
+    m = 0;
     for (unsigned i = 0; i < nr; i++)
-        v[i] = iops_per_cpu(r[i]);
-    cJSON_AddItemToObject(c, "iops_per_cpu_pct", stats_obj(v, nr));
+        if (pooled(r[i]))
+            v[m++] = iops_per_cpu(r[i]);
+    cJSON_AddItemToObject(c, "iops_per_cpu_pct", stats_obj(v, m));
     cJSON *runs = cJSON_AddArrayToObject(d, "runs");
     for (unsigned i = 0; i < nr; i++) {
         cJSON *one = iom_report_json(r[i]);
@@ -150,7 +171,8 @@ void iom_repeat_text(FILE *f, struct iom_result *const *r, unsigned nr, unsigned
         x[NR_M] = busy_pct(r[i]);
         fprintf(f, "%-8u %12.0f %10.2f %10.2f %14.1f %13.1f %8.1f%s\n", i + 1, x[M_IOPS], x[M_MB],
                 x[M_MIB], x[M_LAT], x[M_P99], x[NR_M],
-                r[i]->interrupted_signal ? "  (interrupted)" : r[i]->error[0] ? "  (failed)" : "");
+                r[i]->interrupted_signal ? "  (interrupted: not in the statistics)"
+                : r[i]->error[0] ? "  (failed: not in the statistics)" : "");
     }
     static const char *const rows[4] = {"mean", "min", "max", "stddev"};
     double *col = calloc(nr, sizeof(*col));
@@ -159,10 +181,20 @@ void iom_repeat_text(FILE *f, struct iom_result *const *r, unsigned nr, unsigned
         return;
     }
     struct iom_sample_stats st[NR_M + 1];
+    unsigned np = 0;
     for (int k = 0; k <= NR_M; k++) {
+        np = 0;
         for (unsigned i = 0; i < nr; i++)
-            col[i] = all[(size_t)i * (NR_M + 1) + k];
-        iom_sample_stats(col, nr, &st[k]);
+            if (pooled(r[i]))
+                col[np++] = all[(size_t)i * (NR_M + 1) + k];
+        iom_sample_stats(col, np, &st[k]);
+    }
+    if (np < nr)
+        fprintf(f, "statistics over the %u run%s that completed\n", np, np == 1 ? "" : "s");
+    if (np == 0) {
+        free(col);
+        free(all);
+        return;
     }
     for (int row = 0; row < 4; row++) {
         double x[NR_M + 1];
@@ -171,7 +203,7 @@ void iom_repeat_text(FILE *f, struct iom_result *const *r, unsigned nr, unsigned
         fprintf(f, "%-8s %12.0f %10.2f %10.2f %14.1f %13.1f %8.1f\n", rows[row], x[M_IOPS], x[M_MB],
                 x[M_MIB], x[M_LAT], x[M_P99], x[NR_M]);
     }
-    if (nr > 1 && st[M_IOPS].mean > 0)
+    if (np > 1 && st[M_IOPS].mean > 0)
         fprintf(f, "\nrun-to-run spread of IOPS: %.1f%% (sample stddev / mean)\n",
                 st[M_IOPS].stddev / st[M_IOPS].mean * 100);
     free(col);

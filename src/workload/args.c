@@ -1,6 +1,7 @@
 /* args.c - the one argv grammar of every sub-command (see args.h). */
 #include "workload/args.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,6 +52,39 @@ static void allowed_list(const struct iom_arg_opt *opts, char *buf, size_t len)
     }
 }
 
+size_t iom_args_dash_len(const char *w)
+{
+    const unsigned char *u = (const unsigned char *)w;
+    if (u[0] == 0xC2 && u[1] == 0xAD)
+        return 2;                                        /* U+00AD */
+    if (u[0] == 0xE2 && u[1] == 0x80 && u[2] >= 0x90 && u[2] <= 0x95)
+        return 3;                                        /* U+2010..U+2015 */
+    if (u[0] == 0xE2 && u[1] == 0x88 && u[2] == 0x92)
+        return 3;                                        /* U+2212 */
+    if (u[0] == 0xEF && ((u[1] == 0xB9 && (u[2] == 0x98 || u[2] == 0xA3)) ||
+                         (u[1] == 0xBC && u[2] == 0x8D)))
+        return 3;                                        /* U+FE58, U+FE63, U+FF0D */
+    return 0;
+}
+
+int iom_args_dash_check(const char *w, char *err, size_t errlen)
+{
+    size_t n = iom_args_dash_len(w);
+    if (!n)
+        return 0;
+    char fix[256];
+    size_t k = 0;
+    const char *p = w;
+    while ((n = iom_args_dash_len(p)) || *p == '-') {  /* "–-x", "——x": every leading dash */
+        if (k + 1 < sizeof(fix))
+            fix[k++] = '-';
+        p += n ? n : 1;
+    }
+    snprintf(fix + k, sizeof(fix) - k, "%s", p);
+    snprintf(err, errlen, "%s: looks like an option with a typographic dash; use %s", w, fix);
+    return -EINVAL;
+}
+
 int iom_args_next(struct iom_args *a, const char **value, char *err, size_t errlen)
 {
     *value = NULL;
@@ -58,6 +92,8 @@ int iom_args_next(struct iom_args *a, const char **value, char *err, size_t errl
         return IOM_ARG_END;
     const char *w = a->argv[a->i++];
     if (a->only_positional || w[0] != '-' || w[1] == '\0') {
+        if (!a->only_positional && iom_args_dash_check(w, err, errlen))
+            return IOM_ARG_ERROR;
         *value = w;
         return IOM_ARG_POSITIONAL;
     }

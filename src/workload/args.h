@@ -53,6 +53,22 @@ int iom_args_next(struct iom_args *a, const char **value, char *err, size_t errl
  * against the whole of b. */
 bool iom_args_name_eq(const char *a, size_t n, const char *b);
 
+/*
+ * Typographic dashes pasted from web pages and word processors ("–b8K",
+ * "—o4", "−−runtime=5"). iom_args_dash_len returns the length in bytes of the
+ * dash-like UTF-8 character w starts with, 0 if none: U+00AD soft hyphen,
+ * U+2010..U+2015 (hyphen, non-breaking hyphen, figure dash, en dash, em dash,
+ * horizontal bar), U+2212 minus sign, U+FE58, U+FE63, U+FF0D (Unicode 15 code
+ * charts, General Punctuation and Mathematical Operators blocks).
+ * iom_args_dash_check: 0 when w does not start with one; otherwise writes
+ * one line into err ("–b8K: looks like an option with a typographic dash;
+ * use -b8K", each leading dash-like character replaced by '-') and returns
+ * -EINVAL. Used on every positional word (target, file) so that a pasted
+ * option never becomes a file name. w is borrowed; err is the caller's.
+ */
+size_t iom_args_dash_len(const char *w);
+int iom_args_dash_check(const char *w, char *err, size_t errlen);
+
 /* A flag's value: NULL, "1", "true" -> 1; "0", "false" -> 0; else -1. */
 int iom_args_flag(const char *value);
 

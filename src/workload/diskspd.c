@@ -1,5 +1,6 @@
 /* diskspd.c - DiskSpd 2.x command-line flags -> struct iom_job (see diskspd.h). */
 #include "workload/diskspd.h"
+#include "workload/args.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -249,6 +250,8 @@ void iom_diskspd_free(struct iom_diskspd *ds)
 /* Refused targets: Windows device syntax that has no Linux meaning. */
 static int check_target(const char *t, char *err, size_t errlen)
 {
+    if (iom_args_dash_check(t, err, errlen))
+        return -EINVAL;
     if (t[0] == '#')
         return fail(err, errlen, "target %s: DiskSpd's #<disk number> is Windows syntax; name the "
                     "block device (e.g. /dev/sdb, /dev/nvme0n1)", t);
@@ -689,6 +692,20 @@ static int parse_args(int argc, char **argv, int first, struct iom_diskspd *ds,
                     (unsigned long long)ds->base_offset_bytes);
     if (ds->throughput_bpms && ds->throughput_iops)
         return fail(err, errlen, "-g: given both in bytes per ms and in IOPS");
+    /* DiskSpd refuses a thread whose start (base + stride x thread) leaves no room for one
+     * block: "The file is too small" (IORequestGenerator.cpp, github.com/microsoft/diskspd).
+     * Checked here when the size is known from -c/-f; the runner checks existing files. */
+    if (ds->thread_stride_bytes && (ds->create || ds->max_file_bytes)) {
+        uint64_t fsize = ds->max_file_bytes ? ds->max_file_bytes : ds->create_bytes;
+        uint32_t nthr = ds->total_threads ? ds->total_threads : ds->threads_per_target;
+        uint64_t last = ds->base_offset_bytes + ds->thread_stride_bytes * (uint64_t)(nthr - 1);
+        if (nthr > 1 && last + bs > fsize)
+            return fail(err, errlen, "-T%llu: file too small: thread %u would start at byte %llu "
+                        "of a %llu-byte file (block %llu); -T x (threads-1) + -B + -b must fit "
+                        "in the file", (unsigned long long)ds->thread_stride_bytes, nthr - 1,
+                        (unsigned long long)last, (unsigned long long)fsize,
+                        (unsigned long long)bs);
+    }
     (void)seed_given;
 
     /* the job */

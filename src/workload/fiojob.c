@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine/engine.h"
 #include "workload/options.h"
 #include "workload/units.h"
 
@@ -90,6 +91,163 @@ static int expand(const char *in, char *out, size_t outlen, uint32_t line, char 
     return 0;
 }
 
+/*
+ * fio's built-in variables ($pagesize, $ncpus, $mb_memory; fio's HOWTO,
+ * "Job file parameters": sysconf(_SC_PAGESIZE), the online CPUs, the
+ * physical memory in MiB). As fio (options.c, fio_option_dup_subs), a
+ * value holding one is replaced with the value in parentheses, so that
+ * "5*1024*1024*$mb_memory/8" becomes an arithmetic expression. Returns
+ * true when out holds a substituted value.
+ */
+static bool builtins(const char *val, char *out, size_t outlen)
+{
+    if (!strchr(val, '$'))
+        return false;
+    size_t o = 0;
+    bool any = false;
+    out[o++] = '(';
+    for (const char *p = val; *p;) {
+        static const char *const names[] = {"$pagesize", "$ncpus", "$mb_memory"};
+        size_t k;
+        for (k = 0; k < 3; k++)
+            if (strncmp(p, names[k], strlen(names[k])) == 0)
+                break;
+        if (k < 3) {
+            long long v;
+            if (k == 0)
+                v = sysconf(_SC_PAGESIZE);
+            else if (k == 1)
+                v = sysconf(_SC_NPROCESSORS_ONLN);
+            else
+                v = (long long)((unsigned long long)sysconf(_SC_PHYS_PAGES) *
+                                (unsigned long long)sysconf(_SC_PAGESIZE) >> 20);
+            int w = snprintf(out + o, outlen - o, "%lld", v);
+            if (w < 0 || (size_t)w >= outlen - o - 2)
+                return false;
+            o += (size_t)w;
+            p += strlen(names[k]);
+            any = true;
+            continue;
+        }
+        if (o + 2 >= outlen)
+            return false;
+        out[o++] = *p++;
+    }
+    out[o++] = ')';
+    out[o] = '\0';
+    return any;
+}
+
+/* ---- fio's arithmetic in values: "(...)" with + - * / % ^ and parentheses
+ * over whole numbers (fio's exp/expression-parser.y; fio 3.33 refuses units
+ * inside an expression, as "(4k*2)", and so does this) ---- */
+
+struct expr {
+    const char *p;
+    bool bad;
+};
+
+static long long ex_sum(struct expr *e);
+
+static void ex_ws(struct expr *e)
+{
+    while (isspace((unsigned char)*e->p))
+        e->p++;
+}
+
+static long long ex_atom(struct expr *e)
+{
+    ex_ws(e);
+    if (*e->p == '(') {
+        e->p++;
+        long long v = ex_sum(e);
+        ex_ws(e);
+        if (*e->p != ')')
+            e->bad = true;
+        else
+            e->p++;
+        return v;
+    }
+    if (*e->p == '-') {
+        e->p++;
+        return -ex_atom(e);
+    }
+    if (!isdigit((unsigned char)*e->p)) {
+        e->bad = true;
+        return 0;
+    }
+    char *end;
+    long long v = strtoll(e->p, &end, 10);
+    e->p = end;
+    return v;
+}
+
+static long long ex_pow(struct expr *e)
+{
+    long long b = ex_atom(e);
+    ex_ws(e);
+    if (*e->p == '^') {
+        e->p++;
+        long long x = ex_pow(e), r = 1;
+        if (x < 0 || x > 63) {
+            e->bad = true;
+            return 0;
+        }
+        while (x-- > 0)
+            r *= b;
+        return r;
+    }
+    return b;
+}
+
+static long long ex_prod(struct expr *e)
+{
+    long long v = ex_pow(e);
+    for (;;) {
+        ex_ws(e);
+        char c = *e->p;
+        if (c != '*' && c != '/' && c != '%')
+            return v;
+        e->p++;
+        long long r = ex_pow(e);
+        if (c == '*') {
+            if (__builtin_mul_overflow(v, r, &v))
+                e->bad = true;
+        } else if (r == 0) {
+            e->bad = true;
+            return 0;
+        } else {
+            v = c == '/' ? v / r : v % r;
+        }
+    }
+}
+
+static long long ex_sum(struct expr *e)
+{
+    long long v = ex_prod(e);
+    for (;;) {
+        ex_ws(e);
+        char c = *e->p;
+        if (c != '+' && c != '-')
+            return v;
+        e->p++;
+        long long r = ex_prod(e);
+        v = c == '+' ? v + r : v - r;
+    }
+}
+
+/* Evaluate a parenthesised value into out as a decimal; -EINVAL if malformed or negative. */
+static int arith(const char *v, char *out, size_t outlen)
+{
+    struct expr e = {v, false};
+    long long r = ex_sum(&e);
+    ex_ws(&e);
+    if (e.bad || *e.p || r < 0)
+        return -EINVAL;
+    snprintf(out, outlen, "%lld", r);
+    return 0;
+}
+
 static int lex(const char *text, struct lexed *lx, char *err, size_t errlen)
 {
     uint32_t line = 0;
@@ -132,6 +290,9 @@ static int lex(const char *text, struct lexed *lx, char *err, size_t errlen)
             sec->first = lx->nr_kv;
             continue;
         }
+        /* fio cuts a line at the first '#' or ';' (a trailing comment) */
+        s[strcspn(s, "#;")] = '\0';
+        s = trim(s);
         if (lx->nr_sec == 0)
             return fail(err, errlen, "line %u: option '%s' before any [section]", line, s);
         int rc = expand(s, buf, sizeof(buf), line, err, errlen);
@@ -151,6 +312,9 @@ static int lex(const char *text, struct lexed *lx, char *err, size_t errlen)
         if (eq)
             *eq = '\0';
         char *name = trim(buf), *val = eq ? trim(eq + 1) : (char *)"";
+        char sub[600];
+        if (*val && builtins(val, sub, sizeof(sub)))
+            val = sub;
         if (!*name || strlen(name) >= sizeof(kv->name) || strlen(val) >= sizeof(kv->value))
             return fail(err, errlen, "line %u: '%s': option name or value too long or empty", line,
                         s);
@@ -172,7 +336,11 @@ struct state {
     uint64_t filesize, io_size;
     bool size_given, runtime_given, time_based, stonewall, new_group, group_reporting;
     bool randrepeat, seed_given;
+    bool norandommap, invalidate, do_verify;
     uint32_t loops;
+    uint32_t size_pct, offset_pct;  /* size=N% / offset=N% of the file */
+    uint64_t rw_skip;               /* rw=read:<nr> */
+    char random_generator[16];
     char jobname[IOM_NAME_LEN];
 };
 
@@ -204,10 +372,63 @@ static int fio_bool(const struct iom_fio_kv *kv, bool *out, char *err, size_t er
 static const char *const split_rw_opts[] = {"bs", "blocksize", "bssplit", "blockalign", "ba",
                                             "rate", "rate_iops", NULL};
 
+/* Options of fio's zoned-device mode (HOWTO "Zoned block device options"). */
+static bool zoned_option(const char *n)
+{
+    return strncmp(n, "zone", 4) == 0 || strcmp(n, "max_open_zones") == 0 ||
+           strcmp(n, "job_max_open_zones") == 0 || strcmp(n, "ignore_zone_limits") == 0 ||
+           strcmp(n, "read_beyond_wp") == 0;
+}
+
+/* bsrange=MIN-MAX as fio draws it (io_u.c, get_next_buflen): uniform in
+ * [MIN, MAX], rounded down to a multiple of MIN, so MIN, 2MIN, ... each get
+ * an equal share and MAX itself (when above MIN) almost none. Written into
+ * job->bssplit with whole percentages. */
+static int apply_bsrange(const char *where, const char *v, struct iom_job *job, char *err,
+                         size_t errlen)
+{
+    char a[64], b[64];
+    const char *dash = strchr(v, '-');
+    const char *why;
+    uint64_t lo, hi;
+    if (!dash || (size_t)(dash - v) >= sizeof(a) || strlen(dash + 1) >= sizeof(b) ||
+        strchr(v, ','))
+        return fail(err, errlen, "%s: bsrange=%s: expected MIN-MAX, e.g. 4k-64k (one range)",
+                    where, v);
+    memcpy(a, v, (size_t)(dash - v));
+    a[dash - v] = '\0';
+    snprintf(b, sizeof(b), "%s", dash + 1);
+    if (iom_parse_size(a, &lo, &why) || iom_parse_size(b, &hi, &why) || lo == 0 || hi < lo ||
+        hi > (UINT64_C(1) << 30))
+        return fail(err, errlen, "%s: bsrange=%s: expected MIN-MAX with 0 < MIN <= MAX <= 1g",
+                    where, v);
+    uint64_t n = hi / lo - (hi % lo == 0 && hi > lo ? 1 : 0); /* sizes with a real share */
+    if (n > IOM_MAX_BSSPLIT || n > 100)
+        return fail(err, errlen, "%s: bsrange=%s: at most %d block sizes (MAX/MIN)", where, v,
+                    IOM_MAX_BSSPLIT);
+    if (n <= 1) {
+        job->nr_bssplit = 0;
+        job->bs_bytes = lo;
+        return 0;
+    }
+    job->nr_bssplit = (uint32_t)n;
+    uint32_t left = 100;
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t pct = (uint32_t)(100 / n);
+        if (i + 1 == n)
+            pct = left;
+        job->bssplit[i].bs_bytes = lo * (i + 1);
+        job->bssplit[i].pct = pct;
+        left -= pct;
+    }
+    return 0;
+}
+
 /* Apply one option. Returns 0, -ENOENT (outside the subset; err says why) or -EINVAL. */
-static int apply(const struct iom_fio_kv *kv, struct iom_job *job, struct state *st, char *err,
+static int apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct state *st, char *err,
                  size_t errlen)
 {
+    struct iom_fio_kv kvc = *kv0, *kv = &kvc;
     const char *n = kv->name, *v = kv->value;
     uint32_t line = kv->line;
     const char *why;
@@ -217,6 +438,83 @@ static int apply(const struct iom_fio_kv *kv, struct iom_job *job, struct state 
         snprintf(where, sizeof(where), "line %u", line);
     else
         snprintf(where, sizeof(where), "command line");
+    if (v[0] == '(' && strcmp(n, "name") != 0 && strcmp(n, "description") != 0 &&
+        strcmp(n, "filename") != 0 && strcmp(n, "directory") != 0) {
+        if (arith(v, kv->value, sizeof(kv->value)))
+            return fail(err, errlen, "%s: %s=%s: not an arithmetic expression fio evaluates "
+                        "(whole numbers with + - * / %% ^ and parentheses, no units)", where, n, v);
+    }
+    if (strcmp(n, "ioengine") == 0 && !iom_engine_find(v)) {
+        char list[160];
+        snprintf(err, errlen, "%s: ioengine=%s (an engine iomark does not have, which has %s)",
+                 where, v, iom_engine_list(list, sizeof(list)));
+        return -ENOENT;
+    }
+    if (zoned_option(n)) {
+        snprintf(err, errlen, "%s: %s%s%s (zoned-device option; iomark has no zoned mode)", where,
+                 n, *v ? "=" : "", v);
+        return -ENOENT;
+    }
+    /* accepted fio options without an effect on iomark's I/O */
+    if (strcmp(n, "gtod_reduce") == 0 || strcmp(n, "create_on_open") == 0 ||
+        strcmp(n, "thread") == 0 || strcmp(n, "threads") == 0 ||
+        strcmp(n, "verify_backlog") == 0)
+        return 0;
+    if ((strcmp(n, "rw") == 0 || strcmp(n, "readwrite") == 0) && strstr(v, "trim")) {
+        snprintf(err, errlen, "%s: %s=%s (trims: iomark issues reads and writes only)", where, n,
+                 v);
+        return -ENOENT;
+    }
+    if (strcmp(n, "norandommap") == 0)
+        return fio_bool(kv, &st->norandommap, err, errlen);
+    if (strcmp(n, "invalidate") == 0)
+        return fio_bool(kv, &st->invalidate, err, errlen);
+    if (strcmp(n, "do_verify") == 0)
+        return fio_bool(kv, &st->do_verify, err, errlen);
+    if (strcmp(n, "random_generator") == 0) {
+        if (strcmp(v, "tausworthe") && strcmp(v, "lfsr") && strcmp(v, "tausworthe64"))
+            return fail(err, errlen, "%s: random_generator=%s: allowed: tausworthe, lfsr, "
+                        "tausworthe64 (iomark draws with xoshiro256** whichever is named)", where, v);
+        snprintf(st->random_generator, sizeof(st->random_generator), "%s", v);
+        return 0;
+    }
+    if (strcmp(n, "continue_on_error") == 0) {
+        if (strcmp(v, "none") == 0 || strcmp(v, "0") == 0)
+            job->continue_on_error = false;
+        else if (strcmp(v, "all") == 0 || strcmp(v, "1") == 0 || !*v)
+            job->continue_on_error = true;
+        else {
+            snprintf(err, errlen, "%s: continue_on_error=%s (iomark continues on every error "
+                     "class or none: allowed none, 0, all, 1)", where, v);
+            return -ENOENT;
+        }
+        return 0;
+    }
+    if (strcmp(n, "verify") == 0) {
+        if (strcmp(v, "0") == 0 || strcmp(v, "none") == 0)
+            job->verify = false;
+        else if (strcmp(v, "crc32c") == 0 || strcmp(v, "crc32c-intel") == 0)
+            job->verify = true;
+        else {
+            snprintf(err, errlen, "%s: verify=%s (iomark verifies with crc32c only)", where, v);
+            return -ENOENT;
+        }
+        return 0;
+    }
+    if (strcmp(n, "bsrange") == 0 || strcmp(n, "blocksize_range") == 0)
+        return apply_bsrange(where, v, job, err, errlen);
+    if ((strcmp(n, "size") == 0 || strcmp(n, "offset") == 0) && strchr(v, '%')) {
+        uint32_t pct;
+        if (iom_parse_percent(v, &pct, &why) || pct == 0)
+            return fail(err, errlen, "%s: %s=%s: a percentage from 1%% to 100%%", where, n, v);
+        if (n[0] == 's') {
+            st->size_pct = pct;
+            st->size_given = true;
+        } else {
+            st->offset_pct = pct;
+        }
+        return 0;
+    }
 
     for (int i = 0; split_rw_opts[i]; i++)
         if (strcmp(n, split_rw_opts[i]) == 0 && strchr(v, ','))
@@ -281,12 +579,35 @@ static int apply(const struct iom_fio_kv *kv, struct iom_job *job, struct state 
             job->rate_bytes_per_s = 0;
         return 0; /* fio: 0 = no limit */
     }
-    if ((strcmp(n, "rw") == 0 || strcmp(n, "readwrite") == 0) && strchr(v, ':'))
-        return fail(err, errlen, "%s: %s=%s: the ':<nr>' offset modifier is not supported", where,
-                    n, v);
-    if (strcmp(n, "size") == 0 && strchr(v, '%'))
-        return fail(err, errlen, "%s: size=%s: a percentage of the file is not supported; give "
-                    "a size", where, v);
+    if ((strcmp(n, "rw") == 0 || strcmp(n, "readwrite") == 0) && strchr(v, ':')) {
+        /* fio: "rw=read:8k" skips 8k after every I/O of a sequential pattern
+         * (offset += bs + 8k); negative skips and random patterns' ":<nr>"
+         * (a new random offset every nr I/Os) are not in iomark */
+        char pat[32];
+        const char *colon = strchr(v, ':');
+        size_t pl = (size_t)(colon - v);
+        enum iom_rw rw;
+        if (pl >= sizeof(pat))
+            return fail(err, errlen, "%s: %s=%s: unknown pattern", where, n, v);
+        memcpy(pat, v, pl);
+        pat[pl] = '\0';
+        if (iom_rw_parse(pat, &rw))
+            return fail(err, errlen, "%s: %s=%s: allowed patterns: read, write, randread, "
+                        "randwrite, rw, randrw", where, n, v);
+        if (iom_rw_parse(pat, &rw) == 0 && (rw == IOM_RW_READ || rw == IOM_RW_WRITE ||
+                                            rw == IOM_RW_RW) && colon[1] != '-') {
+            if (iom_parse_size(colon + 1, &u, &why))
+                return fail(err, errlen, "%s: %s=%s: the skip after ':' needs a size, e.g. 8k",
+                            where, n, v);
+            job->rw = rw;
+            st->rw_skip = u; /* the block size is added in build_job */
+            return 0;
+        }
+        snprintf(err, errlen, "%s: %s=%s (the ':<nr>' modifier of %s; iomark has skips of "
+                 "sequential patterns only)", where, n, v, colon[1] == '-' ? "backward skips" :
+                 "random patterns");
+        return -ENOENT;
+    }
     for (size_t i = 0; i < sizeof(native_names) / sizeof(native_names[0]); i++) {
         if (strcmp(n, native_names[i][0]) != 0)
             continue;
@@ -305,20 +626,27 @@ static int apply(const struct iom_fio_kv *kv, struct iom_job *job, struct state 
             st->seed_given = true;
         return 0;
     }
-    snprintf(err, errlen, "%s: %s%s%s: not in the fio subset iomark runs (see docs/fio-jobs.md); "
-             "--ignore-unknown skips it", where, n, *v ? "=" : "", v);
+    snprintf(err, errlen, "%s: %s%s%s", where, n, *v ? "=" : "", v);
     return -ENOENT;
 }
 
-static void add_ignored(struct iom_fio_file *f, const struct iom_fio_kv *kv)
+/* Add text (one skipped or refused option, "line N: name=value (why)") to a list, once. */
+static void add_line(char list[][200], uint32_t *nr, const char *s)
 {
-    char s[200];
-    snprintf(s, sizeof(s), "line %u: %s%s%s", kv->line, kv->name, *kv->value ? "=" : "", kv->value);
-    for (uint32_t i = 0; i < f->nr_ignored; i++)
-        if (strcmp(f->ignored[i], s) == 0)
+    for (uint32_t i = 0; i < *nr; i++)
+        if (strcmp(list[i], s) == 0)
             return;
-    if (f->nr_ignored < IOM_FIO_MAX_IGNORED)
-        snprintf(f->ignored[f->nr_ignored++], sizeof(f->ignored[0]), "%s", s);
+    if (*nr < IOM_FIO_MAX_IGNORED)
+        snprintf(list[(*nr)++], sizeof(list[0]), "%s", s);
+}
+
+/* An option apply() returned -ENOENT for: skipped (--ignore-unknown) or refused. */
+static void not_run(struct iom_fio_file *f, const struct iom_fio_parse_opts *po, const char *why)
+{
+    if (po && po->ignore_unknown)
+        add_line(f->ignored, &f->nr_ignored, why);
+    else
+        add_line(f->refused, &f->nr_refused, why);
 }
 
 /* Split "a:b\:c" on unescaped ':' into files[]. */
@@ -370,6 +698,8 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     memset(&st, 0, sizeof(st));
     st.loops = 1;
     st.randrepeat = true;
+    st.invalidate = true;  /* fio's default */
+    st.do_verify = true;
     snprintf(st.jobname, sizeof(st.jobname), "%s", sec->name);
     /* fio's defaults: rw=read, bs=4k, iodepth=1, psync, buffered, no runtime limit */
     iom_job_defaults(job);
@@ -388,8 +718,8 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
             for (uint32_t k = 0; k < lx->sec[s].nr; k++) {
                 const struct iom_fio_kv *kv = &lx->kv[lx->sec[s].first + k];
                 int rc = apply(kv, job, &st, err, errlen);
-                if (rc == -ENOENT && po && po->ignore_unknown) {
-                    add_ignored(f, kv);
+                if (rc == -ENOENT) {
+                    not_run(f, po, err);
                     continue;
                 }
                 if (rc)
@@ -405,16 +735,59 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
         }
         for (uint32_t k = 0; k < n; k++) {
             int rc = apply(&list[k], job, &st, err, errlen);
-            if (rc == -ENOENT && po && po->ignore_unknown && pass == 1) {
-                add_ignored(f, &list[k]);
+            if (rc == -ENOENT) {
+                not_run(f, po, err); /* the command line as the file (--ignore-unknown) */
                 continue;
             }
             if (rc)
                 return -EINVAL;
         }
     }
+    if (f->nr_refused)
+        return 0; /* the caller lists every refused option of the file at once */
+    /* "job options": the section's own, then the command line's, replacing an
+     * option of the same name (what took effect); skipped ones are not here */
     for (uint32_t k = 0; k < sec->nr && fj->nr_opts < IOM_FIO_MAX_OPTS; k++)
         fj->opts[fj->nr_opts++] = lx->kv[sec->first + k];
+    for (uint32_t k = 0; po && k < po->nr_overrides; k++) {
+        const struct iom_fio_kv *o = &po->overrides[k];
+        bool skipped = false;
+        for (uint32_t i = 0; i < f->nr_ignored; i++)
+            if (strncmp(f->ignored[i], "command line: ", 14) == 0 &&
+                strncmp(f->ignored[i] + 14, o->name, strlen(o->name)) == 0)
+                skipped = true;
+        if (skipped)
+            continue;
+        uint32_t i;
+        for (i = 0; i < fj->nr_opts; i++)
+            if (strcmp(fj->opts[i].name, o->name) == 0)
+                break;
+        if (i < fj->nr_opts)
+            fj->opts[i] = *o;
+        else if (fj->nr_opts < IOM_FIO_MAX_OPTS)
+            fj->opts[fj->nr_opts++] = *o;
+    }
+    /* fio's defaults that iomark follows: a random map (norandommap=0) and
+     * invalidate=1; both recorded in the report */
+    job->random_map = !st.norandommap;
+    job->invalidate = st.invalidate;
+    fj->size_pct = st.size_pct;
+    fj->offset_pct = st.offset_pct;
+    fj->filesize = st.filesize;
+    snprintf(fj->random_generator, sizeof(fj->random_generator), "%s",
+             st.random_generator[0] ? st.random_generator : "tausworthe");
+    if (st.rw_skip)
+        job->seq_stride_bytes = iom_job_max_bs(job) + st.rw_skip;
+    /* fio: sequential clones of one job on one file each walk the region from
+     * its start (offset_increment, not in iomark, would space them); iomark's
+     * native --numjobs gives each thread a slice instead */
+    bool seq_clones = !iom_job_random(job) && job->numjobs > 1 && st.filename[0];
+    if (seq_clones)
+        job->seq_same_start = true;
+    snprintf(fj->note, sizeof(fj->note), "%s%s",
+             seq_clones ? "sequential clones each cover the whole region from its start (fio); " : "",
+             job->invalidate ? "invalidate=1: cached pages dropped before the run (fio's default)"
+                             : "invalidate=0: cached pages kept");
 
     snprintf(fj->jobname, sizeof(fj->jobname), "%s", st.jobname);
     snprintf(job->name, sizeof(job->name), "%s", st.jobname);
@@ -476,7 +849,7 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     if (named) {
         uint64_t share = size / k;
         share -= share % bs;
-        if (st.size_given && share == 0)
+        if (st.size_given && !st.size_pct && share == 0)
             return fail(err, errlen, "line %u: [%s]: size=%llu over %u files leaves less than one "
                         "block per file", sec->line, sec->name, (unsigned long long)size, k);
         job->size_bytes = st.filesize ? st.filesize : share;
@@ -553,12 +926,23 @@ int iom_fio_parse_text(const char *text, const struct iom_fio_parse_opts *po,
         out->nr_jobs++; /* counted even on failure, so free() sees its targets */
         if (rc)
             goto out;
+        if (out->nr_refused)
+            continue;
         if (out->nr_jobs > 1) {
             step += fj->step;
             group += fj->groupid;
         }
         fj->step = step;
         fj->groupid = group;
+    }
+    if (out->nr_refused) {
+        size_t o = (size_t)snprintf(err, errlen, "%u option%s iomark does not run (see "
+                                    "docs/fio-jobs.md; --ignore-unknown skips them): ",
+                                    out->nr_refused, out->nr_refused > 1 ? "s" : "");
+        for (uint32_t i = 0; i < out->nr_refused && o < errlen; i++)
+            o += (size_t)snprintf(err + o, errlen - o, "%s%s", i ? "; " : "", out->refused[i]);
+        rc = -EINVAL;
+        goto out;
     }
     out->nr_steps = step + 1;
     out->nr_groups = group + 1;
@@ -641,6 +1025,52 @@ bool iom_fio_is_jobfile(const char *arg)
         return s[0] == '[' && sl > 2 && s[sl - 1] == ']';
     }
     return false;
+}
+
+int iom_fio_resolve_pct(struct iom_fio_job *fj, char *err, size_t errlen)
+{
+    struct iom_job *job = &fj->job;
+    if (!fj->size_pct && !fj->offset_pct)
+        return 0;
+    uint64_t fsize = 0;
+    struct stat sb;
+    if (job->nr_targets && stat(job->targets[0], &sb) == 0) {
+        if (S_ISREG(sb.st_mode)) {
+            fsize = (uint64_t)sb.st_size;
+        } else if (S_ISBLK(sb.st_mode)) {
+            int fd = open(job->targets[0], O_RDONLY | O_CLOEXEC);
+            if (fd >= 0) {
+                off_t end = lseek(fd, 0, SEEK_END);
+                fsize = end > 0 ? (uint64_t)end : 0;
+                close(fd);
+            }
+        }
+    }
+    if (!fsize)
+        fsize = fj->filesize;
+    if (!fsize)
+        return fail(err, errlen, "line %u: [%s]: size=%u%%/offset=%u%% needs the file's size: "
+                    "%s does not exist and the job has no filesize=", fj->line, fj->jobname,
+                    fj->size_pct, fj->offset_pct, job->nr_targets ? job->targets[0] : "?");
+    uint64_t bs = iom_job_max_bs(job);
+    if (fj->offset_pct) { /* fio: aligned up to the block size (offset_align=0) */
+        uint64_t off = fsize / 100 * fj->offset_pct + fsize % 100 * fj->offset_pct / 100;
+        off = (off + bs - 1) / bs * bs;
+        job->offset_bytes = off;
+    }
+    if (fj->size_pct) {
+        uint64_t sz = fsize / 100 * fj->size_pct + fsize % 100 * fj->size_pct / 100;
+        sz -= sz % bs;
+        if (!sz)
+            return fail(err, errlen, "line %u: [%s]: size=%u%% of %llu bytes is less than one "
+                        "block", fj->line, fj->jobname, fj->size_pct, (unsigned long long)fsize);
+        job->size_bytes = sz;
+        if (!fj->time_based && fj->limit_is_region) {
+            job->io_limit_bytes = sz * fj->loops;
+            fj->limit_is_region = false;
+        }
+    }
+    return 0;
 }
 
 void iom_fio_file_free(struct iom_fio_file *f)

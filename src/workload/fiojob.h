@@ -55,6 +55,11 @@ struct iom_fio_job {
     uint32_t nr_opts;            /* the section's own options, for fio's "job options" */
     struct iom_fio_kv opts[IOM_FIO_MAX_OPTS];
     char note[256];              /* how iomark's mapping differs, or "" */
+    uint32_t size_pct, offset_pct; /* size=N% / offset=N%: of the file's size, resolved by
+                                      iom_fio_resolve_pct() once the file is known (0 = none) */
+    uint64_t filesize;           /* filesize= as written (0 = none) */
+    char random_generator[16];   /* fio's name as written (default tausworthe); iomark draws
+                                    with xoshiro256** whatever the name (core/offsets.h) */
 };
 
 struct iom_fio_file {
@@ -65,6 +70,8 @@ struct iom_fio_file {
     struct iom_fio_kv global[IOM_FIO_MAX_OPTS];
     uint32_t nr_ignored;         /* with ignore_unknown: "line N: name=value (why)" */
     char ignored[IOM_FIO_MAX_IGNORED][200];
+    uint32_t nr_refused;         /* without ignore_unknown: the same lines, refused at once */
+    char refused[IOM_FIO_MAX_IGNORED][200];
 };
 
 struct iom_fio_parse_opts {
@@ -100,6 +107,16 @@ int iom_fio_parse_file(const char *path, const struct iom_fio_parse_opts *po,
  * files. Reads nothing else; never creates anything.
  */
 bool iom_fio_is_jobfile(const char *arg);
+
+/*
+ * Resolve size=N% / offset=N% of one job (fio: a share of the file's real
+ * size; the offset aligned up to the block size, the size rounded down to
+ * whole blocks). The size is the first target's (stat st_size, or the end
+ * of a block device), else filesize=. Call before the targets are checked;
+ * reads nothing but the target's metadata. Returns 0 (also without a
+ * percentage) or -EINVAL with one line in err when no size is known.
+ */
+int iom_fio_resolve_pct(struct iom_fio_job *fj, char *err, size_t errlen);
 
 /* Free everything *f owns and zero it. */
 void iom_fio_file_free(struct iom_fio_file *f);

@@ -471,6 +471,9 @@ static const struct opt opts[] = {
      "step between sequential I/Os (default: the block size; DiskSpd -s<stride>)", NULL},
     {"thread_stride", T_SIZE, J(thread_stride_bytes), 1, UINT64_MAX, NULL, "SIZE",
      "sequential thread k starts at k * SIZE in the region (DiskSpd -T)", NULL},
+    {"random_map", T_BOOL, J(random_map), 0, 1, NULL, "0|1",
+     "random patterns visit each block once per pass (fio's random map; default 0: draw with "
+     "replacement, fio's norandommap)", NULL},
     {"seq_same_start", T_BOOL, J(seq_same_start), 0, 1, NULL, NULL,
      "every sequential thread walks the whole region from its start (DiskSpd without -T)", NULL},
     {"iodepth", T_U32, J(iodepth), 1, 65536, NULL, "N", "outstanding I/Os per thread (default 1)", NULL},
@@ -675,6 +678,8 @@ int iom_options_parse(int argc, char **argv, int first, struct iom_job *job,
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
         if (only_targets || a[0] != '-' || a[1] == '\0') {
+            if (!only_targets && iom_args_dash_check(a, err, errlen))
+                return -EINVAL;  /* "–b8K": a pasted option, not a file name */
             if (iom_job_add_target(job, a))
                 return -ENOMEM;
             continue;

@@ -69,6 +69,11 @@ struct iom_job {
     bool seq_shared;             /* sequential threads of a target share one offset (DiskSpd -si) */
     uint64_t seq_stride_bytes;   /* sequential step; 0 = block size (DiskSpd -s<stride>) */
     uint64_t thread_stride_bytes;/* DiskSpd -T: start offset step between threads; 0 = regions */
+    bool random_map;             /* random patterns visit each block once per pass (fio's
+                                    default random map; false = draw with replacement, fio's
+                                    norandommap); core/offsets.h says how */
+    bool invalidate;             /* drop the target's cached pages before the run (fio's
+                                    invalidate: POSIX_FADV_DONTNEED, BLKFLSBUF on a device) */
     bool seq_same_start;         /* DiskSpd without -T: every sequential thread walks the whole
                                     region from its start (0 = disjoint slices, fio's way) */
 

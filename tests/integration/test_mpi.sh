@@ -10,13 +10,19 @@
 #   the document names the rank and the host;
 # - iomark diskspd under mpirun: the DiskSpd report's total = the sum of the
 #   ranks' rows, and iomark compare reads it;
+# - iomark sweep under mpirun: every point's total = the sum of its ranks';
 # - SIGINT to mpirun: rank 0 still writes a document, marked interrupted,
 #   whose total is the sum of the ranks'.
 # Skips (77) when mpirun is absent or iomark was built without MPI.
 set -u
 IOMARK=${IOMARK:?}
 command -v mpirun >/dev/null || { echo "SKIP: no mpirun (Debian: openmpi-bin)"; exit 77; }
-export OMPI_MCA_btl=self,vader OMPI_MCA_plm_rsh_agent= OMPI_MCA_rmaps_base_oversubscribe=1
+# single_copy_mechanism=none: containers often forbid the cross-process reads (CMA) vader uses
+export OMPI_MCA_btl=self,vader OMPI_MCA_plm_rsh_agent= OMPI_MCA_rmaps_base_oversubscribe=1 \
+    OMPI_MCA_btl_vader_single_copy_mechanism=none
+# Ctrl-C: Open MPI sends the ranks SIGTERM and SIGKILL this many seconds later
+# (default 1 s, short on a loaded machine for stopping, gathering and writing)
+export OMPI_MCA_odls_base_sigkill_timeout=10
 MPIRUN="mpirun --allow-run-as-root --oversubscribe"
 D=$(mktemp -d /tmp/iomark-mpi.XXXXXX)
 trap 'rm -rf "$D"' EXIT
@@ -93,6 +99,21 @@ rc=$?
 echo "$out" | grep -q "x.%q: %q is not a pattern" || fail "bad pattern message: $out"
 [ ! -e "$D/x.%q" ] || fail "a file was created for a refused target"
 
+# %h, %n and %r in one name: one file per rank, named by host, ranks, rank
+timeout 60 $MPIRUN -np 2 "$IOMARK" run --rw=read --runtime=200ms --size=1m --quiet \
+    --output-format=json --output="$D/h.json" "$D/h.%h.%n.%r" || fail "run with %h.%n.%r failed"
+h=$(hostname -s)
+[ -f "$D/h.${h%%.*}.2.0" ] && [ -f "$D/h.${h%%.*}.2.1" ] || fail "no files h.$h.2.0 and h.$h.2.1: $(ls "$D")"
+
+# different workloads on the ranks (rank 1 asks for 8K blocks): refused on all
+# ranks, exit 2, rank 0's message names rank 1
+out=$(timeout 60 $MPIRUN -np 2 sh -c '"$0" run --rw=randread --bs=$((4 << OMPI_COMM_WORLD_RANK))k \
+    --runtime=1s --size=1m --quiet "$1/w.%r"; echo $? >"$1/wrc.$OMPI_COMM_WORLD_RANK"' \
+    "$IOMARK" "$D" 2>&1)
+for r in 0 1; do [ "$(cat "$D/wrc.$r")" = 2 ] || fail "rank $r: exit $(cat "$D/wrc.$r") for a mismatched workload"; done
+echo "$out" | grep -q "rank 1 on .* was given another workload than rank 0's" || fail "mismatch message: $out"
+[ ! -e "$D/w.0" ] && [ ! -e "$D/w.1" ] || fail "files created for a refused job"
+
 # iomark diskspd, 2 ranks: the "total:" row of Total IO = the sum of the rank rows
 timeout 120 $MPIRUN -np 2 "$IOMARK" diskspd -c16M -d1 -W0 -r -b4K -o4 -t1 -L "$D/d.%r.dat" \
     >"$D/ds.txt" || fail "mpirun iomark diskspd failed"
@@ -110,11 +131,33 @@ assert "all hosts" in t
 PY
 "$IOMARK" compare "$D/ds.txt" "$D/run.json" >/dev/null || fail "compare cannot read the merged documents"
 
+# iomark sweep, 2 ranks: each point is one merged run of both ranks
+timeout 120 $MPIRUN -np 2 "$IOMARK" sweep --rw=randread --bs=4k --iodepth=1,4 --runtime=1s \
+    --size=16m --quiet --output-format=json --output="$D/sweep.json" "$D/s.%r.dat" \
+    || fail "mpirun iomark sweep failed"
+python3 - "$D/sweep.json" <<'PY' || exit 1
+import json, sys
+doc = json.load(open(sys.argv[1]))
+pts = doc["points"]
+assert len(pts) == 2, len(pts)
+for p in pts:
+    r = p["result"]
+    t = [x["total"]["ios"] for x in r["targets"]]
+    print("sweep point QD%d: ranks %s, total %d" % (p["iodepth"], t, r["total"]["total"]["ios"]))
+    assert len(t) == 2 and sum(t) == r["total"]["total"]["ios"] > 0
+    assert "rank 1 host" in r["targets"][1]["path"]
+PY
+
 # SIGINT to mpirun (Ctrl-C): an interrupted document from rank 0
 timeout 60 $MPIRUN -np 2 "$IOMARK" run --rw=randread --bs=4k --iodepth=4 --runtime=30s \
-    --size=16m --quiet --output-format=json --output="$D/int.json" "$D/i.%r.dat" &
+    --size=16m --quiet --output-format=json --output="$D/int.json" "$D/i.%r" &
 pid=$!
-sleep 4
+# wait until both ranks have created their files (the run starts next)
+for i in $(seq 1 300); do
+    [ "$(stat -c %s "$D/i.0" "$D/i.1" 2>/dev/null | grep -c '^16777216$')" = 2 ] && break
+    sleep 0.1
+done
+sleep 3
 kill -INT $pid
 wait $pid
 python3 - "$D/int.json" <<'PY' || exit 1

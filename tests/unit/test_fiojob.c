@@ -423,7 +423,7 @@ static void test_small(void)
     expect_refused("[a]\nrw=randread\nbogus_opt=3\n", NULL, "line 3", "bogus_opt");
     expect_refused("[a]\nrw=randread:8\n", NULL, "line 2", "rw=randread:8");
     expect_refused("[a]\nbs=4k,8k\n", NULL, "line 2", "bs=4k,8k");
-    expect_refused("[a]\nsize=50%\n", NULL, "line 2", "size=50%");
+    expect_refused("[a]\nsize=0%\n", NULL, "line 2", "size=0%");
     expect_refused("[a]\nrw=trim\n", NULL, "line 2", "rw=trim");
     expect_refused("[a]\nioengine=posixaio\n", NULL, "line 2", "ioengine=posixaio");
     expect_refused("[a]\nbs=4q\n", NULL, "line 2", "bs=4q");
@@ -441,10 +441,10 @@ static void test_small(void)
     struct iom_fio_parse_opts po;
     memset(&po, 0, sizeof(po));
     po.ignore_unknown = true;
-    CHECK(parse("[global]\ninvalidate=1\n[a]\nsize=1m\nfsync=4\n[b]\nsize=1m\n", &po, &f, err) == 0);
+    CHECK(parse("[global]\nexitall=1\n[a]\nsize=1m\nfsync=4\n[b]\nsize=1m\n", &po, &f, err) == 0);
     CHECK_U64(f.nr_ignored, 2);
     if (f.nr_ignored == 2) {
-        CHECK(strcmp(f.ignored[0], "line 2: invalidate=1") == 0);
+        CHECK(strcmp(f.ignored[0], "line 2: exitall=1") == 0);
         CHECK(strcmp(f.ignored[1], "line 5: fsync=4") == 0);
     }
     iom_fio_file_free(&f);
@@ -463,8 +463,91 @@ static void test_small(void)
     iom_fio_file_free(&f);
 }
 
+/* MemTotal of /proc/meminfo in MiB: fio 3.33's $mb_memory on this kind of
+ * machine (checked with fio --parse-only --debug=parse: size=5*1024*1024*
+ * $mb_memory/8 parsed to 15797452800 with MemTotal 24684084 kB) */
+static unsigned long long meminfo_mib(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    unsigned long long kb = 0;
+    char line[256];
+    while (f && fgets(line, sizeof(line), f))
+        if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kb / 1024;
+}
+
+/* issue 19: fio's syntax (values read by hand, checked with fio 3.33 --parse-only --debug=parse) */
+static void test_syntax(void)
+{
+    struct iom_fio_file f;
+    char err[4096];
+    /* trailing comments are cut at '#' or ';' (fio: "runtime=3600  # max" -> 3600 s,
+     * "size=102404k ; 100Mb+4k" -> 104861696, "filename=/tmp/x#y" -> /tmp/x) */
+    CHECK(parse("[a]\nruntime=3600  # max\nnumjobs=4 ; four\nsize=102404k ; 100Mb+4k\n"
+                "time_based\nfilename=/tmp/x#y\n", NULL, &f, err) == 0);
+    if (f.nr_jobs == 1) {
+        CHECK_U64(f.jobs[0].job.runtime_ns, 3600 * SEC);
+        CHECK_U64(f.jobs[0].fio_numjobs, 4);
+        CHECK_U64(f.jobs[0].job.size_bytes, 104861696);
+        CHECK(strcmp(f.jobs[0].job.targets[0], "/tmp/x") == 0);
+    }
+    iom_fio_file_free(&f);
+    /* built-in variables and arithmetic */
+    unsigned long long mb = meminfo_mib();
+    CHECK(parse("[a]\nsize=5*1024*1024*$mb_memory/8\nbs=$pagesize\niodepth=(2*8)\n"
+                "filename=/tmp/x\n", NULL, &f, err) == 0);
+    if (f.nr_jobs == 1 && mb) {
+        unsigned long long want = 5ULL * 1024 * 1024 * mb / 8;
+        want -= want % 4096; /* iomark: a whole number of blocks */
+        CHECK_U64(f.jobs[0].job.size_bytes, want);
+        CHECK_U64(f.jobs[0].job.bs_bytes, 4096); /* x86-64 page */
+        CHECK_U64(f.jobs[0].job.iodepth, 16);
+    }
+    iom_fio_file_free(&f);
+    /* fio 3.33 refuses units inside an expression: "offset=(4k*2)" */
+    expect_refused("[a]\noffset=(4k*2)\n", NULL, "line 2", "offset=(4k*2)");
+    /* percentages are kept for the file's size */
+    CHECK(parse("[a]\nsize=30%\noffset=10%\nfilename=/tmp/x\n", NULL, &f, err) == 0);
+    if (f.nr_jobs == 1) {
+        CHECK_U64(f.jobs[0].size_pct, 30);
+        CHECK_U64(f.jobs[0].offset_pct, 10);
+    }
+    iom_fio_file_free(&f);
+    /* every unsupported option of the file in one refusal, engines and zoned options by name */
+    CHECK(parse("[global]\nioengine=rbd\nzonemode=zbd\n[a]\nexitall=1\n[b]\nflow=2\n", NULL,
+                &f, err) == -EINVAL);
+    CHECK(strstr(err, "4 options") != NULL);
+    CHECK(strstr(err, "line 2: ioengine=rbd") != NULL);
+    CHECK(strstr(err, "line 3: zonemode=zbd (zoned") != NULL);
+    CHECK(strstr(err, "line 5: exitall=1") != NULL);
+    CHECK(strstr(err, "line 7: flow=2") != NULL);
+    /* defaults and options fio's corpus uses */
+    CHECK(parse("[a]\nfilename=/tmp/x\nrw=randread\n[b]\nfilename=/tmp/y\nnorandommap\n"
+                "invalidate=0\nrandom_generator=lfsr\nverify=crc32c\ncontinue_on_error=none\n"
+                "bsrange=4k-16k\n[c]\nfilename=/tmp/z\nrw=read:8k\nbs=4k\n", NULL, &f, err) == 0);
+    if (f.nr_jobs == 3) {
+        CHECK(f.jobs[0].job.random_map);
+        CHECK(f.jobs[0].job.invalidate);
+        CHECK(!f.jobs[1].job.random_map);
+        CHECK(!f.jobs[1].job.invalidate);
+        CHECK(f.jobs[1].job.verify);
+        CHECK(!f.jobs[1].job.continue_on_error);
+        CHECK(strcmp(f.jobs[1].random_generator, "lfsr") == 0);
+        /* fio: uniform in [4k,16k] rounded down to 4k: 4k, 8k, 12k equally, 16k ~never */
+        CHECK_U64(f.jobs[1].job.nr_bssplit, 3);
+        CHECK_U64(f.jobs[1].job.bssplit[0].bs_bytes, 4096);
+        CHECK_U64(f.jobs[1].job.bssplit[2].bs_bytes, 12288);
+        CHECK_U64(f.jobs[2].job.seq_stride_bytes, 12288); /* 4k I/O, then skip 8k */
+    }
+    iom_fio_file_free(&f);
+}
+
 int main(void)
 {
+    test_syntax();
     test_cdm();
     test_iometer();
     test_oltp();

@@ -359,10 +359,31 @@ static void test_qemu(void)
               argv_has(argv, "virtserialport,bus=vser0.0,chardev=iomres,name=iomark.result"),
           "lsisas args");
     iom_lab_argv_free(argv);
-    /* IDE is the pc machine's PIIX; SATA is q35's AHCI, both bus=ide.0 */
+    /* IDE is a PIIX3 IDE function added to q35 (the pc machine's built-in
+     * one); SATA is q35's own AHCI, bus=ide.0 */
     CHECK(iom_lab_qemu_argv(iom_lab_ctrl_find("ide"), &vm, &argv) == 0, "ide argv");
-    CHECK(argv_has(argv, "pc") && argv_has(argv, "ide-hd,drive=d0,bus=ide.0"), "ide args");
+    CHECK(argv_has(argv, "q35") && argv_has(argv, "piix3-ide,id=hba") &&
+              argv_has(argv, "ide-hd,drive=d0,bus=hba.0") && !argv_has(argv, "pc"),
+          "ide args");
     iom_lab_argv_free(argv);
+    /* several controllers in one guest: drives d0, d1, d2 on the one image
+     * with QEMU's image locking off, adapter ids made unique */
+    {
+        const struct iom_lab_ctrl *three[] = {iom_lab_ctrl_find("pvscsi"),
+                                              iom_lab_ctrl_find("lsisas"),
+                                              iom_lab_ctrl_find("ide")};
+        CHECK(iom_lab_qemu_argv_multi(three, 3, &vm, &argv) == 0, "multi argv");
+        CHECK(argv_has(argv, "pvscsi,id=hba0") && argv_has(argv, "scsi-hd,drive=d0,bus=hba0.0") &&
+                  argv_has(argv, "mptsas1068,id=hba1") &&
+                  argv_has(argv, "scsi-hd,drive=d1,bus=hba1.0,wwn=0x5000c50015ea71ac") &&
+                  argv_has(argv, "piix3-ide,id=hba2") &&
+                  argv_has(argv, "ide-hd,drive=d2,bus=hba2.0") &&
+                  argv_has(argv, "file=/d.raw,format=raw,if=none,id=d2,cache=writeback,"
+                                 "file.locking=off"),
+              "multi args");
+        iom_lab_argv_free(argv);
+        CHECK(iom_lab_qemu_argv_multi(three, 0, &vm, &argv) == -EINVAL, "no controller");
+    }
     CHECK(iom_lab_qemu_argv(iom_lab_ctrl_find("sata"), &vm, &argv) == 0, "sata argv");
     CHECK(argv_has(argv, "q35") && argv_has(argv, "ide-hd,drive=d0,bus=ide.0") &&
               !argv_has(argv, "pc"),

@@ -2,6 +2,7 @@
  * distributions. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "core/offsets.h"
@@ -41,8 +42,105 @@ static void check_random_range(uint64_t start, uint64_t len, uint64_t bs, uint64
     CHECK((double)(lo - start) < 0.01 * (double)len);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* fio's random map (issue 19): N random I/Os over N blocks touch each block
+ * exactly once, pass after pass; counted here, independently of the generator */
+static void test_random_map(void)
+{
+    struct iom_job j;
+    base_job(&j, IOM_RW_RANDREAD, 4096);
+    j.random_map = true;
+    const uint64_t n = 1000, start = 8192;
+    struct iom_offgen g;
+    const char *why;
+    CHECK(iom_offgen_init(&g, &j, start, n * 4096 + 100, 0, 1, NULL, 5, &why) == 0);
+    CHECK(g.map != NULL);
+    unsigned *hits = calloc(n, sizeof(*hits));
+    for (int pass = 1; pass <= 3; pass++) {
+        int bad = 0;
+        for (uint64_t i = 0; i < n; i++) {
+            uint32_t bs = 4096;
+            uint64_t off = iom_offgen_take(&g, &bs);
+            if (bs != 4096 || off < start || (off - start) % 4096 || (off - start) / 4096 >= n)
+                bad++;
+            else
+                hits[(off - start) / 4096]++;
+        }
+        CHECK_U64(bad, 0);
+        uint64_t wrong = 0;
+        for (uint64_t b = 0; b < n; b++)
+            wrong += hits[b] != (unsigned)pass;
+        CHECK_U64(wrong, 0);
+    }
+    iom_offgen_free(&g);
+    /* without the map (fio's norandommap): draws with replacement; with 1000
+     * draws over 1000 blocks about 1000/e blocks are missed (368 expected) */
+    j.random_map = false;
+    memset(hits, 0, n * sizeof(*hits));
+    CHECK(iom_offgen_init(&g, &j, 0, n * 4096, 0, 1, NULL, 5, &why) == 0);
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t bs = 4096;
+        hits[iom_offgen_take(&g, &bs) / 4096]++;
+    }
+    uint64_t missed = 0;
+    for (uint64_t b = 0; b < n; b++)
+        missed += hits[b] == 0;
+    CHECK(missed > 300 && missed < 440);
+    iom_offgen_free(&g);
+    /* mixed sizes: a block over used units is cut to the free run (fio's
+     * mark_random_map); one pass moves exactly the region's bytes */
+    base_job(&j, IOM_RW_RANDREAD, 4096);
+    j.random_map = true;
+    j.nr_bssplit = 2;
+    j.bssplit[0].bs_bytes = 4096;
+    j.bssplit[0].pct = 50;
+    j.bssplit[1].bs_bytes = 65536;
+    j.bssplit[1].pct = 50;
+    const uint64_t len = 16 << 20;
+    CHECK(iom_offgen_init(&g, &j, 0, len, 0, 1, NULL, 9, &why) == 0);
+    unsigned char *seen = calloc(len / 4096, 1);
+    uint64_t bytes = 0, ios = 0, overlap = 0;
+    while (bytes < len && ios < len / 4096 + 1) {
+        uint32_t bs = iom_offgen_bs(&g);
+        uint64_t off = iom_offgen_take(&g, &bs);
+        for (uint64_t u = off / 4096; u < (off + bs) / 4096; u++)
+            overlap += seen[u]++ != 0;
+        bytes += bs;
+        ios++;
+    }
+    CHECK_U64(bytes, len);
+    CHECK_U64(overlap, 0);
+    free(seen);
+    iom_offgen_free(&g);
+    /* a region too large for the bitmap: the permutation, distinct offsets */
+    base_job(&j, IOM_RW_RANDREAD, 512);
+    j.random_map = true;
+    CHECK(iom_offgen_init(&g, &j, 0, (IOM_OFFGEN_MAP_MAX_UNITS + 5) * 512, 0, 1, NULL, 3, &why) == 0);
+    CHECK(g.perm && !g.map);
+    const int m = 200000;
+    uint64_t *offs = malloc(m * sizeof(*offs));
+    for (int i = 0; i < m; i++) {
+        uint32_t bs = 512;
+        offs[i] = iom_offgen_take(&g, &bs);
+    }
+    qsort(offs, m, sizeof(*offs), cmp_u64);
+    uint64_t dup = 0;
+    for (int i = 1; i < m; i++)
+        dup += offs[i] == offs[i - 1];
+    CHECK_U64(dup, 0);
+    CHECK(offs[m - 1] < (IOM_OFFGEN_MAP_MAX_UNITS + 5) * 512);
+    free(offs);
+    free(hits);
+}
+
 int main(void)
 {
+    test_random_map();
     check_random_range(0, 1 << 20, 4096, 4096);
     check_random_range(0, 1 << 20, 4096, 512);   /* 512-byte random alignment */
     check_random_range(8192, (1 << 20) + 1000, 4096, 4096); /* length not a block multiple */

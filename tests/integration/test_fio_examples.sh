@@ -1,0 +1,71 @@
+#!/bin/bash
+# test_fio_examples.sh - fio's own job corpus (Debian's fio-examples: fio's
+# examples/ folder) through iomark: every file is parsed (--parse-only), and
+# each one iomark accepts is run with its files remapped into a scratch
+# folder, sizes capped at 4 MiB and 1 s runtimes. Each file is classified:
+#   runs | refused by name (engine/zoned only, or other options) |
+#   refused unclearly | crash | hang
+# The test fails on a crash, a hang or an unclear refusal. The table goes to
+# stdout (docs/fio-jobs.md records it). FIO_EXAMPLES overrides the folder.
+. "$(dirname "$0")/lib.sh"
+
+EX=${FIO_EXAMPLES:-/usr/share/doc/fio/examples}
+ls "$EX"/*.fio >/dev/null 2>&1 || { echo "skip: no fio examples in $EX (apt-get install fio-examples)"; exit 77; }
+HAVE_FIO=0; command -v fio >/dev/null && HAVE_FIO=1
+SCR="$WORK/scratch"
+mkdir -p "$SCR"
+declare -A count
+printf '| file | fio 3.x parses | iomark | detail |\n|---|---|---|---|\n' >"$WORK/table.md"
+for f in "$EX"/*.fio; do
+  b=$(basename "$f")
+  fp="?"; [ "$HAVE_FIO" = 1 ] && { timeout 10 fio --parse-only "$f" >/dev/null 2>&1 && fp=yes || fp=no; }
+  rc=0
+  (cd "$SCR" && timeout 10 "$IOMARK" run "$f" --parse-only) >"$WORK/p.txt" 2>"$WORK/p.err" || rc=$?
+  cls=""; detail=""
+  if [ "$rc" = 0 ]; then
+    # every file the jobs name -> a scratch file
+    maps=()
+    i=0
+    while read -r p; do
+      [ -n "$p" ] || continue
+      maps+=("--filename-map=$p=$SCR/f$i"); i=$((i + 1))
+    done < <(sed -n 's/.* files=//p' "$WORK/p.txt" | tr ':' '\n' | sort -u)
+    rc=0
+    (cd "$SCR" && timeout 60 "$IOMARK" run "$f" "${maps[@]}" --size=4m --filesize=4m --offset=0 \
+       --runtime=1 --ramp_time=0 --loops=1 --quiet --output-format=json --output="$WORK/r.json") \
+       >/dev/null 2>"$WORK/r.err" || rc=$?
+    if [ "$rc" = 0 ]; then cls=runs; detail="$(grep -c '^\[' "$WORK/p.txt") job(s)"
+    elif [ "$rc" = 124 ]; then cls=hang; detail="no end after 60 s"
+    elif [ "$rc" -ge 128 ]; then cls=crash; detail="signal $((rc - 128))"
+    elif grep -qE '(line [0-9]+|\[[^]]+\])' "$WORK/r.err"; then cls="refused at run"; detail=$(head -c 160 "$WORK/r.err" | tr '\n|' ' /')
+    else cls="refused unclearly"; detail=$(head -c 160 "$WORK/r.err" | tr '\n|' ' /'); fi
+    rm -f "$SCR"/f* "$SCR"/*.0.0 2>/dev/null || true
+  elif [ "$rc" = 124 ]; then cls=hang; detail="--parse-only did not end"
+  elif [ "$rc" -ge 128 ]; then cls=crash; detail="signal $((rc - 128)) in --parse-only"
+  elif grep -qE 'line [0-9]+: [A-Za-z_0-9]+(=|:| |$)|\$\{[A-Za-z_0-9]+\}' "$WORK/p.err"; then
+    # refused naming the option(s): only engines/zoned options, or others too
+    items=$(sed -e 's/^[^:]*: [^:]*: //' "$WORK/p.err" | head -1)
+    if grep -q 'options\? iomark does not run' "$WORK/p.err" &&
+       ! sed -e 's/.*skips them): //' "$WORK/p.err" | tr ';' '\n' | grep -vqE 'an engine iomark does not have|zoned-device option'; then
+      cls="refused: engine/zoned"
+    else
+      cls="refused by name"
+    fi
+    detail=$(sed -e 's/^iomark run: [^:]*: //' -e 's/ (see docs\/fio-jobs.md; --ignore-unknown skips them)//' \
+             -e 's/ (an engine iomark does not have[^;]*null)/ (engine)/g' -e 's/ (zoned-device option; iomark has no zoned mode)/ (zoned)/g' \
+             "$WORK/p.err" | head -1 | cut -c1-200 | tr '|' '/')
+    : "$items"
+  else
+    cls="refused unclearly"; detail=$(head -c 160 "$WORK/p.err" | tr '\n|' ' /')
+  fi
+  count[$cls]=$(( ${count[$cls]:-0} + 1 ))
+  printf '| %s | %s | %s | %s |\n' "$b" "$fp" "$cls" "$detail" >>"$WORK/table.md"
+  case $cls in
+    crash|hang|"refused unclearly") fail "$b: $cls: $detail" ;;
+    *) pass "$b: $cls" ;;
+  esac
+done
+cat "$WORK/table.md"
+echo
+for k in "${!count[@]}"; do echo "$k: ${count[$k]}"; done | sort
+finish
