@@ -3,7 +3,8 @@
 # examples/ folder) through iomark: every file is parsed (--parse-only), and
 # each one iomark accepts is run with its files remapped into a scratch
 # folder, sizes capped at 4 MiB and 1 s runtimes. Each file is classified:
-#   runs | refused by name (engine/zoned only, or other options) |
+#   runs | refused by name (engine/zoned only - with the options fio
+#   --enghelp lists for that engine - or other options) |
 #   refused unclearly | crash | hang
 # The test fails on a crash, a hang or an unclear refusal, and, for every
 # file that runs, when iomark's parsed workload differs from fio's
@@ -56,8 +57,16 @@ for f in "$EX"/*.fio; do
   elif grep -qE 'line [0-9]+: [A-Za-z_0-9]+(=|:| |$)|\$\{[A-Za-z_0-9]+\}' "$WORK/p.err"; then
     # refused naming the option(s): only engines/zoned options, or others too
     items=$(sed -e 's/^[^:]*: [^:]*: //' "$WORK/p.err" | head -1)
+    # the options of a refused engine (fio --enghelp=ENGINE lists them) go with it
+    engopts='^$'
+    for e in $(grep -oE 'ioengine=[A-Za-z0-9_-]+ \(an engine' "$WORK/p.err" | sed -E 's/ioengine=([^ ]+).*/\1/' | sort -u); do
+      [ "$HAVE_FIO" = 1 ] || break
+      o=$(timeout 10 fio --enghelp="$e" 2>/dev/null | awk -F' *: ' 'NF > 1 {print $1}' | tr '\n' '|' | sed 's/|$//' || true)
+      [ -n "$o" ] && engopts="$engopts|^ *line [0-9]+: ($o)(=|$)"
+    done
     if grep -q 'options\? iomark does not run' "$WORK/p.err" &&
-       ! sed -e 's/.*skips them): //' "$WORK/p.err" | tr ';' '\n' | grep -vqE 'an engine iomark does not have|zoned-device option'; then
+       ! sed -e 's/.*skips them): //' "$WORK/p.err" | tr ';' '\n' | grep -vE 'an engine iomark does not have|zoned-device option' \
+         | grep -vqE "$engopts"; then
       cls="refused: engine/zoned"
     else
       cls="refused by name"
