@@ -9,6 +9,7 @@
 # time), and the ratios iomark/fio. Needs root for the loop device.
 #
 # usage: bench/vs_fio.sh [RUNTIME_S] [ROUNDS]   (defaults 10 s, 2 rounds)
+#        BENCH_CASES=REGEX limits the run to the cases whose name matches (grep -E)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RT=${1:-10}
@@ -38,6 +39,8 @@ if [ -n "$LOOP" ]; then
   CASES+=(
     "ramloop 4K randread QD1|--ioengine=io_uring --rw=randread --bs=4k --iodepth=1|--ioengine=io_uring --fixedbufs=1 --registerfiles=1 --rw=randread --bs=4k --iodepth=1|$LOOP"
     "ramloop 4K randread QD32|--ioengine=io_uring --rw=randread --bs=4k --iodepth=32|--ioengine=io_uring --fixedbufs=1 --registerfiles=1 --rw=randread --bs=4k --iodepth=32|$LOOP"
+    "ramloop 1M seqread QD8|--ioengine=io_uring --rw=read --bs=1M --iodepth=8|--ioengine=io_uring --fixedbufs=1 --registerfiles=1 --rw=read --bs=1M --iodepth=8|$LOOP"
+    "ramloop 1M seqread QD1|--ioengine=io_uring --rw=read --bs=1M --iodepth=1|--ioengine=io_uring --fixedbufs=1 --registerfiles=1 --rw=read --bs=1M --iodepth=1|$LOOP"
   )
 fi
 CASES+=(
@@ -49,6 +52,7 @@ echo "# iomark $("$IOMARK" --version | cut -d' ' -f2) vs $(fio --version), $(dat
 echo "# $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), kernel $(uname -r), ${RT}s per run, $ROUNDS rounds, direct I/O"
 for c in "${CASES[@]}"; do
   IFS='|' read -r name iopt fopt target <<<"$c"
+  [ -z "${BENCH_CASES:-}" ] || grep -qE -- "$BENCH_CASES" <<<"$name" || continue
   for r in $(seq 1 "$ROUNDS"); do
     # shellcheck disable=SC2086
     "$IOMARK" run $iopt --runtime=${RT}s --randseed=$r --output-format=json --output="$W/i.$r.json" --quiet "$target"

@@ -330,7 +330,10 @@ static int sync_poll(struct ctl *c, uint64_t now, int phase, bool all_done, int 
     return ev;
 }
 
-/* Whether the phase changes now: warm-up -> measured (*at its instant) or measured -> end. */
+/* Whether the phase changes now: warm-up -> measured (*at its instant) or
+ * measured -> end. Without sync the instants are the scheduled ones, which
+ * the workers already count by (see run_phases), however late this thread
+ * wakes; only every worker being done ends a phase early, at `now`. */
 static bool phase_due(const struct ctl *c, uint64_t now, int phase, bool all_done, uint64_t *at)
 {
     const struct iom_job *job = c->job;
@@ -340,13 +343,34 @@ static bool phase_due(const struct ctl *c, uint64_t now, int phase, bool all_don
             *at = c->sync_meas_at;
             return c->sync_meas && now >= c->sync_meas_at;
         }
-        return now - c->t_start >= job->ramp_ns || all_done;
+        uint64_t start = c->t_start + job->ramp_ns;
+        if (now >= start)
+            *at = start;
+        return now >= start || all_done;
     }
     if (c->sync) {
         *at = c->sync_end_at > c->t_meas ? c->sync_end_at : c->t_meas;
         return c->sync_end && now >= c->sync_end_at;
     }
-    return (job->runtime_ns && now - c->t_meas >= job->runtime_ns) || all_done;
+    if (job->runtime_ns && now - c->t_meas >= job->runtime_ns) {
+        *at = c->t_meas + job->runtime_ns;
+        return true;
+    }
+    return all_done;
+}
+
+/* A stop in the warm-up without sync: an empty window, unless the measured
+ * phase has begun as scheduled (the workers count by it): then it begins
+ * here, and the caller ends it at once (cut short). */
+static void stop_in_warmup(struct ctl *c)
+{
+    uint64_t start = c->t_start + c->job->ramp_ns;
+    __atomic_store_n(&c->sh->meas_end_ns, start, __ATOMIC_RELEASE);
+    if (iom_now_ns() < start)
+        return;
+    __atomic_store_n(&c->sh->meas_end_ns, c->job->runtime_ns ? start + c->job->runtime_ns : 0,
+                     __ATOMIC_RELEASE);
+    begin_measure(c, start);
 }
 
 /* Take the phases until the run ends (time, io limit, every worker done, or a stop). */
@@ -360,6 +384,8 @@ static void control_loop(struct ctl *c)
         bool all_done = __atomic_load_n(&c->sh->nr_finished, __ATOMIC_RELAXED) == c->nw;
         if (c->sync ? sync_poll(c, now, phase, all_done, &sig) == IOM_RSYNC_STOP : sig) {
             c->r->interrupted_signal = sig;
+            if (!c->sync && phase == IOM_PHASE_WARMUP)
+                stop_in_warmup(c);
             return;
         }
         if (phase == IOM_PHASE_WARMUP && phase_due(c, now, phase, all_done, &at)) {
@@ -470,6 +496,17 @@ static int run_phases(struct ctl *c, int rc)
     }
     c->t_start = c->last_prog = sync_start ? sync_start : iom_now_ns();
     c->sh->start_ns = c->t_start;
+    if (!rc && !c->sync) {
+        /* The measured window as scheduled, published before the workers
+         * start: they count by it, so a control thread that wakes late (a
+         * busy machine) does not stretch the warm-up or the measured phase.
+         * An early end (a stop, every worker done) only moves the end
+         * earlier. With sync, boundaries are published as they are agreed. */
+        uint64_t start = c->t_start + c->job->ramp_ns;
+        __atomic_store_n(&c->sh->meas_start_ns, start, __ATOMIC_RELEASE);
+        __atomic_store_n(&c->sh->meas_end_ns, c->job->runtime_ns ? start + c->job->runtime_ns : 0,
+                         __ATOMIC_RELEASE);
+    }
     if (rc)
         set_phase(c->sh, IOM_PHASE_STOP);
     else if (c->sh->phase == IOM_PHASE_MEASURE)
@@ -483,8 +520,12 @@ static int run_phases(struct ctl *c, int rc)
     if (!rc)
         control_loop(c);
     c->t_end = iom_now_ns();
-    if (c->t_meas && !c->t_meas_end) /* stopped during the measured phase */
-        end_measure(c, c->t_end, IOM_PHASE_STOP);
+    if (c->t_meas && !c->t_meas_end) { /* stopped during the measured phase */
+        uint64_t end = c->t_end;         /* (unless it had ended as scheduled) */
+        if (!c->sync && c->job->runtime_ns && end - c->t_meas > c->job->runtime_ns)
+            end = c->t_meas + c->job->runtime_ns;
+        end_measure(c, end, IOM_PHASE_STOP);
+    }
     set_phase(c->sh, IOM_PHASE_STOP);
     for (unsigned i = 0; i < c->nw; i++) {
         if (c->ws[i].started)

@@ -32,6 +32,7 @@ enum { PH_RAMP = 0, PH_MEASURE = 1, PH_STOP = 2 };
 struct vu_thread {
     pthread_t tid;
     struct tpcc_vu vu;
+    struct tpcc_deck deck;     /* this VU's transaction deck (clause 5.2.4.2) */
     struct tpcc_txn_stats st[TPCC_NR_TXN];
     uint64_t calls_all;        /* every call, any phase (live line) */
     uint64_t new_orders_all;   /* committed New-Orders, any phase */
@@ -101,8 +102,9 @@ static void *vu_main(void *arg)
         return NULL;
     }
     t->vu.c->cancel = t->cancel;
+    tpcc_deck_init(&t->deck, t->cfg->mix);
     while (!stopping(t)) {
-        enum tpcc_txn_type type = tpcc_pick_txn(&t->vu.rng, t->cfg->mix);
+        enum tpcc_txn_type type = tpcc_deck_draw(&t->deck, &t->vu.rng);
         if (t->cfg->keying_think) {
             nap(t, keying_s[type]);
             if (stopping(t))

@@ -113,3 +113,30 @@ enum tpcc_txn_type tpcc_pick_txn(struct tpcc_rng *r, const unsigned weight[TPCC_
     }
     return TPCC_NEW_ORDER;
 }
+
+const double tpcc_mix_floor_pct[TPCC_NR_TXN] = {0, 43.0, 4.0, 4.0, 4.0};
+
+void tpcc_deck_init(struct tpcc_deck *d, const unsigned weight[TPCC_NR_TXN])
+{
+    d->n = 0;
+    for (int t = 0; t < TPCC_NR_TXN; t++)
+        for (unsigned k = 0; k < weight[t] && d->n < TPCC_DECK_MAX; k++)
+            d->card[d->n++] = (unsigned char)t;
+    d->pos = d->n;
+}
+
+enum tpcc_txn_type tpcc_deck_draw(struct tpcc_deck *d, struct tpcc_rng *r)
+{
+    if (d->n == 0)
+        return TPCC_NEW_ORDER;
+    if (d->pos >= d->n) {
+        for (unsigned i = d->n - 1; i > 0; i--) {  /* Fisher-Yates */
+            unsigned j = (unsigned)tpcc_rand_int(r, 0, i);
+            unsigned char c = d->card[i];
+            d->card[i] = d->card[j];
+            d->card[j] = c;
+        }
+        d->pos = 0;
+    }
+    return (enum tpcc_txn_type)d->card[d->pos++];
+}

@@ -90,4 +90,29 @@ extern const char *const tpcc_txn_name[TPCC_NR_TXN];
 /* Pick a type with probability weight[t] / sum(weight); the sum must be > 0. */
 enum tpcc_txn_type tpcc_pick_txn(struct tpcc_rng *r, const unsigned weight[TPCC_NR_TXN]);
 
+/*
+ * The transaction deck of TPC-C clause 5.2.4.2 (revision 5.11): each virtual
+ * user deals its types from a deck holding weight[t] cards of type t,
+ * shuffled (Fisher-Yates, with r) before every pass, so that every pass of
+ * sum(weight) transactions has exactly the weights' mix and a run cannot
+ * drift below the minimum percentages of clause 5.2.3 the way independent
+ * draws can. With 10:10:1:1:1 a pass is 23 cards: Payment 43.5% (floor 43),
+ * Delivery, Order-Status and Stock-Level 4.3% each (floor 4).
+ */
+#define TPCC_DECK_MAX (TPCC_NR_TXN * 1000)  /* the CLI allows weights 0..1000 */
+struct tpcc_deck {
+    unsigned char card[TPCC_DECK_MAX];
+    unsigned n, pos;  /* cards in the deck; next card (n: shuffle first) */
+};
+
+/* Fill d with weight[t] cards of each type (each weight <= 1000, sum > 0). */
+void tpcc_deck_init(struct tpcc_deck *d, const unsigned weight[TPCC_NR_TXN]);
+
+/* The next card; shuffles the deck with r at the start of every pass. */
+enum tpcc_txn_type tpcc_deck_draw(struct tpcc_deck *d, struct tpcc_rng *r);
+
+/* TPC-C clause 5.2.3 minimum shares of the mix in percent (0 for New-Order,
+ * which has none): Payment 43, Delivery 4, Order-Status 4, Stock-Level 4. */
+extern const double tpcc_mix_floor_pct[TPCC_NR_TXN];
+
 #endif

@@ -46,4 +46,12 @@ struct tpcc_txn_figures {
 };
 void iom_tpcc_txn_figures(const struct tpcc_txn_stats *s, struct tpcc_txn_figures *f);
 
+/*
+ * The measured transaction mix of run x: pct[t] = calls of type t in the
+ * measured interval / all calls x 100 (0 when nothing ran). Returns a bit
+ * mask (1 << t) of the types below TPC-C's minimum share (clause 5.2.3,
+ * tpcc_mix_floor_pct: Payment 43%, Delivery, Order-Status, Stock-Level 4%).
+ */
+unsigned iom_tpcc_mix_measured(const struct tpcc_run_result *x, double pct[TPCC_NR_TXN]);
+
 #endif

@@ -340,6 +340,7 @@ struct state {
     uint32_t loops;
     uint32_t size_pct, offset_pct;  /* size=N% / offset=N% of the file */
     uint64_t rw_skip;               /* rw=read:<nr> */
+    uint64_t number_ios;            /* number_ios=N: stop after N I/Os */
     char random_generator[16];
     char jobname[IOM_NAME_LEN];
 };
@@ -460,6 +461,29 @@ static int apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct state
         strcmp(n, "thread") == 0 || strcmp(n, "threads") == 0 ||
         strcmp(n, "verify_backlog") == 0)
         return 0;
+    /* fio's switches that turn some of its statistics off or on: iomark
+     * measures and reports latency and bandwidth whatever they say */
+    if (strcmp(n, "disable_lat") == 0 || strcmp(n, "disable_clat") == 0 ||
+        strcmp(n, "disable_slat") == 0 || strcmp(n, "disable_bw_measurement") == 0 ||
+        strcmp(n, "disable_bw") == 0 || strcmp(n, "clat_percentiles") == 0 ||
+        strcmp(n, "lat_percentiles") == 0 || strcmp(n, "slat_percentiles") == 0) {
+        bool b;
+        return fio_bool(kv, &b, err, errlen);
+    }
+    if (strcmp(n, "kb_base") == 0) {
+        if (strcmp(v, "1024") != 0) {
+            snprintf(err, errlen, "%s: kb_base=%s (iomark reads sizes with kb_base=1024, fio's "
+                     "default)", where, v);
+            return -ENOENT;
+        }
+        return 0;
+    }
+    if (strcmp(n, "number_ios") == 0) {
+        if (iom_parse_u64(v, &u, &why) || u == 0)
+            return fail(err, errlen, "%s: number_ios=%s: a whole number above 0", where, v);
+        st->number_ios = u;
+        return 0;
+    }
     if ((strcmp(n, "rw") == 0 || strcmp(n, "readwrite") == 0) && strstr(v, "trim")) {
         snprintf(err, errlen, "%s: %s=%s (trims: iomark issues reads and writes only)", where, n,
                  v);
@@ -873,6 +897,15 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     }
     if (st.io_size) /* io_size: the job's I/O amount instead of size */
         per_file_io = named ? st.io_size / k : st.io_size;
+    if (st.number_ios) { /* fio's number_ios: N I/Os per clone, here as bytes */
+        if (job->nr_bssplit)
+            return fail(err, errlen, "line %u: [%s]: number_ios with bssplit/bsrange: iomark "
+                        "limits I/O in bytes, which mixed sizes make inexact", sec->line,
+                        sec->name);
+        uint64_t b = st.number_ios * job->bs_bytes / (named ? k : 1);
+        if (!per_file_io || b < per_file_io)
+            per_file_io = b ? b : job->bs_bytes;
+    }
     if (!st.time_based) {
         if (per_file_io) {
             if ((unsigned __int128)per_file_io * st.loops > UINT64_MAX)

@@ -3,9 +3,12 @@
 # examples/ folder) through iomark: every file is parsed (--parse-only), and
 # each one iomark accepts is run with its files remapped into a scratch
 # folder, sizes capped at 4 MiB and 1 s runtimes. Each file is classified:
-#   runs | refused by name (engine/zoned only, or other options) |
+#   runs | refused by name (engine/zoned only - with the options fio
+#   --enghelp lists for that engine - or other options) |
 #   refused unclearly | crash | hang
-# The test fails on a crash, a hang or an unclear refusal. The table goes to
+# The test fails on a crash, a hang or an unclear refusal, and, for every
+# file that runs, when iomark's parsed workload differs from fio's
+# (fio --parse-only --debug=parse; fio_parse_compare.py lists the fields). The table goes to
 # stdout (docs/fio-jobs.md records it). FIO_EXAMPLES overrides the folder.
 . "$(dirname "$0")/lib.sh"
 
@@ -35,6 +38,15 @@ for f in "$EX"/*.fio; do
        --runtime=1 --ramp_time=0 --loops=1 --quiet --output-format=json --output="$WORK/r.json") \
        >/dev/null 2>"$WORK/r.err" || rc=$?
     if [ "$rc" = 0 ]; then cls=runs; detail="$(grep -c '^\[' "$WORK/p.txt") job(s)"
+      # the parsed workload, field by field, against fio's own parser
+      if [ "$HAVE_FIO" = 1 ]; then
+        timeout 10 fio --parse-only --debug=parse "$f" >"$WORK/fd.txt" 2>&1 || true
+        if "$PY" "$SRCDIR/tests/integration/fio_parse_compare.py" "$WORK/fd.txt" "$WORK/p.txt" >"$WORK/cmp.txt"; then
+          pass "$b: parsed as fio: $(tail -1 "$WORK/cmp.txt")"; detail="$detail; $(tail -1 "$WORK/cmp.txt") from fio --parse-only"
+        else
+          fail "$b: parsed differently from fio: $(tr '\n' ' ' <"$WORK/cmp.txt")"
+        fi
+      fi
     elif [ "$rc" = 124 ]; then cls=hang; detail="no end after 60 s"
     elif [ "$rc" -ge 128 ]; then cls=crash; detail="signal $((rc - 128))"
     elif grep -qE '(line [0-9]+|\[[^]]+\])' "$WORK/r.err"; then cls="refused at run"; detail=$(head -c 160 "$WORK/r.err" | tr '\n|' ' /')
@@ -45,8 +57,16 @@ for f in "$EX"/*.fio; do
   elif grep -qE 'line [0-9]+: [A-Za-z_0-9]+(=|:| |$)|\$\{[A-Za-z_0-9]+\}' "$WORK/p.err"; then
     # refused naming the option(s): only engines/zoned options, or others too
     items=$(sed -e 's/^[^:]*: [^:]*: //' "$WORK/p.err" | head -1)
+    # the options of a refused engine (fio --enghelp=ENGINE lists them) go with it
+    engopts='^$'
+    for e in $(grep -oE 'ioengine=[A-Za-z0-9_-]+ \(an engine' "$WORK/p.err" | sed -E 's/ioengine=([^ ]+).*/\1/' | sort -u); do
+      [ "$HAVE_FIO" = 1 ] || break
+      o=$(timeout 10 fio --enghelp="$e" 2>/dev/null | awk -F' *: ' 'NF > 1 {print $1}' | tr '\n' '|' | sed 's/|$//' || true)
+      [ -n "$o" ] && engopts="$engopts|^ *line [0-9]+: ($o)(=|$)"
+    done
     if grep -q 'options\? iomark does not run' "$WORK/p.err" &&
-       ! sed -e 's/.*skips them): //' "$WORK/p.err" | tr ';' '\n' | grep -vqE 'an engine iomark does not have|zoned-device option'; then
+       ! sed -e 's/.*skips them): //' "$WORK/p.err" | tr ';' '\n' | grep -vE 'an engine iomark does not have|zoned-device option' \
+         | grep -vqE "$engopts"; then
       cls="refused: engine/zoned"
     else
       cls="refused by name"

@@ -7,7 +7,9 @@ F=$WORK/t.dat
 for eng in io_uring libaio psync null; do
   expect_status 0 "randread $eng QD8" -- "$IOMARK" run --ioengine=$eng --iodepth=8 --size=32M --runtime=1 \
     --output-format=json --output=$WORK/$eng.json --quiet $F
-  if $CHECK $WORK/$eng.json --bs 4096 --min-ios 100; then pass "$eng result checks"; else fail "$eng result checks"; fi
+  # a device shared with other work can do under 100 I/Os in that second (57 seen for
+  # psync); the arithmetic checks need some I/Os, not a device speed
+  if $CHECK $WORK/$eng.json --bs 4096 --min-ios $([ $eng = null ] && echo 100 || echo 10); then pass "$eng result checks"; else fail "$eng result checks"; fi
 done
 # the file was created at the size asked for and filled (not sparse)
 [ "$(stat -c %s $F)" = 33554432 ] && pass "file created at 32 MiB" || fail "file size $(stat -c %s $F)"
@@ -39,8 +41,9 @@ expect_status 0 "sizes echoed" -- "$IOMARK" run --bs=8Ki --size=1.5M --runtime=1
 grep -q "block size 8192 B" $WORK/out && grep -q "region 1572864 B" $WORK/out && pass "resolved bytes echoed" || fail "no resolved bytes: $(head -3 $WORK/out)"
 
 # pacing: 2 threads x 250 IOPS for 3 s = 1500 I/Os (the rate, not iomark, sets the expectation;
-# 5% leaves room for a busy machine delaying the last due I/Os past the end)
-expect_status 0 "rate_iops 250 x 2 threads" -- "$IOMARK" run --rate_iops=250 --numjobs=2 --iodepth=4 --runtime=3 \
+# 5% leaves room for a busy machine delaying the last due I/Os past the end). On the null
+# engine: a shared disk may not sustain 500 IOPS (1419 seen), and the pacing is the same code
+expect_status 0 "rate_iops 250 x 2 threads" -- "$IOMARK" run --ioengine=null --rate_iops=250 --numjobs=2 --iodepth=4 --runtime=3 \
   --output-format=json --output=$WORK/rate.json --quiet $F
 $CHECK $WORK/rate.json --bs 4096 --expect-ios 1500 --tol 0.05 && pass "paced I/O count" || fail "paced I/O count"
 

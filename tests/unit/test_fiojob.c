@@ -543,6 +543,13 @@ static void test_syntax(void)
         CHECK_U64(f.jobs[2].job.seq_stride_bytes, 12288); /* 4k I/O, then skip 8k */
     }
     iom_fio_file_free(&f);
+    /* number_ios=10 of 4k: 10 I/Os (fio 3.33 ran 10 reads of this job) */
+    CHECK(parse("[a]\nfilename=/tmp/x\nrw=randread\nsize=1m\nnumber_ios=10\ndisable_lat=1\n"
+                "kb_base=1024\n", NULL, &f, err) == 0);
+    if (f.nr_jobs == 1)
+        CHECK_U64(f.jobs[0].job.io_limit_bytes, 10 * 4096);
+    iom_fio_file_free(&f);
+    expect_refused("[a]\nkb_base=1000\n", NULL, "line 2", "kb_base=1000");
 }
 
 int main(void)

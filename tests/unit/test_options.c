@@ -40,7 +40,7 @@ int main(void)
 
     char *a1[] = {"--rw=randrw", "--bs", "8k", "--iodepth=32", "--numjobs=4", "--rwmixread=70",
                   "--size=4GiB", "--offset=1M", "--runtime=1m", "--ramp_time=5s",
-                  "--cooldown_time=2s", "--ioengine=" OTHER_ENGINE, "--direct=0", "--sync=dsync",
+                  "--cooldown_time=2s", ("--ioengine=" OTHER_ENGINE), "--direct=0", "--sync=dsync",
                   "--rate_iops=500", "--sequential_shared", "--series_interval=250ms",
                   "--output-format=json", "--output=/tmp/x.json", "--quiet", "/dev/null", "f2"};
     CHECK(parse(&j, &ro, err, 22, a1) == 0);
