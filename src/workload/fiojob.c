@@ -332,6 +332,7 @@ static int lex(const char *text, struct lexed *lx, char *err, size_t errlen)
 /* What a job's options set beyond the iom_job fields. */
 struct state {
     char filename[4096];
+    bool filename_append;           /* job file lines add files (fio); command line replaces */
     char directory[1024];
     uint64_t filesize, io_size;
     bool size_given, runtime_given, time_based, stonewall, new_group, group_reporting;
@@ -556,7 +557,13 @@ static int apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct state
         if (!*v || strlen(v) >= sizeof(st->filename))
             return fail(err, errlen, "%s: filename=%s: needs one or more names joined by ':'",
                         where, v);
-        snprintf(st->filename, sizeof(st->filename), "%s", v);
+        /* fio 3.33 (str_filename_cb adds each name): every filename= line of the
+         * job file, [global] ones included, adds its files; checked with fio --debug=file */
+        size_t have = st->filename_append ? strlen(st->filename) : 0;
+        if (have && have + 1 + strlen(v) >= sizeof(st->filename))
+            return fail(err, errlen, "%s: filename=%s: the names of one job exceed %zu characters",
+                        where, v, sizeof(st->filename) - 1);
+        snprintf(st->filename + have, sizeof(st->filename) - have, "%s%s", have ? ":" : "", v);
         return 0;
     }
     if (strcmp(n, "directory") == 0) {
@@ -736,6 +743,7 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     for (int pass = 0; pass < 3; pass++) {
         const struct iom_fio_kv *list = NULL;
         uint32_t n = 0;
+        st.filename_append = pass < 2;
         for (uint32_t s = 0; pass == 0 && s < sec_idx; s++) {
             if (!lx->sec[s].global)
                 continue;
@@ -826,10 +834,14 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     if (!st.randrepeat && !st.seed_given)
         job->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32) ^ sec->line;
 
-    if (st.time_based && !st.runtime_given)
-        return fail(err, errlen, "line %u: [%s]: time_based needs runtime= (fio says 'time_based "
-                    "requires a runtime/timeout setting' and the job does no I/O)", sec->line,
-                    sec->name);
+    if (st.time_based && !st.runtime_given) {
+        /* fio 3.33 prints "fio: time_based requires a runtime/timeout setting" and
+         * runs the job size-based (checked: size=64k bs=4k does 16 reads) */
+        fprintf(stderr, "iomark: warning: line %u: [%s]: time_based requires a runtime/timeout setting; "
+                "the job runs size-based (as fio)\n", sec->line, sec->name);
+        st.time_based = false;
+        fj->time_based = false;
+    }
 
     /* files */
     static char files[MAX_FILES][1024];
