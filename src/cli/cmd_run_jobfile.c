@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/progress.h"
 #include "core/group.h"
+#include "core/offsets.h"
 #include "report/fio.h"
 #include "workload/fiojob.h"
 #include "workload/profiles.h"
@@ -404,6 +405,14 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
             if (fj->limit_is_region) {
                 uint64_t len = tg[i][0].region_len;
                 fj->job.io_limit_bytes = len * fj->loops;
+            }
+            if (!fj->time_based && fj->job.nr_targets == 1 && fj->loops && !is_null(fj)) {
+                /* a size-based pass ends where the last whole block does: fio 3.33 reads a
+                 * 30 KiB file with bs=4k in 7 reads (28 KiB) and leaves the tail; no wrap */
+                uint64_t len = tg[i][0].region_len;
+                uint64_t tail = iom_offgen_unused_tail(&fj->job, len, fj->job.numjobs);
+                if (tail && tail < len && fj->job.io_limit_bytes == len * fj->loops)
+                    fj->job.io_limit_bytes = (len - tail) * fj->loops;
             }
             jobs[n] = &fj->job;
             tgs[n] = tg[i];
