@@ -73,6 +73,29 @@ static const char *replay_path(int argc, char **argv)
     return NULL;
 }
 
+/* --ioengine=null: the option checks of iom_cli_check without touching any target
+ * path; each target is a region of --size bytes at --offset that no I/O reaches. */
+static int null_check(const struct iom_job *job, const struct iom_run_opts *ro,
+                      struct iom_target *targets)
+{
+    const char *opt = NULL, *why = NULL;
+    if (iom_job_validate(job, &opt, &why)) {
+        iom_cli_error("run", "--%s: %s", opt, why);
+        return IOM_EXIT_USAGE;
+    }
+    (void)ro;
+    for (uint32_t i = 0; i < job->nr_targets; i++) {
+        memset(&targets[i], 0, sizeof(targets[i]));
+        targets[i].path = job->targets[i];
+        targets[i].fd = -1;
+        targets[i].size_bytes = job->offset_bytes + job->size_bytes;
+        targets[i].region_start = job->offset_bytes;
+        targets[i].region_len = job->size_bytes;
+        targets[i].logical_block_bytes = 512;
+    }
+    return 0;
+}
+
 int iom_cmd_run(int argc, char **argv)
 {
     struct iom_job job;
@@ -126,6 +149,19 @@ int iom_cmd_run(int argc, char **argv)
         iom_job_free(&job);
         return IOM_EXIT_OK;
     }
+    /* --ioengine=null (as fio's null engine, a FIO_DISKLESSIO engine): no file is
+     * needed, opened, created or monitored; the region is --size from --offset */
+    bool null_engine = strcmp(job.ioengine, "null") == 0;
+    if (null_engine && !job.size_bytes) {
+        iom_cli_error("run", "--ioengine=null: needs --size (no file is opened, so there is no "
+                      "size to take; fio says 'you need to specify size=')");
+        iom_job_free(&job);
+        return IOM_EXIT_USAGE;
+    }
+    if (null_engine && job.nr_targets == 0 && iom_job_add_target(&job, "null")) {
+        iom_job_free(&job);
+        return IOM_EXIT_FAIL;
+    }
     struct iom_target *targets = calloc(job.nr_targets ? job.nr_targets : 1, sizeof(*targets));
     if (!targets) {
         iom_job_free(&job);
@@ -143,7 +179,7 @@ int iom_cmd_run(int argc, char **argv)
         goto out;
     }
 #endif
-    status = iom_cli_check("run", &job, &ro, targets);
+    status = null_engine ? null_check(&job, &ro, targets) : iom_cli_check("run", &job, &ro, targets);
     if (status)
         goto out;
     iom_cli_signals_install();
@@ -152,7 +188,7 @@ int iom_cmd_run(int argc, char **argv)
         double s = iom_cli_job_seconds(&job);
         iom_cli_progress_plan("run", &ro, runs, s < 0 ? -1 : s * runs, false);
     }
-    status = iom_cli_prepare("run", &job, &ro, targets);
+    status = null_engine ? 0 : iom_cli_prepare("run", &job, &ro, targets);
     if (status)
         goto out;
     if (repeat > 1) { /* --repeat N: cli/repeat.c */
