@@ -368,8 +368,10 @@ int tpcc_load(struct tpcc_conn *c, const struct tpcc_scale *sc, uint64_t seed,
         struct tpcc_load_progress p = {sc->warehouses, sc->warehouses, 100.0, ld.rows};
         progress(&p, arg);
     }
-    if ((rc = tpcc_schema_indexes(c)))
+    if ((rc = tpcc_schema_indexes(c, stop)))
         return rc;
+    if (stop && *stop)  /* stopped during the last statement: not marked complete */
+        return -EINTR;
     if ((rc = c->ops->begin(c, true)))
         return rc;
     if ((rc = tpcc_meta_write(c, sc))) {

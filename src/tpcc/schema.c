@@ -7,6 +7,7 @@
  * as the other engines' index-organised layouts). PostgreSQL gets its
  * primary keys after the load, which is how bulk loads are done there.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,7 +99,17 @@ int tpcc_schema_create(struct tpcc_conn *c)
                            "v VARCHAR(64))");
 }
 
-int tpcc_schema_indexes(struct tpcc_conn *c)
+/* One index-phase statement, unless a stop was asked for (-EINTR). */
+static int ix_exec(struct tpcc_conn *c, const volatile sig_atomic_t *stop, const char *sql)
+{
+    if (stop && *stop) {
+        snprintf(c->err, sizeof(c->err), "interrupted before: %s", sql);
+        return -EINTR;
+    }
+    return c->ops->exec(c, sql);
+}
+
+int tpcc_schema_indexes(struct tpcc_conn *c, const volatile sig_atomic_t *stop)
 {
     bool sqlite = strcmp(c->ops->name, "sqlite") == 0;
     char sql[512];
@@ -109,20 +120,20 @@ int tpcc_schema_indexes(struct tpcc_conn *c)
                 continue;
             snprintf(sql, sizeof(sql), "ALTER TABLE %s ADD PRIMARY KEY (%s)", defs[i].name,
                      defs[i].pk);
-            if ((rc = c->ops->exec(c, sql)))
+            if ((rc = ix_exec(c, stop, sql)))
                 return rc;
         }
     }
-    if ((rc = c->ops->exec(c, "CREATE INDEX customer_i2 ON customer "
+    if ((rc = ix_exec(c, stop, "CREATE INDEX customer_i2 ON customer "
                               "(c_w_id, c_d_id, c_last, c_first, c_id)")))
         return rc;
-    if ((rc = c->ops->exec(c, "CREATE INDEX orders_i2 ON orders (o_w_id, o_d_id, o_c_id, o_id)")))
+    if ((rc = ix_exec(c, stop, "CREATE INDEX orders_i2 ON orders (o_w_id, o_d_id, o_c_id, o_id)")))
         return rc;
     if (sqlite)
-        return c->ops->exec(c, "ANALYZE");
+        return ix_exec(c, stop, "ANALYZE");
     for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++) {
         snprintf(sql, sizeof(sql), "VACUUM ANALYZE %s", defs[i].name);
-        if ((rc = c->ops->exec(c, sql)))
+        if ((rc = ix_exec(c, stop, sql)))
             return rc;
     }
     return 0;

@@ -47,8 +47,11 @@ extern const char *const tpcc_tables[9];
 int tpcc_schema_create(struct tpcc_conn *c);
 
 /* Create the two secondary indexes (customer by last name, orders by
- * customer) and refresh planner statistics. Returns 0 or -errno. */
-int tpcc_schema_indexes(struct tpcc_conn *c);
+ * customer; on PostgreSQL first the primary keys) and refresh planner
+ * statistics (VACUUM ANALYZE per table; SQLite ANALYZE). stop (may be NULL)
+ * is checked before every statement: once set, the statement in progress
+ * finishes and -EINTR is returned without the rest. Returns 0 or -errno. */
+int tpcc_schema_indexes(struct tpcc_conn *c, const volatile sig_atomic_t *stop);
 
 /* Store the scale in iomark_meta (call inside the load). Returns 0 or -errno. */
 int tpcc_meta_write(struct tpcc_conn *c, const struct tpcc_scale *sc);
