@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/progress.h"
@@ -85,12 +86,23 @@ static int null_check(const struct iom_job *job, const struct iom_run_opts *ro,
     }
     (void)ro;
     for (uint32_t i = 0; i < job->nr_targets; i++) {
+        uint64_t len = job->size_bytes;
+        struct stat st;
+        if (!len) { /* an existing regular file lends its size; it is not opened */
+            if (stat(job->targets[i], &st) || !S_ISREG(st.st_mode) ||
+                (uint64_t)st.st_size <= job->offset_bytes) {
+                iom_cli_error("run", "--ioengine=null: %s: needs --size unless the target is an "
+                              "existing file larger than --offset", job->targets[i]);
+                return IOM_EXIT_USAGE;
+            }
+            len = (uint64_t)st.st_size - job->offset_bytes;
+        }
         memset(&targets[i], 0, sizeof(targets[i]));
         targets[i].path = job->targets[i];
         targets[i].fd = -1;
-        targets[i].size_bytes = job->offset_bytes + job->size_bytes;
+        targets[i].size_bytes = job->offset_bytes + len;
         targets[i].region_start = job->offset_bytes;
-        targets[i].region_len = job->size_bytes;
+        targets[i].region_len = len;
         targets[i].logical_block_bytes = 512;
     }
     return 0;
@@ -152,7 +164,7 @@ int iom_cmd_run(int argc, char **argv)
     /* --ioengine=null (as fio's null engine, a FIO_DISKLESSIO engine): no file is
      * needed, opened, created or monitored; the region is --size from --offset */
     bool null_engine = strcmp(job.ioengine, "null") == 0;
-    if (null_engine && !job.size_bytes) {
+    if (null_engine && !job.size_bytes && job.nr_targets == 0) {
         iom_cli_error("run", "--ioengine=null: needs --size (no file is opened, so there is no "
                       "size to take; fio says 'you need to specify size=')");
         iom_job_free(&job);

@@ -1,0 +1,106 @@
+/*
+ * fiojob_int.h - internal to the fio job-file front end (fiojob.h), shared by
+ * its three files; nothing outside src/workload/fiojob*.c includes it:
+ *   fiojob_value.c  the text: lines, [sections], ';'/'#' comments, ${VAR},
+ *                   fio's built-in variables ($pagesize, $ncpus, $mb_memory),
+ *                   arithmetic in values, size=/offset= percentages
+ *                   (iom_fio_resolve_pct);
+ *   fiojob_opts.c   one fio option -> struct iom_job and struct state;
+ *   fiojob.c        a job from [global] + its section + the command line,
+ *                   files and sizes, steps and groups, the public entry points.
+ * Errors: err (errlen bytes) gets one line, "line N: ..." when the
+ * option has a line; functions return 0 or -errno.
+ */
+#ifndef IOMARK_WORKLOAD_FIOJOB_INT_H
+#define IOMARK_WORKLOAD_FIOJOB_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "workload/fiojob.h"
+#include "workload/spec.h"
+
+/* ---- lexing ---- */
+
+struct section {
+    char name[IOM_NAME_LEN];
+    uint32_t line;
+    bool global;
+    uint32_t first, nr;      /* its options in the kv array */
+};
+
+struct lexed {
+    struct iom_fio_kv *kv;
+    uint32_t nr_kv, cap_kv;
+    struct section *sec;
+    uint32_t nr_sec, cap_sec;
+};
+
+/*
+ * trim (fiojob_value.c): strip leading and trailing white space (isspace) of
+ * the NUL-terminated s in place: writes a NUL after the last non-space
+ * character and returns a pointer into s at the first one ("" when s is all
+ * space). No errors.
+ */
+char *trim(char *s);
+
+/*
+ * lex (fiojob_value.c): split a job file's text (NUL-terminated, '\n' line
+ * ends) into sections and their options, appended to lx (zeroed by the
+ * caller; lx->kv and lx->sec are realloc'd arrays the caller frees, also
+ * after an error). Blank lines and lines starting with ';' or '#' are
+ * skipped, a trailing comment after '#' or ';' is cut, ${NAME} is replaced
+ * from the environment, and a value holding $pagesize, $ncpus or $mb_memory
+ * becomes "(...)" with the numbers in (evaluated later by apply/arith).
+ * Each option keeps its 1-based line. Returns 0; -EINVAL with err set for a
+ * line over 4095 characters, a malformed [section] header, a section name
+ * over IOM_NAME_LEN - 1 characters, an option before any section, an unset
+ * or malformed ${NAME}, or an empty name or a name/value too long for
+ * struct iom_fio_kv; -ENOMEM (err untouched) when an allocation fails.
+ */
+int lex(const char *text, struct lexed *lx, char *err, size_t errlen);
+
+/*
+ * arith (fiojob_value.c): evaluate v, fio's arithmetic on whole numbers
+ * (+ - * / % ^, unary minus, parentheses; fio's exp/expression-parser.y; no
+ * units inside, as fio 3.33), and write the result as a decimal into out
+ * (outlen bytes; out may be v's own buffer). Returns 0, or -EINVAL when v is
+ * malformed, has trailing text, divides by zero, overflows a multiplication,
+ * has an exponent outside 0..63 or is negative (out then unchanged).
+ */
+int arith(const char *v, char *out, size_t outlen);
+
+/* ---- options ---- */
+
+/* What a job's options set beyond the iom_job fields. */
+struct state {
+    char filename[4096];
+    bool filename_append;           /* job file lines add files (fio); command line replaces */
+    char directory[1024];
+    uint64_t filesize, io_size;
+    bool size_given, runtime_given, time_based, stonewall, new_group, group_reporting;
+    bool randrepeat, seed_given;
+    bool norandommap, invalidate, do_verify;
+    uint32_t loops;
+    uint32_t size_pct, offset_pct;  /* size=N% / offset=N% of the file */
+    uint64_t rw_skip;               /* rw=read:<nr> */
+    uint64_t number_ios;            /* number_ios=N: stop after N I/Os */
+    char random_generator[16];
+    char jobname[IOM_NAME_LEN];
+};
+
+/*
+ * apply (fiojob_opts.c): apply one fio option kv0 (a "(...)" value is first
+ * evaluated with arith, except for name, description, filename, directory)
+ * to job (set up by the caller with fio's defaults) and to st (the job's
+ * fio-only settings: files, sizes, loops, groups, ...). kv0 is not changed.
+ * Returns 0 when applied or accepted without an effect; -ENOENT when the
+ * option or value is outside the subset iomark runs (err holds "line N:
+ * name=value (why)" or "command line: ..." for the caller's list of skipped
+ * or refused options); -EINVAL with err set when the value is malformed.
+ */
+int apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct state *st, char *err,
+          size_t errlen);
+
+#endif

@@ -1,0 +1,340 @@
+/* fiojob_opts.c - one fio option -> struct iom_job and the job's fio state (see
+ * fiojob_int.h, fiojob.h, docs/fio-jobs.md). */
+#include "workload/fiojob_int.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "workload/options.h"
+#include "workload/units.h"
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -EINVAL;
+}
+
+/* ---- options ---- */
+
+/* fio names handled by the native option table with the same meaning */
+static const char *const native_names[][2] = {
+    {"rw", "rw"}, {"readwrite", "rw"}, {"bs", "bs"}, {"blocksize", "bs"}, {"bssplit", "bssplit"},
+    {"blockalign", "blockalign"}, {"ba", "blockalign"}, {"iodepth", "iodepth"},
+    {"numjobs", "numjobs"}, {"size", "size"}, {"offset", "offset"}, {"runtime", "runtime"},
+    {"timeout", "runtime"}, {"ramp_time", "ramp_time"}, {"ioengine", "ioengine"},
+    {"direct", "direct"}, {"buffered", "buffered"}, {"rwmixread", "rwmixread"},
+    {"rwmixwrite", "rwmixwrite"}, {"percentage_random", "percentage_random"},
+    {"random_distribution", "random_distribution"}, {"zero_buffers", "zero_buffers"},
+    {"randseed", "randseed"}, {"sync", "sync"}, {"rate_iops", "rate_iops"}, {"rate", "rate"},
+};
+
+/* fio boolean: bare = 1, else 0/1 (also true/false, as fio's parser) */
+static int fio_bool(const struct iom_fio_kv *kv, bool *out, char *err, size_t errlen)
+{
+    const char *v = kv->value;
+    if (!*v || strcmp(v, "1") == 0 || strcasecmp(v, "true") == 0 || strcasecmp(v, "on") == 0)
+        *out = true;
+    else if (strcmp(v, "0") == 0 || strcasecmp(v, "false") == 0 || strcasecmp(v, "off") == 0)
+        *out = false;
+    else
+        return fail(err, errlen, "line %u: %s=%s: allowed: 0 or 1", kv->line, kv->name, v);
+    return 0;
+}
+
+static const char *const split_rw_opts[] = {"bs", "blocksize", "bssplit", "blockalign", "ba",
+                                            "rate", "rate_iops", NULL};
+
+/* Options of fio's zoned-device mode (HOWTO "Zoned block device options"). */
+static bool zoned_option(const char *n)
+{
+    return strncmp(n, "zone", 4) == 0 || strcmp(n, "max_open_zones") == 0 ||
+           strcmp(n, "job_max_open_zones") == 0 || strcmp(n, "ignore_zone_limits") == 0 ||
+           strcmp(n, "read_beyond_wp") == 0;
+}
+
+/* bsrange=MIN-MAX as fio draws it (io_u.c, get_next_buflen): uniform in
+ * [MIN, MAX], rounded down to a multiple of MIN, so MIN, 2MIN, ... each get
+ * an equal share and MAX itself (when above MIN) almost none. Written into
+ * job->bssplit with whole percentages. */
+static int apply_bsrange(const char *where, const char *v, struct iom_job *job, char *err,
+                         size_t errlen)
+{
+    char a[64], b[64];
+    const char *dash = strchr(v, '-');
+    const char *why;
+    uint64_t lo, hi;
+    if (!dash || (size_t)(dash - v) >= sizeof(a) || strlen(dash + 1) >= sizeof(b) ||
+        strchr(v, ','))
+        return fail(err, errlen, "%s: bsrange=%s: expected MIN-MAX, e.g. 4k-64k (one range)",
+                    where, v);
+    memcpy(a, v, (size_t)(dash - v));
+    a[dash - v] = '\0';
+    snprintf(b, sizeof(b), "%s", dash + 1);
+    if (iom_parse_size(a, &lo, &why) || iom_parse_size(b, &hi, &why) || lo == 0 || hi < lo ||
+        hi > (UINT64_C(1) << 30))
+        return fail(err, errlen, "%s: bsrange=%s: expected MIN-MAX with 0 < MIN <= MAX <= 1g",
+                    where, v);
+    uint64_t n = hi / lo - (hi % lo == 0 && hi > lo ? 1 : 0); /* sizes with a real share */
+    if (n > IOM_MAX_BSSPLIT || n > 100)
+        return fail(err, errlen, "%s: bsrange=%s: at most %d block sizes (MAX/MIN)", where, v,
+                    IOM_MAX_BSSPLIT);
+    if (n <= 1) {
+        job->nr_bssplit = 0;
+        job->bs_bytes = lo;
+        return 0;
+    }
+    job->nr_bssplit = (uint32_t)n;
+    uint32_t left = 100;
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t pct = (uint32_t)(100 / n);
+        if (i + 1 == n)
+            pct = left;
+        job->bssplit[i].bs_bytes = lo * (i + 1);
+        job->bssplit[i].pct = pct;
+        left -= pct;
+    }
+    return 0;
+}
+
+/* Apply one option. Returns 0, -ENOENT (outside the subset; err says why) or -EINVAL. */
+int apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct state *st, char *err,
+                 size_t errlen)
+{
+    struct iom_fio_kv kvc = *kv0, *kv = &kvc;
+    const char *n = kv->name, *v = kv->value;
+    uint32_t line = kv->line;
+    const char *why;
+    uint64_t u;
+    char where[32];
+    if (line)
+        snprintf(where, sizeof(where), "line %u", line);
+    else
+        snprintf(where, sizeof(where), "command line");
+    if (v[0] == '(' && strcmp(n, "name") != 0 && strcmp(n, "description") != 0 &&
+        strcmp(n, "filename") != 0 && strcmp(n, "directory") != 0) {
+        if (arith(v, kv->value, sizeof(kv->value)))
+            return fail(err, errlen, "%s: %s=%s: not an arithmetic expression fio evaluates "
+                        "(whole numbers with + - * / %% ^ and parentheses, no units)", where, n, v);
+    }
+    if (strcmp(n, "ioengine") == 0 && !iom_engine_find(v)) {
+        char list[160];
+        snprintf(err, errlen, "%s: ioengine=%s (an engine iomark does not have, which has %s)",
+                 where, v, iom_engine_list(list, sizeof(list)));
+        return -ENOENT;
+    }
+    if (zoned_option(n)) {
+        snprintf(err, errlen, "%s: %s%s%s (zoned-device option; iomark has no zoned mode)", where,
+                 n, *v ? "=" : "", v);
+        return -ENOENT;
+    }
+    /* accepted fio options without an effect on iomark's I/O */
+    if (strcmp(n, "gtod_reduce") == 0 || strcmp(n, "create_on_open") == 0 ||
+        strcmp(n, "thread") == 0 || strcmp(n, "threads") == 0 ||
+        strcmp(n, "verify_backlog") == 0)
+        return 0;
+    /* fio's switches that turn some of its statistics off or on: iomark
+     * measures and reports latency and bandwidth whatever they say */
+    if (strcmp(n, "disable_lat") == 0 || strcmp(n, "disable_clat") == 0 ||
+        strcmp(n, "disable_slat") == 0 || strcmp(n, "disable_bw_measurement") == 0 ||
+        strcmp(n, "disable_bw") == 0 || strcmp(n, "clat_percentiles") == 0 ||
+        strcmp(n, "lat_percentiles") == 0 || strcmp(n, "slat_percentiles") == 0) {
+        bool b;
+        return fio_bool(kv, &b, err, errlen);
+    }
+    if (strcmp(n, "kb_base") == 0) {
+        if (strcmp(v, "1024") != 0) {
+            snprintf(err, errlen, "%s: kb_base=%s (iomark reads sizes with kb_base=1024, fio's "
+                     "default)", where, v);
+            return -ENOENT;
+        }
+        return 0;
+    }
+    if (strcmp(n, "number_ios") == 0) {
+        if (iom_parse_u64(v, &u, &why) || u == 0)
+            return fail(err, errlen, "%s: number_ios=%s: a whole number above 0", where, v);
+        st->number_ios = u;
+        return 0;
+    }
+    if ((strcmp(n, "rw") == 0 || strcmp(n, "readwrite") == 0) && strstr(v, "trim")) {
+        snprintf(err, errlen, "%s: %s=%s (trims: iomark issues reads and writes only)", where, n,
+                 v);
+        return -ENOENT;
+    }
+    if (strcmp(n, "norandommap") == 0)
+        return fio_bool(kv, &st->norandommap, err, errlen);
+    if (strcmp(n, "invalidate") == 0)
+        return fio_bool(kv, &st->invalidate, err, errlen);
+    if (strcmp(n, "do_verify") == 0)
+        return fio_bool(kv, &st->do_verify, err, errlen);
+    if (strcmp(n, "random_generator") == 0) {
+        if (strcmp(v, "tausworthe") && strcmp(v, "lfsr") && strcmp(v, "tausworthe64"))
+            return fail(err, errlen, "%s: random_generator=%s: allowed: tausworthe, lfsr, "
+                        "tausworthe64 (iomark draws with xoshiro256** whichever is named)", where, v);
+        snprintf(st->random_generator, sizeof(st->random_generator), "%s", v);
+        return 0;
+    }
+    if (strcmp(n, "continue_on_error") == 0) {
+        if (strcmp(v, "none") == 0 || strcmp(v, "0") == 0)
+            job->continue_on_error = false;
+        else if (strcmp(v, "all") == 0 || strcmp(v, "1") == 0 || !*v)
+            job->continue_on_error = true;
+        else {
+            snprintf(err, errlen, "%s: continue_on_error=%s (iomark continues on every error "
+                     "class or none: allowed none, 0, all, 1)", where, v);
+            return -ENOENT;
+        }
+        return 0;
+    }
+    if (strcmp(n, "verify") == 0) {
+        if (strcmp(v, "0") == 0 || strcmp(v, "none") == 0)
+            job->verify = false;
+        else if (strcmp(v, "crc32c") == 0 || strcmp(v, "crc32c-intel") == 0)
+            job->verify = true;
+        else {
+            snprintf(err, errlen, "%s: verify=%s (iomark verifies with crc32c only)", where, v);
+            return -ENOENT;
+        }
+        return 0;
+    }
+    if (strcmp(n, "bsrange") == 0 || strcmp(n, "blocksize_range") == 0)
+        return apply_bsrange(where, v, job, err, errlen);
+    if ((strcmp(n, "size") == 0 || strcmp(n, "offset") == 0) && strchr(v, '%')) {
+        uint32_t pct;
+        if (iom_parse_percent(v, &pct, &why) || pct == 0)
+            return fail(err, errlen, "%s: %s=%s: a percentage from 1%% to 100%%", where, n, v);
+        if (n[0] == 's') {
+            st->size_pct = pct;
+            st->size_given = true;
+        } else {
+            st->offset_pct = pct;
+        }
+        return 0;
+    }
+
+    for (int i = 0; split_rw_opts[i]; i++)
+        if (strcmp(n, split_rw_opts[i]) == 0 && strchr(v, ','))
+            return fail(err, errlen, "%s: %s=%s: separate read,write values are not supported; "
+                        "give one value", where, n, v);
+    if (strcmp(n, "name") == 0) {
+        if (!*v || strlen(v) >= IOM_NAME_LEN)
+            return fail(err, errlen, "%s: name=%s: 1 to %d characters", where, v, IOM_NAME_LEN - 1);
+        snprintf(st->jobname, sizeof(st->jobname), "%s", v);
+        return 0;
+    }
+    if (strcmp(n, "description") == 0 || strcmp(n, "thread") == 0)
+        return 0; /* a label; iomark always uses threads */
+    if (strcmp(n, "filename") == 0) {
+        if (!*v || strlen(v) >= sizeof(st->filename))
+            return fail(err, errlen, "%s: filename=%s: needs one or more names joined by ':'",
+                        where, v);
+        /* fio 3.33 (str_filename_cb adds each name): every filename= line of the
+         * job file, [global] ones included, adds its files; checked with fio --debug=file */
+        size_t have = st->filename_append ? strlen(st->filename) : 0;
+        if (have && have + 1 + strlen(v) >= sizeof(st->filename))
+            return fail(err, errlen, "%s: filename=%s: the names of one job exceed %zu characters",
+                        where, v, sizeof(st->filename) - 1);
+        snprintf(st->filename + have, sizeof(st->filename) - have, "%s%s", have ? ":" : "", v);
+        return 0;
+    }
+    if (strcmp(n, "directory") == 0) {
+        if (!*v || strlen(v) >= sizeof(st->directory) || strchr(v, ':'))
+            return fail(err, errlen, "%s: directory=%s: one folder (several joined by ':' are "
+                        "not supported)", where, v);
+        snprintf(st->directory, sizeof(st->directory), "%s", v);
+        return 0;
+    }
+    if (strcmp(n, "filesize") == 0) {
+        if (iom_parse_size(v, &u, &why) || u == 0)
+            return fail(err, errlen, "%s: filesize=%s: %s", where, v,
+                        strchr(v, '-') ? "ranges are not supported; give one size"
+                                       : "needs a size above 0, e.g. 1g");
+        st->filesize = u;
+        return 0;
+    }
+    if (strcmp(n, "io_size") == 0 || strcmp(n, "io_limit") == 0) {
+        if (iom_parse_size(v, &u, &why) || u == 0)
+            return fail(err, errlen, "%s: %s=%s: needs a size above 0, e.g. 10g", where, n, v);
+        st->io_size = u;
+        return 0;
+    }
+    if (strcmp(n, "time_based") == 0)
+        return fio_bool(kv, &st->time_based, err, errlen);
+    if (strcmp(n, "stonewall") == 0 || strcmp(n, "wait_for_previous") == 0)
+        return fio_bool(kv, &st->stonewall, err, errlen);
+    if (strcmp(n, "new_group") == 0)
+        return fio_bool(kv, &st->new_group, err, errlen);
+    if (strcmp(n, "group_reporting") == 0)
+        return fio_bool(kv, &st->group_reporting, err, errlen);
+    if (strcmp(n, "randrepeat") == 0)
+        return fio_bool(kv, &st->randrepeat, err, errlen);
+    if (strcmp(n, "loops") == 0) {
+        if (iom_parse_u64(v, &u, &why) || u == 0 || u > 1000000)
+            return fail(err, errlen, "%s: loops=%s: a whole number from 1 to 1000000", where, v);
+        st->loops = (uint32_t)u;
+        return 0;
+    }
+    if ((strcmp(n, "rate_iops") == 0 || strcmp(n, "rate") == 0) && strcmp(v, "0") == 0) {
+        if (n[4] == '_')
+            job->rate_iops = 0;
+        else
+            job->rate_bytes_per_s = 0;
+        return 0; /* fio: 0 = no limit */
+    }
+    if ((strcmp(n, "rw") == 0 || strcmp(n, "readwrite") == 0) && strchr(v, ':')) {
+        /* fio: "rw=read:8k" skips 8k after every I/O of a sequential pattern
+         * (offset += bs + 8k); negative skips and random patterns' ":<nr>"
+         * (a new random offset every nr I/Os) are not in iomark */
+        char pat[32];
+        const char *colon = strchr(v, ':');
+        size_t pl = (size_t)(colon - v);
+        enum iom_rw rw;
+        if (pl >= sizeof(pat))
+            return fail(err, errlen, "%s: %s=%s: unknown pattern", where, n, v);
+        memcpy(pat, v, pl);
+        pat[pl] = '\0';
+        if (iom_rw_parse(pat, &rw))
+            return fail(err, errlen, "%s: %s=%s: allowed patterns: read, write, randread, "
+                        "randwrite, rw, randrw", where, n, v);
+        if (iom_rw_parse(pat, &rw) == 0 && (rw == IOM_RW_READ || rw == IOM_RW_WRITE ||
+                                            rw == IOM_RW_RW) && colon[1] != '-') {
+            if (iom_parse_size(colon + 1, &u, &why))
+                return fail(err, errlen, "%s: %s=%s: the skip after ':' needs a size, e.g. 8k",
+                            where, n, v);
+            job->rw = rw;
+            st->rw_skip = u; /* the block size is added in build_job */
+            return 0;
+        }
+        snprintf(err, errlen, "%s: %s=%s (the ':<nr>' modifier of %s; iomark has skips of "
+                 "sequential patterns only)", where, n, v, colon[1] == '-' ? "backward skips" :
+                 "random patterns");
+        return -ENOENT;
+    }
+    for (size_t i = 0; i < sizeof(native_names) / sizeof(native_names[0]); i++) {
+        if (strcmp(n, native_names[i][0]) != 0)
+            continue;
+        struct iom_run_opts ro = {0};
+        char nerr[300];
+        bool flag = !*v && (strcmp(n, "direct") == 0 || strcmp(n, "buffered") == 0 ||
+                            strcmp(n, "zero_buffers") == 0);
+        if (iom_option_apply(native_names[i][1], flag ? NULL : v, job, &ro, nerr, sizeof(nerr)))
+            return fail(err, errlen, "%s: %s", where, nerr[0] == '-' && nerr[1] == '-' ? nerr + 2
+                                                                                    : nerr);
+        if (strcmp(n, "size") == 0)
+            st->size_given = true;
+        if (strcmp(n, "runtime") == 0 || strcmp(n, "timeout") == 0)
+            st->runtime_given = true;
+        if (strcmp(n, "randseed") == 0)
+            st->seed_given = true;
+        return 0;
+    }
+    snprintf(err, errlen, "%s: %s%s%s", where, n, *v ? "=" : "", v);
+    return -ENOENT;
+}

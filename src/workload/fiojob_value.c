@@ -1,0 +1,357 @@
+/* fiojob_value.c - the fio job file's lines and values: sections, comments, ${VAR},
+ * fio's built-in variables, arithmetic, size=/offset= percentages (see
+ * fiojob_int.h, fiojob.h, docs/fio-jobs.md). */
+#include "workload/fiojob_int.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "workload/spec.h"
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -EINVAL;
+}
+
+/* ---- lexing ---- */
+
+char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+/* Expand ${NAME} from the environment into out. */
+static int expand(const char *in, char *out, size_t outlen, uint32_t line, char *err, size_t errlen)
+{
+    size_t o = 0;
+    for (const char *p = in; *p;) {
+        if (p[0] == '$' && p[1] == '{') {
+            const char *end = strchr(p + 2, '}');
+            if (!end)
+                return fail(err, errlen, "line %u: '${' without a closing '}'", line);
+            char name[128];
+            size_t nl = (size_t)(end - p - 2);
+            if (nl == 0 || nl >= sizeof(name))
+                return fail(err, errlen, "line %u: bad variable name in '%.*s'", line,
+                            (int)(end - p + 1), p);
+            memcpy(name, p + 2, nl);
+            name[nl] = '\0';
+            const char *v = getenv(name);
+            if (!v)
+                return fail(err, errlen, "line %u: ${%s} is not set in the environment; export "
+                            "it (e.g. %s=...) before running the job file", line, name, name);
+            size_t vl = strlen(v);
+            if (o + vl >= outlen)
+                return fail(err, errlen, "line %u: line too long after expanding ${%s}", line,
+                            name);
+            memcpy(out + o, v, vl);
+            o += vl;
+            p = end + 1;
+            continue;
+        }
+        if (o + 1 >= outlen)
+            return fail(err, errlen, "line %u: line too long", line);
+        out[o++] = *p++;
+    }
+    out[o] = '\0';
+    return 0;
+}
+
+/*
+ * fio's built-in variables ($pagesize, $ncpus, $mb_memory; fio's HOWTO,
+ * "Job file parameters": sysconf(_SC_PAGESIZE), the online CPUs, the
+ * physical memory in MiB). As fio (options.c, fio_option_dup_subs), a
+ * value holding one is replaced with the value in parentheses, so that
+ * "5*1024*1024*$mb_memory/8" becomes an arithmetic expression. Returns
+ * true when out holds a substituted value.
+ */
+static bool builtins(const char *val, char *out, size_t outlen)
+{
+    if (!strchr(val, '$'))
+        return false;
+    size_t o = 0;
+    bool any = false;
+    out[o++] = '(';
+    for (const char *p = val; *p;) {
+        static const char *const names[] = {"$pagesize", "$ncpus", "$mb_memory"};
+        size_t k;
+        for (k = 0; k < 3; k++)
+            if (strncmp(p, names[k], strlen(names[k])) == 0)
+                break;
+        if (k < 3) {
+            long long v;
+            if (k == 0)
+                v = sysconf(_SC_PAGESIZE);
+            else if (k == 1)
+                v = sysconf(_SC_NPROCESSORS_ONLN);
+            else
+                v = (long long)((unsigned long long)sysconf(_SC_PHYS_PAGES) *
+                                (unsigned long long)sysconf(_SC_PAGESIZE) >> 20);
+            int w = snprintf(out + o, outlen - o, "%lld", v);
+            if (w < 0 || (size_t)w >= outlen - o - 2)
+                return false;
+            o += (size_t)w;
+            p += strlen(names[k]);
+            any = true;
+            continue;
+        }
+        if (o + 2 >= outlen)
+            return false;
+        out[o++] = *p++;
+    }
+    out[o++] = ')';
+    out[o] = '\0';
+    return any;
+}
+
+/* ---- fio's arithmetic in values: "(...)" with + - * / % ^ and parentheses
+ * over whole numbers (fio's exp/expression-parser.y; fio 3.33 refuses units
+ * inside an expression, as "(4k*2)", and so does this) ---- */
+
+struct expr {
+    const char *p;
+    bool bad;
+};
+
+static long long ex_sum(struct expr *e);
+
+static void ex_ws(struct expr *e)
+{
+    while (isspace((unsigned char)*e->p))
+        e->p++;
+}
+
+static long long ex_atom(struct expr *e)
+{
+    ex_ws(e);
+    if (*e->p == '(') {
+        e->p++;
+        long long v = ex_sum(e);
+        ex_ws(e);
+        if (*e->p != ')')
+            e->bad = true;
+        else
+            e->p++;
+        return v;
+    }
+    if (*e->p == '-') {
+        e->p++;
+        return -ex_atom(e);
+    }
+    if (!isdigit((unsigned char)*e->p)) {
+        e->bad = true;
+        return 0;
+    }
+    char *end;
+    long long v = strtoll(e->p, &end, 10);
+    e->p = end;
+    return v;
+}
+
+static long long ex_pow(struct expr *e)
+{
+    long long b = ex_atom(e);
+    ex_ws(e);
+    if (*e->p == '^') {
+        e->p++;
+        long long x = ex_pow(e), r = 1;
+        if (x < 0 || x > 63) {
+            e->bad = true;
+            return 0;
+        }
+        while (x-- > 0)
+            r *= b;
+        return r;
+    }
+    return b;
+}
+
+static long long ex_prod(struct expr *e)
+{
+    long long v = ex_pow(e);
+    for (;;) {
+        ex_ws(e);
+        char c = *e->p;
+        if (c != '*' && c != '/' && c != '%')
+            return v;
+        e->p++;
+        long long r = ex_pow(e);
+        if (c == '*') {
+            if (__builtin_mul_overflow(v, r, &v))
+                e->bad = true;
+        } else if (r == 0) {
+            e->bad = true;
+            return 0;
+        } else {
+            v = c == '/' ? v / r : v % r;
+        }
+    }
+}
+
+static long long ex_sum(struct expr *e)
+{
+    long long v = ex_prod(e);
+    for (;;) {
+        ex_ws(e);
+        char c = *e->p;
+        if (c != '+' && c != '-')
+            return v;
+        e->p++;
+        long long r = ex_prod(e);
+        v = c == '+' ? v + r : v - r;
+    }
+}
+
+/* Evaluate a parenthesised value into out as a decimal; -EINVAL if malformed or negative. */
+int arith(const char *v, char *out, size_t outlen)
+{
+    struct expr e = {v, false};
+    long long r = ex_sum(&e);
+    ex_ws(&e);
+    if (e.bad || *e.p || r < 0)
+        return -EINVAL;
+    snprintf(out, outlen, "%lld", r);
+    return 0;
+}
+
+int lex(const char *text, struct lexed *lx, char *err, size_t errlen)
+{
+    uint32_t line = 0;
+    const char *p = text;
+    char raw[4096], buf[4096];
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        line++;
+        if (len >= sizeof(raw))
+            return fail(err, errlen, "line %u: longer than %zu characters", line, sizeof(raw) - 1);
+        memcpy(raw, p, len);
+        raw[len] = '\0';
+        p += len + (nl ? 1 : 0);
+        char *s = trim(raw);
+        if (!*s || *s == ';' || *s == '#')
+            continue;
+        if (*s == '[') {
+            char *close = strchr(s, ']');
+            if (!close || close[1] != '\0')
+                return fail(err, errlen, "line %u: a section header is [name]", line);
+            *close = '\0';
+            char *name = trim(s + 1);
+            if (!*name || strlen(name) >= IOM_NAME_LEN)
+                return fail(err, errlen, "line %u: section name must be 1 to %d characters", line,
+                            IOM_NAME_LEN - 1);
+            if (lx->nr_sec == lx->cap_sec) {
+                uint32_t cap = lx->cap_sec ? lx->cap_sec * 2 : 16;
+                struct section *ns = realloc(lx->sec, cap * sizeof(*ns));
+                if (!ns)
+                    return -ENOMEM;
+                lx->sec = ns;
+                lx->cap_sec = cap;
+            }
+            struct section *sec = &lx->sec[lx->nr_sec++];
+            memset(sec, 0, sizeof(*sec));
+            snprintf(sec->name, sizeof(sec->name), "%s", name);
+            sec->line = line;
+            sec->global = strcmp(name, "global") == 0;
+            sec->first = lx->nr_kv;
+            continue;
+        }
+        /* fio cuts a line at the first '#' or ';' (a trailing comment) */
+        s[strcspn(s, "#;")] = '\0';
+        s = trim(s);
+        if (lx->nr_sec == 0)
+            return fail(err, errlen, "line %u: option '%s' before any [section]", line, s);
+        int rc = expand(s, buf, sizeof(buf), line, err, errlen);
+        if (rc)
+            return rc;
+        if (lx->nr_kv == lx->cap_kv) {
+            uint32_t cap = lx->cap_kv ? lx->cap_kv * 2 : 64;
+            struct iom_fio_kv *nk = realloc(lx->kv, cap * sizeof(*nk));
+            if (!nk)
+                return -ENOMEM;
+            lx->kv = nk;
+            lx->cap_kv = cap;
+        }
+        struct iom_fio_kv *kv = &lx->kv[lx->nr_kv];
+        memset(kv, 0, sizeof(*kv));
+        char *eq = strchr(buf, '=');
+        if (eq)
+            *eq = '\0';
+        char *name = trim(buf), *val = eq ? trim(eq + 1) : (char *)"";
+        char sub[600];
+        if (*val && builtins(val, sub, sizeof(sub)))
+            val = sub;
+        if (!*name || strlen(name) >= sizeof(kv->name) || strlen(val) >= sizeof(kv->value))
+            return fail(err, errlen, "line %u: '%s': option name or value too long or empty", line,
+                        s);
+        snprintf(kv->name, sizeof(kv->name), "%s", name);
+        snprintf(kv->value, sizeof(kv->value), "%s", val);
+        kv->line = line;
+        lx->nr_kv++;
+        lx->sec[lx->nr_sec - 1].nr++;
+    }
+    return 0;
+}
+
+int iom_fio_resolve_pct(struct iom_fio_job *fj, char *err, size_t errlen)
+{
+    struct iom_job *job = &fj->job;
+    if (!fj->size_pct && !fj->offset_pct)
+        return 0;
+    uint64_t fsize = 0;
+    struct stat sb;
+    if (job->nr_targets && stat(job->targets[0], &sb) == 0) {
+        if (S_ISREG(sb.st_mode)) {
+            fsize = (uint64_t)sb.st_size;
+        } else if (S_ISBLK(sb.st_mode)) {
+            int fd = open(job->targets[0], O_RDONLY | O_CLOEXEC);
+            if (fd >= 0) {
+                off_t end = lseek(fd, 0, SEEK_END);
+                fsize = end > 0 ? (uint64_t)end : 0;
+                close(fd);
+            }
+        }
+    }
+    if (!fsize)
+        fsize = fj->filesize;
+    if (!fsize)
+        return fail(err, errlen, "line %u: [%s]: size=%u%%/offset=%u%% needs the file's size: "
+                    "%s does not exist and the job has no filesize=", fj->line, fj->jobname,
+                    fj->size_pct, fj->offset_pct, job->nr_targets ? job->targets[0] : "?");
+    uint64_t bs = iom_job_max_bs(job);
+    if (fj->offset_pct) { /* fio: aligned up to the block size (offset_align=0) */
+        uint64_t off = fsize / 100 * fj->offset_pct + fsize % 100 * fj->offset_pct / 100;
+        off = (off + bs - 1) / bs * bs;
+        job->offset_bytes = off;
+    }
+    if (fj->size_pct) {
+        uint64_t sz = fsize / 100 * fj->size_pct + fsize % 100 * fj->size_pct / 100;
+        sz -= sz % bs;
+        if (!sz)
+            return fail(err, errlen, "line %u: [%s]: size=%u%% of %llu bytes is less than one "
+                        "block", fj->line, fj->jobname, fj->size_pct, (unsigned long long)fsize);
+        job->size_bytes = sz;
+        if (!fj->time_based && fj->limit_is_region) {
+            job->io_limit_bytes = sz * fj->loops;
+            fj->limit_is_region = false;
+        }
+    }
+    return 0;
+}
