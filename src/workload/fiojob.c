@@ -106,10 +106,11 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     for (int pass = 0; pass < 3; pass++) {
         const struct iom_fio_kv *list = NULL;
         uint32_t n = 0;
-        st.filename_append = pass < 2;
+        st.filename_append = false; /* a section's first filename= replaces inherited ones */
         for (uint32_t s = 0; pass == 0 && s < sec_idx; s++) {
             if (!lx->sec[s].global)
                 continue;
+            st.filename_append = false;
             for (uint32_t k = 0; k < lx->sec[s].nr; k++) {
                 const struct iom_fio_kv *kv = &lx->kv[lx->sec[s].first + k];
                 int rc = apply(kv, job, &st, err, errlen);
@@ -129,6 +130,8 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
             n = po->nr_overrides;
         }
         for (uint32_t k = 0; k < n; k++) {
+            if (pass == 2)
+                st.filename_append = false; /* the command line replaces */
             int rc = apply(&list[k], job, &st, err, errlen);
             if (rc == -ENOENT) {
                 not_run(f, po, err); /* the command line as the file (--ignore-unknown) */

@@ -76,7 +76,7 @@ int arith(const char *v, char *out, size_t outlen);
 /* What a job's options set beyond the iom_job fields. */
 struct state {
     char filename[4096];
-    bool filename_append;           /* job file lines add files (fio); command line replaces */
+    bool filename_append;           /* a further filename= line of one section adds (fio) */
     char directory[1024];
     uint64_t filesize, io_size;
     bool size_given, runtime_given, time_based, stonewall, new_group, group_reporting;

@@ -235,13 +235,20 @@ int apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct state *st, c
         if (!*v || strlen(v) >= sizeof(st->filename))
             return fail(err, errlen, "%s: filename=%s: needs one or more names joined by ':'",
                         where, v);
-        /* fio 3.33 (str_filename_cb adds each name): every filename= line of the
-         * job file, [global] ones included, adds its files; checked with fio --debug=file */
+        /* fio 3.33 (str_filename_cb adds each name): every filename= line of a
+         * section adds its files (checked with fio --debug=file and a run) */
         size_t have = st->filename_append ? strlen(st->filename) : 0;
+        for (const char *q = st->filename; have && *q;) { /* a name given again: used once */
+            size_t len = strcspn(q, ":");
+            if (len == strlen(v) && strncmp(q, v, len) == 0)
+                return 0;
+            q += len + (q[len] == ':');
+        }
         if (have && have + 1 + strlen(v) >= sizeof(st->filename))
             return fail(err, errlen, "%s: filename=%s: the names of one job exceed %zu characters",
                         where, v, sizeof(st->filename) - 1);
         snprintf(st->filename + have, sizeof(st->filename) - have, "%s%s", have ? ":" : "", v);
+        st->filename_append = true;
         return 0;
     }
     if (strcmp(n, "directory") == 0) {

@@ -255,8 +255,21 @@ static void test_oltp(void)
     memset(&po, 0, sizeof(po));
     /* [initrandomio] inherits time_based=1 from [global] but has no runtime:
      * fio 3.33 prints "time_based requires a runtime/timeout setting" and
-     * the job does no I/O; iomark refuses the file */
-    expect_refused(text, &po, "line 64", "initrandomio");
+     * runs it size-based (checked with fio 3.33: size=64k bs=4k, 16 reads);
+     * iomark warns and does the same */
+    {
+        struct iom_fio_file g;
+        char e[600];
+        CHECK(parse(text, &po, &g, e) == 0);
+        bool seen = false;
+        for (uint32_t k = 0; k < g.nr_jobs; k++)
+            if (strcmp(g.jobs[k].jobname, "initrandomio") == 0) {
+                seen = true;
+                CHECK(!g.jobs[k].time_based);
+            }
+        CHECK(seen);
+        iom_fio_file_free(&g);
+    }
     /* with a runtime for every job and the devices renamed, it runs */
     const char *devs[] = {"/dev/sdd", "/dev/sde", "/dev/sdf", "/dev/sdg", "/dev/sdh", "/dev/sdi"};
     const char *imgs[] = {"d.img", "e.img", "f.img", "g.img", "h.img", "i.img"};
@@ -431,7 +444,13 @@ static void test_small(void)
     expect_refused("rw=read\n[a]\n", NULL, "line 1", "before any [section]");
     expect_refused("[global]\nrw=read\n", NULL, "no job section", NULL);
     expect_refused("[a\nrw=read\n", NULL, "line 1", "[name]");
-    expect_refused("[a]\ntime_based\n", NULL, "line 1", "time_based");
+    { /* time_based without runtime: fio 3.33 warns and runs size-based */
+        struct iom_fio_file g;
+        char e[600];
+        CHECK(parse("[a]\ntime_based\nsize=64k\n", NULL, &g, e) == 0);
+        CHECK(g.nr_jobs == 1 && !g.jobs[0].time_based && g.jobs[0].job.io_limit_bytes == 65536);
+        iom_fio_file_free(&g);
+    }
     expect_refused("[a]\nfilename=${IOMARK_TEST_SURELY_UNSET}\n", NULL, "line 2",
                    "IOMARK_TEST_SURELY_UNSET");
     expect_refused("[a]\nloops=0\n", NULL, "line 2", "loops=0");
