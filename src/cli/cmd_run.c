@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/progress.h"
+#include "core/offsets.h"
 #include "import/replay.h"
 #include "workload/args.h"
 #include "cli/repeat.h"
@@ -203,6 +204,14 @@ int iom_cmd_run(int argc, char **argv)
     status = null_engine ? 0 : iom_cli_prepare("run", &job, &ro, targets);
     if (status)
         goto out;
+    if (!null_engine && job.nr_targets == 1 && job.numjobs == 1 && job.io_limit_bytes &&
+        job.io_limit_bytes == targets[0].region_len) {
+        /* one size-based pass ends where the last whole block does (fio 3.33:
+         * io_size=30k over a 30 KiB file with bs=4k is 7 reads); no wrap */
+        uint64_t tail = iom_offgen_unused_tail(&job, targets[0].region_len, job.numjobs);
+        if (tail && tail < targets[0].region_len)
+            job.io_limit_bytes -= tail;
+    }
     if (repeat > 1) { /* --repeat N: cli/repeat.c */
         status = iom_cli_run_repeat("run", &job, &ro, targets, repeat);
         goto out;

@@ -74,6 +74,16 @@ if command -v strace >/dev/null; then
     || fail "tail.fio: offsets read: $offs"
 fi
 
+# the same with the native options: fio 3.33 --name=x --rw=read --bs=4k
+# --io_size=30k on the 30 KiB file does 7 reads
+if "$IOMARK" run --ioengine=psync --rw=read --bs=4k --io_size=30k --quiet \
+    --output-format=json --output=nat.json "$WORK/t.dat" 2>err.txt; then
+  n=$($PY -c "import json; j=json.load(open('nat.json')); print(j['total']['read']['ios'])" 2>&1)
+  [ "$n" = 7 ] && pass "run --io_size=30k: 7 reads" || fail "run --io_size=30k: $n reads (fio: 7)"
+else
+  fail "run --io_size=30k: $(head -c 300 err.txt)"
+fi
+
 # 15. --ioengine=null: no target needed; nothing created; a named target is not
 #     created either. fio's null engine needs size= ("you need to specify size=").
 mkdir n && cd n
