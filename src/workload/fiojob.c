@@ -34,7 +34,7 @@ static void add_line(char list[][200], uint32_t *nr, const char *s)
         snprintf(list[(*nr)++], sizeof(list[0]), "%s", s);
 }
 
-/* An option apply() returned -ENOENT for: skipped (--ignore-unknown) or refused. */
+/* An option iom_fioj_apply() returned -ENOENT for: skipped (--ignore-unknown) or refused. */
 static void not_run(struct iom_fio_file *f, const struct iom_fio_parse_opts *po, const char *why)
 {
     if (po && po->ignore_unknown)
@@ -113,7 +113,7 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
             st.filename_append = false;
             for (uint32_t k = 0; k < lx->sec[s].nr; k++) {
                 const struct iom_fio_kv *kv = &lx->kv[lx->sec[s].first + k];
-                int rc = apply(kv, job, &st, err, errlen);
+                int rc = iom_fioj_apply(kv, job, &st, err, errlen);
                 if (rc == -ENOENT) {
                     not_run(f, po, err);
                     continue;
@@ -132,7 +132,7 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
         for (uint32_t k = 0; k < n; k++) {
             if (pass == 2)
                 st.filename_append = false; /* the command line replaces */
-            int rc = apply(&list[k], job, &st, err, errlen);
+            int rc = iom_fioj_apply(&list[k], job, &st, err, errlen);
             if (rc == -ENOENT) {
                 not_run(f, po, err); /* the command line as the file (--ignore-unknown) */
                 continue;
@@ -306,7 +306,7 @@ int iom_fio_parse_text(const char *text, const struct iom_fio_parse_opts *po,
 {
     memset(out, 0, sizeof(*out));
     struct lexed lx = {0};
-    int rc = lex(text, &lx, err, errlen);
+    int rc = iom_fioj_lex(text, &lx, err, errlen);
     if (rc)
         goto out;
     uint32_t nj = 0;
@@ -429,7 +429,7 @@ bool iom_fio_is_jobfile(const char *arg)
         return false; /* binary data: a test file, not a job file */
     char *save = NULL;
     for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        char *s = trim(line);
+        char *s = iom_fioj_trim(line);
         if (!*s || *s == ';' || *s == '#')
             continue;
         size_t sl = strlen(s);

@@ -38,15 +38,15 @@ struct lexed {
 };
 
 /*
- * trim (fiojob_value.c): strip leading and trailing white space (isspace) of
+ * iom_fioj_trim (fiojob_value.c): strip leading and trailing white space (isspace) of
  * the NUL-terminated s in place: writes a NUL after the last non-space
  * character and returns a pointer into s at the first one ("" when s is all
  * space). No errors.
  */
-char *trim(char *s);
+char *iom_fioj_trim(char *s);
 
 /*
- * lex (fiojob_value.c): split a job file's text (NUL-terminated, '\n' line
+ * iom_fioj_lex (fiojob_value.c): split a job file's text (NUL-terminated, '\n' line
  * ends) into sections and their options, appended to lx (zeroed by the
  * caller; lx->kv and lx->sec are realloc'd arrays the caller frees, also
  * after an error). Blank lines and lines starting with ';' or '#' are
@@ -59,17 +59,17 @@ char *trim(char *s);
  * or malformed ${NAME}, or an empty name or a name/value too long for
  * struct iom_fio_kv; -ENOMEM (err untouched) when an allocation fails.
  */
-int lex(const char *text, struct lexed *lx, char *err, size_t errlen);
+int iom_fioj_lex(const char *text, struct lexed *lx, char *err, size_t errlen);
 
 /*
- * arith (fiojob_value.c): evaluate v, fio's arithmetic on whole numbers
+ * iom_fioj_arith (fiojob_value.c): evaluate v, fio's arithmetic on whole numbers
  * (+ - * / % ^, unary minus, parentheses; fio's exp/expression-parser.y; no
  * units inside, as fio 3.33), and write the result as a decimal into out
  * (outlen bytes; out may be v's own buffer). Returns 0, or -EINVAL when v is
  * malformed, has trailing text, divides by zero, overflows a multiplication,
  * has an exponent outside 0..63 or is negative (out then unchanged).
  */
-int arith(const char *v, char *out, size_t outlen);
+int iom_fioj_arith(const char *v, char *out, size_t outlen);
 
 /* ---- options ---- */
 
@@ -91,7 +91,7 @@ struct state {
 };
 
 /*
- * apply (fiojob_opts.c): apply one fio option kv0 (a "(...)" value is first
+ * iom_fioj_apply (fiojob_opts.c): apply one fio option kv0 (a "(...)" value is first
  * evaluated with arith, except for name, description, filename, directory)
  * to job (set up by the caller with fio's defaults) and to st (the job's
  * fio-only settings: files, sizes, loops, groups, ...). kv0 is not changed.
@@ -100,7 +100,7 @@ struct state {
  * name=value (why)" or "command line: ..." for the caller's list of skipped
  * or refused options); -EINVAL with err set when the value is malformed.
  */
-int apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct state *st, char *err,
+int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct state *st, char *err,
           size_t errlen);
 
 #endif

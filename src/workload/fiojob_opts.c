@@ -105,7 +105,7 @@ static int apply_bsrange(const char *where, const char *v, struct iom_job *job, 
 }
 
 /* Apply one option. Returns 0, -ENOENT (outside the subset; err says why) or -EINVAL. */
-int apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct state *st, char *err,
+int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct state *st, char *err,
                  size_t errlen)
 {
     struct iom_fio_kv kvc = *kv0, *kv = &kvc;
@@ -120,7 +120,7 @@ int apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct state *st, c
         snprintf(where, sizeof(where), "command line");
     if (v[0] == '(' && strcmp(n, "name") != 0 && strcmp(n, "description") != 0 &&
         strcmp(n, "filename") != 0 && strcmp(n, "directory") != 0) {
-        if (arith(v, kv->value, sizeof(kv->value)))
+        if (iom_fioj_arith(v, kv->value, sizeof(kv->value)))
             return fail(err, errlen, "%s: %s=%s: not an arithmetic expression fio evaluates "
                         "(whole numbers with + - * / %% ^ and parentheses, no units)", where, n, v);
     }

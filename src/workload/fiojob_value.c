@@ -27,7 +27,7 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 
 /* ---- lexing ---- */
 
-char *trim(char *s)
+char *iom_fioj_trim(char *s)
 {
     while (isspace((unsigned char)*s))
         s++;
@@ -220,7 +220,7 @@ static long long ex_sum(struct expr *e)
 }
 
 /* Evaluate a parenthesised value into out as a decimal; -EINVAL if malformed or negative. */
-int arith(const char *v, char *out, size_t outlen)
+int iom_fioj_arith(const char *v, char *out, size_t outlen)
 {
     struct expr e = {v, false};
     long long r = ex_sum(&e);
@@ -231,7 +231,7 @@ int arith(const char *v, char *out, size_t outlen)
     return 0;
 }
 
-int lex(const char *text, struct lexed *lx, char *err, size_t errlen)
+int iom_fioj_lex(const char *text, struct lexed *lx, char *err, size_t errlen)
 {
     uint32_t line = 0;
     const char *p = text;
@@ -245,7 +245,7 @@ int lex(const char *text, struct lexed *lx, char *err, size_t errlen)
         memcpy(raw, p, len);
         raw[len] = '\0';
         p += len + (nl ? 1 : 0);
-        char *s = trim(raw);
+        char *s = iom_fioj_trim(raw);
         if (!*s || *s == ';' || *s == '#')
             continue;
         if (*s == '[') {
@@ -253,7 +253,7 @@ int lex(const char *text, struct lexed *lx, char *err, size_t errlen)
             if (!close || close[1] != '\0')
                 return fail(err, errlen, "line %u: a section header is [name]", line);
             *close = '\0';
-            char *name = trim(s + 1);
+            char *name = iom_fioj_trim(s + 1);
             if (!*name || strlen(name) >= IOM_NAME_LEN)
                 return fail(err, errlen, "line %u: section name must be 1 to %d characters", line,
                             IOM_NAME_LEN - 1);
@@ -275,7 +275,7 @@ int lex(const char *text, struct lexed *lx, char *err, size_t errlen)
         }
         /* fio cuts a line at the first '#' or ';' (a trailing comment) */
         s[strcspn(s, "#;")] = '\0';
-        s = trim(s);
+        s = iom_fioj_trim(s);
         if (lx->nr_sec == 0)
             return fail(err, errlen, "line %u: option '%s' before any [section]", line, s);
         int rc = expand(s, buf, sizeof(buf), line, err, errlen);
@@ -294,7 +294,7 @@ int lex(const char *text, struct lexed *lx, char *err, size_t errlen)
         char *eq = strchr(buf, '=');
         if (eq)
             *eq = '\0';
-        char *name = trim(buf), *val = eq ? trim(eq + 1) : (char *)"";
+        char *name = iom_fioj_trim(buf), *val = eq ? iom_fioj_trim(eq + 1) : (char *)"";
         char sub[600];
         if (*val && builtins(val, sub, sizeof(sub)))
             val = sub;
