@@ -216,6 +216,7 @@ static int check_diskspd(const struct iom_lab_job *j, double *est_s, char *err, 
     if (!rc)
         *est_s = (double)(ds->job.ramp_ns + ds->job.runtime_ns + ds->job.cooldown_ns) / 1e9;
     iom_diskspd_free(ds);
+    free(ds);
     return rc;
 }
 

@@ -17,7 +17,7 @@ size=1m
 ioengine=psync
 JOB
 if command -v strace >/dev/null; then
-  strace -f -qq -e trace=pread64 -o trace.txt "$IOMARK" run map.fio --quiet --output=out.json \
+  ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=pread64 -o trace.txt "$IOMARK" run map.fio --quiet --output=out.json \
     --output-format=json >/dev/null 2>err.txt || fail "map.fio under strace: $(head -c 300 err.txt)"
   # pread64(fd, buf, 4096, OFFSET) = 4096 on the data file (the only 4096-byte reads)
   counts=$(grep -E 'pread64\(.*, 4096, [0-9]+\) += 4096' trace.txt | sed -E 's/.*, ([0-9]+)\) += 4096/\1/' \
@@ -31,7 +31,7 @@ if command -v strace >/dev/null; then
     fail "random map: $n reads, $distinct distinct offsets, counts per offset: $counts"
   fi
   printf 'norandommap\n' >>map.fio
-  strace -f -qq -e trace=pread64 -o trace2.txt "$IOMARK" run map.fio --quiet --output=out2.json \
+  ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=pread64 -o trace2.txt "$IOMARK" run map.fio --quiet --output=out2.json \
     --output-format=json >/dev/null 2>err.txt || fail "norandommap under strace"
   distinct=$(grep -E 'pread64\(.*, 4096, [0-9]+\) += 4096' trace2.txt | sed -E 's/.*, ([0-9]+)\) += 4096/\1/' | sort -u | wc -l)
   # with replacement about 256 (1 - 1/e) = 162 distinct blocks; far from 256
@@ -87,7 +87,7 @@ JOB
 head -c 1048576 /dev/urandom >cl
 if command -v strace >/dev/null; then
   mkdir -p tr
-  strace -ff -qq -e trace=pread64,fadvise64 -o tr/t "$IOMARK" run clones.fio --quiet --output=c.json \
+  ASAN_OPTIONS=detect_leaks=0 strace -ff -qq -e trace=pread64,fadvise64 -o tr/t "$IOMARK" run clones.fio --quiet --output=c.json \
     --output-format=json >/dev/null 2>err.txt || fail "clones.fio: $(head -c 300 err.txt)"
   whole=0
   for f in tr/t.*; do
@@ -104,7 +104,7 @@ if command -v strace >/dev/null; then
   nadv=$(cat tr/t.* | grep -c 'fadvise64(.*POSIX_FADV_DONTNEED' || true)
   printf 'invalidate=0\n' >>clones.fio
   rm -rf tr; mkdir tr
-  strace -ff -qq -e trace=fadvise64 -o tr/t "$IOMARK" run clones.fio --quiet --output=c0.json \
+  ASAN_OPTIONS=detect_leaks=0 strace -ff -qq -e trace=fadvise64 -o tr/t "$IOMARK" run clones.fio --quiet --output=c0.json \
     --output-format=json >/dev/null 2>&1
   nadv0=$(cat tr/t.* | grep -c 'fadvise64(.*POSIX_FADV_DONTNEED' || true)
   if [ "$nadv" = 1 ] && [ "$nadv0" = 0 ]; then pass "invalidate: 1 DONTNEED by default, 0 with invalidate=0"
