@@ -133,13 +133,15 @@ static int parse(int argc, char **argv, struct iom_job *job, struct iom_run_opts
                 mo->statistic = v;
             } else if (!strcmp(name, "prepare")) {
                 if (!v || iom_parse_duration(v, &mo->prepare_ns, &why)) {
-                    iom_cli_error("mark", "--prepare=%s: %s", v ? v : "", why);
+                    iom_cli_error("mark", "--prepare=%s: %s", v ? v : "",
+                                  v && v[0] == '-' ? "must be 0 or more (a duration such as 5s)" : why);
                     rc = IOM_EXIT_USAGE;
                     break;
                 }
                 mo->prepare_given = true;
             } else if (!v || iom_parse_duration(v, &mo->pause_ns, &why)) {
-                iom_cli_error("mark", "--pause=%s: %s", v ? v : "", why);
+                iom_cli_error("mark", "--pause=%s: %s", v ? v : "",
+                              v && v[0] == '-' ? "must be 0 or more (a duration such as 5s)" : why);
                 rc = IOM_EXIT_USAGE;
                 break;
             }

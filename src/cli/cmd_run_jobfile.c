@@ -354,16 +354,7 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
             goto out;
         }
     }
-    for (uint32_t i = 0; i < ff.nr_jobs; i++) {
-        if (ff.jobs[i].note[0] && a.ro.format != IOM_OUT_JSON && !a.ro.quiet)
-            fprintf(stderr, "iomark run: note: [%s] %s\n", ff.jobs[i].jobname, ff.jobs[i].note);
-        /* fio's default is buffered I/O, iomark's own is direct: say which one runs */
-        if (!ff.jobs[i].job.direct && !a.ro.quiet)
-            fprintf(stderr,
-                    "iomark run: note: [%s] buffered I/O through the page cache (the job file "
-                    "has no direct=1; fio's default is direct=0)\n",
-                    ff.jobs[i].jobname);
-    }
+    /* each job's notes (buffered I/O, invalidate) go into the report only (text and JSON) */
     for (uint32_t i = 0; i < ff.nr_ignored; i++)
         fprintf(stderr, "iomark run: ignored (--ignore-unknown): %s\n", ff.ignored[i]);
 

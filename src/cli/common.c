@@ -137,6 +137,12 @@ int iom_cli_check(const char *cmd, const struct iom_job *job, const struct iom_r
             }
         }
         if (iom_target_check(job, job->targets[i], &targets[i], err, sizeof(err))) {
+            /* DiskSpd's size option is -c, not --size */
+            char *sz = strcmp(cmd, "diskspd") == 0 ? strstr(err, "a smaller --size") : NULL;
+            if (sz) { /* "a smaller --size..." -> "a smaller -c..." */
+                memcpy(sz + 10, "-c", 2);
+                memmove(sz + 12, sz + 16, strlen(sz + 16) + 1);
+            }
             iom_cli_error(cmd, "%s", err);
             return IOM_EXIT_USAGE;
         }

@@ -682,7 +682,7 @@ cJSON *iom_report_fio_json(const struct iom_fio_file *ff, struct iom_result *con
     cJSON *notes = cJSON_AddArrayToObject(im, "notes");
     for (uint32_t i = 0; i < ff->nr_jobs; i++)
         if (ff->jobs[i].note[0]) {
-            char s[400];
+            char s[640];
             snprintf(s, sizeof(s), "[%s] %s", ff->jobs[i].jobname, ff->jobs[i].note);
             cJSON_AddItemToArray(notes, cJSON_CreateString(s));
         }

@@ -614,6 +614,7 @@ static int parse_args(int argc, char **argv, int first, struct iom_diskspd *ds,
             if (dsize(p, bs, &v, NULL) || v == 0)
                 return fail(err, errlen, "%s: thread stride must be " SIZE_WHY " above 0", a);
             ds->thread_stride_bytes = v;
+            snprintf(ds->thread_stride_arg, sizeof(ds->thread_stride_arg), "%s", a);
             break;
         case 'v':
             warn(ds, "%s: verbose mode is not implemented; ignored", a);
@@ -700,9 +701,9 @@ static int parse_args(int argc, char **argv, int first, struct iom_diskspd *ds,
         uint32_t nthr = ds->total_threads ? ds->total_threads : ds->threads_per_target;
         uint64_t last = ds->base_offset_bytes + ds->thread_stride_bytes * (uint64_t)(nthr - 1);
         if (nthr > 1 && last + bs > fsize)
-            return fail(err, errlen, "-T%llu: file too small: thread %u would start at byte %llu "
+            return fail(err, errlen, "%s: file too small: thread %u would start at byte %llu "
                         "of a %llu-byte file (block %llu); -T x (threads-1) + -B + -b must fit "
-                        "in the file", (unsigned long long)ds->thread_stride_bytes, nthr - 1,
+                        "in the file", ds->thread_stride_arg, nthr - 1,
                         (unsigned long long)last, (unsigned long long)fsize,
                         (unsigned long long)bs);
     }

@@ -54,6 +54,7 @@ struct iom_diskspd {
     uint64_t base_offset_bytes;  /* -B */
     uint64_t max_file_bytes;     /* -f<size>, 0 = whole target */
     uint64_t thread_stride_bytes;/* -T */
+    char thread_stride_arg[64];  /* -T as typed ("-T5M"), for messages */
     bool sw_cache_disabled;      /* -S, -Su, -Sh, -h: O_DIRECT */
     bool write_through;          /* -Sw, -Sh, -h: O_DSYNC */
     bool measure_latency;        /* -L */

@@ -182,10 +182,17 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     bool seq_clones = !iom_job_random(job) && job->numjobs > 1 && st.filename[0];
     if (seq_clones)
         job->seq_same_start = true;
-    snprintf(fj->note, sizeof(fj->note), "%s%s",
+    /* a buffered job says so in every report (fio's default is direct=0, iomark's own is
+     * direct); the page-cache drop matters (and is noted) only for buffered I/O */
+    snprintf(fj->note, sizeof(fj->note), "%s%s%s",
              seq_clones ? "sequential clones each cover the whole region from its start (fio); " : "",
-             job->invalidate ? "invalidate=1: cached pages dropped before the run (fio's default)"
-                             : "invalidate=0: cached pages kept");
+             job->direct ? "" : "buffered I/O through the page cache (direct=0, fio's default); ",
+             job->direct ? ""
+             : job->invalidate ? "invalidate=1: cached pages dropped before the run (fio's default)"
+                               : "invalidate=0: cached pages kept");
+    size_t nl = strlen(fj->note);
+    if (nl >= 2 && strcmp(fj->note + nl - 2, "; ") == 0)
+        fj->note[nl - 2] = '\0';
 
     snprintf(fj->jobname, sizeof(fj->jobname), "%s", st.jobname);
     snprintf(job->name, sizeof(job->name), "%s", st.jobname);
@@ -263,10 +270,13 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
                 job->rate_iops = (job->rate_iops + k - 1) / k;
             if (job->rate_bytes_per_s)
                 job->rate_bytes_per_s = (job->rate_bytes_per_s + k - 1) / k;
+            char prev[sizeof(fj->note)];
+            memcpy(prev, fj->note, sizeof(prev));
             snprintf(fj->note, sizeof(fj->note),
                      "%u files: run as one thread per file and clone, iodepth %u%s each "
-                     "(fio: one thread per clone, iodepth %u over all files)", k, job->iodepth,
-                     job->rate_iops || job->rate_bytes_per_s ? " and 1/k of the rate" : "", d);
+                     "(fio: one thread per clone, iodepth %u over all files)%s%s", k, job->iodepth,
+                     job->rate_iops || job->rate_bytes_per_s ? " and 1/k of the rate" : "", d,
+                     prev[0] ? "; " : "", prev);
         }
     } else {
         job->numjobs = 1; /* one generated file per clone */

@@ -54,7 +54,7 @@ struct iom_fio_job {
     uint32_t fio_iodepth;
     uint32_t nr_opts;            /* the section's own options, for fio's "job options" */
     struct iom_fio_kv opts[IOM_FIO_MAX_OPTS];
-    char note[256];              /* how iomark's mapping differs, or "" */
+    char note[384];              /* how iomark's mapping differs, or "" */
     uint32_t size_pct, offset_pct; /* size=N% / offset=N%: of the file's size, resolved by
                                       iom_fio_resolve_pct() once the file is known (0 = none) */
     uint64_t filesize;           /* filesize= as written (0 = none) */

@@ -577,13 +577,40 @@ const char *iom_option_suggest(const char *name)
     return best;
 }
 
+/* a duration in the largest time unit that holds it exactly (h, m, s, ms, us, ns), as the
+ * duration parser reads it back: 86400000000000 -> "24h", 1000000 -> "1ms" */
+static void dur_text(uint64_t ns, char *buf, size_t len)
+{
+    static const struct {
+        uint64_t ns;
+        const char *unit;
+    } u[] = {{UINT64_C(3600000000000), "h"}, {UINT64_C(60000000000), "m"},
+             {UINT64_C(1000000000), "s"},    {1000000, "ms"},
+             {1000, "us"}};
+    for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++)
+        if (ns && ns % u[i].ns == 0) {
+            snprintf(buf, len, "%llu%s", (unsigned long long)(ns / u[i].ns), u[i].unit);
+            return;
+        }
+    snprintf(buf, len, "%lluns", (unsigned long long)ns);
+}
+
 static const char *range_text(const struct opt *o, char *buf, size_t len)
 {
-    if (o->max == UINT64_MAX)
-        snprintf(buf, len, "at least %llu", (unsigned long long)o->min);
+    char lo[32], hi[32];
+    if (o->type == T_DURATION) {
+        dur_text(o->min, lo, sizeof(lo));
+        dur_text(o->max, hi, sizeof(hi));
+    } else {
+        snprintf(lo, sizeof(lo), "%llu", (unsigned long long)o->min);
+        snprintf(hi, sizeof(hi), "%llu", (unsigned long long)o->max);
+    }
+    if (o->max == UINT64_MAX && o->min == 0)
+        snprintf(buf, len, "0 or more");
+    else if (o->max == UINT64_MAX)
+        snprintf(buf, len, "at least %s", lo);
     else
-        snprintf(buf, len, "from %llu to %llu", (unsigned long long)o->min,
-                 (unsigned long long)o->max);
+        snprintf(buf, len, "from %s to %s", lo, hi);
     return buf;
 }
 
@@ -641,16 +668,18 @@ int iom_option_apply(const char *name, const char *v, struct iom_job *job, struc
         *(uint32_t *)field = p32;
         return 0;
     case T_SIZE:
-        if (iom_parse_size(v, &v64, &why))
-            return bad(err, errlen, o->name, v, why);
-        break;
     case T_DURATION:
-        if (iom_parse_duration(v, &v64, &why))
-            return bad(err, errlen, o->name, v, why);
-        break;
     case T_U32:
     case T_U64:
-        if (iom_parse_u64(v, &v64, &why))
+        if (v && v[0] == '-') { /* a negative number: say what is allowed */
+            snprintf(wbuf, sizeof(wbuf), "negative values are not allowed; must be %s%s",
+                     range_text(o, rbuf, sizeof(rbuf)),
+                     o->type == T_SIZE && !(o->min == 1 && o->max == UINT64_MAX) ? " bytes" : "");
+            return bad(err, errlen, o->name, v, wbuf);
+        }
+        if (o->type == T_SIZE ? iom_parse_size(v, &v64, &why)
+            : o->type == T_DURATION ? iom_parse_duration(v, &v64, &why)
+                                    : iom_parse_u64(v, &v64, &why))
             return bad(err, errlen, o->name, v, why);
         break;
     }
@@ -661,7 +690,7 @@ int iom_option_apply(const char *name, const char *v, struct iom_job *job, struc
             snprintf(wbuf, sizeof(wbuf), "must be greater than 0");
         else
             snprintf(wbuf, sizeof(wbuf), "must be %s%s", range_text(o, rbuf, sizeof(rbuf)),
-                     o->type == T_SIZE ? " bytes" : o->type == T_DURATION ? " ns" : "");
+                     o->type == T_SIZE ? " bytes" : "");
         return bad(err, errlen, o->name, v, wbuf);
     }
     if (o->type == T_U32)

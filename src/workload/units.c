@@ -78,7 +78,7 @@ static int check_sign(const char *s, const char **why)
         return -EINVAL;
     }
     if (*s == '-') {
-        *why = "negative values are not allowed; give a positive number";
+        *why = "negative values are not allowed";
         return -EINVAL;
     }
     if (*s == '+' || isspace((unsigned char)*s)) {

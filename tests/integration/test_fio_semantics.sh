@@ -130,6 +130,38 @@ else fail "ioengine=null: $(head -c 300 err.txt); file: $(ls -la nullfile 2>&1)"
 "$PY" -c "import json;d=json.load(open('n.json'));o=d['jobs'][0]['job options'];assert o['runtime']=='1',o" \
   && pass "job options: runtime=1 from the command line" || fail "job options do not show --runtime=1"
 
+
+# 6. a job file without direct=1 runs buffered (fio's default direct=0): the fio-style
+#    report on stdout and the JSON notes say so; a direct=1 job has no page-cache notes
+cat >buf.fio <<JOB
+[b]
+filename=$WORK/bufdata
+rw=read
+bs=4k
+size=64k
+ioengine=psync
+JOB
+"$IOMARK" run buf.fio >b.txt 2>b.err || fail "buf.fio: $(head -c 300 b.err)"
+grep -q '^iomark: \[b\] buffered I/O through the page cache' b.txt && grep -q 'invalidate=1' b.txt \
+  && ! grep -q 'buffered I/O\|invalidate' b.err \
+  && pass "buffered job: stdout report names buffered I/O and invalidate=1, once" \
+  || fail "buffered job: stdout $(head -c 300 b.txt) stderr $(head -c 300 b.err)"
+"$IOMARK" run buf.fio --output-format=json --output=b.json 2>/dev/null
+"$PY" -c "import json;n=json.load(open('b.json'))['iomark']['notes'];assert any('buffered I/O' in x for x in n),n" \
+  && pass "buffered job: JSON notes name buffered I/O" || fail "buffered job: no buffered note in the JSON"
+cat >dir.fio <<JOB
+[d]
+filename=$WORK/dirnull
+ioengine=null
+direct=1
+size=64k
+bs=4k
+rw=read
+JOB
+"$IOMARK" run dir.fio >d.txt 2>d.err || fail "dir.fio: $(head -c 300 d.err)"
+! grep -q 'invalidate\|buffered' d.txt d.err && grep -q 'IOPS=' d.txt \
+  && pass "direct=1 job: no invalidate or buffered note" || fail "direct=1 job: $(head -c 400 d.txt) $(head -c 200 d.err)"
+
 # 3. --parse-only says what runs and creates nothing
 "$IOMARK" run bss.fio --parse-only >p.txt
 grep -q 'random_map=0' p.txt && grep -q 'bssplit=4096/50:65536/50' p.txt && pass "parse-only" || fail "parse-only: $(cat p.txt)"

@@ -26,6 +26,20 @@ human() {
     s = sprintf("%.1f", v); sub(/\.0$/, "", s); printf "%s %s (%d bytes)", s, u[k], b }'
 }
 
+# --- ranges in the option's own units; values echoed as typed (exit 2, one line)
+expect_status 2 "--status-interval=500ms" -- "$IOMARK" run --status-interval=500ms --size=1M "$WORK/s.dat"
+expect_err_has "iomark run: --status-interval=500ms: must be from 1s to 24h"
+expect_status 2 "--series_interval=10us" -- "$IOMARK" run --series_interval=10us --size=1M "$WORK/s.dat"
+expect_err_has "iomark run: --series_interval=10us: must be at least 1ms"
+expect_status 2 "--ramp_time=-1s" -- "$IOMARK" run --ramp_time=-1s --size=1M "$WORK/s.dat"
+expect_err_has "iomark run: --ramp_time=-1s: negative values are not allowed; must be 0 or more"
+expect_status 2 "mark --prepare=-1s" -- "$IOMARK" mark --prepare=-1s "$WORK/s.dat"
+expect_err_has "iomark mark: --prepare=-1s: must be 0 or more"
+# 4 threads 5 MiB apart: thread 3 starts at 15728640, past the 10 MiB file
+expect_status 2 "diskspd -T5M on a 10 MiB file" -- "$IOMARK" diskspd -c10M -t4 -T5M -d1 "$WORK/t.dat"
+expect_err_has "iomark diskspd: -T5M: file too small: thread 3 would start at byte 15728640 of a 10485760-byte file"
+[ ! -e "$WORK/s.dat" ] && [ ! -e "$WORK/t.dat" ] && pass "nothing created by the refusals" || fail "a file was created"
+
 if [ "$(id -u)" = 0 ]; then
   # --- sizes: a 100 MiB tmpfs cannot hold a 512 MiB file
   mkdir -p "$WORK/small"
@@ -37,6 +51,10 @@ if [ "$(id -u)" = 0 ]; then
     expect_err_has "$want"
     expect_err_has "needs 512 MiB (536870912 bytes) but the filesystem has 100 MiB (104857600 bytes) free"
     [ ! -e "$WORK/small/x.dat" ] && pass "nothing created" || fail "x.dat created"
+    # diskspd names its own size option, -c
+    expect_status 2 "diskspd -c512M on a 100 MiB filesystem" -- "$IOMARK" diskspd -c512M -d1 "$WORK/small/d.dat"
+    expect_err_has "free; choose a smaller -c"
+    [ ! -e "$WORK/small/d.dat" ] && pass "nothing created (diskspd)" || fail "d.dat created"
   else
     echo "skip: cannot mount tmpfs: size message"
   fi
