@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "workload/args.h"
 
 struct command {
     const char *name;
@@ -33,34 +34,6 @@ static void usage(FILE *f)
     fprintf(f, "\n'iomark COMMAND --help' shows a command's options. 'iomark --version'.\n");
 }
 
-/* Edit distance with adjacent transpositions (optimal string alignment:
- * insert, delete, substitute, swap two neighbours: 1 each), case-insensitive;
- * 99 for words over 31 characters. */
-static size_t distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 31 || lb > 31)
-        return 99;
-    size_t d[32][32];
-    for (size_t i = 0; i <= la; i++)
-        d[i][0] = i;
-    for (size_t j = 0; j <= lb; j++)
-        d[0][j] = j;
-    for (size_t i = 1; i <= la; i++)
-        for (size_t j = 1; j <= lb; j++) {
-            size_t c = d[i - 1][j - 1] + (tolower((unsigned char)a[i - 1]) != b[j - 1]);
-            if (d[i - 1][j] + 1 < c)
-                c = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < c)
-                c = d[i][j - 1] + 1;
-            if (i > 1 && j > 1 && tolower((unsigned char)a[i - 1]) == b[j - 2] &&
-                tolower((unsigned char)a[i - 2]) == b[j - 1] && d[i - 2][j - 2] + 1 < c)
-                c = d[i - 2][j - 2] + 1;
-            d[i][j] = c;
-        }
-    return d[la][lb];
-}
-
 /* The command nearest to a mistyped one: at most 2 edits (1 for words of up to
  * 4 letters), or NULL. "rnu" -> run, "mrak" -> mark, "swep" -> sweep. */
 static const char *closest(const char *word)
@@ -68,7 +41,7 @@ static const char *closest(const char *word)
     const char *best = NULL;
     size_t bd = 99;
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-        size_t d = distance(word, commands[i].name);
+        size_t d = iom_edit_distance(word, commands[i].name);
         if (d < bd) {
             bd = d;
             best = commands[i].name;

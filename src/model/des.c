@@ -11,43 +11,14 @@
 
 /* ------------------------------------------------------------ RNG --- */
 
-static uint64_t splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 void iom_model_rng_seed(struct iom_model_rng *r, uint64_t seed)
 {
-    uint64_t x = seed;
-    for (int i = 0; i < 4; i++)
-        r->s[i] = splitmix64(&x);
-}
-
-static inline uint64_t rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
-
-static uint64_t next_u64(struct iom_model_rng *r)
-{
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
+    iom_rng_seed(&r->r, seed);
 }
 
 double iom_model_rng_uniform(struct iom_model_rng *r)
 {
-    return (double)(next_u64(r) >> 11) * 0x1.0p-53;
+    return (double)(iom_rng_next(&r->r) >> 11) * 0x1.0p-53;
 }
 
 double iom_model_rng_exp(struct iom_model_rng *r, double mean)

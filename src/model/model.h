@@ -28,15 +28,17 @@
 #ifndef IOMARK_MODEL_MODEL_H
 #define IOMARK_MODEL_MODEL_H
 
+#include "core/offsets.h"
 #include <stdint.h>
 
 #include "stats/hist.h"
 
 /* ---------------------------------------------------------------- RNG --- */
 
-/* xoshiro256** (Blackman and Vigna, prng.di.unimi.it), seeded by splitmix64. */
+/* iomark's generator (core/offsets.h: xoshiro256**, Blackman and Vigna,
+ * prng.di.unimi.it, seeded by splitmix64), wrapped for the model's draws. */
 struct iom_model_rng {
-    uint64_t s[4];
+    struct iom_rng r;
 };
 
 /* Seed the generator; the same seed gives the same sequence on every machine. */

@@ -1,6 +1,7 @@
 /* args.c - the one argv grammar of every sub-command (see args.h). */
 #include "workload/args.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -137,4 +138,29 @@ int iom_args_next(struct iom_args *a, const char **value, char *err, size_t errl
         *value = a->argv[a->i++]; /* "--quiet 0", as the run options */
     }
     return (int)(o - a->opts);
+}
+
+size_t iom_edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 40 || lb > 40)
+        return 99;
+    size_t d[41][41];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            size_t c = d[i - 1][j - 1] + (tolower((unsigned char)a[i - 1]) != b[j - 1]);
+            if (d[i - 1][j] + 1 < c)
+                c = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < c)
+                c = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && tolower((unsigned char)a[i - 1]) == b[j - 2] &&
+                tolower((unsigned char)a[i - 2]) == b[j - 1] && d[i - 2][j - 2] + 1 < c)
+                c = d[i - 2][j - 2] + 1;
+            d[i][j] = c;
+        }
+    return d[la][lb];
 }

@@ -72,4 +72,13 @@ int iom_args_dash_check(const char *w, char *err, size_t errlen);
 /* A flag's value: NULL, "1", "true" -> 1; "0", "false" -> 0; else -1. */
 int iom_args_flag(const char *value);
 
+/*
+ * Edit distance between a (as typed) and b (a known name) for "did you
+ * mean" hints: optimal string alignment (insert, delete, substitute, swap
+ * two neighbours: 1 each; Damerau 1964), a compared case-insensitively
+ * against b (lower-case). Returns the distance, or 99 when either word is
+ * over 40 characters. No allocation.
+ */
+size_t iom_edit_distance(const char *a, const char *b);
+
 #endif

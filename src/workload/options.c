@@ -541,34 +541,12 @@ static const struct opt *find(const char *name)
     return NULL;
 }
 
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 40 || lb > 40)
-        return 99;
-    size_t d[41][41];
-    for (size_t i = 0; i <= la; i++)
-        d[i][0] = i;
-    for (size_t j = 0; j <= lb; j++)
-        d[0][j] = j;
-    for (size_t i = 1; i <= la; i++)
-        for (size_t j = 1; j <= lb; j++) {
-            size_t c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1 < c)
-                c = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < c)
-                c = d[i][j - 1] + 1;
-            d[i][j] = c;
-        }
-    return d[la][lb];
-}
-
 const char *iom_option_suggest(const char *name)
 {
     const char *best = NULL;
     size_t bd = 4;
     for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
-        size_t d = edit_distance(name, opts[i].name);
+        size_t d = iom_edit_distance(name, opts[i].name);
         if (d < bd) {
             bd = d;
             best = opts[i].name;
