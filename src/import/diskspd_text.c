@@ -1,8 +1,8 @@
 /*
  * import_diskspd_text.c - DiskSpd's text output (the default -Rtext).
  *
- * A "*** Interrupted by Ctrl-C." line (CmdRequestCreator.cpp) gives the record a
- * note; "The test was interrupted before the measurements began." is refused
+ * A "*** Interrupted by Ctrl-C." line (CmdRequestCreator.cpp), or iomark's own
+ * "(interrupted by SIGINT; ...)" line, gives the record a note; "The test was interrupted before the measurements began." is refused
  * in DiskSpd's words.
  * Read from each "Results for timespan N:" block: "actual test time",
  * "thread count", the CPU table's "avg." row (Usage, % of all CPUs), the
@@ -210,6 +210,10 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
         return -EINVAL;
     }
     const char *ctrlc = strstr(text, "*** Interrupted by Ctrl-C.");
+    /* iomark's own DiskSpd-style text ends "(interrupted by SIGINT; results
+     * cover the measured time until then)" (report/diskspd.c) */
+    const char *own = strstr(text, "\n(interrupted by ");
+    size_t ownlen = own ? strcspn(own + 2, ";)\r\n") : 0;
     const char *blk = strstr(text, "Results for timespan");
     int idx = 0, rc = 0;
     while (blk && !rc) {
@@ -222,8 +226,10 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
         rc = parse_block(blk, end, text, res, idx++);
         blk = next;
     }
+    if (!rc && !ctrlc && own)
+        ctrlc = own + 2;
     if (!rc && ctrlc && res->nr_workloads) {
-        size_t n = strcspn(ctrlc, "\r\n");
+        size_t n = ctrlc == own + 2 ? ownlen : strcspn(ctrlc, "\r\n");
         const char *dur = strstr(text, "duration:");
         double asked = dur ? strtod(dur + 9, NULL) : NAN;
         double ran = res->w[0].runs[0].runtime_s;

@@ -16,7 +16,11 @@
  *               {"busy_pct"}, "transactions": {name: {calls, mean_ms, p50_ms,
  *               p95_ms, p99_ms, max_ms}}} (docs/tpcc.md), or {"runs": [such
  *               documents]}; "tpcc_load"/"tpcc_check" hold nothing to compare.
- * A document with "status": "error" is refused with its "error" text.
+ * A document with "status": "error" is refused with its "error" text
+ * unless it measured I/O; a run document with "status" "interrupted" or
+ * "error" gets a note (res->note) saying after how long, as fio's does.
+ * A direction the workload does not do (rw=randread: no writes) is missing
+ * (NAN), never 0.
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -46,6 +50,7 @@ static const cJSON *obj(const cJSON *o, const char *key)
 }
 
 static const char *str(const cJSON *o, const char *key, const char *dflt);
+static void unset_idle_dirs(const cJSON *doc, struct iom_imp_run *run);
 
 static void read_stats(const cJSON *s, struct iom_imp_dir *d)
 {
@@ -70,6 +75,7 @@ static int read_run(const cJSON *doc, struct iom_imp_run *run)
     read_stats(obj(tot, "read"), &run->dir[0]);
     read_stats(obj(tot, "write"), &run->dir[1]);
     read_stats(obj(tot, "total"), &run->dir[2]);
+    unset_idle_dirs(doc, run);
     run->runtime_s = num(obj(doc, "duration"), "measured_s");
     const cJSON *cpu = obj(doc, "cpu");
     double u = num(cpu, "user_pct"), s = num(cpu, "system_pct");
@@ -135,13 +141,55 @@ static const char *str(const cJSON *o, const char *key, const char *dflt)
     return cJSON_IsString(v) ? v->valuestring : dflt;
 }
 
+/* A run document with "status": "error" that measured no I/O is refused
+ * with its "error" text; one that did is read with a note (below). */
 static int refuse_error(const cJSON *doc, char *err, size_t errlen)
 {
-    if (strcmp(str(doc, "status", "ok"), "error") == 0) {
+    if (strcmp(str(doc, "status", "ok"), "error") == 0 &&
+        !(num(obj(obj(doc, "total"), "total"), "ios") > 0)) {
         snprintf(err, errlen, "the run failed: %s", str(doc, "error", "(no reason given)"));
         return -EINVAL;
     }
     return 0;
+}
+
+/* The note of a run document that did not complete, as the fio and DiskSpd
+ * importers word it: "source run interrupted (SIGINT) after 1.5 s of 5 s"
+ * (measured_s of spec.runtime_s; "of" left out without a time limit), or
+ * "source run failed (ERROR) after ... ; its figures are up to the failure". */
+static void note_status(const cJSON *doc, struct iom_imp_result *res)
+{
+    const char *st = str(doc, "status", "ok");
+    int intr = strcmp(st, "interrupted") == 0;
+    if (!intr && strcmp(st, "error") != 0)
+        return;
+    char why[200];
+    snprintf(why, sizeof(why), "%s", intr ? str(doc, "interrupted_by", "signal")
+                                          : str(doc, "error", "no reason given"));
+    double ran = num(obj(doc, "duration"), "measured_s");
+    double asked = num(obj(doc, "spec"), "runtime_s");
+    const char *tail = intr ? "" : "; its figures are up to the failure";
+    st = intr ? "interrupted" : "failed";
+    if (!(ran >= 0))
+        iom_imp_note(res, "source run %s (%s)%s", st, why, tail);
+    else if (asked > 0)
+        iom_imp_note(res, "source run %s (%s) after %.3g s of %.3g s%s", st, why, ran, asked, tail);
+    else
+        iom_imp_note(res, "source run %s (%s) after %.3g s%s", st, why, ran, tail);
+}
+
+/* A direction the run's workload never does (spec.rwmixread_pct 100: no
+ * writes; 0: no reads) and that moved no I/O is missing (NAN), not zero. */
+static void unset_idle_dirs(const cJSON *doc, struct iom_imp_run *run)
+{
+    double rp = num(obj(doc, "spec"), "rwmixread_pct");
+    for (int d = 0; d < 2; d++) {
+        if (rp != (d ? 100.0 : 0.0) || run->dir[d].ios > 0)
+            continue;
+        struct iom_imp_dir *x = &run->dir[d];
+        x->iops = x->mb_per_s = x->mib_per_s = x->ios = NAN;
+        x->lat_mean_us = x->lat_p99_us = x->lat_max_us = NAN;
+    }
 }
 
 static int read_tpcc(const cJSON *doc, struct iom_imp_run *run)
@@ -243,6 +291,7 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
         rc = w ? read_run(doc, &w->runs[0]) : -ENOMEM;
         if (w)
             run_names(doc, w);
+        note_status(doc, res);
     } else if (strcmp(type, "repeat") == 0) {
         const cJSON *runs = obj(doc, "runs");
         const cJSON *first = cJSON_GetArrayItem(runs, 0);
@@ -275,6 +324,7 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
                 rc = rc ? rc : -ENOMEM;
                 goto out;
             }
+            note_status(r, res);
         }
     } else if (strcmp(type, "mark") == 0) {
         rc = parse_mark(doc, res);
@@ -330,6 +380,8 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
         snprintf(err, errlen, "document type \"%s\" holds no comparable result", type);
         rc = -EINVAL;
     }
+    if (!rc && strcmp(type, "run") != 0 && strcmp(type, "repeat") != 0)
+        note_status(doc, res); /* mark, sweep, tpcc stopped early */
 out:
     cJSON_Delete(doc);
     return rc;

@@ -99,4 +99,30 @@ PY
 else
   echo "note: iomark tpcc did not run here; TPC-C compare not tested"
 fi
+# a metric an input does not have is "-", never 0 (docs/compare.md): a
+# randread run document has no write IOPS, so no "-100%" against it
+cat >$WORK/mix.json <<'J'
+{"schema": "iomark-result", "type": "run", "status": "ok",
+ "spec": {"name": "job", "rw": "randrw", "rwmixread_pct": 50, "runtime_s": 2, "targets": ["t.dat"]},
+ "duration": {"measured_s": 2},
+ "total": {"read": {"ios": 12000, "iops": 6000, "mb_per_s": 24.576, "mib_per_s": 23.4375},
+           "write": {"ios": 12000, "iops": 6000, "mb_per_s": 24.576, "mib_per_s": 23.4375},
+           "total": {"ios": 24000, "iops": 12000, "mb_per_s": 49.152, "mib_per_s": 46.875}}}
+J
+cat >$WORK/rd.json <<'J'
+{"schema": "iomark-result", "type": "run", "status": "ok",
+ "spec": {"name": "job", "rw": "randread", "rwmixread_pct": 100, "runtime_s": 2, "targets": ["t.dat"]},
+ "duration": {"measured_s": 2},
+ "total": {"read": {"ios": 28000, "iops": 14000, "mb_per_s": 57.344, "mib_per_s": 54.6875},
+           "write": {"ios": 0, "iops": 0, "mb_per_s": 0, "mib_per_s": 0},
+           "total": {"ios": 28000, "iops": 14000, "mb_per_s": 57.344, "mib_per_s": 54.6875}}}
+J
+expect_status 0 "compare randrw with randread" -- "$IOMARK" compare $WORK/mix.json $WORK/rd.json
+grep -E '^write IOPS \(IO/s\) +6000 +- *$' $WORK/out >/dev/null && pass "randread write IOPS is -" \
+  || fail "randread write IOPS: $(grep '^write IOPS' $WORK/out)"
+grep -qF -- "-100" $WORK/out && fail "a -100% against a missing value: $(grep -F -- -100 $WORK/out)" || pass "no -100%"
+grep -E '^read IOPS \(IO/s\) +6000 +14000 +\+133\.3% read IOPS' $WORK/out >/dev/null && pass "read IOPS +133.3% (14000/6000)" \
+  || fail "read IOPS: $(grep '^read IOPS' $WORK/out)"
+expect_status 0 "compare randrw with randread, JSON" -- "$IOMARK" compare --output-format=json -o $WORK/mr.json $WORK/mix.json $WORK/rd.json
+grep -qF -- "-100" $WORK/mr.json && fail "JSON has a -100" || pass "JSON has no -100"
 finish
