@@ -1,5 +1,4 @@
 /* main.c - iomark's command table. */
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
