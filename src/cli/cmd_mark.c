@@ -180,7 +180,9 @@ static void figures(const struct iom_result *r, bool write, bool counted,
     f->lat_p99_us = m.lat_pct_us[5];
     f->measured_s = (double)r->measured_ns / 1e9;
     f->ios = m.ios;
-    f->counted = counted;
+    f->prepare = !counted;
+    f->interrupted = r->interrupted_signal != 0;
+    f->counted = counted && !f->interrupted; /* a partial run is in no statistic */
 }
 
 /* Resolve the target: none -> ./iomark-test.dat, a folder -> FOLDER/iomark-test.dat. */

@@ -168,21 +168,37 @@ static cJSON *sweep_json(const struct iom_job *job, struct point *pts, unsigned 
     return d;
 }
 
+/* sig: the signal that stopped the sweep (0: it ran to the end); dropped:
+ * the point it stopped in the middle of (-1: none), not reported. */
 static void sweep_text(FILE *f, const struct iom_job *job, struct point *pts, unsigned np,
-                       double knee_pct)
+                       double knee_pct, int sig, int dropped)
 {
     char bs[32];
     iom_fmt_bytes(iom_job_max_bs(job), bs, sizeof(bs));
     fprintf(f, "sweep: %s, bs %s, %s I/O, engine %s; knee = first point from which more "
                "concurrency adds < %g%% IOPS over the best so far while mean latency grows\n",
             iom_rw_name(job->rw), bs, job->direct ? "direct" : "buffered", job->ioengine, knee_pct);
+    if (sig) {
+        unsigned measured = 0;
+        for (unsigned i = 0; i < np; i++)
+            measured += pts[i].r != NULL;
+        fprintf(f, "INTERRUPTED by %s: %u of %u points measured", iom_signal_name(sig), measured,
+                np);
+        if (dropped >= 0)
+            fprintf(f, "; point %u x %u on %s was stopped part-way and dropped",
+                    pts[dropped].threads, pts[dropped].iodepth, job->targets[pts[dropped].target]);
+        fputc('\n', f);
+    }
     for (uint32_t t = 0; t < job->nr_targets; t++) {
+        bool complete = true; /* every planned point of this target measured */
         fprintf(f, "\ntarget %s\n", job->targets[t]);
         fprintf(f, "%7s %7s %11s %12s %10s %14s %13s %7s %9s\n", "threads", "iodepth", "outstanding",
                 "IOPS", "MiB/s", "mean lat (us)", "p99 lat (us)", "CPU %", "IOPS step");
         const struct point *prev = NULL, *knee = NULL, *before = NULL;
         for (unsigned i = 0; i < np; i++) {
             const struct point *p = &pts[i];
+            if (p->target == t && !p->r)
+                complete = false;
             if (p->target != t || !p->r)
                 continue;
             char step[24] = "";
@@ -206,6 +222,9 @@ static void sweep_text(FILE *f, const struct iom_job *job, struct point *pts, un
                     (unsigned long long)before->threads * before->iodepth, knee_pct,
                     (knee->lat_mean_us - before->lat_mean_us) / before->lat_mean_us * 100,
                     before->threads, before->iodepth);
+        else if (!complete)
+            fprintf(f, "knee: not judged, sweep %s before this target's last point\n",
+                    sig ? "interrupted" : "stopped");
         else
             fprintf(f, "knee: none found; IOPS still grow by %g%% or more\n", knee_pct);
     }
@@ -343,6 +362,7 @@ int iom_cmd_sweep(int argc, char **argv)
             goto out;
     }
     unsigned done = 0;
+    int dropped = -1; /* the point a signal stopped part-way */
     for (unsigned i = 0; i < np && !(mpi ? stop_sig : iom_cli_stop); i++) {
         struct point *p = &pts[i];
         struct iom_job one = job; /* shallow: iom_run keeps its own deep copy */
@@ -378,6 +398,7 @@ int iom_cmd_sweep(int argc, char **argv)
             break;
         }
         if (p->r && p->r->interrupted_signal) { /* a partial point is no point */
+            dropped = (int)i;
             iom_result_free(p->r);
             p->r = NULL;
             break;
@@ -394,16 +415,22 @@ int iom_cmd_sweep(int argc, char **argv)
     if (mpi && iom_mpi_rank()) /* rank 0 writes the sweep */
         goto out;
 #endif
-    /* knee per target, on its measured points in order */
+    /* knee per target, on its measured points in order; a target the
+     * sweep did not finish is not judged (a later point might still gain) */
     for (uint32_t t = 0; t < job.nr_targets; t++) {
         double iops[MAX_LIST * MAX_LIST], lat[MAX_LIST * MAX_LIST];
         unsigned idx[MAX_LIST * MAX_LIST], n = 0;
+        bool complete = true;
         for (unsigned i = 0; i < np; i++)
             if (pts[i].target == t && pts[i].r) {
                 idx[n] = i;
                 iops[n] = pts[i].iops;
                 lat[n++] = pts[i].lat_mean_us;
+            } else if (pts[i].target == t) {
+                complete = false;
             }
+        if (!complete)
+            continue;
         int base = -1, kn = iom_knee_find(iops, lat, n, knee_pct, &base);
         if (kn >= 0) {
             pts[idx[kn]].knee = 1;
@@ -423,7 +450,8 @@ int iom_cmd_sweep(int argc, char **argv)
             iom_cli_error(CMD, "cannot write %s: %s", ro.output_path, strerror(errno));
             status = IOM_EXIT_FAIL;
         } else {
-            sweep_text(f, &job, pts, np, knee_pct);
+            int sig = status == IOM_EXIT_FAIL ? 0 : (mpi ? stop_sig : iom_cli_stop);
+            sweep_text(f, &job, pts, np, knee_pct, sig, dropped);
             if (f != stdout)
                 fclose(f);
         }

@@ -7,7 +7,8 @@
  *               mib_per_s, iops, lat_mean_us, lat_p99_us, ios, each_run: [...]}}]}:
  *               one workload per test and direction ("SEQ1M Q8T1 read"), each
  *               counted run of "each_run" kept (a run with "counted": false,
- *               the preparation run, is skipped; a direction without counted
+ *               the preparation run or a run with "status": "interrupted", is
+ *               skipped; a direction without counted
  *               runs is left out).
  * type "sweep"  {"points": [{target, threads, iodepth, knee: bool, result: run
  *               document}]}: one workload per point ("TARGET T8 Q4").

@@ -54,9 +54,23 @@ int iom_mark_print(FILE *f, const struct iom_mark_doc *d)
             const struct iom_mark_cell *c = &d->cells[i * 2 + w];
             const struct iom_markstat *s = &c->stat;
             fprintf(f, "%-14s", p->tests[i].name);
+            /* a run stopped by a signal: noted under the row, in no figure */
+            char note[128] = "";
+            for (unsigned k = 0, nrun = 0; k < c->nr_runs; k++) {
+                nrun += !c->runs[k].prepare;
+                if (!c->runs[k].interrupted)
+                    continue;
+                if (c->runs[k].prepare)
+                    snprintf(note, sizeof(note), "%14s (preparation run interrupted after %.2f s)\n",
+                             "", c->runs[k].measured_s);
+                else
+                    snprintf(note, sizeof(note),
+                             "%14s (run %u/%u interrupted after %.2f s: not in the statistics)\n",
+                             "", nrun, d->runs, c->runs[k].measured_s);
+            }
             if (!s->nr_counted) {
-                fprintf(f, " %10s %10s %10s   %10s %21s %10s %19s\n", "-", "-", "-", "-", "-",
-                        "-", "-");
+                fprintf(f, " %10s %10s %10s   %10s %21s %10s %19s\n%s", "-", "-", "-", "-", "-",
+                        "-", "-", note);
                 continue;
             }
             char lat[32], mbr[48], latr[48];
@@ -68,6 +82,7 @@ int iom_mark_print(FILE *f, const struct iom_mark_doc *d)
             snprintf(latr, sizeof(latr), "%.1f-%.1f", s->lat_mean_us.min, s->lat_mean_us.max);
             fprintf(f, " %10.2f %10.1f %10s   %10.2f %21s %10.1f %19s\n", s->reported.mb_per_s,
                     s->reported.iops, lat, s->mb_per_s.mean, mbr, s->lat_mean_us.mean, latr);
+            fputs(note, f);
         }
     }
     return ferror(f) ? -EIO : 0;
@@ -109,13 +124,21 @@ static cJSON *dir_json(const struct iom_mark_cell *c)
     cJSON_AddItemToObject(dir, "min", range_json(&c->stat, 0));
     cJSON_AddItemToObject(dir, "mean", range_json(&c->stat, 1));
     cJSON_AddItemToObject(dir, "max", range_json(&c->stat, 2));
+    if (!c->stat.nr_counted) { /* every run uncounted (interrupted): no figure to report */
+        static const char *const figs[] = {"mb_per_s", "mib_per_s", "iops", "lat_mean_us",
+                                           "lat_p99_us", "measured_s", "ios", "min",
+                                           "mean", "max", NULL};
+        for (const char *const *n = figs; *n; n++)
+            cJSON_ReplaceItemInObject(dir, *n, cJSON_CreateNull());
+    }
     cJSON *runs = cJSON_AddArrayToObject(dir, "each_run");
     for (unsigned k = 0; runs && k < c->nr_runs; k++) {
         cJSON *r = fig_json(&c->runs[k]);
         if (!r)
             break;
         cJSON_AddBoolToObject(r, "counted", c->runs[k].counted);
-        cJSON_AddStringToObject(r, "phase", c->runs[k].counted ? "run" : "prepare");
+        cJSON_AddStringToObject(r, "phase", c->runs[k].prepare ? "prepare" : "run");
+        cJSON_AddStringToObject(r, "status", c->runs[k].interrupted ? "interrupted" : "ok");
         cJSON_AddItemToArray(runs, r);
     }
     return dir;

@@ -87,6 +87,8 @@ void iom_report_text(FILE *f, const struct iom_result *r)
             j->sync == IOM_SYNC_DSYNC ? ", write-through (O_DSYNC)"
             : j->sync == IOM_SYNC_SYNC ? ", O_SYNC"
                                        : "");
+    if (j->profile[0])
+        fprintf(f, "  profile: %s\n", j->profile);
     if (j->rw == IOM_RW_RW || j->rw == IOM_RW_RANDRW)
         fprintf(f, "  mix: %u%% read / %u%% write\n", iom_job_read_pct(j), 100 - iom_job_read_pct(j));
     if (j->rate_iops || j->rate_bytes_per_s)

@@ -42,7 +42,9 @@ struct iom_markstat_run {
     double lat_p99_us;  /* 99th percentile latency, microseconds */
     double measured_s;  /* measured time of the run, seconds */
     uint64_t ios;       /* I/Os completed in the measured time */
-    bool counted;       /* false: the preparation run (never in a statistic) */
+    bool counted;       /* false: the preparation run or an interrupted run (never in a statistic) */
+    bool prepare;       /* the preparation run */
+    bool interrupted;   /* stopped part-way by a signal: kept for the record, not counted */
 };
 
 /* min, mean and max of one figure over the counted runs. */

@@ -68,5 +68,6 @@ int iom_profile_apply(const struct iom_profile *p, struct iom_job *job, char *er
             return rc;
     }
     snprintf(job->name, sizeof(job->name), "%s", p->name);
+    snprintf(job->profile, sizeof(job->profile), "%s", p->name);
     return 0;
 }

@@ -28,7 +28,8 @@ const struct iom_profile *iom_profile_find(const char *name);
 
 /*
  * Apply a profile's options to job (initialised by iom_job_defaults) and
- * name the job after it. Returns 0, or -EINVAL/-ENOENT with err filled
+ * name the job after it (job->name and job->profile, the latter printed in
+ * the text report). Returns 0, or -EINVAL/-ENOENT with err filled
  * (only possible if the table itself is wrong; a unit test applies every
  * profile).
  */

@@ -53,6 +53,7 @@ struct iom_zone {
 
 struct iom_job {
     char name[IOM_NAME_LEN];
+    char profile[IOM_NAME_LEN]; /* the --profile it came from (iomark profiles), or "" */
 
     /* pattern */
     enum iom_rw rw;

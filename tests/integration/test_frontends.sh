@@ -220,5 +220,10 @@ expect_status 0 "profile with an override" -- "$IOMARK" run --profile=sql-oltp -
   --output-format=json --output="$WORK/ov.json" --quiet "$WORK/prof.dat"
 $PY -c "import json,sys; s=json.load(open('$WORK/ov.json'))['spec']; sys.exit(0 if s['bs_bytes']==16384 and s['rwmixread_pct']==70 else 1)" \
   && pass "--bs overrides the profile, the rest stays" || fail "override"
+expect_status 0 "profile, text report" -- "$IOMARK" run --profile sql-oltp --runtime=1 --size=16m --quiet "$WORK/prof.dat"
+grep -qx '  profile: sql-oltp' "$WORK/out" && pass "the text header names the profile" \
+  || fail "no 'profile: sql-oltp' line: $(head -c 400 "$WORK/out")"
+expect_status 0 "--name, text report" -- "$IOMARK" run --name=sql-oltp --runtime=1 --size=16m --quiet "$WORK/prof.dat"
+grep -q 'profile:' "$WORK/out" && fail "a profile line without --profile" || pass "no profile line without --profile"
 expect_refused "unknown profile" "sql-oltp, sql-log" -- "$IOMARK" run --profile nope "$WORK/case/x.dat"
 finish

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# `iomark sweep` stopped by Ctrl-C (SIGINT) during its second point (of 4):
+# exit 130; the text says it was interrupted, how many points were measured
+# and which point was dropped (partial), lists only the first point, and does
+# not judge the knee on an incomplete sweep (no "none found; IOPS still grow").
+# The signal is sent once the progress line (--status-interval) shows the
+# second point running, not after a fixed sleep alone.
+source "$(dirname "$0")/lib.sh"
+cd "$WORK"
+"$IOMARK" sweep --iodepth=1,2,4,8 --rw=randread --bs=4k --size=8M --runtime=3s --ioengine=psync \
+  --status-interval=1 --output="$WORK/s.txt" "$WORK/a.dat" 2>"$WORK/prog" &
+pid=$!
+for i in $(seq 1 300); do
+  grep -q "T1 Q2" "$WORK/prog" && break
+  sleep 0.05
+done
+grep -q "T1 Q2" "$WORK/prog" || fail "progress never showed point T1 Q2: $(cat "$WORK/prog")"
+sleep 0.2
+kill -INT $pid
+rc=0; wait $pid || rc=$?
+[ "$rc" = 130 ] && pass "interrupted sweep exits 130" || fail "exit $rc, wanted 130"
+grep -qF "INTERRUPTED by SIGINT: 1 of 4 points measured; point 1 x 2 on $WORK/a.dat was stopped part-way and dropped" "$WORK/s.txt" \
+  && pass "text names the interruption and the dropped point" || fail "text: $(cat "$WORK/s.txt")"
+grep -q "^knee: not judged, sweep interrupted" "$WORK/s.txt" && ! grep -q "none found" "$WORK/s.txt" \
+  && pass "knee not judged on the incomplete sweep" || fail "knee line: $(grep knee: "$WORK/s.txt")"
+rows=$(awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/' "$WORK/s.txt")
+[ "$(echo "$rows" | awk '{print $1, $2}')" = "1 1" ] && pass "only point 1 x 1 listed" || fail "rows: $rows"
+finish
