@@ -144,6 +144,12 @@ static int parse_block(const char *blk, const char *end, const char *text,
         if (n >= 5 && v[1] > 0)
             run->dir[d].lat_mean_us = v[4] * 1000;
     }
+    /* the direction a read-only (write 0%) or write-only run never does is
+     * missing, not 0 (docs/compare.md) */
+    for (int d = 0; d < 2; d++)
+        if (wpct == (d ? 0.0 : 100.0) && !(run->dir[d].ios > 0))
+            run->dir[d].iops = run->dir[d].mb_per_s = run->dir[d].mib_per_s = run->dir[d].ios =
+                run->dir[d].lat_mean_us = NAN;
     if (run->cpu_pct > 0 && !isnan(run->dir[2].iops))
         run->iops_per_cpu_pct = run->dir[2].iops / run->cpu_pct;
     /* -L percentile table: with several targets, one per target comes first

@@ -125,4 +125,11 @@ grep -E '^read IOPS \(IO/s\) +6000 +14000 +\+133\.3% read IOPS' $WORK/out >/dev/
   || fail "read IOPS: $(grep '^read IOPS' $WORK/out)"
 expect_status 0 "compare randrw with randread, JSON" -- "$IOMARK" compare --output-format=json -o $WORK/mr.json $WORK/mix.json $WORK/rd.json
 grep -qF -- "-100" $WORK/mr.json && fail "JSON has a -100" || pass "JSON has no -100"
+# the same for DiskSpd text of a read-only run ("performing read test", -w0)
+"$IOMARK" diskspd -b4K -r -w0 -d1 -W0 -c16M $WORK/dro.dat >$WORK/dro.txt
+grep -q "performing read test" $WORK/dro.txt || fail "fixture: not a read test"
+expect_status 0 "compare randrw with a read-only DiskSpd text" -- "$IOMARK" compare $WORK/mix.json $WORK/dro.txt
+grep -E '^write IOPS \(IO/s\) +6000 +- *$' $WORK/out >/dev/null && pass "DiskSpd read-only write IOPS is -" \
+  || fail "DiskSpd read-only write IOPS: $(grep '^write IOPS' $WORK/out)"
+grep -qF -- "-100" $WORK/out && fail "DiskSpd: a -100% against a missing value" || pass "DiskSpd: no -100%"
 finish
