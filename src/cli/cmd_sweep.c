@@ -316,7 +316,9 @@ int iom_cmd_sweep(int argc, char **argv)
         goto out;
     /* under mpirun/srun (docs/mpi.md): every point is one shared window of
      * all ranks; rank 0 reports the merged points */
+#ifdef IOMARK_HAVE_MPI
     bool patterned = false;
+#endif
     int stop_sig = 0; /* agreed by all ranks under MPI */
 #ifdef IOMARK_HAVE_MPI
     mpi = iom_mpi_launched();
