@@ -235,7 +235,7 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
     if (!rc && !ctrlc && own)
         ctrlc = own + 2;
     if (!rc && ctrlc && res->nr_workloads) {
-        size_t n = ctrlc == own + 2 ? ownlen : strcspn(ctrlc, "\r\n");
+        size_t n = own && ctrlc == own + 2 ? ownlen : strcspn(ctrlc, "\r\n");
         const char *dur = strstr(text, "duration:");
         double asked = dur ? strtod(dur + 9, NULL) : NAN;
         double ran = res->w[0].runs[0].runtime_s;
