@@ -21,6 +21,7 @@ mark_until() {
   local pid=$! i
   for i in $(seq 1 1200); do
     grep -qE "$want" "$WORK/prog" && break
+    kill -0 $pid 2>/dev/null || break
     sleep 0.05
   done
   grep -qE "$want" "$WORK/prog" || fail "progress never showed '$want': $(cat "$WORK/prog")"

@@ -6,12 +6,11 @@
 source "$(dirname "$0")/lib.sh"
 T=$WORK/t.dat
 # repeat_until OUT: start a --repeat=3 of 2 s runs (JSON to OUT, or text to
-# stdout when OUT is "text"), wait until its progress shows run 2 measuring
-# with figures (the runner's first rates, a second into the run), send SIGINT.
-# On a busy machine the line can come late enough for the signal to land in
-# run 3, so the checks take the runs that completed from the document.
+# stdout when OUT is "text"), wait until its progress shows run 2, send
+# SIGINT. On a busy machine the line can come late enough for the signal to
+# land in run 3, so the checks take the runs that completed from the document.
 repeat_until() {
-  local want="^run 2/3 .*: measuring [0-9]+/2 s, " out=()
+  local want="^run 2/3 " out=()
   [ "$1" = text ] || out=(--output-format=json --output=$1)
   : >$WORK/prog
   "$IOMARK" run --repeat=3 --rw=randread --bs=4k --size=8M --runtime=2 --ioengine=psync \
@@ -19,6 +18,7 @@ repeat_until() {
   local pid=$! i
   for i in $(seq 1 1200); do
     grep -qE "$want" $WORK/prog && break
+    kill -0 $pid 2>/dev/null || break
     sleep 0.05
   done
   grep -qE "$want" $WORK/prog || fail "progress never showed run 2 measuring: $(cat $WORK/prog)"
@@ -37,10 +37,9 @@ assert d["status"] == "interrupted", d["status"]
 assert k in (1, 2) and st == ["ok"] * k + ["interrupted"], st
 assert d["completed"] == k, d["completed"]
 s = d["summary"]["total"]["iops"]
-assert s["n"] == k, s
+assert s["n"] == k, s   # the interrupted run, even with 0 I/Os, would change n and the mean
 want = sum(r["total"]["total"]["iops"] for r in runs[:k]) / k
 assert abs(s["mean"] - want) <= 1e-9 * want, (s["mean"], want)
-assert runs[k]["total"]["total"]["ios"] > 0   # the excluded run did I/O: leaving it out matters
 PY
 "$IOMARK" compare --output-format=json $WORK/r.json $WORK/r.json >$WORK/c.json 2>/dev/null || fail "compare failed"
 $PY - $WORK/r.json $WORK/c.json <<'PY' && pass "compare pools only the complete runs" || fail "compare pooled the interrupted run"
