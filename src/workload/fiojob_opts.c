@@ -28,7 +28,8 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 static const char *const native_names[][2] = {
     {"rw", "rw"}, {"readwrite", "rw"}, {"bs", "bs"}, {"blocksize", "bs"}, {"bssplit", "bssplit"},
     {"blockalign", "blockalign"}, {"ba", "blockalign"}, {"iodepth", "iodepth"},
-    {"numjobs", "numjobs"}, {"size", "size"}, {"offset", "offset"}, {"runtime", "runtime"},
+    {"numjobs", "numjobs"}, {"size", "size"}, {"offset", "offset"},
+    {"offset_increment", "offset_increment"}, {"runtime", "runtime"},
     {"timeout", "runtime"}, {"ramp_time", "ramp_time"}, {"ioengine", "ioengine"},
     {"direct", "direct"}, {"buffered", "buffered"}, {"rwmixread", "rwmixread"},
     {"rwmixwrite", "rwmixwrite"}, {"percentage_random", "percentage_random"},
