@@ -88,6 +88,8 @@ struct state {
     uint64_t number_ios;            /* number_ios=N: stop after N I/Os */
     char random_generator[16];
     char jobname[IOM_NAME_LEN];
+    char wait_for[IOM_NAME_LEN];    /* wait_for=JOB: start once JOB has finished */
+    bool unlink;                    /* unlink=1: remove the job's files at its end */
 };
 
 /*
