@@ -91,6 +91,8 @@ struct state {
     char filename_format[256];      /* filename_format=, "" = $jobname.$jobnum.$filenum */
     char file_service[32];          /* file_service_type= as written, "" = roundrobin */
     char jobname[IOM_NAME_LEN];
+    char wait_for[IOM_NAME_LEN];    /* wait_for=JOB: start once JOB has finished */
+    bool unlink;                    /* unlink=1: remove the job's files at its end */
     uint32_t nr_pcts;               /* percentile_list (sorted), 0 = fio's default list */
     double pcts[IOM_FIO_MAX_PCTS];
     bool log_on[3];                 /* write_bw_log, write_lat_log, write_iops_log given */
