@@ -334,6 +334,11 @@ void *iom_worker_main(void *arg)
     signal_ready(w);
     if (!w->err) {
         c.limit = w->job->io_limit_bytes;
+        if (w->job->io_passes) { /* whole passes over this thread's range, no wrap inside */
+            uint64_t pass = iom_offgen_pass_bytes(&w->gen);
+            if (pass && (!c.limit || pass * w->job->io_passes < c.limit))
+                c.limit = pass * w->job->io_passes;
+        }
         iom_pacer_init(&c.pace, w->job, w->sh->start_ns);
         iom_think_init(&c.think, w->job);
         worker_loop(w, &c);
