@@ -564,6 +564,8 @@ static int run_phases(struct ctl *c, int rc)
     }
     if (c->t_meas)
         iom_cpu_usage_between(&c->cpu_a, &c->cpu_b, &r->cpu);
+    if (c->t_meas)
+        iom_cpu_topology(&r->cpu, NULL);
     return rc;
 }
 
