@@ -298,6 +298,11 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
                      prev[0] ? "; " : "", prev);
         }
     } else {
+        if (job->offset_increment_bytes && job->numjobs > 1)
+            return fail(err, errlen, "line %u: [%s]: offset_increment with numjobs=%u and no "
+                        "filename: iomark runs such clones on generated files of their own, "
+                        "where fio's increments have nothing to space; name the file",
+                        sec->line, sec->name, job->numjobs);
         job->numjobs = 1; /* one generated file per clone */
         job->size_bytes = st.filesize ? st.filesize : size;
         per_file_io = st.size_given ? size : st.filesize;

@@ -28,7 +28,8 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 static const char *const native_names[][2] = {
     {"rw", "rw"}, {"readwrite", "rw"}, {"bs", "bs"}, {"blocksize", "bs"}, {"bssplit", "bssplit"},
     {"blockalign", "blockalign"}, {"ba", "blockalign"}, {"iodepth", "iodepth"},
-    {"numjobs", "numjobs"}, {"size", "size"}, {"offset", "offset"}, {"runtime", "runtime"},
+    {"numjobs", "numjobs"}, {"size", "size"}, {"offset", "offset"},
+    {"offset_increment", "offset_increment"}, {"runtime", "runtime"},
     {"timeout", "runtime"}, {"ramp_time", "ramp_time"}, {"ioengine", "ioengine"},
     {"direct", "direct"}, {"buffered", "buffered"}, {"rwmixread", "rwmixread"},
     {"rwmixwrite", "rwmixwrite"}, {"percentage_random", "percentage_random"},
@@ -176,7 +177,10 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
     if (strcmp(n, "disable_lat") == 0 || strcmp(n, "disable_clat") == 0 ||
         strcmp(n, "disable_slat") == 0 || strcmp(n, "disable_bw_measurement") == 0 ||
         strcmp(n, "disable_bw") == 0 || strcmp(n, "clat_percentiles") == 0 ||
-        strcmp(n, "lat_percentiles") == 0 || strcmp(n, "slat_percentiles") == 0) {
+        strcmp(n, "lat_percentiles") == 0 || strcmp(n, "slat_percentiles") == 0 ||
+        /* verify_fatal: fio stops the job at a verify failure either way (=1: at the
+         * first bad byte); so does iomark (without continue_on_error) */
+        strcmp(n, "verify_fatal") == 0) {
         bool b;
         return fio_bool(kv, &b, err, errlen);
     }

@@ -483,6 +483,8 @@ static const struct opt opts[] = {
     {"create_size", T_SIZE, J(create_bytes), 1, UINT64_MAX, NULL, "SIZE",
      "create or extend a file target to this size (default: --size; DiskSpd -c)", NULL},
     {"offset", T_SIZE, J(offset_bytes), 0, UINT64_MAX, NULL, "SIZE", "start of the region (default 0)", NULL},
+    {"offset_increment", T_SIZE, J(offset_increment_bytes), 1, UINT64_MAX, NULL, "SIZE",
+     "thread k of a target starts at --offset + k * SIZE, --size long (fio's offset_increment)", NULL},
     {"runtime", T_CUSTOM, J(runtime_ns), 0, 0, set_runtime, "TIME",
      "measured duration (default 10s; units ns us ms s m h d)", fmt_runtime},
     {"io_size", T_CUSTOM, J(io_limit_bytes), 0, 0, set_io_size, "SIZE",

@@ -89,6 +89,15 @@ bool iom_job_random(const struct iom_job *job)
     return job->rw == IOM_RW_RANDREAD || job->rw == IOM_RW_RANDWRITE || job->rw == IOM_RW_RANDRW;
 }
 
+uint64_t iom_job_span_bytes(const struct iom_job *job)
+{
+    if (!job->size_bytes)
+        return 0;
+    unsigned __int128 span = (unsigned __int128)job->offset_increment_bytes *
+                             (job->numjobs ? job->numjobs - 1 : 0) + job->size_bytes;
+    return span > UINT64_MAX ? UINT64_MAX : (uint64_t)span;
+}
+
 uint64_t iom_job_max_bs(const struct iom_job *job)
 {
     uint64_t m = job->bs_bytes;

@@ -85,6 +85,9 @@ struct iom_job {
     /* range */
     uint64_t offset_bytes;       /* start of the region on each target */
     uint64_t size_bytes;         /* region length; 0 = to the end of the target */
+    uint64_t offset_increment_bytes; /* fio's offset_increment: thread k of a target works on
+                                    [offset + k * this, + size) (to the end without a size);
+                                    0 = every thread on the one region */
     uint64_t create_bytes;       /* create or extend a file target to this size (0: size) */
 
     /* time */
@@ -166,6 +169,10 @@ uint32_t iom_job_read_pct(const struct iom_job *job);
 bool iom_job_writes(const struct iom_job *job);
 /* True for randread/randwrite/randrw. */
 bool iom_job_random(const struct iom_job *job);
+/* Bytes from the region's start that the job's threads cover: size_bytes,
+ * plus (numjobs - 1) x offset_increment_bytes when both are set; 0 when
+ * size_bytes is 0 (to the end of the target). Saturates at UINT64_MAX. */
+uint64_t iom_job_span_bytes(const struct iom_job *job);
 /* Largest block size the job issues. */
 uint64_t iom_job_max_bs(const struct iom_job *job);
 
