@@ -25,6 +25,7 @@ void iom_job_defaults(struct iom_job *job)
     job->iodepth = 1;
     job->runtime_ns = UINT64_C(10000000000);
     job->series_interval_ns = UINT64_C(1000000000);
+    job->ratecycle_ns = UINT64_C(1000000000);
     snprintf(job->ioengine, sizeof(job->ioengine), "%s", iom_engines[0]->name); /* the default */
     job->direct = true;
 }
@@ -158,6 +159,17 @@ int iom_job_validate(const struct iom_job *job, const char **option, const char 
             *why = "zoned access and range percentages must each add up to 100";
             return -EINVAL;
         }
+    }
+    if ((job->ratemin_bytes && job->rate_bytes_per_s && job->ratemin_bytes > job->rate_bytes_per_s) ||
+        (job->rate_iops_min && job->rate_iops && job->rate_iops_min > job->rate_iops)) {
+        *option = job->ratemin_bytes > job->rate_bytes_per_s ? "rate_min" : "rate_iops_min";
+        *why = "the minimum rate exceeds the rate cap (fio: \"minimum rate exceeds rate\")";
+        return -EINVAL;
+    }
+    if (job->startdelay_hi_ns && job->startdelay_hi_ns < job->startdelay_ns) {
+        *option = "startdelay";
+        *why = "a range needs LOW-HIGH with LOW <= HIGH";
+        return -EINVAL;
     }
     if (job->size_bytes && job->size_bytes < iom_job_max_bs(job)) {
         *option = "size";

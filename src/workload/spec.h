@@ -115,9 +115,30 @@ struct iom_job {
     uint64_t rate_iops;
     uint64_t rate_bytes_per_s;
 
+    /* start and control between jobs (fio: startdelay, rate_min, flow; docs/fio-jobs.md) */
+    uint64_t startdelay_ns;      /* wait this long before the job starts (its ramp follows) */
+    uint64_t startdelay_hi_ns;   /* above startdelay_ns: a range, drawn once per job from its seed */
+    uint64_t ratemin_bytes;      /* per thread and direction: a rate below this over ratecycle_ns */
+    uint64_t rate_iops_min;      /* (or fewer I/Os per second) stops the thread with EIO (fio) */
+    uint64_t ratecycle_ns;       /* window of the minimum-rate check (fio default 1 s) */
+    uint32_t flow;               /* weight in fio's token flow among jobs of one flow_id (0 off) */
+    uint32_t flow_id;
+    uint64_t flow_sleep_ns;      /* held back by flow: drain, then sleep this long (0: yield) */
+    uint32_t iodepth_batch_submit;       /* I/Os per submit call (0: every free slot) */
+    uint32_t iodepth_batch_complete_min; /* completions to wait for at least (0: 1) */
+    uint32_t iodepth_batch_complete_max; /* completions to take at most per call (0: iodepth) */
+    uint32_t iodepth_low;        /* once full, refill only when in flight falls to this (0: at once) */
+    /* CPU and memory placement of the worker threads (fio: cpus_allowed, numa_*) */
+    uint64_t cpus[16];           /* CPU set, bit c = CPU c (1024 CPUs); all 0: no affinity */
+    bool cpus_split;             /* cpus_allowed_policy=split: thread i gets the i-th CPU of the set */
+    uint8_t mem_policy;          /* 0 unset; else 1 + MPOL_ mode: default, preferred, bind, interleave, local */
+    uint64_t mem_nodes;          /* the policy's NUMA nodes, bit n = node n */
+
     /* data */
     uint64_t seed;               /* offset generator seed; 0 = fixed default */
     bool zero_buffers;           /* write zeros instead of random data */
+    bool refill_buffers;         /* new random data in every write's buffer (fio) */
+    bool scramble_buffers;       /* each write's 512-byte blocks get its offset and time (fio) */
     bool verify;                 /* --verify=crc32c: self-checking blocks (core/verify.h) */
 
     /* faults */
