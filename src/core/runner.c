@@ -15,6 +15,7 @@
 
 #include "core/series.h"
 #include "core/worker.h"
+#include "stats/slog.h"
 #include "engine/engine.h"
 #include "probe/devmon.h"
 #include "probe/probe.h"
@@ -174,6 +175,11 @@ static int start_workers(struct ctl *c, struct iom_target *t, const struct iom_e
         w->res->thread_idx = w->thread_idx;
         iom_io_stats_init(&w->res->dir[0]);
         iom_io_stats_init(&w->res->dir[1]);
+        if (c->job->sample_log && !(w->res->slog = iom_slog_new(c->job->sample_log_avg_ns))) {
+            snprintf(r->error, sizeof(r->error), "thread %u: no memory for its sample log", i + 1);
+            rc = -ENOMEM;
+            break;
+        }
         if (c->hooks && c->hooks->latency_log) {
             char lp[4200];
             snprintf(lp, sizeof(lp), "%s.%u", c->hooks->latency_log, i);
@@ -223,6 +229,10 @@ static void begin_measure(struct ctl *c, uint64_t now)
 /* The measured phase ends at `now`: stop counting first, then sample; next phase `next`. */
 static void end_measure(struct ctl *c, uint64_t now, enum iom_phase next)
 {
+    uint64_t end = now + (next == IOM_PHASE_COOLDOWN ? c->job->cooldown_ns : 0);
+    uint64_t sched = __atomic_load_n(&c->sh->end_ns, __ATOMIC_RELAXED);
+    if (!sched || end < sched) /* only this thread writes it */
+        __atomic_store_n(&c->sh->end_ns, end, __ATOMIC_RELEASE);
     __atomic_store_n(&c->sh->meas_end_ns, now, __ATOMIC_RELEASE);
     set_phase(c->sh, next);
     c->t_meas_end = now;
@@ -506,6 +516,9 @@ static int run_phases(struct ctl *c, int rc)
         __atomic_store_n(&c->sh->meas_start_ns, start, __ATOMIC_RELEASE);
         __atomic_store_n(&c->sh->meas_end_ns, c->job->runtime_ns ? start + c->job->runtime_ns : 0,
                          __ATOMIC_RELEASE);
+        __atomic_store_n(&c->sh->end_ns,
+                         c->job->runtime_ns ? start + c->job->runtime_ns + c->job->cooldown_ns : 0,
+                         __ATOMIC_RELEASE);
     }
     if (rc)
         set_phase(c->sh, IOM_PHASE_STOP);
@@ -520,6 +533,9 @@ static int run_phases(struct ctl *c, int rc)
     if (!rc)
         control_loop(c);
     c->t_end = iom_now_ns();
+    uint64_t sched_end = __atomic_load_n(&c->sh->end_ns, __ATOMIC_RELAXED);
+    if (sched_end && c->t_end > sched_end) /* the workers stopped there (main thread late) */
+        c->t_end = sched_end;
     if (c->t_meas && !c->t_meas_end) { /* stopped during the measured phase */
         uint64_t end = c->t_end;         /* (unless it had ended as scheduled) */
         if (!c->sync && c->job->runtime_ns && end - c->t_meas > c->job->runtime_ns)
@@ -540,6 +556,12 @@ static int run_phases(struct ctl *c, int rc)
     r->warmup_ns = c->t_meas ? c->t_meas - c->t_start : c->t_end - c->t_start;
     r->measured_ns = c->t_meas ? c->t_meas_end - c->t_meas : 0;
     r->cooldown_ns = c->t_meas_end ? c->t_end - c->t_meas_end : 0;
+    uint64_t m0 = c->sh->meas_start_ns; /* each thread's own runtime (fio's per-clone runtime) */
+    for (unsigned i = 0; i < c->nw; i++) {
+        const struct iom_worker *w = &c->ws[i];
+        uint64_t own = w->own_stop && w->last_done_ns > m0 ? w->last_done_ns - m0 : UINT64_MAX;
+        r->threads[i].runtime_ns = own < r->measured_ns ? own : r->measured_ns;
+    }
     if (c->t_meas)
         iom_cpu_usage_between(&c->cpu_a, &c->cpu_b, &r->cpu);
     return rc;

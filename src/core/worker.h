@@ -32,6 +32,9 @@ struct iom_run_shared {
     unsigned nr_finished;    /* workers that stopped on their own (io limit, error) */
     uint64_t start_ns;       /* pacing starts here */
     uint64_t meas_start_ns, meas_end_ns; /* the measured window, 0 = not yet (atomic) */
+    uint64_t end_ns;         /* the run's scheduled end (after any cool-down): the
+                              * workers stop issuing there themselves, however late
+                              * the main thread wakes; 0 = none (io limit; atomic) */
 };
 
 struct iom_worker {
@@ -56,6 +59,8 @@ struct iom_worker {
     uint64_t verified, verify_errors;
     struct iom_verify_mismatch mismatch;
     FILE *latlog;             /* check mode (iom_run_hooks.latency_log) or NULL */
+    uint64_t last_done_ns;    /* completion time of the last counted I/O (0 = none) */
+    bool own_stop;            /* stopped on its own: the I/O limit was reached */
 };
 
 /* The thread function: set up, wait for sh->go, run until the phase is

@@ -92,6 +92,10 @@ struct iom_job {
     uint64_t ramp_ns;            /* warm-up, not measured */
     uint64_t cooldown_ns;        /* cool-down, not measured */
     uint64_t io_limit_bytes;     /* per thread; 0 = time based only (fio size-based runs) */
+    uint32_t io_passes;          /* size-based passes (fio's loops): each thread stops after
+                                    this many passes over its range, a pass ending at the last
+                                    whole block (no wrap inside a pass: core/offsets.h
+                                    iom_offgen_pass_bytes); 0 = io_limit_bytes alone */
     uint64_t series_interval_ns; /* per-interval series step */
 
     /* I/O path */
@@ -119,6 +123,11 @@ struct iom_job {
     uint64_t inject_every;       /* -inject_errno (0 = never) */
     bool runtime_set;            /* --runtime given explicitly (else io_size runs unbounded) */
     bool rwmix_given;            /* --rwmixread/--rwmixwrite seen (a conflicting second is refused) */
+
+    /* per-I/O samples for fio's write_bw_log/write_lat_log/write_iops_log (each thread
+     * keeps them: stats/slog.h): every I/O (avg 0) or sums per sample_log_avg_ns window */
+    bool sample_log;
+    uint64_t sample_log_avg_ns;
 
     /* safety and housekeeping */
     bool force;                  /* allow writes to block devices with data on them */
