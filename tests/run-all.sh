@@ -8,9 +8,13 @@
 # With IOMARK_SUMMARY_FILE set (as .ci/run does) the counts are also written
 # there as "PASSED FAILED" and the line is printed as "tests: ...", so that
 # the caller's own summary is the only plain one.
+# IOMARK_TEST_JOBS sets how many tests CTest runs at once (ctest -j; default
+# nproc): most tests sleep through fixed-length runs, so they can overlap.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
+test_jobs=${IOMARK_TEST_JOBS:-$jobs}
+case $test_jobs in ''|*[!0-9]*|0) echo "run-all: IOMARK_TEST_JOBS=$test_jobs: a positive whole number" >&2; exit 2 ;; esac
 status=0 passed=0 failed=0 skipped=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -62,8 +66,8 @@ summary() {
 }
 
 build build release -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIOMARK_WERROR=ON || summary
-run_ctest release --test-dir build --output-on-failure -j"$jobs"
+run_ctest release --test-dir build --output-on-failure -j"$test_jobs"
 build build-asan ASan -DCMAKE_BUILD_TYPE=Debug -DIOMARK_SANITIZE=ON -DIOMARK_WERROR=ON || summary
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  run_ctest ASan --test-dir build-asan --output-on-failure -j"$jobs"
+  run_ctest ASan --test-dir build-asan --output-on-failure -j"$test_jobs"
 summary

@@ -31,7 +31,11 @@ static void usage(FILE *f)
             "  DOC...                    iomark sweep documents or run documents (one target, one rw/bs)\n"
             "  --output=FILE, -o FILE    write the FIT document (JSON) there; text summary on stdout\n"
             "  --output-format=FMT       normal (default) or json (the FIT document on stdout)\n"
-            "  --seed=N                  simulation seed for the p99 column (default 1)\n\n"
+            "  --seed=N                  simulation seed for the p99 column (default 1)\n"
+            "  --max-outstanding=N       fit only the points with threads x iodepth <= N\n"
+            "  --guest-cpu=auto|on|off   the guest CPU as a server of its own (CPU per I/O from\n"
+            "                            the documents' cpu objects caps the rate); auto: on for\n"
+            "                            documents of an iomark lab guest under TCG (default)\n\n"
             "predict:\n"
             "  --what-if K=V,...         a scenario beside the fitted one (up to %d); keys:\n"
             "                            adapter_queue, lun_queue, nr_requests, hw_queues (0 = no limit),\n"
@@ -194,7 +198,8 @@ static int cmd_fit(int argc, char **argv)
 {
     const char *out = NULL;
     int json = 0;
-    unsigned long long seed = 1;
+    unsigned long long seed = 1, maxo = 0;
+    int guest_cpu = -1;
     const char **docs = calloc((size_t)argc + 1, sizeof(*docs));
     if (!docs)
         return IOM_EXIT_FAIL;
@@ -228,9 +233,22 @@ static int cmd_fit(int argc, char **argv)
                 iom_cli_error(CMD, "--seed=%s: allowed: an integer >= 0", v);
                 goto done;
             }
+        } else if ((v = optval(argc, argv, &i, "--max-outstanding"))) {
+            if (parse_u64(v, 1, 65536, &maxo)) {
+                iom_cli_error(CMD, "--max-outstanding=%s: allowed: an integer 1..65536 "
+                                   "(threads x iodepth)", v);
+                goto done;
+            }
+        } else if ((v = optval(argc, argv, &i, "--guest-cpu"))) {
+            if (!strcmp(v, "auto") || !strcmp(v, "on") || !strcmp(v, "off"))
+                guest_cpu = !strcmp(v, "auto") ? -1 : !strcmp(v, "on");
+            else {
+                iom_cli_error(CMD, "--guest-cpu=%s: allowed: auto, on, off", v);
+                goto done;
+            }
         } else {
             iom_cli_error(CMD, "%s: unknown option of 'model fit'; allowed: --output, "
-                               "--output-format, --seed, --help", a);
+                               "--output-format, --seed, --max-outstanding, --guest-cpu, --help", a);
             goto done;
         }
     }
@@ -252,6 +270,13 @@ static int cmd_fit(int argc, char **argv)
         free(f);
         goto done;
     }
+    if (maxo && !iom_fit_keep_outstanding(f, (unsigned)maxo)) {
+        iom_cli_error(CMD, "--max-outstanding=%llu: no point of the documents has that few "
+                           "outstanding I/Os", maxo);
+        free(f);
+        goto done;
+    }
+    f->guest_cpu = guest_cpu;
     lrc = iom_fit_device(f, seed);
     if (lrc) {
         iom_cli_error(CMD, "fit: %s", lrc == -ENOMEM ? "out of memory" : "the points cannot be fitted");

@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "report/lab_html.h"
+#include "report/model.h"
 #include "workload/args.h"
 #include "report/html.h"
 
@@ -21,7 +22,8 @@ static void usage(FILE *f)
             "comparison bars with change labels, latency percentile curves (log scale),\n"
             "IOPS and latency over time, sweep scaling curves with the knee, and tables.\n"
             "RESULT is any result iomark compare reads; A1.json,A2.json or LABEL=A1.json,...\n"
-            "makes several files (repeated runs) one input.\n\n"
+            "makes several files (repeated runs) one input. `iomark model --check` (or fit)\n"
+            "documents instead give predicted vs measured curves (IOPS, mean, p99).\n\n"
             "  --output=FILE, -o FILE  the HTML file (default: stdout)\n"
             "  --title=TEXT            page title (default \"iomark report\")\n"
             "  --alpha=P               significance level of Welch's test (default 0.05)\n"
@@ -99,6 +101,78 @@ static int lab_report(const char *path, const char *out, const char *title)
     return IOM_EXIT_OK;
 }
 
+/* A whole file as a parsed JSON document, NULL when it is not one. */
+static cJSON *read_json(const char *path)
+{
+    FILE *in = fopen(path, "rb");
+    if (!in)
+        return NULL;
+    char *text = NULL;
+    size_t len = 0;
+    if (fseek(in, 0, SEEK_END) == 0) {
+        long l = ftell(in);
+        if (l > 0 && fseek(in, 0, SEEK_SET) == 0 && (text = malloc((size_t)l + 1)))
+            len = fread(text, 1, (size_t)l, in);
+    }
+    fclose(in);
+    cJSON *doc = text ? cJSON_ParseWithLength(text, len) : NULL;
+    free(text);
+    return doc;
+}
+
+/* `iomark report CHECK.json...`: predicted and measured curves of model
+ * documents (report/model.h). Returns -1 when specs[0] is not a model
+ * document (the caller goes on with results), else an exit status. */
+static int model_report(const char **specs, int nspec, const char *out, const char *title)
+{
+    cJSON **docs = calloc((size_t)nspec, sizeof(*docs));
+    if (!docs)
+        return IOM_EXIT_FAIL;
+    int status = IOM_EXIT_OK;
+    for (int i = 0; i < nspec && !status; i++) {
+        docs[i] = read_json(specs[i]);
+        if (!iom_model_doc_kind(docs[i])) {
+            if (i == 0)
+                status = -1;
+            else {
+                iom_cli_error("report", "%s: not an iomark model check or fit document; "
+                              "model documents are reported alone", specs[i]);
+                status = IOM_EXIT_USAGE;
+            }
+        }
+    }
+    char tmp[4200];
+    FILE *f = stdout;
+    if (!status && out) {
+        snprintf(tmp, sizeof(tmp), "%s.tmp%d", out, (int)getpid());
+        if (!(f = fopen(tmp, "w"))) {
+            iom_cli_error("report", "--output=%s: %s", out, strerror(errno));
+            status = IOM_EXIT_USAGE;
+        }
+    }
+    if (!status) {
+        int rc = iom_model_html_report(f, (const cJSON *const *)docs, specs, (unsigned)nspec, title);
+        if (out) {
+            if (fclose(f) != 0 && !rc)
+                rc = -errno;
+            if (!rc && rename(tmp, out) != 0)
+                rc = -errno;
+            if (rc)
+                unlink(tmp);
+        } else if (fflush(stdout) != 0 && !rc) {
+            rc = -EIO;
+        }
+        if (rc) {
+            iom_cli_error("report", "writing %s: %s", out ? out : "stdout", strerror(-rc));
+            status = IOM_EXIT_FAIL;
+        }
+    }
+    for (int i = 0; i < nspec; i++)
+        cJSON_Delete(docs[i]);
+    free(docs);
+    return status;
+}
+
 int iom_cmd_report(int argc, char **argv)
 {
     const char *out = NULL, *title = NULL;
@@ -163,6 +237,12 @@ int iom_cmd_report(int argc, char **argv)
             free(specs);
             return lab_report(lp, out, title);
         }
+    }
+    /* model check/fit documents: predicted and measured curves */
+    int mrc = model_report(specs, nspec, out, title);
+    if (mrc >= 0) {
+        free(specs);
+        return mrc;
     }
     struct iom_cmp *c;
     char err[700];

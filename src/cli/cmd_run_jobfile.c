@@ -9,7 +9,6 @@
 #include "cli/cli.h"
 #include "cli/progress.h"
 #include "core/group.h"
-#include "core/offsets.h"
 #include "report/fio.h"
 #include "workload/fiojob.h"
 #include "workload/profiles.h"
@@ -276,6 +275,7 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
     struct iom_result **res = NULL;
     char err[4096];
     int status = parse_args(argc, argv, jf, &a);
+    a.ro.repeat_targets = true; /* fio: a file named twice is two file entries */
     if (status || a.ro.help) {
         if (a.ro.help)
             jobfile_usage(stdout);
@@ -397,14 +397,9 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
                 uint64_t len = tg[i][0].region_len;
                 fj->job.io_limit_bytes = len * fj->loops;
             }
-            if (!fj->time_based && fj->job.nr_targets == 1 && fj->loops && !is_null(fj)) {
-                /* a size-based pass ends where the last whole block does: fio 3.33 reads a
-                 * 30 KiB file with bs=4k in 7 reads (28 KiB) and leaves the tail; no wrap */
-                uint64_t len = tg[i][0].region_len;
-                uint64_t tail = iom_offgen_unused_tail(&fj->job, len, fj->job.numjobs);
-                if (tail && tail < len && fj->job.io_limit_bytes == len * fj->loops)
-                    fj->job.io_limit_bytes = (len - tail) * fj->loops;
-            }
+            /* a size-based pass ends where the last whole block does (fio 3.33 reads a
+             * 30 KiB file with bs=4k in 7 reads and leaves the tail): job.io_passes, per
+             * thread and target in the worker (core/offsets.h iom_offgen_pass_bytes) */
             jobs[n] = &fj->job;
             tgs[n] = tg[i];
             nrs[n] = fj->job.nr_targets;

@@ -131,7 +131,7 @@ int iom_cli_check(const char *cmd, const struct iom_job *job, const struct iom_r
     for (uint32_t i = 0; i < job->nr_targets; i++) {
         char err[600];
         for (uint32_t k = 0; k < i; k++) {
-            if (strcmp(job->targets[k], job->targets[i]) == 0) {
+            if (strcmp(job->targets[k], job->targets[i]) == 0 && !ro->repeat_targets) {
                 iom_cli_error(cmd, "target %s is named twice", job->targets[i]);
                 return IOM_EXIT_USAGE;
             }
@@ -174,7 +174,14 @@ int iom_cli_prepare(const char *cmd, const struct iom_job *job, const struct iom
     char err[600];
     bool show = !ro->quiet;
     for (uint32_t i = 0; i < job->nr_targets; i++) {
-        int rc = iom_target_prepare(job, &targets[i], &iom_cli_stop, show ? fill_progress : NULL,
+        int rc = 0;
+        for (uint32_t k = 0; k < i && ro->repeat_targets; k++)
+            if (strcmp(job->targets[k], job->targets[i]) == 0) { /* made by entry k: look again */
+                rc = iom_target_check(job, job->targets[i], &targets[i], err, sizeof(err));
+                break;
+            }
+        if (rc == 0)
+            rc = iom_target_prepare(job, &targets[i], &iom_cli_stop, show ? fill_progress : NULL,
                                     (void *)targets[i].path, err, sizeof(err));
         iom_cli_progress_clear();
         if (rc == 0)

@@ -354,3 +354,15 @@ uint64_t iom_offgen_unused_tail(const struct iom_job *job, uint64_t region_len,
     uint64_t last = (region_len - bs) / stride * stride;
     return region_len - (last + bs);
 }
+
+uint64_t iom_offgen_pass_bytes(const struct iom_offgen *g)
+{
+    uint64_t bs = iom_job_max_bs(g->job);
+    if (g->map)
+        return g->map_n * g->align;
+    if (g->len < bs)
+        return 0;
+    if (!g->random && !g->job->nr_bssplit && g->stride > bs)
+        return ((g->len - bs) / g->stride + 1) * bs;
+    return g->len - iom_offgen_unused_tail(g->job, g->len, 1);
+}

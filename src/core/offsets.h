@@ -128,6 +128,17 @@ uint64_t iom_offgen_unused_tail(const struct iom_job *job, uint64_t region_len,
  */
 uint64_t iom_offgen_take(struct iom_offgen *g, uint32_t *bs);
 
+/*
+ * Bytes one pass over g's range transfers when no I/O wraps inside the pass
+ * (fio's size-based jobs: a 30 KiB file read with bs=4k is 7 reads, 28 KiB,
+ * the tail left): with a random map, every alignment unit once (units x
+ * alignment); a sequential walk with a skip (stride > bs, fixed bs), the
+ * blocks it reads (count x bs); otherwise the range up to the end of the last
+ * whole block (iom_offgen_unused_tail with one thread over g->len). 0 when
+ * the range holds no block. Pure; never fails.
+ */
+uint64_t iom_offgen_pass_bytes(const struct iom_offgen *g);
+
 /* Free what iom_offgen_init allocated (the random map); g may be zeroed. */
 void iom_offgen_free(struct iom_offgen *g);
 

@@ -223,6 +223,10 @@ static void begin_measure(struct ctl *c, uint64_t now)
 /* The measured phase ends at `now`: stop counting first, then sample; next phase `next`. */
 static void end_measure(struct ctl *c, uint64_t now, enum iom_phase next)
 {
+    uint64_t end = now + (next == IOM_PHASE_COOLDOWN ? c->job->cooldown_ns : 0);
+    uint64_t sched = __atomic_load_n(&c->sh->end_ns, __ATOMIC_RELAXED);
+    if (!sched || end < sched) /* only this thread writes it */
+        __atomic_store_n(&c->sh->end_ns, end, __ATOMIC_RELEASE);
     __atomic_store_n(&c->sh->meas_end_ns, now, __ATOMIC_RELEASE);
     set_phase(c->sh, next);
     c->t_meas_end = now;
@@ -506,6 +510,9 @@ static int run_phases(struct ctl *c, int rc)
         __atomic_store_n(&c->sh->meas_start_ns, start, __ATOMIC_RELEASE);
         __atomic_store_n(&c->sh->meas_end_ns, c->job->runtime_ns ? start + c->job->runtime_ns : 0,
                          __ATOMIC_RELEASE);
+        __atomic_store_n(&c->sh->end_ns,
+                         c->job->runtime_ns ? start + c->job->runtime_ns + c->job->cooldown_ns : 0,
+                         __ATOMIC_RELEASE);
     }
     if (rc)
         set_phase(c->sh, IOM_PHASE_STOP);
@@ -520,6 +527,9 @@ static int run_phases(struct ctl *c, int rc)
     if (!rc)
         control_loop(c);
     c->t_end = iom_now_ns();
+    uint64_t sched_end = __atomic_load_n(&c->sh->end_ns, __ATOMIC_RELAXED);
+    if (sched_end && c->t_end > sched_end) /* the workers stopped there (main thread late) */
+        c->t_end = sched_end;
     if (c->t_meas && !c->t_meas_end) { /* stopped during the measured phase */
         uint64_t end = c->t_end;         /* (unless it had ended as scheduled) */
         if (!c->sync && c->job->runtime_ns && end - c->t_meas > c->job->runtime_ns)

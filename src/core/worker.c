@@ -37,6 +37,19 @@ static inline bool measured_at(struct iom_run_shared *sh, uint64_t t)
     return a && t >= a && (!b || t < b);
 }
 
+/* The scheduled end of the run (0 = none): the worker stops issuing there. */
+static inline uint64_t run_end(struct iom_run_shared *sh)
+{
+    return __atomic_load_n(&sh->end_ns, __ATOMIC_ACQUIRE);
+}
+
+/* Sleep until t, but not past the run's scheduled end. */
+static void nap_until(struct iom_run_shared *sh, uint64_t t)
+{
+    uint64_t end = run_end(sh);
+    iom_sleep_until_ns(end && end < t ? end : t);
+}
+
 /* What one worker owns while it runs. */
 struct wctx {
     unsigned depth, nfree, inflight;
@@ -233,7 +246,7 @@ static inline int reap(struct iom_worker *w, struct wctx *c, uint64_t now, uint6
 {
     if (c->inflight == 0) {
         if (c->pace.on && !c->limit_hit) /* sleep to the next due time, noticing a phase change */
-            iom_sleep_until_ns(c->pace.next_due < now + POLL_NS ? c->pace.next_due : now + POLL_NS);
+            nap_until(w->sh, c->pace.next_due < now + POLL_NS ? c->pace.next_due : now + POLL_NS);
         return 0;
     }
     uint64_t timeout = 0;
@@ -246,7 +259,7 @@ static inline int reap(struct iom_worker *w, struct wctx *c, uint64_t now, uint6
     return n;
 }
 
-/* The hot loop: until the stop phase, the io limit or a fatal error. */
+/* The hot loop: until the stop phase, the scheduled end, the io limit or a fatal error. */
 static void worker_loop(struct iom_worker *w, struct wctx *c)
 {
     struct iom_run_shared *sh = w->sh;
@@ -255,10 +268,12 @@ static void worker_loop(struct iom_worker *w, struct wctx *c)
             break;
         if (c->limit_hit && c->inflight == 0)
             break;
-        uint64_t now = iom_now_ns(), end = 0;
+        uint64_t now = iom_now_ns(), end = 0, stop_at = run_end(sh);
+        if (stop_at && now >= stop_at) /* on schedule, whenever the main thread wakes */
+            break;
         uint64_t wake = iom_think_wait(&c->think, c->inflight, now);
         if (wake > now) {
-            iom_sleep_until_ns(wake);
+            nap_until(sh, wake);
             continue;
         }
         unsigned nq = issue(w, c, now, &end);
@@ -319,6 +334,11 @@ void *iom_worker_main(void *arg)
     signal_ready(w);
     if (!w->err) {
         c.limit = w->job->io_limit_bytes;
+        if (w->job->io_passes) { /* whole passes over this thread's range, no wrap inside */
+            uint64_t pass = iom_offgen_pass_bytes(&w->gen);
+            if (pass && (!c.limit || pass * w->job->io_passes < c.limit))
+                c.limit = pass * w->job->io_passes;
+        }
         iom_pacer_init(&c.pace, w->job, w->sh->start_ns);
         iom_think_init(&c.think, w->job);
         worker_loop(w, &c);

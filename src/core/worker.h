@@ -32,6 +32,9 @@ struct iom_run_shared {
     unsigned nr_finished;    /* workers that stopped on their own (io limit, error) */
     uint64_t start_ns;       /* pacing starts here */
     uint64_t meas_start_ns, meas_end_ns; /* the measured window, 0 = not yet (atomic) */
+    uint64_t end_ns;         /* the run's scheduled end (after any cool-down): the
+                              * workers stop issuing there themselves, however late
+                              * the main thread wakes; 0 = none (io limit; atomic) */
 };
 
 struct iom_worker {

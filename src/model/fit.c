@@ -151,6 +151,46 @@ int iom_fit_check(const struct iom_fit *model, struct iom_fit *check,
                           des_ios ? des_ios : 50000, seed);
 }
 
+unsigned iom_fit_keep_outstanding(struct iom_fit *f, unsigned max_outstanding)
+{
+    unsigned k = 0;
+    for (unsigned i = 0; f && i < f->npoints; i++)
+        if (pt_n(&f->points[i]) <= max_outstanding) {
+            if (k != i)
+                f->points[k] = f->points[i];
+            k++;
+        }
+    if (f)
+        f->npoints = k;
+    return k;
+}
+
+/* The guest-CPU station (fit.h): D = min cpu_busy x nr_cpus / IOPS over the
+ * points, on nr_cpus servers; off when a point has no cpu object. */
+static void fit_guest_cpu(struct iom_fit *f)
+{
+    f->dev.cpu_s = 0;
+    f->dev.cpu_servers = 0;
+    if (!(f->guest_cpu > 0 || (f->guest_cpu < 0 && f->from_tcg)))
+        return;
+    double best = INFINITY;
+    unsigned m = 0;
+    for (unsigned i = 0; i < f->npoints; i++) {
+        const struct iom_fit_point *p = &f->points[i];
+        if (!(p->cpu_busy >= 0) || !p->nr_cpus)
+            return;
+        double d = p->cpu_busy * p->nr_cpus / p->iops;
+        if (d > 0 && d < best) {
+            best = d;
+            m = p->nr_cpus;
+        }
+    }
+    if (isfinite(best)) {
+        f->dev.cpu_s = best;
+        f->dev.cpu_servers = m;
+    }
+}
+
 int iom_fit_device(struct iom_fit *f, uint64_t seed)
 {
     if (!f || !f->npoints)
@@ -172,6 +212,7 @@ int iom_fit_device(struct iom_fit *f, uint64_t seed)
     f->dev.svc_mean_s = b->mean_s;
     double z = (double)pt_n(b) / b->iops - b->mean_s;
     f->dev.host_s = z > 0 ? z : 0;
+    fit_guest_cpu(f);
     unsigned limit = iom_model_limit(&f->limits);
     struct fit_ctx cx = {.fit = f, .limit = limit, .maxn = maxn};
     cx.x = malloc((size_t)maxn * sizeof(double));

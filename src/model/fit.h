@@ -35,6 +35,9 @@ struct iom_fit_point {
     unsigned threads, iodepth;
     double iops, mean_s, p99_s;
     struct iom_quantiles q;
+    double cpu_busy;  /* guest CPU busy (user + system) as a fraction of all its CPUs, 0..1;
+                         NAN when the document has no cpu object */
+    unsigned nr_cpus; /* CPUs behind cpu_busy (0 = unknown) */
     char source[160]; /* "file" or "file#point" */
     /* filled by iom_fit_device */
     double pred_iops, pred_mean_s, pred_p99_s;
@@ -50,6 +53,9 @@ struct iom_fit {
     struct iom_fit_point points[IOM_FIT_MAXPOINTS];
     double rms_iops_err_pct, max_iops_err_pct, rms_mean_err_pct, max_mean_err_pct;
     int c_identified;  /* 0 when no point saturates: c is then only a lower bound */
+    int guest_cpu;     /* set before iom_fit_device: 1 fit the guest-CPU station, 0 not,
+                          -1 auto (when the documents come from a TCG lab guest) */
+    int from_tcg;      /* set by iom_fit_load_docs: a document has lab.accelerator "tcg" */
     char rw[32];
     uint64_t bs_bytes;
     char target[256], driver[64], controller[96];
@@ -78,11 +84,23 @@ int iom_fit_load_docs(const char *const *paths, unsigned npaths, struct iom_fit 
                       size_t errlen);
 
 /*
+ * Keep only the points with at most max_outstanding (threads x iodepth)
+ * I/Os (fit on the low-depth part of a sweep). Returns the number kept;
+ * points keep their order.
+ */
+unsigned iom_fit_keep_outstanding(struct iom_fit *fit, unsigned max_outstanding);
+
+/*
  * Fit the device: S = mean latency of the lowest-load point (fewest
  * outstanding I/O, then fewest threads), its quantiles as the service
  * distribution; host_s = max(0, N/X - R) at that point (Little's law);
  * c >= 1 minimising sum (ln X_mva(N_i; c) - ln X_i)^2 over all points (grid
- * of 241 log-spaced values then golden-section refinement). Then every
+ * of 241 log-spaced values then golden-section refinement). With the
+ * guest-CPU station (fit->guest_cpu 1, or -1 and fit->from_tcg) the CPU per
+ * I/O D = min over the points of cpu_busy x nr_cpus / IOPS (utilisation law;
+ * the smallest is the least inflated by CPU work not caused by the I/O) on
+ * nr_cpus servers is set first, so c is fitted under that cap; without a
+ * cpu object on every point it stays off. Then every
  * point's predicted IOPS and mean (MVA) and p99 (DES, seed `seed`) and the
  * error figures. fit->points must be loaded. -EINVAL when a point has no
  * positive IOPS/latency; -ENOMEM.

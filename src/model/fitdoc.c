@@ -169,6 +169,13 @@ static int point_of_run(const cJSON *run, const char *src, struct iom_fit *f, ch
         return fail(err, len, "%s: no threads/iodepth or no I/O measured (iops, lat_us.mean), "
                               "or values out of range", src);
     quantiles_of(lat, &p->q);
+    const cJSON *cpu = obj(run, "cpu");
+    double ncpu = num(cpu, "nr_cpus", 0), busy = num(cpu, "user_pct", NAN) + num(cpu, "system_pct", NAN);
+    p->cpu_busy = NAN;
+    if (ncpu >= 1 && ncpu <= 4096 && busy >= 0 && busy <= 100.0001) {
+        p->cpu_busy = busy > 100 ? 1 : busy / 100;
+        p->nr_cpus = (unsigned)ncpu;
+    }
     snprintf(p->source, sizeof(p->source), "%s", src);
     f->npoints++;
     return 0;
@@ -190,6 +197,9 @@ int iom_fit_load_docs(const char *const *paths, unsigned npaths, struct iom_fit 
             return fail(err, len, "%s: not JSON; expected an iomark sweep or run document",
                         paths[i]);
         const char *schema = str(doc, "schema"), *type = str(doc, "type");
+        const char *accel = str(obj(doc, "lab"), "accelerator");
+        if (accel && !strcmp(accel, "tcg"))
+            f->from_tcg = 1;
         int rc = 0;
         if (!schema || strcmp(schema, "iomark-result") || !type) {
             rc = fail(err, len, "%s: not an iomark result; allowed: iomark sweep or run documents",
@@ -250,6 +260,12 @@ int iom_fit_from_json(const cJSON *doc, struct iom_fit *f, char *err, size_t len
     f->dev.svc_mean_s = num(d, "service_mean_us", NAN) * 1e-6;
     f->dev.parallelism = num(d, "parallelism", NAN);
     f->dev.host_s = num(d, "host_us_per_io", 0) * 1e-6;
+    f->dev.cpu_s = num(d, "guest_cpu_us_per_io", 0) * 1e-6;
+    f->dev.cpu_servers = num(d, "guest_cpus", 0);
+    if (!(f->dev.cpu_s >= 0 && f->dev.cpu_s <= 1e6) ||
+        (f->dev.cpu_s > 0 && !(f->dev.cpu_servers >= 1 && f->dev.cpu_servers <= 4096)))
+        return fail(err, len, "device.guest_cpu_us_per_io must be null or in [0, 1e12] and "
+                              "device.guest_cpus in [1, 4096] with it");
     f->c_identified = cJSON_IsTrue(obj(d, "parallelism_identified"));
     if (!(f->dev.svc_mean_s > 0 && f->dev.svc_mean_s <= 1e6) ||
         !(f->dev.parallelism >= 1 && f->dev.parallelism <= 1e6) ||

@@ -116,6 +116,12 @@ struct iom_model_dev {
     double svc_mean_s;  /* mean service time S at the device, s (> 0) */
     double parallelism; /* c >= 1: servers working in parallel (real for MVA; DES rounds) */
     double host_s;      /* per-I/O time of a thread outside the measured latency, s (>= 0) */
+    /* The guest CPU as a server of its own (QEMU TCG emulates the device on the
+     * guest's vCPUs): cpu_servers CPUs, cpu_s of busy CPU per I/O (utilisation
+     * law D = U / X). It caps the disk's rate at cpu_servers / cpu_s. cpu_s 0 =
+     * no CPU station (then cpu_servers is ignored). */
+    double cpu_s;       /* s of guest CPU per I/O (>= 0) */
+    double cpu_servers; /* guest CPUs (>= 1 when cpu_s > 0) */
 };
 
 /* Results of one case. Counts are time averages; times are per I/O. */
@@ -138,7 +144,9 @@ struct iom_model_out {
  * Exact MVA of the closed network: a host station with `threads` servers
  * (service host_s each; skipped when host_s == 0) and the disk as one
  * load-dependent flow-equivalent station with rate min(n, L, c) / S, where L
- * is `limit` (0 = none). Exponential service (product form) is assumed for
+ * is `limit` (0 = none); with a CPU station (d->cpu_s > 0) that rate is
+ * capped at cpu_servers / cpu_s (the guest CPUs' throughput bound, Lazowska
+ * et al. 1984 ch. 5; the CPU's time then shows in the split as device time). Exponential service (product form) is assumed for
  * exactness; the means are insensitive to the distribution only at the
  * extremes. The split of the disk's time comes from its marginal
  * distribution: E[max(0, n - L)] in the guest, E[min(n, L) - min(n, L, c)]
@@ -165,7 +173,9 @@ int iom_mva_curve(const struct iom_model_dev *d, unsigned limit, unsigned thread
  * k are busy completions come every S/k on average, so its mean guest wait is
  * max(0, i - L) S/k, its queue wait (max(0, i - k) - max(0, i - L)) S/k. The
  * last completion comes (n - k) S/k + S H(k) after the start (H = harmonic
- * number: the maximum of k exponential services). iops = n / makespan.
+ * number: the maximum of k exponential services). iops = n / makespan. With
+ * a CPU station a completion comes at most every cpu_s / cpu_servers: the
+ * step is max(S/k, cpu_s/cpu_servers).
  */
 int iom_mva_burst(const struct iom_model_dev *d, unsigned limit, unsigned n,
                   struct iom_model_out *out);

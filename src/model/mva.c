@@ -45,7 +45,10 @@ static double disk_rate(const struct iom_model_dev *d, unsigned limit, unsigned 
         busy = limit;
     if (busy > d->parallelism)
         busy = d->parallelism;
-    return busy / d->svc_mean_s;
+    double r = busy / d->svc_mean_s;
+    if (d->cpu_s > 0 && r > d->cpu_servers / d->cpu_s)
+        r = d->cpu_servers / d->cpu_s; /* the guest CPUs' bound */
+    return r;
 }
 
 /* Service rate of the host station (threads servers of host_s each). */
@@ -58,7 +61,9 @@ static double host_rate(const struct iom_model_dev *d, unsigned threads, unsigne
 static int check_dev(const struct iom_model_dev *d)
 {
     if (!d || !(d->svc_mean_s > 0) || !isfinite(d->svc_mean_s) || !(d->parallelism >= 1) ||
-        !isfinite(d->parallelism) || !(d->host_s >= 0) || !isfinite(d->host_s))
+        !isfinite(d->parallelism) || !(d->host_s >= 0) || !isfinite(d->host_s) ||
+        !(d->cpu_s >= 0) || !isfinite(d->cpu_s) ||
+        (d->cpu_s > 0 && (!(d->cpu_servers >= 1) || !isfinite(d->cpu_servers))))
         return -EINVAL;
     return 0;
 }
@@ -210,6 +215,8 @@ int iom_mva_burst(const struct iom_model_dev *d, unsigned limit, unsigned n,
     double k = limit && limit < c ? (double)limit : c;
     double L = limit ? (double)limit : INFINITY;
     double S = d->svc_mean_s, step = S / k;
+    if (d->cpu_s > 0 && d->cpu_s / d->cpu_servers > step)
+        step = d->cpu_s / d->cpu_servers;
     double g = 0, q = 0;
     for (unsigned i = 1; i <= n; i++) {
         double started_after = (double)i > k ? (double)i - k : 0;

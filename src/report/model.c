@@ -58,6 +58,13 @@ static cJSON *limits_json(const struct iom_model_limits *l, const char *driver,
     return o;
 }
 
+/* The guest-CPU station of dev (null when there is none). */
+static void add_cpu(cJSON *dev, const struct iom_model_dev *d)
+{
+    add(dev, "guest_cpu_us_per_io", d->cpu_s > 0 ? d->cpu_s * 1e6 : NAN);
+    add(dev, "guest_cpus", d->cpu_s > 0 ? d->cpu_servers : NAN);
+}
+
 static double pct(double pred, double meas)
 {
     return meas > 0 && isfinite(pred) ? 100 * (pred - meas) / meas : NAN;
@@ -115,6 +122,7 @@ cJSON *iom_model_fit_json(const struct iom_fit *f, const char *const *sources, u
     add(dev, "parallelism", f->dev.parallelism);
     cJSON_AddBoolToObject(dev, "parallelism_identified", f->c_identified);
     add(dev, "host_us_per_io", f->dev.host_s * 1e6);
+    add_cpu(dev, &f->dev);
     const struct iom_fit_point *b = &f->points[f->base];
     cJSON *from = cJSON_AddObjectToObject(dev, "service_from");
     cJSON_AddStringToObject(from, "source", b->source);
@@ -157,6 +165,10 @@ static void device_line(FILE *out, const struct iom_fit *f, const struct iom_mod
     fprintf(out, "device: service time %.1f us mean (low load), parallelism c = %.2f%s, host %.1f us per I/O\n",
             f->dev.svc_mean_s * 1e6, f->dev.parallelism,
             f->c_identified ? "" : " (lower bound: no point saturated)", f->dev.host_s * 1e6);
+    if (f->dev.cpu_s > 0)
+        fprintf(out, "guest CPU: %.1f us per I/O on %.0f CPU(s): at most %.0f IOPS (the disk's rate "
+                     "is capped there)\n",
+                f->dev.cpu_s * 1e6, f->dev.cpu_servers, f->dev.cpu_servers / f->dev.cpu_s);
     fprintf(out, "limits: adapter queue %s, LUN queue %s, nr_requests %s x %u hw queues -> L = %u%s\n",
             a, l, r, lim->hw_queues ? lim->hw_queues : 1, iom_model_limit(lim),
             iom_model_limit(lim) ? "" : " (none)");
@@ -353,6 +365,7 @@ cJSON *iom_model_check_json(const struct iom_fit *model, const char *fit_path,
     add(dev, "service_mean_us", model->dev.svc_mean_s * 1e6);
     add(dev, "parallelism", model->dev.parallelism);
     add(dev, "host_us_per_io", model->dev.host_s * 1e6);
+    add_cpu(dev, &model->dev);
     cJSON_AddItemToObject(d, "limits", limits_json(&check->limits, check->driver, check->controller));
     cJSON *e = cJSON_AddObjectToObject(d, "error");
     add(e, "rms_iops_error_pct", check->rms_iops_err_pct);

@@ -41,4 +41,24 @@ cJSON *iom_model_check_json(const struct iom_fit *model, const char *fit_path,
 void iom_model_check_text(FILE *out, const struct iom_fit *model, const char *fit_path,
                           const struct iom_fit *check);
 
+/* What an `iomark model` document is: 2 for a check (type model_check), 1 for
+ * a fit (model_fit), 0 for anything else (not schema iomark-model, a
+ * prediction, NULL). */
+int iom_model_doc_kind(const cJSON *doc);
+
+/*
+ * `iomark report` of model documents: one self-contained HTML page (inline
+ * SVG, no scripts) with, per document (docs[i], read from paths[i]; both
+ * borrowed), three line charts against outstanding I/O (IOPS, mean and p99
+ * latency in us): for every source file and thread count of its points[] a
+ * measured series (solid) and a predicted one (dashed, the same colour),
+ * every point carrying data-x (outstanding I/O) and data-y (the value as in
+ * the document), then a table of the same pairs with their error in %.
+ * title NULL = "iomark model: predicted vs measured". Returns 0, -EINVAL
+ * when a document is not a model_check or model_fit, -EIO when writing
+ * failed.
+ */
+int iom_model_html_report(FILE *f, const cJSON *const *docs, const char *const *paths,
+                          unsigned n, const char *title);
+
 #endif

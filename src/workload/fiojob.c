@@ -106,11 +106,10 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     for (int pass = 0; pass < 3; pass++) {
         const struct iom_fio_kv *list = NULL;
         uint32_t n = 0;
-        st.filename_append = false; /* a section's first filename= replaces inherited ones */
+        /* fio: a section's filename= adds to the [global]'s (see iom_fioj_apply) */
         for (uint32_t s = 0; pass == 0 && s < sec_idx; s++) {
             if (!lx->sec[s].global)
                 continue;
-            st.filename_append = false;
             for (uint32_t k = 0; k < lx->sec[s].nr; k++) {
                 const struct iom_fio_kv *kv = &lx->kv[lx->sec[s].first + k];
                 int rc = iom_fioj_apply(kv, job, &st, err, errlen);
@@ -246,12 +245,6 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
         if (iom_job_add_target(job, m2 ? m2 : path))
             return -ENOMEM;
     }
-    for (uint32_t i = 0; i < job->nr_targets; i++)
-        for (uint32_t j = 0; j < i; j++)
-            if (strcmp(job->targets[i], job->targets[j]) == 0)
-                return fail(err, errlen, "line %u: [%s]: file %s is named twice", sec->line,
-                            sec->name, job->targets[i]);
-
     /* sizes: fio's size is the job's total over its files, filesize one file's size */
     uint64_t size = job->size_bytes, bs = iom_job_max_bs(job);
     uint64_t per_file_io;
@@ -300,10 +293,13 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
                 return fail(err, errlen, "line %u: [%s]: size x loops is too large", sec->line,
                             sec->name);
             job->io_limit_bytes = per_file_io * st.loops;
+            if (per_file_io == job->size_bytes && !st.io_size && !st.number_ios)
+                job->io_passes = st.loops; /* passes over the region: none wraps (fio) */
         } else {
             /* the size of the file or device: set by the caller once known */
             fj->limit_is_region = true;
             job->io_limit_bytes = UINT64_MAX;
+            job->io_passes = st.loops;
         }
     }
     if (job->nr_targets == 0)

@@ -235,15 +235,11 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         if (!*v || strlen(v) >= sizeof(st->filename))
             return fail(err, errlen, "%s: filename=%s: needs one or more names joined by ':'",
                         where, v);
-        /* fio 3.33 (str_filename_cb adds each name): every filename= line of a
-         * section adds its files (checked with fio --debug=file and a run) */
+        /* fio 3.33 (str_filename_cb -> add_file for each name): every filename=
+         * line adds its files, a [global]'s and then the section's own, and a
+         * name given again is a further file entry of its own (checked with
+         * fio --parse-only --debug=file and a traced run) */
         size_t have = st->filename_append ? strlen(st->filename) : 0;
-        for (const char *q = st->filename; have && *q;) { /* a name given again: used once */
-            size_t len = strcspn(q, ":");
-            if (len == strlen(v) && strncmp(q, v, len) == 0)
-                return 0;
-            q += len + (q[len] == ':');
-        }
         if (have && have + 1 + strlen(v) >= sizeof(st->filename))
             return fail(err, errlen, "%s: filename=%s: the names of one job exceed %zu characters",
                         where, v, sizeof(st->filename) - 1);

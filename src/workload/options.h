@@ -21,6 +21,8 @@ struct iom_run_opts {
     const char *replay_path;   /* --replay RESULT.json (cli/cmd_run.c applies it first) */
     uint64_t status_interval_ns; /* status lines when stderr is not a terminal, 0 none */
     bool help;
+    bool repeat_targets;       /* a target may be named again (fio job files: a file named
+                                  twice is two file entries, as in fio); else refused */
 };
 
 /*

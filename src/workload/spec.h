@@ -92,6 +92,10 @@ struct iom_job {
     uint64_t ramp_ns;            /* warm-up, not measured */
     uint64_t cooldown_ns;        /* cool-down, not measured */
     uint64_t io_limit_bytes;     /* per thread; 0 = time based only (fio size-based runs) */
+    uint32_t io_passes;          /* size-based passes (fio's loops): each thread stops after
+                                    this many passes over its range, a pass ending at the last
+                                    whole block (no wrap inside a pass: core/offsets.h
+                                    iom_offgen_pass_bytes); 0 = io_limit_bytes alone */
     uint64_t series_interval_ns; /* per-interval series step */
 
     /* I/O path */

@@ -15,7 +15,9 @@ done
 [ "$(stat -c %s $F)" = 33554432 ] && pass "file created at 32 MiB" || fail "file size $(stat -c %s $F)"
 [ $(( $(stat -c %b $F) * $(stat -c %B $F) )) -ge 33554432 ] && pass "file fully allocated" || fail "file is sparse"
 
-# mixed 70/30, two threads, warm-up and cool-down excluded from the measured time
+# mixed 70/30, two threads, warm-up and cool-down excluded from the measured time;
+# the workers stop at the scheduled end of the cool-down themselves, so it lasts
+# what was asked however late the main thread wakes (0.745 s seen when it did not)
 expect_status 0 "randrw 70/30 numjobs 2" -- "$IOMARK" run --rw=randrw --rwmixread=70 --numjobs=2 --iodepth=4 \
   --bs=8k --ramp_time=500ms --cooldown_time=500ms --runtime=2 --output-format=json --output=$WORK/mix.json --quiet $F
 $CHECK $WORK/mix.json --bs 8192 --min-ios 100 && pass "mixed result checks" || fail "mixed result checks"
@@ -25,7 +27,7 @@ d = json.load(open(sys.argv[1]))
 r, t = d["total"]["read"]["ios"], d["total"]["total"]["ios"]
 du = d["duration"]
 ok = abs(r / t - 0.70) < 0.05 and abs(du["measured_s"] - 2) < 0.1 and abs(du["warmup_s"] - 0.5) < 0.1 \
-     and abs(du["cooldown_s"] - 0.5) < 0.2 and len(d["threads"]) == 2
+     and abs(du["cooldown_s"] - 0.5) < 1e-6 and len(d["threads"]) == 2
 print(r / t, du)
 sys.exit(0 if ok else 1)
 PY
@@ -40,12 +42,25 @@ $PY -c "import json,sys; d=json.load(open('$WORK/two.json')); sys.exit(0 if len(
 expect_status 0 "sizes echoed" -- "$IOMARK" run --bs=8Ki --size=1.5M --runtime=1 --quiet $F
 grep -q "block size 8192 B" $WORK/out && grep -q "region 1572864 B" $WORK/out && pass "resolved bytes echoed" || fail "no resolved bytes: $(head -3 $WORK/out)"
 
-# pacing: 2 threads x 250 IOPS for 3 s = 1500 I/Os (the rate, not iomark, sets the expectation;
-# 5% leaves room for a busy machine delaying the last due I/Os past the end). On the null
-# engine: a shared disk may not sustain 500 IOPS (1419 seen), and the pacing is the same code
+# pacing: 2 threads x 250 IOPS for 3 s. Thread I/O k is due at k / 250 s, so the
+# schedule (the rate, not iomark) allows at most 750 per thread in the window: a
+# pacer that runs ahead fails (and the series adds up to the total). Fewer is
+# what a stalled machine does (a thread that gets no CPU near the end cannot
+# issue what falls due then; 1066 of 1500 seen with ASan under two CPU burners),
+# so the floor is half the schedule, still far from the null engine's unpaced
+# millions. On the null engine: a shared disk may not sustain 500 IOPS.
 expect_status 0 "rate_iops 250 x 2 threads" -- "$IOMARK" run --ioengine=null --rate_iops=250 --numjobs=2 --iodepth=4 --runtime=3 \
   --output-format=json --output=$WORK/rate.json --quiet $F
-$CHECK $WORK/rate.json --bs 4096 --expect-ios 1500 --tol 0.05 && pass "paced I/O count" || fail "paced I/O count"
+$CHECK $WORK/rate.json --bs 4096 --min-ios 750 && pass "paced result checks" || fail "paced result checks"
+$PY - $WORK/rate.json <<'PY' && pass "paced I/O count within the schedule" || fail "paced I/O count"
+import json, sys
+d = json.load(open(sys.argv[1]))
+per = [t["total"]["ios"] for t in d["threads"]]
+ok = len(per) == 2 and all(n <= 750 for n in per) and sum(per) >= 750
+pts = [(p["t_s"], p["ios"]) for p in d["series"]["points"]]
+print(per, pts)
+sys.exit(0 if ok and sum(n for _, n in pts) == sum(per) else 1)
+PY
 
 # coordinated omission: asked for far more IOPS than the engine can do, the
 # backlog must show in the latency (measured from each I/O's intended start).

@@ -60,12 +60,13 @@ case_runs "file ramp_time randrw" --rw=randrw --iodepth=8 --ramp_time=300ms --ru
 case_runs "file ramp, thinktime, cooldown" --iodepth=4 --ramp_time=300ms --thinktime=30ms --thinktime_blocks=100 \
   --cooldown_time=200ms --runtime=700ms
 # the phases last what was asked, to the nanosecond the JSON carries, however
-# late the main thread wakes: the workers count by the scheduled window
+# late the main thread wakes: the workers count by the scheduled window and
+# stop at the scheduled end of the cool-down
 good=0
 for i in $(seq 1 "$REPS"); do
   "$IOMARK" run --ioengine=null --iodepth=8 --ramp_time=300ms --runtime=700ms --cooldown_time=200ms \
     --output-format=json --output=$WORK/p.json --quiet $F 2>/dev/null || continue
-  $PY -c "import json,sys; du=json.load(open(sys.argv[1]))['duration']; print(du); sys.exit(0 if abs(du['warmup_s']-0.3)<1e-6 and abs(du['measured_s']-0.7)<1e-6 and du['cooldown_s']>=0.2 else 1)" $WORK/p.json && good=$((good + 1))
+  $PY -c "import json,sys; du=json.load(open(sys.argv[1]))['duration']; print(du); sys.exit(0 if abs(du['warmup_s']-0.3)<1e-6 and abs(du['measured_s']-0.7)<1e-6 and abs(du['cooldown_s']-0.2)<1e-6 else 1)" $WORK/p.json && good=$((good + 1))
 done
-[ "$good" = "$REPS" ] && pass "warm-up 0.3 s and measured 0.7 s exactly in $good/$REPS runs" || fail "phase lengths exact in only $good/$REPS runs"
+[ "$good" = "$REPS" ] && pass "warm-up 0.3 s, measured 0.7 s, cool-down 0.2 s exactly in $good/$REPS runs" || fail "phase lengths exact in only $good/$REPS runs"
 finish

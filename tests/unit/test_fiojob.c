@@ -290,31 +290,37 @@ static void test_oltp(void)
     if (f.nr_jobs == 6) {
         struct iom_job w;
         base(&w);
-        /* [randomreader]: 5 files, iodepth 512 and 270 IOPS for the job: per
-         * file thread ceil(512/5) = 103 and ceil(270/5) = 54 IOPS; size
-         * 124G over 5 files = 24.8G, rounded down to whole 8K blocks */
+        /* [randomreader]: fio 3.33 adds the section's filename= to the
+         * [global]'s (checked with fio --parse-only --debug=file: ten file
+         * entries, sdd..sdh twice), so 10 file threads: iodepth ceil(512/10)
+         * = 52 and ceil(270/10) = 27 IOPS each; size 124G over 10 entries,
+         * rounded down to whole 8K blocks */
         w.rw = IOM_RW_RANDREAD;
         w.bs_bytes = 8 * KiB;
-        w.iodepth = 103;
-        w.rate_iops = 54;
+        w.iodepth = 52;
+        w.rate_iops = 27;
         w.direct = true;
         strcpy(w.ioengine, "libaio");
-        w.size_bytes = 26628797644ULL - 26628797644ULL % 8192; /* 124 GiB / 5 */
+        w.size_bytes = 124 * GiB / 10 - (124 * GiB / 10) % 8192;
         w.runtime_ns = 2 * SEC;
-        w.nr_targets = 5;
-        cmp_job("randomreader", &f.jobs[0].job, &w, imgs);
+        w.nr_targets = 10;
+        const char *imgs2[] = {"d.img", "e.img", "f.img", "g.img", "h.img",
+                               "d.img", "e.img", "f.img", "g.img", "h.img"};
+        cmp_job("randomreader", &f.jobs[0].job, &w, imgs2);
         CHECK(f.jobs[0].time_based);
         CHECK(f.jobs[0].note[0] != '\0');
-        /* [sequentialreader]: one device, rate_iops=0 means no limit, size=20G */
+        /* [sequentialreader]: the [global]'s five devices and its own sdi (fio:
+         * six file entries), rate_iops=0 means no limit, size=20G over six,
+         * iodepth ceil(64/6) = 11 per file thread */
         base(&w);
         w.bs_bytes = 56 * KiB;
-        w.iodepth = 64;
+        w.iodepth = 11;
         w.direct = true;
         strcpy(w.ioengine, "libaio");
-        w.size_bytes = 20 * GiB - (20 * GiB) % (56 * KiB);
+        w.size_bytes = 20 * GiB / 6 - (20 * GiB / 6) % (56 * KiB);
         w.runtime_ns = 2 * SEC;
-        w.nr_targets = 1;
-        const char *i_img[] = {"i.img"};
+        w.nr_targets = 6;
+        const char *i_img[] = {"d.img", "e.img", "f.img", "g.img", "h.img", "i.img"};
         cmp_job("sequentialreader", &f.jobs[2].job, &w, i_img);
         for (uint32_t i = 0; i < 6; i++)
             CHECK_U64(f.jobs[i].groupid, i);
@@ -454,7 +460,24 @@ static void test_small(void)
     expect_refused("[a]\nfilename=${IOMARK_TEST_SURELY_UNSET}\n", NULL, "line 2",
                    "IOMARK_TEST_SURELY_UNSET");
     expect_refused("[a]\nloops=0\n", NULL, "line 2", "loops=0");
-    expect_refused("[a]\nfilename=f:f\n", NULL, "line 1", "named twice");
+    { /* fio 3.33: a name given twice is two file entries (--debug=file: "added at 0",
+       * "added at 1"); a [global]'s files come first, then the section's */
+        struct iom_fio_file g;
+        char e[600];
+        CHECK(parse("[global]\nfilename=a:b\nsize=96k\n[j1]\nfilename=c\n[j2]\nfilename=a\n"
+                    "filename=a\n", NULL, &g, e) == 0);
+        CHECK_U64(g.nr_jobs, 2);
+        if (g.nr_jobs == 2 && g.jobs[0].job.nr_targets == 3 && g.jobs[1].job.nr_targets == 4) {
+            CHECK(strcmp(g.jobs[0].job.targets[2], "c") == 0);
+            CHECK(strcmp(g.jobs[1].job.targets[2], "a") == 0);
+            CHECK(strcmp(g.jobs[1].job.targets[3], "a") == 0);
+            CHECK_U64(g.jobs[0].job.size_bytes, 32 * KiB); /* 96k over 3 entries */
+            CHECK_U64(g.jobs[1].job.size_bytes, 24 * KiB); /* 96k over 4 entries */
+        } else {
+            CHECK(0);
+        }
+        iom_fio_file_free(&g);
+    }
     expect_refused("[a]\nstonewall=2\n", NULL, "line 2", "stonewall=2");
     /* --ignore-unknown lists what it skipped, once per line */
     struct iom_fio_parse_opts po;

@@ -133,6 +133,51 @@ static void test_mva_repairman(void)
     CHECK(fabs(o.queue_s) < 1e-15);
 }
 
+/* The guest-CPU station (m CPUs, D of CPU per I/O) caps the disk's rate at
+ * m / D: the machine-repairman balance equations with the repair rate
+ * min(min(n, c) / S, m / D), solved here by hand, and the utilisation law
+ * X <= m / D (Lazowska et al. 1984, ch. 5). */
+static void test_cpu_cap(void)
+{
+    const unsigned N = 50, c = 8;
+    const double Z = 1e-3, S = 1e-3, m = 2, D = 5e-4; /* cap 4000/s below c / S = 8000/s */
+    double *p = calloc(N + 1, sizeof(double)), norm = 1, x = 0;
+    p[0] = 1;
+    for (unsigned n = 1; n <= N; n++) {
+        double mu = fmin((n < c ? n : c) / S, m / D);
+        p[n] = p[n - 1] * ((double)(N - n + 1) / Z) / mu;
+        norm += p[n];
+    }
+    for (unsigned n = 1; n <= N; n++)
+        x += p[n] / norm * fmin((n < c ? n : c) / S, m / D);
+    free(p);
+    struct iom_model_dev d = {.svc_mean_s = S, .parallelism = c, .host_s = Z, .cpu_s = D,
+                              .cpu_servers = m};
+    struct iom_model_out o;
+    CHECK(iom_mva_closed(&d, 0, N, N, &o) == 0);
+    CHECK_NEAR(o.iops, x, 1e-9);
+    CHECK_NEAR(o.mean_s, N / x - Z, 1e-9);
+    CHECK(o.iops <= m / D * (1 + 1e-12));
+    /* without host time every I/O is at the disk: X = m / D exactly */
+    d.host_s = 0;
+    CHECK(iom_mva_closed(&d, 0, 1, 64, &o) == 0);
+    CHECK_NEAR(o.iops, m / D, 1e-12);
+    /* a cap above the device's rate changes nothing */
+    d.cpu_s = 1e-5;
+    CHECK(iom_mva_closed(&d, 0, 1, 64, &o) == 0);
+    CHECK_NEAR(o.iops, c / S, 1e-12);
+    /* burst: completions at most every D / m; makespan (n - k) max(S/k, D/m) + S H(k) */
+    d.cpu_s = D;
+    CHECK(iom_mva_burst(&d, 0, 1000, &o) == 0);
+    double h = 0;
+    for (unsigned j = 1; j <= c; j++)
+        h += 1.0 / j;
+    CHECK_NEAR(o.makespan_s, (1000 - c) * D / m + S * h, 1e-12);
+    /* a CPU station needs at least one CPU */
+    d.cpu_servers = 0;
+    CHECK(iom_mva_closed(&d, 0, 1, 4, &o) != 0);
+}
+
 /* The simulator on the closed network with threads = N (the host is a pure
  * delay, insensitive to its distribution) matches the exact MVA means. */
 static void test_des_vs_mva(void)
@@ -361,5 +406,6 @@ int main(void)
     test_luns();
     test_quantile_hist();
     test_fit_recovers_c();
+    test_cpu_cap();
     return check_status("test_model");
 }

@@ -1,0 +1,107 @@
+#!/bin/bash
+# test_fio_filesets.sh - fio job files whose jobs use several files, clones and
+# passes, read as fio 3.33 reads them (issue 12 items 9 and 11, issue 19).
+# Every expected value comes from fio 3.33's own run of the same job (its JSON
+# total_ios/io_bytes, file sizes it laid out, or pread64 offsets traced with
+# strace on psync), noted beside each check.
+. "$(dirname "$0")/lib.sh"
+cd "$WORK"
+# jobs NAME... of a JSON report: "name ios bytes" per entry, in order
+counts() { $PY -c "
+import json, sys
+for j in json.load(open(sys.argv[1]))['jobs']:
+    d = j['read'] if j['read']['total_ios'] else j['write']
+    print(j['jobname'], d['total_ios'], d['io_bytes'])" "$1"; }
+
+# --- [global] filename= and a section's own filename= ---------------------
+# fio 3.33 adds the section's files to the [global]'s (--debug=file: "dup
+# files: 2", then c.dat "added at 2"); a name given again is one more file
+# entry. fio's run of this job: a.dat, b.dat and c.dat laid out with 32768
+# bytes each (96k over 3 entries), 24 reads in [j1]; [j2] has 4 entries (a, b,
+# a, b), 24 reads, 6 per entry at offsets 0..20480.
+cat >g.fio <<JOB
+[global]
+filename=$WORK/a.dat:$WORK/b.dat
+size=96k
+bs=4k
+ioengine=psync
+rw=read
+[j1]
+filename=$WORK/c.dat
+[j2]
+filename=$WORK/a.dat:$WORK/b.dat
+JOB
+"$IOMARK" run g.fio --parse-only >parse.txt 2>err.txt || true
+grep -q "^\[j1\] .* files=$WORK/a.dat:$WORK/b.dat:$WORK/c.dat\$" parse.txt &&
+  grep -q "^\[j2\] .* files=$WORK/a.dat:$WORK/b.dat:$WORK/a.dat:$WORK/b.dat\$" parse.txt &&
+  pass "[global] filename + section filename: the section's files added (fio --debug=file)" ||
+  fail "[global]+section filename: $(cat parse.txt err.txt)"
+if "$IOMARK" run g.fio --quiet --output-format=json --output=g.json 2>err.txt; then
+  got=$(counts g.json | tr '\n' ' ')
+  sizes=$(stat -c %s a.dat b.dat c.dat | tr '\n' ' ')
+  [ "$got" = "j1 24 98304 j2 24 98304 " ] && [ "$sizes" = "32768 32768 32768 " ] &&
+    pass "[global]+section files: 24 reads each, files 32768 bytes (fio 3.33: same)" ||
+    fail "[global]+section files: $got; sizes $sizes (fio: j1 24, j2 24; 32768 each)"
+else
+  fail "[global]+section files run: $(head -c 300 err.txt)"
+fi
+
+# --- no wrap inside a size-based pass, for every shape --------------------
+# 30 KiB files (22 KiB for c22), bs=4k, no size: fio 3.33 reads 7 blocks per
+# pass of a30 and 5 of c22, never the tail and never offset 0 twice in a pass:
+#   loops=2 -> 14 reads; numjobs=2 -> 7 per clone; a30:b30 -> 14;
+#   a30:c22 -> 12; randread over a30:c22 with loops=3 -> 36 (fio's JSON)
+head -c 30720 /dev/urandom >a30; head -c 30720 /dev/urandom >b30; head -c 22528 /dev/urandom >c22
+cat >nw.fio <<JOB
+[global]
+ioengine=psync
+bs=4k
+rw=read
+[loops2]
+filename=$WORK/a30
+loops=2
+[clones2]
+stonewall
+filename=$WORK/a30
+numjobs=2
+[twofiles]
+stonewall
+filename=$WORK/a30:$WORK/b30
+[unequal]
+stonewall
+filename=$WORK/a30:$WORK/c22
+[randmap]
+stonewall
+rw=randread
+filename=$WORK/a30:$WORK/c22
+loops=3
+JOB
+want="loops2 14 57344 clones2 7 28672 clones2 7 28672 twofiles 14 57344 unequal 12 49152 randmap 36 147456 "
+if "$IOMARK" run nw.fio --quiet --output-format=json --output=nw.json 2>err.txt; then
+  got=$(counts nw.json | tr '\n' ' ')
+  [ "$got" = "$want" ] && pass "no wrap: loops, clones, several files, unequal files, random map (fio 3.33's counts)" ||
+    fail "no wrap: got '$got', fio 3.33: '$want'"
+else
+  fail "no wrap run: $(head -c 300 err.txt)"
+fi
+# the offsets themselves (strace on psync): fio 3.33 reads 0, 4096, ..., 24576
+# four times each with numjobs=2 loops=2 on a30, never 28672
+if command -v strace >/dev/null; then
+  cat >s.fio <<JOB
+[j]
+ioengine=psync
+bs=4k
+rw=read
+filename=$WORK/a30
+numjobs=2
+loops=2
+JOB
+  strace -f -e trace=pread64 -o s.tr "$IOMARK" run s.fio --quiet >/dev/null 2>err.txt || true
+  offs=$(grep -oE ', 4096, [0-9]+\) = 4096' s.tr | awk '{print $3}' | tr -d ')' | sort -n | uniq -c |
+         awk '{printf "%s:%s ", $2, $1}')
+  [ "$offs" = "0:4 4096:4 8192:4 12288:4 16384:4 20480:4 24576:4 " ] &&
+    pass "no wrap: offsets 0..24576 four times each (fio 3.33, strace)" ||
+    fail "no wrap offsets: $offs (fio 3.33: 0..24576 four times each)"
+fi
+
+finish
