@@ -117,6 +117,9 @@ struct iom_cli_mpi_ops {
     int (*emit)(void *arg, const struct iom_result *merged, const struct iom_mpi_info *info,
                 const struct iom_run_opts *ro);
     void *arg;
+    /* the command's own settings outside the spec, compared across ranks
+     * with the workload (iom_mpi_check_same); NULL: none */
+    const char *workload;
 };
 /*
  * `iomark run|diskspd ...` started by an MPI launcher (cli/mpi_run.c,

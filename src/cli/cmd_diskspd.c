@@ -140,7 +140,8 @@ int iom_cmd_diskspd(int argc, char **argv)
     }
 #ifdef IOMARK_HAVE_MPI
     if (iom_mpi_launched()) { /* under mpirun/srun: one iomark per rank (docs/mpi.md) */
-        struct iom_cli_mpi_ops ops = {check_missing, check_zones, emit_mpi, ds};
+        struct iom_cli_mpi_ops ops = {.before_check = check_missing, .after_check = check_zones,
+                                      .emit = emit_mpi, .arg = ds};
         status = iom_cli_mpi_run("diskspd", job, &ro, targets, &ops);
         goto out;
     }

@@ -18,8 +18,12 @@
 #include "workload/args.h"
 #include "workload/presets.h"
 #include "workload/units.h"
+#ifdef IOMARK_HAVE_MPI
+#include "mpi/mpi.h"
+#endif
 
 #define DEFAULT_FILE "iomark-test.dat"
+#define DEFAULT_FILE_MPI "iomark-test.%r.dat" /* under MPI: one file per rank */
 
 /* native options that make sense for a preset; the pattern options do not */
 static const char *const allowed[] = {"size",   "runtime",      "ioengine", "direct",
@@ -168,25 +172,152 @@ static int parse(int argc, char **argv, struct iom_job *job, struct iom_run_opts
     return rc;
 }
 
-static void figures(const struct iom_result *r, bool write, bool counted,
-                    struct iom_markstat_run *f)
+static void figures_of(const struct iom_io_stats *st, uint64_t measured_ns, bool interrupted,
+                       bool counted, struct iom_markstat_run *f)
 {
     struct iom_summary m;
-    iom_summarize(&r->total[write], r->measured_ns, &m);
+    iom_summarize(st, measured_ns, &m);
     f->mb_per_s = m.mb_per_s;
     f->mib_per_s = m.mib_per_s;
     f->iops = m.iops;
     f->lat_mean_us = m.lat_mean_us;
     f->lat_p99_us = m.lat_pct_us[5];
-    f->measured_s = (double)r->measured_ns / 1e9;
+    f->measured_s = (double)measured_ns / 1e9;
     f->ios = m.ios;
     f->prepare = !counted;
-    f->interrupted = r->interrupted_signal != 0;
+    f->interrupted = interrupted;
     f->counted = counted && !f->interrupted; /* a partial run is in no statistic */
 }
 
-/* Resolve the target: none -> ./iomark-test.dat, a folder -> FOLDER/iomark-test.dat. */
-static int resolve_target(struct iom_job *job, bool *remove_after, char **owned)
+static void figures(const struct iom_result *r, bool write, bool counted,
+                    struct iom_markstat_run *f)
+{
+    figures_of(&r->total[write], r->measured_ns, r->interrupted_signal != 0, counted, f);
+}
+
+/* Under an MPI launcher (docs/mpi.md): each run is one shared window of
+ * every rank (iom_cli_mpi_step); rank 0 keeps the all-hosts figures in the
+ * document's cells and a host's and a rank's own in groups. */
+struct mark_mpi {
+    bool on, patterned;
+    unsigned nr_cells, per_cell;      /* cells per group, runs per cell */
+    unsigned nr_groups;               /* rank 0, after the first run: hosts, then ranks */
+    struct iom_mark_group *groups;
+    struct iom_mark_cell *cells;      /* nr_groups * nr_cells */
+    char (*hosts)[64];                /* the groups' host names */
+};
+
+static void mark_mpi_free(struct mark_mpi *mm)
+{
+    for (unsigned i = 0; mm->cells && i < mm->nr_groups * mm->nr_cells; i++)
+        free(mm->cells[i].runs);
+    free(mm->cells);
+    free(mm->groups);
+    free(mm->hosts);
+}
+
+#ifdef IOMARK_HAVE_MPI
+/* The groups of the ranks in info: each host once (first appearance), then
+ * every rank. Returns 0 or -ENOMEM. */
+static int groups_make(struct mark_mpi *mm, const struct iom_mpi_info *in)
+{
+    unsigned n = 0, max = (unsigned)in->nr_ranks * 2;
+    mm->groups = calloc(max, sizeof(*mm->groups));
+    mm->hosts = calloc(max, sizeof(*mm->hosts));
+    mm->cells = calloc((size_t)max * mm->nr_cells, sizeof(*mm->cells));
+    if (!mm->groups || !mm->hosts || !mm->cells)
+        return -ENOMEM;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < in->nr_ranks; i++) {
+            const struct iom_mpi_rank *k = &in->ranks[i];
+            unsigned j = 0;
+            while (pass == 0 && j < n && strcmp(mm->hosts[j], k->host))
+                j++;
+            if (pass == 0 && j < n) {
+                mm->groups[j].nr_ranks++;
+                continue;
+            }
+            snprintf(mm->hosts[n], sizeof(mm->hosts[n]), "%s", k->host);
+            mm->groups[n] = (struct iom_mark_group){.host = mm->hosts[n], .rank = pass ? k->rank : -1,
+                                                    .nr_ranks = 1,
+                                                    .cells = &mm->cells[n * mm->nr_cells]};
+            n++;
+        }
+    mm->nr_groups = n;
+    for (unsigned i = 0; i < n * mm->nr_cells; i++)
+        if (!(mm->cells[i].runs = calloc(mm->per_cell, sizeof(*mm->cells[i].runs))))
+            return -ENOMEM;
+    return 0;
+}
+
+/* Rank 0: one run's figures per host (its ranks' histograms merged, over
+ * the slowest rank's time, as the all-hosts figure) and per rank (its own
+ * time). */
+static void groups_add(struct mark_mpi *mm, const struct iom_mpi_info *in, unsigned cell, bool w,
+                       bool counted, bool interrupted)
+{
+    if (!mm->groups && groups_make(mm, in))
+        return;
+    for (unsigned g = 0; g < mm->nr_groups; g++) {
+        const struct iom_mark_group *gr = &mm->groups[g];
+        struct iom_io_stats st;
+        iom_io_stats_init(&st);
+        uint64_t ns = in->slowest_ns;
+        for (int i = 0; i < in->nr_ranks; i++) {
+            const struct iom_mpi_rank *k = &in->ranks[i];
+            if (gr->rank >= 0 ? k->rank != gr->rank : strcmp(k->host, gr->host) != 0)
+                continue;
+            iom_io_stats_merge(&st, &k->total[w]);
+            if (gr->rank >= 0)
+                ns = k->measured_ns;
+        }
+        struct iom_mark_cell *c = &mm->cells[g * mm->nr_cells + cell];
+        if (c->nr_runs < mm->per_cell)
+            figures_of(&st, ns, interrupted, counted, &c->runs[c->nr_runs++]);
+    }
+}
+
+/* One run on every rank in one shared window: the target is opened on every
+ * rank or on none (the first failing rank named in errbuf, on all ranks);
+ * the status and the signal are the same on every rank afterwards. */
+static void one_run_mpi(struct iom_job *j, const struct iom_run_opts *ro, bool w, bool counted,
+                        const char *label, struct iom_target *target, struct iom_mark_cell *c,
+                        struct mark_mpi *mm, unsigned cell, char *engine, size_t englen, int *sig,
+                        char *errbuf, size_t errlen)
+{
+    char why[400] = "", host[64], reason[400];
+    int bad = 0, orc = iom_target_open(j, target, why, sizeof(why)) ? -EIO : 0;
+    if (iom_mpi_agree(orc, why, &bad, host, reason, sizeof(reason))) {
+        snprintf(errbuf, errlen, "rank %d on %s: %s", bad, host, reason);
+        if (!orc)
+            iom_target_close(target, false);
+        return;
+    }
+    struct iom_run_hooks hooks = iom_cli_hooks(ro, j, label);
+    struct iom_result *r = NULL;
+    struct iom_mpi_info *in = NULL;
+    int rc = iom_cli_mpi_step("mark", j, target, 1, &hooks, mm->patterned, &r, &in, sig);
+    iom_target_close(target, false);
+    if (r) {
+        snprintf(engine, englen, "%s", r->engine);
+        if (*sig && !r->interrupted_signal)
+            r->interrupted_signal = *sig;
+    }
+    if (rc) /* on every rank, so every rank leaves the loop */
+        snprintf(errbuf, errlen, "%s", r && r->error[0] ? r->error : strerror(-rc));
+    else if (r && r->measured_ns) {
+        figures(r, w, counted, &c->runs[c->nr_runs++]);
+        if (in)
+            groups_add(mm, in, cell, w, counted, r->interrupted_signal != 0);
+    }
+    iom_result_free(r);
+    iom_mpi_info_free(in);
+}
+#endif
+
+/* Resolve the target: none -> ./iomark-test.dat, a folder -> FOLDER/iomark-test.dat
+ * (under MPI iomark-test.%r.dat: one file per rank). */
+static int resolve_target(struct iom_job *job, bool mpi, bool *remove_after, char **owned)
 {
     *remove_after = false;
     *owned = NULL;
@@ -201,11 +332,11 @@ static int resolve_target(struct iom_job *job, bool *remove_after, char **owned)
     else if (stat(job->targets[0], &st) == 0 && S_ISDIR(st.st_mode))
         dir = job->targets[0];
     if (dir) {
-        size_t n = strlen(dir) + sizeof(DEFAULT_FILE) + 2;
+        size_t n = strlen(dir) + sizeof(DEFAULT_FILE_MPI) + 2;
         *owned = malloc(n);
         if (!*owned)
             return IOM_EXIT_FAIL;
-        snprintf(*owned, n, "%s/%s", dir, DEFAULT_FILE);
+        snprintf(*owned, n, "%s/%s", dir, mpi ? DEFAULT_FILE_MPI : DEFAULT_FILE);
         iom_job_free(job);
         if (iom_job_add_target(job, *owned))
             return IOM_EXIT_FAIL;
@@ -219,7 +350,8 @@ static int resolve_target(struct iom_job *job, bool *remove_after, char **owned)
 static void one_run(const struct iom_job *base, const struct iom_run_opts *ro,
                     const struct iom_mark_test *mt, bool w, uint64_t runtime_ns, bool counted,
                     const char *label, struct iom_target *target, struct iom_mark_cell *c,
-                    char *engine, size_t englen, int *sig, char *errbuf, size_t errlen)
+                    struct mark_mpi *mm, unsigned cell, char *engine, size_t englen, int *sig,
+                    char *errbuf, size_t errlen)
 {
     struct iom_job j;
     if (iom_mark_job(base, mt, w, &j)) {
@@ -227,6 +359,17 @@ static void one_run(const struct iom_job *base, const struct iom_run_opts *ro,
         return;
     }
     j.runtime_ns = runtime_ns;
+#ifdef IOMARK_HAVE_MPI
+    if (mm->on) {
+        one_run_mpi(&j, ro, w, counted, label, target, c, mm, cell, engine, englen, sig, errbuf,
+                    errlen);
+        iom_job_free(&j);
+        return;
+    }
+#else
+    (void)mm;
+    (void)cell;
+#endif
     if (iom_target_open(&j, target, errbuf, errlen)) {
         iom_job_free(&j);
         return;
@@ -250,6 +393,114 @@ static void one_run(const struct iom_job *base, const struct iom_run_opts *ro,
     iom_job_free(&j);
 }
 
+/* What the checks need (and the planned seconds they compute). */
+struct mark_ctx {
+    struct iom_job *base;
+    struct iom_run_opts *ro;
+    const struct mark_opts *mo;
+    struct iom_target *target;
+    bool size_given;
+    double plan_s; /* out: pauses, preparation and counted runs; -1 unknown */
+};
+
+/* Check every test's job on the (expanded) target before anything is
+ * created; a block device is tested whole unless --size says otherwise.
+ * Returns 0 or the exit status (the reason printed). */
+static int check_tests(struct mark_ctx *x)
+{
+    struct iom_job *base = x->base;
+    const struct mark_opts *mo = x->mo;
+    const struct iom_mark_profile *p = mo->profile;
+    struct stat tst;
+    if (!x->size_given && stat(base->targets[0], &tst) == 0 && S_ISBLK(tst.st_mode))
+        base->size_bytes = 0;
+    int status = 0;
+    x->plan_s = (double)(p->nr_tests * 2 - 1) * (double)mo->pause_ns / 1e9;
+    for (unsigned i = 0; i < p->nr_tests && !status; i++) {
+        for (int w = 0; w < 2 && !status; w++) {
+            struct iom_job j;
+            if (iom_mark_job(base, &p->tests[i], w, &j))
+                return IOM_EXIT_FAIL;
+            double js = iom_cli_job_seconds(&j);
+            if (mo->prepare_ns && js >= 0)
+                js = js * (double)mo->runs +
+                     (double)(j.ramp_ns + mo->prepare_ns + j.cooldown_ns) / 1e9;
+            else if (js >= 0)
+                js *= (double)mo->runs;
+            x->plan_s = x->plan_s < 0 || js < 0 ? -1 : x->plan_s + js;
+            status = iom_cli_check("mark", &j, x->ro, x->target);
+            x->target->path = base->targets[0]; /* j's copy is freed below */
+            iom_job_free(&j);
+        }
+    }
+    return status;
+}
+
+/* A signal seen by any rank ends the mark on every rank (MPI), or this
+ * process's (no MPI). */
+static int stop_agreed(const struct mark_mpi *mm)
+{
+#ifdef IOMARK_HAVE_MPI
+    if (mm->on) {
+        int bad = 0;
+        char host[64], why[16];
+        int rc = iom_mpi_agree(iom_cli_stop, "signal", &bad, host, why, sizeof(why));
+        return rc > 0 ? rc : 0;
+    }
+#else
+    (void)mm;
+#endif
+    return iom_cli_stop;
+}
+
+#ifdef IOMARK_HAVE_MPI
+/* before_check of iom_cli_mpi_begin: the expanded target becomes the base
+ * job's, then every test is checked on it. */
+static int mpi_check(void *arg, struct iom_job *job)
+{
+    struct mark_ctx *x = arg;
+    char *t = strdup(job->targets[0]);
+    if (!t)
+        return IOM_EXIT_FAIL;
+    free(x->base->targets[0]);
+    x->base->targets[0] = t;
+    int status = check_tests(x);
+    job->size_bytes = x->base->size_bytes;
+    return status;
+}
+
+/* Under MPI: agreement on the version and the whole mark (profile, runs,
+ * preparation, pause, statistic), %r/%h/%n, every test checked on every
+ * rank, the file created (or the first failing rank named by rank 0), as
+ * iom_cli_mpi_begin. Returns 0 (MPI initialised) or an exit status. */
+static int mark_mpi_begin(struct mark_ctx *x, struct mark_mpi *mm, enum iom_markstat_kind kind)
+{
+    const struct mark_opts *mo = x->mo;
+    const struct iom_mark_profile *p = mo->profile;
+    char workload[200];
+    snprintf(workload, sizeof(workload), "mark profile=%s runs=%llu prepare=%llu pause=%llu %s",
+             p->name, (unsigned long long)mo->runs, (unsigned long long)mo->prepare_ns,
+             (unsigned long long)mo->pause_ns, iom_markstat_kind_name(kind));
+    struct iom_job j;
+    if (iom_mark_job(x->base, &p->tests[0], true, &j)) /* it writes: it creates the file */
+        return IOM_EXIT_FAIL;
+    struct iom_cli_mpi_ops ops = {.before_check = mpi_check, .arg = x, .workload = workload};
+    unsigned per_cell = (unsigned)mo->runs + (mo->prepare_ns ? 1 : 0);
+    int status = iom_cli_mpi_begin("mark", &j, x->ro, x->target, &ops, p->nr_tests * 2 * per_cell,
+                                   &mm->patterned);
+    x->target->path = x->base->targets[0];
+    iom_job_free(&j);
+    if (status)
+        return status;
+    iom_target_close(x->target, false); /* reopened per run */
+    if (iom_mpi_rank())
+        x->ro->quiet = true; /* one progress line: rank 0's */
+    else
+        iom_cli_progress_plan("mark", x->ro, p->nr_tests * 2 * per_cell, x->plan_s, true);
+    return 0;
+}
+#endif
+
 int iom_cmd_mark(int argc, char **argv)
 {
     struct iom_job base;
@@ -266,6 +517,7 @@ int iom_cmd_mark(int argc, char **argv)
     for (int i = 1; i < argc; i++)
         size_given |= strncmp(argv[i], "--size", 6) == 0 && (argv[i][6] == '=' || !argv[i][6]);
     struct iom_mark_cell *cells = NULL;
+    struct mark_mpi mm = {0}; /* under an MPI launcher */
     struct iom_target target;
     char *owned = NULL;
     bool remove_after = false, prepared = false;
@@ -290,44 +542,20 @@ int iom_cmd_mark(int argc, char **argv)
         kind = strcmp(mo.statistic, "mean") ? IOM_MARKSTAT_BEST : IOM_MARKSTAT_MEAN;
         convention = "option";
     }
-    status = resolve_target(&base, &remove_after, &owned);
+#ifdef IOMARK_HAVE_MPI
+    mm.on = iom_mpi_launched();
+#endif
+    status = resolve_target(&base, mm.on, &remove_after, &owned);
     if (status)
         goto out;
     /* a test file iomark creates is removed at the end (also on Ctrl-C)
      * unless --keep; an existing file or device is never removed */
     remove_after = !base.keep;
-    /* a block device is tested whole unless --size says otherwise */
-    struct stat tst;
-    if (!size_given && stat(base.targets[0], &tst) == 0 && S_ISBLK(tst.st_mode))
-        base.size_bytes = 0;
-
-    /* check every test's job first: nothing is created unless all pass */
     const struct iom_mark_profile *p = mo.profile;
-    /* planned seconds for the progress line: pauses between tests, each
-     * test's preparation run and counted runs */
-    double plan_s = (double)(p->nr_tests * 2 - 1) * (double)mo.pause_ns / 1e9;
-    for (unsigned i = 0; i < p->nr_tests && !status; i++) {
-        for (int w = 0; w < 2 && !status; w++) {
-            struct iom_job j;
-            if (iom_mark_job(&base, &p->tests[i], w, &j)) {
-                status = IOM_EXIT_FAIL;
-                break;
-            }
-            double js = iom_cli_job_seconds(&j);
-            if (mo.prepare_ns && js >= 0)
-                js = js * (double)mo.runs +
-                     (double)(j.ramp_ns + mo.prepare_ns + j.cooldown_ns) / 1e9;
-            else if (js >= 0)
-                js *= (double)mo.runs;
-            plan_s = plan_s < 0 || js < 0 ? -1 : plan_s + js;
-            status = iom_cli_check("mark", &j, &ro, &target);
-            target.path = base.targets[0]; /* j's copy is freed below */
-            iom_job_free(&j);
-        }
-    }
-    if (status)
-        goto out;
+    struct mark_ctx x = {&base, &ro, &mo, &target, size_given, 0};
     unsigned per_cell = (unsigned)mo.runs + (mo.prepare_ns ? 1 : 0);
+    mm.nr_cells = p->nr_tests * 2;
+    mm.per_cell = per_cell;
     cells = calloc(p->nr_tests * 2, sizeof(*cells));
     for (unsigned i = 0; cells && i < p->nr_tests * 2; i++) {
         cells[i].runs = calloc(per_cell, sizeof(*cells[i].runs));
@@ -340,9 +568,20 @@ int iom_cmd_mark(int argc, char **argv)
         status = IOM_EXIT_FAIL;
         goto out;
     }
-    iom_cli_signals_install();
-    iom_cli_progress_plan("mark", &ro, p->nr_tests * 2 * per_cell, plan_s, true);
-    {
+#ifdef IOMARK_HAVE_MPI
+    if (mm.on) {
+        status = mark_mpi_begin(&x, &mm, kind);
+        if (status)
+            goto out_mpi;
+        prepared = true;
+    }
+#endif
+    if (!mm.on) {
+        status = check_tests(&x); /* nothing is created unless every test passes */
+        if (status)
+            goto out;
+        iom_cli_signals_install();
+        iom_cli_progress_plan("mark", &ro, p->nr_tests * 2 * per_cell, x.plan_s, true);
         /* create the file once with a job that writes, then reopen per run */
         struct iom_job j;
         iom_mark_job(&base, &p->tests[0], true, &j);
@@ -358,9 +597,10 @@ int iom_cmd_mark(int argc, char **argv)
     for (int w = 0; w < 2 && !sig && !errbuf[0]; w++) {
         for (unsigned i = 0; i < p->nr_tests && !sig && !errbuf[0]; i++) {
             struct iom_mark_cell *c = &cells[i * 2 + w];
+            unsigned ci = i * 2 + (unsigned)w;
             if ((w || i) && mo.pause_ns) {
                 iom_cli_pause(mo.pause_ns); /* shown on the progress line; ends on a signal */
-                if ((sig = iom_cli_stop))
+                if ((sig = stop_agreed(&mm)))
                     break;
             }
             char label[64];
@@ -368,17 +608,27 @@ int iom_cmd_mark(int argc, char **argv)
                 snprintf(label, sizeof(label), "%s %s preparing", p->tests[i].name,
                          w ? "write" : "read");
                 one_run(&base, &ro, &p->tests[i], w, mo.prepare_ns, false, label, &target, c,
-                        engine, sizeof(engine), &sig, errbuf, sizeof(errbuf));
+                        &mm, ci, engine, sizeof(engine), &sig, errbuf, sizeof(errbuf));
             }
             for (unsigned k = 0; k < mo.runs && !sig && !errbuf[0]; k++) {
                 snprintf(label, sizeof(label), "%s %s run %u/%llu", p->tests[i].name,
                          w ? "write" : "read", k + 1, (unsigned long long)mo.runs);
                 one_run(&base, &ro, &p->tests[i], w, base.runtime_ns, true, label, &target, c,
-                        engine, sizeof(engine), &sig, errbuf, sizeof(errbuf));
+                        &mm, ci, engine, sizeof(engine), &sig, errbuf, sizeof(errbuf));
             }
             iom_markstat_compute(c->runs, c->nr_runs, kind, &c->stat); /* -ENODATA: shown as "-" */
+            for (unsigned g = 0; g < mm.nr_groups; g++) {
+                struct iom_mark_cell *gc = &mm.cells[g * mm.nr_cells + ci];
+                iom_markstat_compute(gc->runs, gc->nr_runs, kind, &gc->stat);
+            }
         }
     }
+#ifdef IOMARK_HAVE_MPI
+    if (mm.on && iom_mpi_rank()) { /* rank 0 writes the document */
+        status = sig ? iom_cli_signal_exit(sig) : errbuf[0] ? IOM_EXIT_FAIL : IOM_EXIT_OK;
+        goto out_mpi;
+    }
+#endif
     if (errbuf[0])
         iom_cli_error("mark", "%s", errbuf);
     struct iom_mark_doc doc = {.profile = p,
@@ -393,7 +643,14 @@ int iom_cmd_mark(int argc, char **argv)
                                .engine = engine,
                                .sig = sig,
                                .error = errbuf[0] ? errbuf : NULL,
-                               .cells = cells};
+                               .cells = cells,
+                               .own_targets = mm.patterned,
+                               .nr_groups = mm.nr_groups,
+                               .groups = mm.groups};
+#ifdef IOMARK_HAVE_MPI
+    if (mm.on)
+        doc.nr_ranks = iom_mpi_size();
+#endif
     if (ro.format == IOM_OUT_JSON) {
         cJSON *d = iom_mark_json(&doc);
         status = d ? iom_cli_emit_json("mark", d, &ro) : IOM_EXIT_FAIL;
@@ -411,9 +668,19 @@ int iom_cmd_mark(int argc, char **argv)
     }
     if (!status)
         status = sig ? iom_cli_signal_exit(sig) : errbuf[0] ? IOM_EXIT_FAIL : IOM_EXIT_OK;
+#ifdef IOMARK_HAVE_MPI
+out_mpi:
+    if (mm.on) { /* every rank removes the file it created, then MPI ends */
+        if (prepared && remove_after)
+            iom_target_close(&target, true);
+        prepared = false;
+        iom_mpi_finalize();
+    }
+#endif
 out:
     if (prepared && remove_after)
         iom_target_close(&target, true);
+    mark_mpi_free(&mm);
     if (cells)
         for (unsigned i = 0; i < mo.profile->nr_tests * 2; i++)
             free(cells[i].runs);

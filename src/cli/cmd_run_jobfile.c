@@ -75,7 +75,8 @@ static void jobfile_usage(FILE *f)
 {
     fprintf(f, "usage: iomark run [options] JOBFILE\n"
                "Run a fio job file ([global] and job sections) and report as fio does.\n\n"
-               "  --output-format=normal|json  fio's human output (default) or fio's JSON\n"
+               "  --output-format=normal|json|json+  fio's human output (default), fio's\n"
+               "                               JSON, or JSON with clat_ns bins (fio's json+)\n"
                "  --output=FILE                write the report to FILE\n"
                "  --ignore-unknown             skip options outside iomark's fio subset and list\n"
                "                               them in the report (default: refuse the file)\n"
@@ -92,7 +93,7 @@ static void jobfile_usage(FILE *f)
 struct jf_args {
     struct iom_run_opts ro;
     struct iom_fio_parse_opts po;
-    bool force, keep, parse_only;
+    bool force, keep, parse_only, json_plus;
     const char *path;
 };
 
@@ -178,6 +179,10 @@ static int parse_args(int argc, char **argv, int jf, struct jf_args *a)
             char err[300];
             struct iom_job dummy;
             iom_job_defaults(&dummy);
+            if (strcmp(name, "output-format") == 0)
+                a->json_plus = v && strcmp(v, "json+") == 0;
+            if (strcmp(name, "output-format") == 0 && a->json_plus)
+                v = "json"; /* fio's json+: json with each clat_ns's "bins" */
             if (iom_option_apply(name, v, &dummy, &a->ro, err, sizeof(err))) {
                 iom_cli_error(CMD, "%s", err);
                 return IOM_EXIT_USAGE;
@@ -243,10 +248,10 @@ static int null_targets(const struct iom_fio_job *fj, struct iom_target *t, char
 }
 
 static int emit(const struct iom_fio_file *ff, struct iom_result *const *res,
-                const struct iom_run_opts *ro)
+                const struct iom_run_opts *ro, bool plus)
 {
     if (ro->format == IOM_OUT_JSON) {
-        cJSON *doc = iom_report_fio_json(ff, res);
+        cJSON *doc = iom_report_fio_json(ff, res, plus);
         if (!doc)
             return IOM_EXIT_FAIL;
         int rc = iom_cli_emit_json(CMD, doc, ro);
@@ -436,7 +441,12 @@ report:
             if (tg[i][t].fd > 0)
                 iom_target_close(&tg[i][t], false);
     if (status == 0 || run_failed) {
-        int erc = emit(&ff, res, &a.ro);
+        /* fio's write_*_log files of the jobs that name them, then the report */
+        if (iom_fio_write_logs(&ff, res, err, sizeof(err))) {
+            iom_cli_error(CMD, "%s: %s", a.path, err);
+            run_failed = 1;
+        }
+        int erc = emit(&ff, res, &a.ro, a.json_plus);
         status = erc ? erc : run_failed ? IOM_EXIT_FAIL : IOM_EXIT_OK;
     }
     if (iom_cli_stop)

@@ -73,7 +73,7 @@ int iom_cli_mpi_begin(const char *cmd, struct iom_job *job, const struct iom_run
     if (rank)
         ro.quiet = true; /* one progress line: rank 0's */
     char why[600], host[64];
-    if (iom_mpi_check_same(job, why, sizeof(why))) {
+    if (iom_mpi_check_same(job, ops->workload, why, sizeof(why))) {
         if (rank == 0)
             iom_cli_error(cmd, "%s", why);
         iom_mpi_finalize();

@@ -15,6 +15,7 @@
 
 #include "core/series.h"
 #include "core/worker.h"
+#include "stats/slog.h"
 #include "engine/engine.h"
 #include "probe/devmon.h"
 #include "probe/probe.h"
@@ -174,6 +175,11 @@ static int start_workers(struct ctl *c, struct iom_target *t, const struct iom_e
         w->res->thread_idx = w->thread_idx;
         iom_io_stats_init(&w->res->dir[0]);
         iom_io_stats_init(&w->res->dir[1]);
+        if (c->job->sample_log && !(w->res->slog = iom_slog_new(c->job->sample_log_avg_ns))) {
+            snprintf(r->error, sizeof(r->error), "thread %u: no memory for its sample log", i + 1);
+            rc = -ENOMEM;
+            break;
+        }
         if (c->hooks && c->hooks->latency_log) {
             char lp[4200];
             snprintf(lp, sizeof(lp), "%s.%u", c->hooks->latency_log, i);
@@ -550,8 +556,16 @@ static int run_phases(struct ctl *c, int rc)
     r->warmup_ns = c->t_meas ? c->t_meas - c->t_start : c->t_end - c->t_start;
     r->measured_ns = c->t_meas ? c->t_meas_end - c->t_meas : 0;
     r->cooldown_ns = c->t_meas_end ? c->t_end - c->t_meas_end : 0;
+    uint64_t m0 = c->sh->meas_start_ns; /* each thread's own runtime (fio's per-clone runtime) */
+    for (unsigned i = 0; i < c->nw; i++) {
+        const struct iom_worker *w = &c->ws[i];
+        uint64_t own = w->own_stop && w->last_done_ns > m0 ? w->last_done_ns - m0 : UINT64_MAX;
+        r->threads[i].runtime_ns = own < r->measured_ns ? own : r->measured_ns;
+    }
     if (c->t_meas)
         iom_cpu_usage_between(&c->cpu_a, &c->cpu_b, &r->cpu);
+    if (c->t_meas)
+        iom_cpu_topology(&r->cpu, NULL);
     return rc;
 }
 

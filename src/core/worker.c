@@ -11,6 +11,7 @@
 #include "core/layers.h"
 #include "core/pace.h"
 #include "core/verify.h"
+#include "stats/slog.h"
 
 #ifdef _WIN32 /* aligned blocks from _aligned_malloc go back through _aligned_free */
 #define posix_memalign(p, a, n) ((*(p) = _aligned_malloc((n), (a))) ? 0 : ENOMEM)
@@ -237,6 +238,11 @@ static inline void complete(struct iom_worker *w, struct wctx *c, int n, uint64_
             iom_io_stats_add(&st[io->is_write], io->len, end - io->start_ns);
             if (__builtin_expect(w->latlog != NULL, 0))
                 fprintf(w->latlog, "%llu\n", (unsigned long long)(end - io->start_ns));
+            if (__builtin_expect(w->res->slog != NULL, 0))
+                iom_slog_add(w->res->slog,
+                             end - __atomic_load_n(&w->sh->meas_start_ns, __ATOMIC_ACQUIRE),
+                             io->is_write, io->len, end - io->start_ns, io->offset);
+            w->last_done_ns = end;
         }
     }
 }
@@ -266,8 +272,10 @@ static void worker_loop(struct iom_worker *w, struct wctx *c)
     for (;;) {
         if (__atomic_load_n(&sh->phase, __ATOMIC_ACQUIRE) == IOM_PHASE_STOP || w->err)
             break;
-        if (c->limit_hit && c->inflight == 0)
+        if (c->limit_hit && c->inflight == 0) {
+            w->own_stop = true;
             break;
+        }
         uint64_t now = iom_now_ns(), end = 0, stop_at = run_end(sh);
         if (stop_at && now >= stop_at) /* on schedule, whenever the main thread wakes */
             break;

@@ -59,6 +59,8 @@ struct iom_worker {
     uint64_t verified, verify_errors;
     struct iom_verify_mismatch mismatch;
     FILE *latlog;             /* check mode (iom_run_hooks.latency_log) or NULL */
+    uint64_t last_done_ns;    /* completion time of the last counted I/O (0 = none) */
+    bool own_stop;            /* stopped on its own: the I/O limit was reached */
 };
 
 /* The thread function: set up, wait for sh->go, run until the phase is

@@ -117,7 +117,7 @@ static uint64_t fnv1a(uint64_t h, const char *s)
     return h;
 }
 
-int iom_mpi_check_same(const struct iom_job *job, char *why, size_t whylen)
+int iom_mpi_check_same(const struct iom_job *job, const char *extra, char *why, size_t whylen)
 {
     uint64_t hv = fnv1a(UINT64_C(14695981039346656037), IOMARK_VERSION);
     uint64_t hw = UINT64_C(14695981039346656037);
@@ -128,6 +128,8 @@ int iom_mpi_check_same(const struct iom_job *job, char *why, size_t whylen)
         hw = fnv1a(hw, txt);
         free(txt);
     }
+    if (extra)
+        hw = fnv1a(hw, extra);
     uint64_t root[2] = {hv, hw};
     MPI_Bcast(root, 2, MPI_UINT64_T, 0, MPI_COMM_WORLD);
     int mine = hv != root[0] ? 1 : hw != root[1] ? 2 : 0;

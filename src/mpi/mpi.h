@@ -62,11 +62,13 @@ int iom_mpi_expand_targets(struct iom_job *job, bool *patterned, char *why, size
  * Refuse mismatched ranks: every rank hashes its iomark version and its
  * workload (the spec as iom_json_spec() prints it, targets before
  * expansion) with 64-bit FNV-1a and the hashes are compared with rank 0's.
+ * extra (may be NULL) is hashed with the workload: a command's own settings
+ * that the spec does not hold (mark: profile, runs, preparation, pause).
  * Collective. Returns 0 when all agree; -EPROTO otherwise, with why naming
  * the lowest differing rank, its host and what differs (version or
  * workload). Identical on every rank.
  */
-int iom_mpi_check_same(const struct iom_job *job, char *why, size_t whylen);
+int iom_mpi_check_same(const struct iom_job *job, const char *extra, char *why, size_t whylen);
 
 /*
  * Agree on a status before going on. Collective. local_rc is this rank's

@@ -567,8 +567,12 @@ static void xml_results(xmlNodePtr root, const struct iom_diskspd *ds, const str
     for (uint32_t i = 0; i < c->nr_percpu; i++) {
         const struct iom_cpu_one *o = &c->percpu[i];
         double oi = o->idle_pct + o->iowait_pct, ou = 100.0 - oi, ok = ou - o->user_pct;
-        xmlNodePtr cpu = add(cu, "CPU", NULL);
+        xmlNodePtr cpu = add(cu, "CPU", NULL); /* DiskSpd 2.2's elements, in its order */
+        add(cpu, "Socket", "%u", o->socket);
+        add(cpu, "Node", "%u", o->node);
         add(cpu, "Group", "0");
+        add(cpu, "Core", "%u", o->core);
+        add(cpu, "EfficiencyClass", "%u", o->eff_class);
         add(cpu, "Id", "%u", o->id);
         add(cpu, "UsagePercent", "%.2f", ou);
         add(cpu, "UserPercent", "%.2f", o->user_pct);

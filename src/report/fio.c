@@ -15,6 +15,17 @@ static const double fio_pcts[] = {1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 
                                   99.95, 99.99};
 #define NR_FIO_PCTS (sizeof(fio_pcts) / sizeof(fio_pcts[0]))
 
+/* The job's percentile_list, or fio's default list. */
+static const double *pct_list(const struct iom_fio_job *fj, size_t *n)
+{
+    if (fj && fj->nr_pcts) {
+        *n = fj->nr_pcts;
+        return fj->pcts;
+    }
+    *n = NR_FIO_PCTS;
+    return fio_pcts;
+}
+
 void iom_fio_num2str(uint64_t num, int maxlen, int pow2, const char *unit, char *buf, size_t len)
 {
     static const char *const si[] = {"", "k", "M", "G", "T", "P", "E"};
@@ -202,6 +213,13 @@ static uint32_t build_units(const struct iom_fio_file *ff, struct iom_result *co
                                 iom_io_stats_merge(&u->dir[d], &r->threads[t].dir[d]);
                 }
                 unit_add_result(u, r);
+                u->runtime_ns = 0; /* the clone's own: its threads' longest (fio per clone) */
+                for (uint32_t t = 0; t < r->nr_threads; t++)
+                    if ((clones == 1 || clone_of(fj, &r->threads[t]) == c) &&
+                        r->threads[t].runtime_ns > u->runtime_ns)
+                        u->runtime_ns = r->threads[t].runtime_ns;
+                if (!u->runtime_ns) /* a result without per-thread times */
+                    u->runtime_ns = r->measured_ns;
                 if (clones > 1) { /* the process CPU is shared by the clones */
                     u->usr_pct /= clones;
                     u->sys_pct /= clones;
@@ -273,11 +291,14 @@ static void show_lat(FILE *f, const char *name, const struct iom_io_stats *s)
 }
 
 /* fio's show_clat_percentiles() */
-static void show_pcts(FILE *f, const struct iom_io_stats *s)
+static void show_pcts(FILE *f, const struct iom_io_stats *s, const struct iom_fio_job *fj)
 {
-    uint64_t v[NR_FIO_PCTS], minv = UINT64_MAX, maxv = 0;
-    for (size_t j = 0; j < NR_FIO_PCTS; j++) {
-        v[j] = iom_io_stats_pct_ns(s, fio_pcts[j]);
+    size_t np;
+    const double *ps = pct_list(fj, &np);
+    uint64_t v[IOM_FIO_MAX_PCTS > NR_FIO_PCTS ? IOM_FIO_MAX_PCTS : NR_FIO_PCTS];
+    uint64_t minv = UINT64_MAX, maxv = 0;
+    for (size_t j = 0; j < np; j++) {
+        v[j] = iom_io_stats_pct_ns(s, ps[j]);
         if (v[j] < minv)
             minv = v[j];
         if (v[j] > maxv)
@@ -300,14 +321,14 @@ static void show_pcts(FILE *f, const struct iom_io_stats *s)
     if (width < 5)
         width = 5;
     int per_line = (80 - 7) / (2 + 10 + width);
-    for (size_t j = 0; j < NR_FIO_PCTS; j++) {
+    for (size_t j = 0; j < np; j++) {
         if (j && j % (size_t)per_line == 0)
             fprintf(f, "     |");
-        bool last = j == NR_FIO_PCTS - 1;
+        bool last = j == np - 1;
         uint64_t x = v[j];
         for (int i = 0; i < scale; i++)
             x = (x + 999) / 1000;
-        fprintf(f, " %5.2fth=[%*llu]%c", fio_pcts[j], width, (unsigned long long)x,
+        fprintf(f, " %5.2fth=[%*llu]%c", ps[j], width, (unsigned long long)x,
                 last ? '\n' : ',');
         if (last)
             break;
@@ -364,7 +385,7 @@ static void show_dir(FILE *f, const struct unit *u, int d, const struct grp *gr)
             io, (unsigned long long)ms_of(u->runtime_ns));
     show_lat(f, "clat", s);
     show_lat(f, " lat", s);
-    show_pcts(f, s);
+    show_pcts(f, s, u->fj);
     show_samples(f, u, d, gr);
 }
 
@@ -504,7 +525,12 @@ void iom_report_fio_text(FILE *f, const struct iom_fio_file *ff, struct iom_resu
 
 /* ---- JSON ---- */
 
-static cJSON *lat_obj(const struct iom_io_stats *s, bool with_pct)
+/* fio's clat_ns/lat_ns object; with_pct: "percentile" for the job's list (keys "%f" of
+ * each value, as fio's stat.c); plus: also "bins" (--output-format=json+, fio's
+ * add_ddir_status_json: every non-empty bucket, keyed by plat_idx_to_val(), the bucket's
+ * midpoint, which is iom_hist_bucket_mid() as both use the same 64-per-octave layout) */
+static cJSON *lat_obj(const struct iom_io_stats *s, bool with_pct, const struct iom_fio_job *fj,
+                      bool plus)
 {
     cJSON *o = cJSON_CreateObject();
     if (!o)
@@ -516,17 +542,30 @@ static cJSON *lat_obj(const struct iom_io_stats *s, bool with_pct)
     cJSON_AddNumberToObject(o, "stddev", iom_io_stats_lat_stddev_ns(s, 1));
     cJSON_AddNumberToObject(o, "N", (double)s->ios);
     if (with_pct && any) {
+        size_t np;
+        const double *ps = pct_list(fj, &np);
         cJSON *p = cJSON_AddObjectToObject(o, "percentile");
-        for (size_t j = 0; p && j < NR_FIO_PCTS; j++) {
+        for (size_t j = 0; p && j < np; j++) {
             char key[32];
-            snprintf(key, sizeof(key), "%f", fio_pcts[j]);
-            cJSON_AddNumberToObject(p, key, (double)iom_io_stats_pct_ns(s, fio_pcts[j]));
+            snprintf(key, sizeof(key), "%f", ps[j]);
+            cJSON_DeleteItemFromObject(p, key); /* a value listed twice: once, as fio */
+            cJSON_AddNumberToObject(p, key, (double)iom_io_stats_pct_ns(s, ps[j]));
+        }
+    }
+    if (with_pct && plus && any) {
+        cJSON *b = cJSON_AddObjectToObject(o, "bins");
+        for (unsigned i = 0; b && i < IOM_HIST_BUCKETS; i++) {
+            if (!s->hist.count[i])
+                continue;
+            char key[32];
+            snprintf(key, sizeof(key), "%llu", (unsigned long long)iom_hist_bucket_mid(i));
+            cJSON_AddNumberToObject(b, key, (double)s->hist.count[i]);
         }
     }
     return o;
 }
 
-static cJSON *dir_obj(const struct unit *u, int d, const struct grp *gr)
+static cJSON *dir_obj(const struct unit *u, int d, const struct grp *gr, bool plus)
 {
     const struct iom_io_stats *s = &u->dir[d];
     cJSON *o = cJSON_CreateObject();
@@ -546,11 +585,11 @@ static cJSON *dir_obj(const struct unit *u, int d, const struct grp *gr)
     cJSON_AddNumberToObject(o, "drop_ios", 0);
     struct iom_io_stats *none = calloc(1, sizeof(*none));
     if (none) {
-        cJSON_AddItemToObject(o, "slat_ns", lat_obj(none, false)); /* not measured: N = 0 */
+        cJSON_AddItemToObject(o, "slat_ns", lat_obj(none, false, NULL, false)); /* N = 0 */
         free(none);
     }
-    cJSON_AddItemToObject(o, "clat_ns", lat_obj(s, true));
-    cJSON_AddItemToObject(o, "lat_ns", lat_obj(s, false));
+    cJSON_AddItemToObject(o, "clat_ns", lat_obj(s, true, u->fj, plus));
+    cJSON_AddItemToObject(o, "lat_ns", lat_obj(s, false, NULL, false));
     double mean = 0, dev = 0, mn = 0, mx = 0;
     uint32_t n = s->ios ? u->nr_samples : 0;
     double kib[4096] = {0};
@@ -601,7 +640,8 @@ static void lat_maps(cJSON *job, const struct unit *u)
     cJSON_AddNumberToObject(c, ">=2000", ld.ms[11]);
 }
 
-cJSON *iom_report_fio_json(const struct iom_fio_file *ff, struct iom_result *const *res)
+cJSON *iom_report_fio_json(const struct iom_fio_file *ff, struct iom_result *const *res,
+                           bool plus)
 {
     struct unit *us;
     uint32_t n = build_units(ff, res, &us);
@@ -646,18 +686,18 @@ cJSON *iom_report_fio_json(const struct iom_fio_file *ff, struct iom_result *con
                 cJSON_DeleteItemFromObject(jo, u->fj->opts[k].name);
                 cJSON_AddStringToObject(jo, u->fj->opts[k].name, u->fj->opts[k].value);
             }
-            cJSON_AddItemToObject(j, "read", dir_obj(u, 0, &gr));
-            cJSON_AddItemToObject(j, "write", dir_obj(u, 1, &gr));
+            cJSON_AddItemToObject(j, "read", dir_obj(u, 0, &gr, plus));
+            cJSON_AddItemToObject(j, "write", dir_obj(u, 1, &gr, plus));
             struct unit empty;
             memset(&empty, 0, sizeof(empty));
             iom_io_stats_init(&empty.dir[0]);
             empty.dir[0].lat_min_ns = 0;
-            cJSON_AddItemToObject(j, "trim", dir_obj(&empty, 0, &gr));
+            cJSON_AddItemToObject(j, "trim", dir_obj(&empty, 0, &gr, false));
             /* iomark issues no fsync/fdatasync: fio's "sync" block is truly empty */
             cJSON *sy = cJSON_AddObjectToObject(j, "sync");
             struct iom_io_stats *none = calloc(1, sizeof(*none));
             if (sy && none) {
-                cJSON_AddItemToObject(sy, "lat_ns", lat_obj(none, false));
+                cJSON_AddItemToObject(sy, "lat_ns", lat_obj(none, false, NULL, false));
                 cJSON_AddNumberToObject(sy, "total_ios", 0);
             }
             free(none);

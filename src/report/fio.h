@@ -19,6 +19,7 @@
 #define IOMARK_REPORT_FIO_H
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "workload/fiojob.h"
@@ -32,8 +33,38 @@
 void iom_report_fio_text(FILE *f, const struct iom_fio_file *jobfile,
                          struct iom_result *const *results);
 
-/* The JSON document; caller frees with cJSON_Delete. NULL when out of memory. */
-cJSON *iom_report_fio_json(const struct iom_fio_file *jobfile, struct iom_result *const *results);
+/*
+ * The JSON document; caller frees with cJSON_Delete. NULL when out of memory.
+ * Each job's clat_ns "percentile" holds its percentile_list (fio's default
+ * list without one), keyed as fio prints them ("%f": "99.990000"). plus:
+ * fio's --output-format=json+, each clat_ns also gets "bins" (non-empty
+ * histogram buckets: key = the bucket's midpoint in ns as fio's stat.c
+ * plat_idx_to_val(), value = I/O count), which fio_jsonplus_clat2csv reads.
+ */
+cJSON *iom_report_fio_json(const struct iom_fio_file *jobfile, struct iom_result *const *results,
+                           bool plus);
+
+/*
+ * fio's log files (write_bw_log, write_lat_log, write_iops_log) of the jobs
+ * that name them, in fio 3.33's names and line format (HOWTO "Log File
+ * Formats"; iolog.c flush_samples): per clone N (fio's job number: 1, 2, ...
+ * over the file's jobs and their clones) PREFIX_bw.N.log, PREFIX_iops.N.log,
+ * and for the latency log PREFIX_lat.N.log, PREFIX_clat.N.log (the same
+ * submit-to-complete values: iomark measures one latency) and an empty
+ * PREFIX_slat.N.log (not measured; fio's sync engines leave it empty too).
+ * Each line: "time_ms, value, direction (0 read, 1 write), block size,
+ * [offset, ] priority (0)". Time is ms since the measured phase began.
+ * Values: bw KiB/s, iops I/Os per second, lat ns. log_avg_msec = 0: one line
+ * per I/O (bw = bytes * 10^6 / latency_ns, iops = 1, as fio); > 0: one line per
+ * window and direction with I/O, stamped at the window's end (the last one at
+ * the clone's end), bw and iops as fio's __add_samples (units * 1000 /
+ * spent_ms, bw / 1024 more), lat the rounded mean; block size 0 (as fio 3.33).
+ * Files are created (truncated) relative to the current directory. Returns 0,
+ * or -errno with one line in err (the file that failed and why, or the
+ * samples a worker could not keep for lack of memory).
+ */
+int iom_fio_write_logs(const struct iom_fio_file *jobfile, struct iom_result *const *results,
+                       char *err, size_t errlen);
 
 /*
  * fio's num2str(): num scaled by 1000 (pow2 = 0) or 1024 (pow2 = 1) until

@@ -42,6 +42,17 @@ int iom_mark_print(FILE *f, const struct iom_mark_doc *d)
     fprintf(f, "target %s (%s, tested %s%s%s), engine %s; MB/s = 10^6 bytes/s\n", t->path,
             t->is_blockdev ? "block device" : "file", sz, t->devname[0] ? ", on " : "",
             t->devname, d->engine && d->engine[0] ? d->engine : "-");
+    if (d->nr_ranks > 0) {
+        unsigned hosts = 0;
+        for (unsigned i = 0; i < d->nr_groups; i++)
+            hosts += d->groups[i].rank < 0;
+        fprintf(f, "MPI: %d ranks on %u host%s, each run one window decided by rank 0; figures are "
+                   "all hosts' (every rank's I/Os over the slowest rank's time, latency from the "
+                   "merged histograms); per host and per rank in the JSON document\n",
+                d->nr_ranks, hosts, hosts == 1 ? "" : "s");
+        if (!d->own_targets && d->nr_ranks > 1)
+            fprintf(f, "note: every rank used the same target path (no %%r or %%h in the name)\n");
+    }
     if (d->sig)
         fprintf(f, "INTERRUPTED by %s: partial results\n", iom_signal_name(d->sig));
     if (d->error)
@@ -144,6 +155,58 @@ static cJSON *dir_json(const struct iom_mark_cell *c)
     return dir;
 }
 
+/* The "tests" array of one set of cells (the document's, a host's or a rank's). */
+static cJSON *tests_json(const struct iom_mark_profile *p, const struct iom_mark_cell *cells)
+{
+    cJSON *tests = cJSON_CreateArray();
+    for (unsigned i = 0; tests && i < p->nr_tests; i++) {
+        const struct iom_mark_test *mt = &p->tests[i];
+        cJSON *o = cJSON_CreateObject();
+        if (!o)
+            break;
+        cJSON_AddStringToObject(o, "name", mt->name);
+        cJSON_AddStringToObject(o, "rw", mt->random ? "random" : "sequential");
+        cJSON_AddNumberToObject(o, "bs_bytes", (double)mt->bs_bytes);
+        cJSON_AddNumberToObject(o, "iodepth", mt->iodepth);
+        cJSON_AddNumberToObject(o, "threads", mt->threads);
+        for (int w = 0; w < 2; w++) {
+            const struct iom_mark_cell *c = &cells[i * 2 + w];
+            if (!c->nr_runs) /* not run (interrupted or failed before it) */
+                cJSON_AddNullToObject(o, w ? "write" : "read");
+            else
+                cJSON_AddItemToObject(o, w ? "write" : "read", dir_json(c));
+        }
+        cJSON_AddItemToArray(tests, o);
+    }
+    return tests;
+}
+
+/* The "mpi" object: ranks, and per host and per rank their own tests. */
+static void mpi_json(cJSON *d, const struct iom_mark_doc *m)
+{
+    cJSON *o = cJSON_AddObjectToObject(d, "mpi");
+    if (!o)
+        return;
+    cJSON_AddNumberToObject(o, "ranks", m->nr_ranks);
+    cJSON_AddBoolToObject(o, "own_targets", m->own_targets);
+    cJSON_AddStringToObject(o, "rates_over", "slowest rank's measured time of each run");
+    cJSON *hosts = cJSON_AddArrayToObject(o, "hosts");
+    cJSON *ranks = cJSON_AddArrayToObject(o, "per_rank");
+    for (unsigned i = 0; hosts && ranks && i < m->nr_groups; i++) {
+        const struct iom_mark_group *g = &m->groups[i];
+        cJSON *e = cJSON_CreateObject();
+        if (!e)
+            break;
+        if (g->rank >= 0)
+            cJSON_AddNumberToObject(e, "rank", g->rank);
+        cJSON_AddStringToObject(e, "host", g->host);
+        if (g->rank < 0)
+            cJSON_AddNumberToObject(e, "ranks", g->nr_ranks);
+        cJSON_AddItemToObject(e, "tests", tests_json(m->profile, g->cells));
+        cJSON_AddItemToArray(g->rank < 0 ? hosts : ranks, e);
+    }
+}
+
 cJSON *iom_mark_json(const struct iom_mark_doc *m)
 {
     cJSON *d = iom_json_doc_new("mark");
@@ -188,25 +251,8 @@ cJSON *iom_mark_json(const struct iom_mark_doc *m)
         cJSON_AddNumberToObject(tg, "size_bytes", (double)t->size_bytes);
         cJSON_AddNumberToObject(tg, "tested_bytes", (double)t->region_len);
     }
-    cJSON *tests = cJSON_AddArrayToObject(d, "tests");
-    for (unsigned i = 0; tests && i < m->profile->nr_tests; i++) {
-        const struct iom_mark_test *mt = &m->profile->tests[i];
-        cJSON *o = cJSON_CreateObject();
-        if (!o)
-            break;
-        cJSON_AddStringToObject(o, "name", mt->name);
-        cJSON_AddStringToObject(o, "rw", mt->random ? "random" : "sequential");
-        cJSON_AddNumberToObject(o, "bs_bytes", (double)mt->bs_bytes);
-        cJSON_AddNumberToObject(o, "iodepth", mt->iodepth);
-        cJSON_AddNumberToObject(o, "threads", mt->threads);
-        for (int w = 0; w < 2; w++) {
-            const struct iom_mark_cell *c = &m->cells[i * 2 + w];
-            if (!c->nr_runs) /* not run (interrupted or failed before it) */
-                cJSON_AddNullToObject(o, w ? "write" : "read");
-            else
-                cJSON_AddItemToObject(o, w ? "write" : "read", dir_json(c));
-        }
-        cJSON_AddItemToArray(tests, o);
-    }
+    cJSON_AddItemToObject(d, "tests", tests_json(m->profile, m->cells));
+    if (m->nr_ranks > 0)
+        mpi_json(d, m);
     return d;
 }

@@ -22,6 +22,16 @@ struct iom_mark_cell {
     struct iom_markstat stat;      /* iom_markstat_compute over runs */
 };
 
+/* Under an MPI launcher (docs/mpi.md): the cells of one host (its ranks
+ * together, rank -1) or of one rank, each run's figures over the same shared
+ * window as the all-hosts cells of the document. */
+struct iom_mark_group {
+    const char *host;                   /* short host name */
+    int rank;                           /* the rank, or -1 for a host's ranks together */
+    int nr_ranks;                       /* ranks in the group */
+    const struct iom_mark_cell *cells;  /* as iom_mark_doc.cells */
+};
+
 struct iom_mark_doc {
     const struct iom_mark_profile *profile;
     enum iom_markstat_kind kind;  /* the reported statistic */
@@ -38,6 +48,13 @@ struct iom_mark_doc {
     /* profile->nr_tests * 2 cells, index test * 2 + (write ? 1 : 0); a cell
      * with nr_runs == 0 did not run */
     const struct iom_mark_cell *cells;
+    /* under MPI: nr_ranks > 0; cells above are then every rank's I/Os over
+     * the slowest rank's time (merged histograms), and groups hold the hosts
+     * (rank -1) then the ranks; own_targets: target names had %r or %h */
+    int nr_ranks;
+    bool own_targets;
+    unsigned nr_groups;
+    const struct iom_mark_group *groups;
 };
 
 /*
@@ -45,7 +62,8 @@ struct iom_mark_doc {
  * statistic used) and the table: reads, then writes, one row per test with
  * the reported MB/s (10^6 bytes/s), IOPS and mean latency (us), then the
  * mean and min-max of MB/s and of the mean latency over the counted runs.
- * Returns 0 or -EIO when writing to f failed.
+ * Under MPI a line says the figures are all hosts' and how many ranks and
+ * hosts ran. Returns 0 or -EIO when writing to f failed.
  */
 int iom_mark_print(FILE *f, const struct iom_mark_doc *d);
 
@@ -53,7 +71,9 @@ int iom_mark_print(FILE *f, const struct iom_mark_doc *d);
  * Build the JSON document: header, host, settings, target, and per test and
  * direction the reported figures, "counted_runs", "mean"/"min"/"max" of the
  * counted runs and "each_run" with every run (the preparation run with
- * "counted": false, "phase": "prepare"). Returns a new tree (the caller frees
+ * "counted": false, "phase": "prepare"). Under MPI (d->nr_ranks > 0) an
+ * "mpi" object adds "ranks", "own_targets", and "hosts" and "per_rank",
+ * each entry with "host" (and "rank") and its own "tests". Returns a new tree (the caller frees
  * it with cJSON_Delete) or NULL when out of memory.
  */
 cJSON *iom_mark_json(const struct iom_mark_doc *d);

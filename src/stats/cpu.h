@@ -28,6 +28,11 @@ struct iom_cpu_sample {
 struct iom_cpu_one {
     uint32_t id;
     double user_pct, system_pct, iowait_pct, idle_pct;
+    /* where the CPU sits (iom_cpu_topology; all 0 when unknown), numbered as DiskSpd 2.2
+     * numbers them: socket and core are indices in order of first appearance over the
+     * CPUs, node the NUMA node, eff_class the rank of the CPU's capacity (0 = the least
+     * capable; 0 on every CPU of a homogeneous machine, as Windows' EfficiencyClass) */
+    uint32_t socket, node, core, eff_class;
 };
 
 struct iom_cpu_usage {
@@ -52,5 +57,16 @@ int iom_cpu_sample_take(struct iom_cpu_sample *s, const char *proc_stat_path);
  * "cpuN" line is in both samples (same definitions as the sums). */
 void iom_cpu_usage_between(const struct iom_cpu_sample *a, const struct iom_cpu_sample *b,
                            struct iom_cpu_usage *u);
+
+/*
+ * Fill socket, node, core and eff_class of u->percpu[] from Linux sysfs under
+ * cpu_dir (NULL = "/sys/devices/system/cpu"): cpuN/topology/physical_package_id
+ * and core_id (kernel Documentation/admin-guide/cputopology.rst), the cpuN/nodeK
+ * link (NUMA node K), cpuN/cpu_capacity (Documentation/ABI/testing/
+ * sysfs-devices-system-cpu). Sockets and cores are renumbered 0, 1, ... in
+ * order of first appearance (DiskSpd prints Windows' package and core indices,
+ * which run from 0 the same way). Files that are missing leave 0. No errors.
+ */
+void iom_cpu_topology(struct iom_cpu_usage *u, const char *cpu_dir);
 
 #endif

@@ -1,5 +1,6 @@
 /* result.c - ownership helpers for struct iom_result. */
 #include "stats/result.h"
+#include "stats/slog.h"
 
 #include <stdlib.h>
 
@@ -13,6 +14,8 @@ void iom_result_free(struct iom_result *r)
         free(r->targets[i].device_mon);
     }
     free(r->targets);
+    for (uint32_t i = 0; r->threads && i < r->nr_threads; i++)
+        iom_slog_free(r->threads[i].slog);
     free(r->threads);
     free(r->series);
     iom_job_free(&r->job);

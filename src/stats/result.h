@@ -61,10 +61,16 @@ struct iom_target_result {
                                            * owned, one free(); NULL if not monitored */
 };
 
+struct iom_slog;
+
 struct iom_thread_result {
     uint32_t target_idx;
     uint32_t thread_idx;         /* within its target */
     struct iom_io_stats dir[2];
+    uint64_t runtime_ns;         /* this thread's measured time: to its last counted
+                                    completion when it stopped on its own (I/O limit),
+                                    else the measured phase (fio's per-clone runtime) */
+    struct iom_slog *slog;       /* job.sample_log: its samples (stats/slog.h), owned; or NULL */
 };
 
 struct iom_result {

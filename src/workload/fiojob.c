@@ -43,6 +43,24 @@ static void not_run(struct iom_fio_file *f, const struct iom_fio_parse_opts *po,
         add_line(f->refused, &f->nr_refused, why);
 }
 
+/* Was the option `name` of `line` (0 = the command line) skipped (--ignore-unknown)? */
+static bool was_skipped(const struct iom_fio_file *f, uint32_t line, const char *name)
+{
+    char where[32];
+    if (line)
+        snprintf(where, sizeof(where), "line %u: ", line);
+    else
+        snprintf(where, sizeof(where), "command line: ");
+    size_t wl = strlen(where), nl = strlen(name);
+    for (uint32_t i = 0; i < f->nr_ignored; i++) {
+        const char *s = f->ignored[i];
+        if (strncmp(s, where, wl) == 0 && strncmp(s + wl, name, nl) == 0 &&
+            (s[wl + nl] == '=' || s[wl + nl] == ' ' || s[wl + nl] == '\0'))
+            return true;
+    }
+    return false;
+}
+
 /* Split "a:b\:c" on unescaped ':' into files[]. */
 static int split_files(const char *list, char files[][1024], uint32_t *n)
 {
@@ -145,15 +163,11 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     /* "job options": the section's own, then the command line's, replacing an
      * option of the same name (what took effect); skipped ones are not here */
     for (uint32_t k = 0; k < sec->nr && fj->nr_opts < IOM_FIO_MAX_OPTS; k++)
-        fj->opts[fj->nr_opts++] = lx->kv[sec->first + k];
+        if (!was_skipped(f, lx->kv[sec->first + k].line, lx->kv[sec->first + k].name))
+            fj->opts[fj->nr_opts++] = lx->kv[sec->first + k];
     for (uint32_t k = 0; po && k < po->nr_overrides; k++) {
         const struct iom_fio_kv *o = &po->overrides[k];
-        bool skipped = false;
-        for (uint32_t i = 0; i < f->nr_ignored; i++)
-            if (strncmp(f->ignored[i], "command line: ", 14) == 0 &&
-                strncmp(f->ignored[i] + 14, o->name, strlen(o->name)) == 0)
-                skipped = true;
-        if (skipped)
+        if (was_skipped(f, 0, o->name))
             continue;
         uint32_t i;
         for (i = 0; i < fj->nr_opts; i++)
@@ -173,6 +187,18 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     fj->filesize = st.filesize;
     snprintf(fj->random_generator, sizeof(fj->random_generator), "%s",
              st.random_generator[0] ? st.random_generator : "tausworthe");
+    fj->nr_pcts = st.nr_pcts;
+    memcpy(fj->pcts, st.pcts, sizeof(fj->pcts));
+    for (int k = 0; k < 3; k++)
+        if (st.log_on[k])
+            snprintf(fj->log_name[k], sizeof(fj->log_name[k]), "%s",
+                     st.log_name[k][0] ? st.log_name[k] : st.jobname);
+    fj->log_avg_msec = st.log_avg_msec;
+    fj->log_offset = st.log_offset;
+    if (st.log_on[0] || st.log_on[1] || st.log_on[2]) {
+        job->sample_log = true; /* the workers keep what the logs need (stats/slog.h) */
+        job->sample_log_avg_ns = (uint64_t)st.log_avg_msec * 1000000u;
+    }
     if (st.rw_skip)
         job->seq_stride_bytes = iom_job_max_bs(job) + st.rw_skip;
     /* fio: sequential clones of one job on one file each walk the region from
@@ -361,6 +387,12 @@ int iom_fio_parse_text(const char *text, const struct iom_fio_parse_opts *po,
         rc = -EINVAL;
         goto out;
     }
+    /* "global options": what took effect; skipped ones are listed as skipped only */
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < out->nr_global; i++)
+        if (!was_skipped(out, out->global[i].line, out->global[i].name))
+            out->global[kept++] = out->global[i];
+    out->nr_global = kept;
     out->nr_steps = step + 1;
     out->nr_groups = group + 1;
 out:

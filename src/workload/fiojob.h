@@ -22,6 +22,11 @@
 #define IOM_FIO_MAX_OPTS 64
 #define IOM_FIO_MAX_MAPS 32
 #define IOM_FIO_MAX_IGNORED 64
+#define IOM_FIO_MAX_PCTS 20      /* fio's FIO_IO_U_LIST_MAX_LEN */
+#define IOM_FIO_LOG_NAME 200
+
+/* fio's log kinds, index of iom_fio_job.log_name */
+enum iom_fio_log { IOM_FIO_LOG_BW, IOM_FIO_LOG_LAT, IOM_FIO_LOG_IOPS };
 
 /* One option as written (after ${VAR} expansion). */
 struct iom_fio_kv {
@@ -60,6 +65,15 @@ struct iom_fio_job {
     uint64_t filesize;           /* filesize= as written (0 = none) */
     char random_generator[16];   /* fio's name as written (default tausworthe); iomark draws
                                     with xoshiro256** whatever the name (core/offsets.h) */
+    uint32_t nr_pcts;            /* percentile_list: nr_pcts values in [0, 100], ascending
+                                    (fio sorts them); 0 = fio's default list */
+    double pcts[IOM_FIO_MAX_PCTS];
+    /* write_bw_log / write_lat_log / write_iops_log: the file prefix of each log
+     * ("" = not written; a bare option takes the job's name, as fio), averaged over
+     * log_avg_msec (0 = one line per I/O), with the offset column when log_offset */
+    char log_name[3][IOM_FIO_LOG_NAME];
+    uint32_t log_avg_msec;
+    bool log_offset;
 };
 
 struct iom_fio_file {

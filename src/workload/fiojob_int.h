@@ -88,6 +88,12 @@ struct state {
     uint64_t number_ios;            /* number_ios=N: stop after N I/Os */
     char random_generator[16];
     char jobname[IOM_NAME_LEN];
+    uint32_t nr_pcts;               /* percentile_list (sorted), 0 = fio's default list */
+    double pcts[IOM_FIO_MAX_PCTS];
+    bool log_on[3];                 /* write_bw_log, write_lat_log, write_iops_log given */
+    char log_name[3][IOM_FIO_LOG_NAME]; /* their prefixes ("" = the job's name) */
+    uint32_t log_avg_msec;
+    bool log_offset;
 };
 
 /*

@@ -104,6 +104,37 @@ static int apply_bsrange(const char *where, const char *v, struct iom_job *job, 
     return 0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* percentile_list=1:5:99.9 (fio: up to 20 values in [0, 100] joined by ':', sorted as
+ * fio's stat.c does before it reports them) */
+static int apply_pct_list(const char *where, const char *v, struct state *st, char *err,
+                          size_t errlen)
+{
+    uint32_t n = 0;
+    const char *p = v;
+    while (*p) {
+        char *end;
+        double x = strtod(p, &end);
+        if (end == p || (*end && *end != ':') || !(x >= 0.0 && x <= 100.0) ||
+            n == IOM_FIO_MAX_PCTS)
+            return fail(err, errlen, "%s: percentile_list=%s: up to %d numbers from 0 to 100 "
+                        "joined by ':', e.g. 50:99:99.9", where, v, IOM_FIO_MAX_PCTS);
+        st->pcts[n++] = x;
+        p = *end ? end + 1 : end;
+    }
+    if (n == 0)
+        return fail(err, errlen, "%s: percentile_list=%s: up to %d numbers from 0 to 100 joined "
+                    "by ':', e.g. 50:99:99.9", where, v, IOM_FIO_MAX_PCTS);
+    qsort(st->pcts, n, sizeof(st->pcts[0]), cmp_double);
+    st->nr_pcts = n;
+    return 0;
+}
+
 /* Apply one option. Returns 0, -ENOENT (outside the subset; err says why) or -EINVAL. */
 int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct state *st, char *err,
                  size_t errlen)
@@ -145,7 +176,10 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
     if (strcmp(n, "disable_lat") == 0 || strcmp(n, "disable_clat") == 0 ||
         strcmp(n, "disable_slat") == 0 || strcmp(n, "disable_bw_measurement") == 0 ||
         strcmp(n, "disable_bw") == 0 || strcmp(n, "clat_percentiles") == 0 ||
-        strcmp(n, "lat_percentiles") == 0 || strcmp(n, "slat_percentiles") == 0) {
+        strcmp(n, "lat_percentiles") == 0 || strcmp(n, "slat_percentiles") == 0 ||
+        /* verify_fatal: fio stops the job at a verify failure either way (=1: at the
+         * first bad byte); so does iomark (without continue_on_error) */
+        strcmp(n, "verify_fatal") == 0) {
         bool b;
         return fio_bool(kv, &b, err, errlen);
     }
@@ -181,6 +215,27 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         snprintf(st->random_generator, sizeof(st->random_generator), "%s", v);
         return 0;
     }
+    if (strcmp(n, "percentile_list") == 0)
+        return apply_pct_list(where, v, st, err, errlen);
+    if (strcmp(n, "write_bw_log") == 0 || strcmp(n, "write_lat_log") == 0 ||
+        strcmp(n, "write_iops_log") == 0) {
+        int k = n[6] == 'b' ? IOM_FIO_LOG_BW : n[6] == 'l' ? IOM_FIO_LOG_LAT : IOM_FIO_LOG_IOPS;
+        if (strlen(v) >= sizeof(st->log_name[0]) - 16)
+            return fail(err, errlen, "%s: %s=%s: a file prefix of at most %zu characters", where,
+                        n, v, sizeof(st->log_name[0]) - 17);
+        st->log_on[k] = true; /* bare: the job's name (fio) */
+        snprintf(st->log_name[k], sizeof(st->log_name[k]), "%s", v);
+        return 0;
+    }
+    if (strcmp(n, "log_avg_msec") == 0) {
+        if (iom_parse_u64(v, &u, &why) || u > 86400000)
+            return fail(err, errlen, "%s: log_avg_msec=%s: milliseconds from 0 (every I/O) to "
+                        "86400000", where, v);
+        st->log_avg_msec = (uint32_t)u;
+        return 0;
+    }
+    if (strcmp(n, "log_offset") == 0)
+        return fio_bool(kv, &st->log_offset, err, errlen);
     if (strcmp(n, "continue_on_error") == 0) {
         if (strcmp(v, "none") == 0 || strcmp(v, "0") == 0)
             job->continue_on_error = false;

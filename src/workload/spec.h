@@ -124,6 +124,11 @@ struct iom_job {
     bool runtime_set;            /* --runtime given explicitly (else io_size runs unbounded) */
     bool rwmix_given;            /* --rwmixread/--rwmixwrite seen (a conflicting second is refused) */
 
+    /* per-I/O samples for fio's write_bw_log/write_lat_log/write_iops_log (each thread
+     * keeps them: stats/slog.h): every I/O (avg 0) or sums per sample_log_avg_ns window */
+    bool sample_log;
+    uint64_t sample_log_avg_ns;
+
     /* safety and housekeeping */
     bool force;                  /* allow writes to block devices with data on them */
     bool keep;                   /* keep a test file that iomark created */

@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <libxml/xpath.h>
 
 #include "check.h"
 #include "report/diskspd.h"
@@ -155,8 +156,8 @@ static struct iom_result *synthetic(const struct iom_job *job)
     r->cpu.idle_pct = 83.0;
     r->cpu.busy_pct = 15.0;
     r->cpu.nr_percpu = 2;
-    r->cpu.percpu[0] = (struct iom_cpu_one){0, 12.0, 4.0, 2.0, 82.0};
-    r->cpu.percpu[1] = (struct iom_cpu_one){1, 8.0, 6.0, 2.0, 84.0};
+    r->cpu.percpu[0] = (struct iom_cpu_one){0, 12.0, 4.0, 2.0, 82.0, 0, 0, 0, 0};
+    r->cpu.percpu[1] = (struct iom_cpu_one){1, 8.0, 6.0, 2.0, 84.0, 1, 1, 3, 1};
     r->cpu.process_user_s = 0.5;
     r->cpu.process_system_s = 1.25;
     return r;
@@ -262,6 +263,30 @@ int main(void)
             CHECK_NEAR(xml_num(doc, "Profile/TimeSpans/TimeSpan/Targets/Target/BlockSize"), 8192,
                        1e-9);
             CHECK_NEAR(xml_num(doc, "TimeSpan/CpuUtilization/Average/IdlePercent"), 85.0, 1e-9);
+            /* DiskSpd 2.2's CPU rows: Socket, Node, Group, Core, EfficiencyClass, Id, in
+             * that order (diskspd v2.2 XmlResultParser.cpp _PrintCpuUtilization) */
+            xmlXPathContextPtr xc = xmlXPathNewContext(doc);
+            xmlXPathObjectPtr cpus = xc ? xmlXPathEvalExpression(
+                (const xmlChar *)"/Results/TimeSpan/CpuUtilization/CPU", xc) : NULL;
+            CHECK(cpus && cpus->nodesetval && cpus->nodesetval->nodeNr == 2);
+            if (cpus && cpus->nodesetval && cpus->nodesetval->nodeNr == 2) {
+                static const char *const order[] = {"Socket", "Node", "Group", "Core",
+                    "EfficiencyClass", "Id", "UsagePercent", "UserPercent", "KernelPercent",
+                    "IdlePercent"};
+                static const char *const want1[] = {"1", "1", "0", "3", "1", "1"};
+                xmlNodePtr e = xmlFirstElementChild(cpus->nodesetval->nodeTab[1]);
+                for (size_t k = 0; k < 10; k++, e = e ? xmlNextElementSibling(e) : NULL) {
+                    CHECK(e && strcmp((const char *)e->name, order[k]) == 0);
+                    if (e && k < 6) {
+                        xmlChar *t = xmlNodeGetContent(e);
+                        CHECK(t && strcmp((const char *)t, want1[k]) == 0);
+                        xmlFree(t);
+                    }
+                }
+                CHECK(e == NULL);
+            }
+            xmlXPathFreeObject(cpus);
+            xmlXPathFreeContext(xc);
             xmlFreeDoc(doc);
         }
         free(xml);
@@ -275,7 +300,7 @@ int main(void)
     CHECK(iom_fio_parse_text(jobtext, NULL, &ff, err, sizeof(err)) == 0);
     if (ff.nr_jobs == 1) {
         struct iom_result *res[1] = {r};
-        cJSON *doc = iom_report_fio_json(&ff, res);
+        cJSON *doc = iom_report_fio_json(&ff, res, false);
         CHECK(doc != NULL);
         char *js = doc ? cJSON_Print(doc) : NULL;
         cJSON_Delete(doc);

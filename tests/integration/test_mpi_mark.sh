@@ -1,0 +1,114 @@
+#!/bin/bash
+# iomark mark under mpirun (docs/mpi.md), 2 ranks on this machine, one small
+# file each (%r):
+# - every run of every test and direction: the document's (all hosts) I/Os
+#   = the sum of the per_rank I/Os = the host row's I/Os, and its rate is
+#   over the slowest rank's measured time;
+# - the last run (RND4K Q1T1 write): its I/Os = the number of latencies the
+#   ranks logged in check mode (IOMARK_LATENCY_LOG), its mean latency = the
+#   mean of the union, its p99 = the nearest-rank p99 of the union (computed
+#   here, independent of the histogram merge), within the histogram's bucket
+#   width (1/64 of the value, stats/hist.h);
+# - the document passes docs/mark.schema.json;
+# - the text table says the figures are all hosts';
+# - ranks given different marks (--runs) are refused on all ranks, exit 2;
+# - a rank whose folder does not exist: every rank exits non-zero, rank 0
+#   names rank 1 and its host, and the other rank's file is removed.
+# Skips (77) when mpirun is absent or iomark was built without MPI.
+set -u
+IOMARK=${IOMARK:?}
+command -v mpirun >/dev/null || { echo "SKIP: no mpirun (Debian: openmpi-bin)"; exit 77; }
+# as tests/integration/test_mpi.sh: shared memory only, no CMA, oversubscribed
+export OMPI_MCA_btl=self,vader OMPI_MCA_plm_rsh_agent= OMPI_MCA_rmaps_base_oversubscribe=1 \
+    OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_odls_base_sigkill_timeout=10
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+MPIRUN="mpirun --allow-run-as-root --oversubscribe"
+D=$(mktemp -d /tmp/iomark-mpimark.XXXXXX)
+trap 'rm -rf "$D"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+timeout 60 $MPIRUN -np 1 "$IOMARK" run --rw=randread --bs=4k --runtime=100ms --size=1m --quiet \
+    --output-format=json --output="$D/one.json" "$D/one.%r" || fail "one rank failed"
+grep -q '"mpi"' "$D/one.json" || { echo "SKIP: iomark built without MPI"; exit 77; }
+
+MARK="mark --runs=2 --prepare=0 --pause=0 --runtime=500ms --size=16m"
+IOMARK_LATENCY_LOG="$D/lat" timeout 300 $MPIRUN -np 2 "$IOMARK" $MARK --quiet \
+    --output-format=json --output="$D/mark.json" "$D/m.%r.dat" || fail "mpirun -np 2 iomark mark failed"
+[ ! -e "$D/m.0.dat" ] && [ ! -e "$D/m.1.dat" ] || fail "the ranks' test files were not removed"
+/usr/bin/python3 - "$D" "$(hostname -s)" "${SRCDIR:?}" <<'PY' || exit 1
+import glob, json, math, sys
+d, host = sys.argv[1], sys.argv[2]
+doc = json.load(open(d + "/mark.json"))
+assert doc["status"] == "ok", doc.get("error")
+import jsonschema
+jsonschema.validate(doc, json.load(open(sys.argv[3] + "/docs/mark.schema.json")),
+                    cls=jsonschema.Draft202012Validator)
+m = doc["mpi"]
+assert m["ranks"] == 2 and m["own_targets"] is True, m
+assert [h["host"] for h in m["hosts"]] == [host] and m["hosts"][0]["ranks"] == 2, m["hosts"]
+assert [r["rank"] for r in m["per_rank"]] == [0, 1], m["per_rank"]
+n = 0
+for ti, t in enumerate(doc["tests"]):
+    for w in ("read", "write"):
+        runs = t[w]["each_run"]
+        assert len(runs) == 2, (t["name"], w, len(runs))
+        for k, run in enumerate(runs):
+            ranks = [r["tests"][ti][w]["each_run"][k] for r in m["per_rank"]]
+            hostrun = m["hosts"][0]["tests"][ti][w]["each_run"][k]
+            s = sum(r["ios"] for r in ranks)
+            assert run["ios"] == s == hostrun["ios"] and s > 0, (t["name"], w, k, run["ios"], s)
+            slowest = max(r["measured_s"] for r in ranks)
+            assert abs(run["measured_s"] - slowest) < 1e-9, (run["measured_s"], slowest)
+            assert abs(run["iops"] - run["ios"] / slowest) <= 1e-6 * run["iops"] + 1e-9
+            n += 1
+print("runs checked: %d; every total = the sum of its ranks" % n)
+# the last run's latencies, logged by both ranks
+last = doc["tests"][-1]["write"]["each_run"][-1]
+lat = []
+files = sorted(glob.glob(d + "/lat.r*"))
+assert len(files) == 2, files
+for f in files:
+    lat += [int(x) for x in open(f)]
+assert len(lat) == last["ios"], (len(lat), last["ios"])
+mean = sum(lat) / len(lat) / 1000.0
+lat.sort()
+p99 = lat[max(1, math.ceil(0.99 * len(lat))) - 1] / 1000.0
+print("last run: %d I/Os; mean %.3f us (document %.3f); p99 %.3f us (document %.3f)" %
+      (len(lat), mean, last["lat_mean_us"], p99, last["lat_p99_us"]))
+assert abs(last["lat_mean_us"] - mean) <= 0.01 + 1e-6 * mean
+assert abs(last["lat_p99_us"] - p99) <= p99 / 64 + 0.001
+PY
+[ $? = 0 ] || exit 1
+
+# text: the all-hosts line
+timeout 300 $MPIRUN -np 2 "$IOMARK" mark --profile=peak --runs=1 --prepare=0 --pause=0 \
+    --runtime=300ms --size=16m --quiet "$D/t.%r.dat" >"$D/mark.txt" || fail "text mark failed"
+grep -q "MPI: 2 ranks on 1 host" "$D/mark.txt" || fail "no MPI line: $(cat "$D/mark.txt")"
+grep -q "^RND4K Q32T1 " "$D/mark.txt" || fail "no table: $(cat "$D/mark.txt")"
+
+# different marks on the ranks (rank 1: --runs=2): refused on every rank
+out=$(timeout 60 $MPIRUN -np 2 sh -c '"$0" mark --runs=$((1 + OMPI_COMM_WORLD_RANK)) --prepare=0 \
+    --pause=0 --runtime=300ms --size=1m --quiet "$1/w.%r"; echo $? >"$1/wrc.$OMPI_COMM_WORLD_RANK"' \
+    "$IOMARK" "$D" 2>&1)
+for r in 0 1; do [ "$(cat "$D/wrc.$r")" = 2 ] || fail "rank $r: exit $(cat "$D/wrc.$r") for different marks"; done
+echo "$out" | grep -q "rank 1 on .* was given another workload than rank 0's" || fail "mismatch message: $out"
+[ ! -e "$D/w.0" ] && [ ! -e "$D/w.1" ] || fail "files created for a refused mark"
+
+# rank 1's folder is missing: every rank fails, rank 0's document names rank 1
+mkdir "$D/d0"
+timeout 60 $MPIRUN -np 2 sh -c '"$0" mark --runs=1 --prepare=0 --pause=0 --runtime=300ms \
+    --size=1m --quiet --output-format=json --output="$1/fail.json" "$1/d%r/x.dat"; \
+    echo $? >"$1/frc.$OMPI_COMM_WORLD_RANK"' "$IOMARK" "$D"
+for r in 0 1; do
+    [ -f "$D/frc.$r" ] && [ "$(cat "$D/frc.$r")" != 0 ] || fail "rank $r: exit $(cat "$D/frc.$r" 2>/dev/null)"
+done
+python3 - "$D/fail.json" "$(hostname -s)" <<'PY' || exit 1
+import json, sys
+doc = json.load(open(sys.argv[1]))
+print("missing folder:", doc.get("error"))
+assert doc["status"] == "error"
+assert doc["mpi"]["failed_rank"] == 1 and doc["mpi"]["failed_host"] == sys.argv[2], doc["mpi"]
+assert "d1" in doc["error"], doc["error"]
+PY
+[ ! -e "$D/d0/x.dat" ] || fail "rank 0 created its file though rank 1 failed its check"
+echo PASS
