@@ -313,7 +313,7 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
     for (uint32_t i = 0; i < ff.nr_jobs; i++) {
         struct iom_fio_job *fj = &ff.jobs[i];
         fj->job.force = a.force;
-        fj->job.keep = a.keep;
+        fj->job.keep = a.keep && !fj->unlink; /* unlink=1: remove the files iomark made */
         tg[i] = calloc(fj->job.nr_targets, sizeof(**tg));
         if (!tg[i]) {
             status = IOM_EXIT_FAIL;
@@ -370,6 +370,7 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
         struct iom_target *tgs[ff.nr_jobs];
         unsigned nrs[ff.nr_jobs];
         uint32_t idx[ff.nr_jobs], n = 0;
+        int wf[ff.nr_jobs]; /* wait_for: the waitee's place in this step, or -1 */
         for (uint32_t i = 0; i < ff.nr_jobs; i++) {
             struct iom_fio_job *fj = &ff.jobs[i];
             if (fj->step != s)
@@ -405,6 +406,10 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
             /* a size-based pass ends where the last whole block does (fio 3.33 reads a
              * 30 KiB file with bs=4k in 7 reads and leaves the tail): job.io_passes, per
              * thread and target in the worker (core/offsets.h iom_offgen_pass_bytes) */
+            wf[n] = -1;
+            for (uint32_t k = 0; k < n; k++)
+                if (fj->wait_for >= 0 && idx[k] == (uint32_t)fj->wait_for)
+                    wf[n] = (int)k;
             jobs[n] = &fj->job;
             tgs[n] = tg[i];
             nrs[n] = fj->job.nr_targets;
@@ -422,11 +427,11 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
         iom_cli_progress_plan("run", &a.ro, 1, iom_cli_job_seconds(longest), false);
         struct iom_run_hooks hooks = iom_cli_hooks(&a.ro, longest, argv[jf]);
         struct iom_result *out[ff.nr_jobs];
-        rc = iom_run_group(jobs, tgs, nrs, n, &hooks, out);
+        rc = iom_run_group(jobs, tgs, nrs, n, wf, &hooks, out);
         iom_cli_progress_clear();
         for (uint32_t k = 0; k < n; k++) {
             res[idx[k]] = out[k];
-            iom_cli_close(tgs[k], nrs[k], !a.keep);
+            iom_cli_close(tgs[k], nrs[k], !jobs[k]->keep);
             if (out[k] && out[k]->error[0])
                 iom_cli_error(CMD, "[%s]: %s", ff.jobs[idx[k]].jobname, out[k]->error);
         }

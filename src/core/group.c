@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Members wait here until every one exists: go = 1 runs, go = -1 aborts. */
 struct gate {
@@ -23,6 +24,8 @@ struct member {
     struct iom_result *result;
     int rc;
     bool started;
+    struct member *waitee;  /* wait_for: start once it has finished, or NULL */
+    bool done;              /* under gate->lock */
 };
 
 static void *member_main(void *arg)
@@ -32,15 +35,31 @@ static void *member_main(void *arg)
     while (!m->gate->go)
         pthread_cond_wait(&m->gate->cond, &m->gate->lock);
     int go = m->gate->go;
+    /* wait_for: after the waitee's end (a stop ends the wait too: the run then
+     * returns at once, interrupted) */
+    while (go > 0 && m->waitee && !m->waitee->done && !(m->hooks.stop && *m->hooks.stop)) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 50000000;
+        if (ts.tv_nsec >= 1000000000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&m->gate->cond, &m->gate->lock, &ts);
+    }
     pthread_mutex_unlock(&m->gate->lock);
     if (go > 0)
         m->rc = iom_run(m->job, m->targets, m->nr, &m->hooks, &m->result);
+    pthread_mutex_lock(&m->gate->lock);
+    m->done = true;
+    pthread_cond_broadcast(&m->gate->cond);
+    pthread_mutex_unlock(&m->gate->lock);
     return NULL;
 }
 
 int iom_run_group(const struct iom_job *const *jobs, struct iom_target *const *targets,
-                  const unsigned *nr_targets, unsigned nr_jobs, const struct iom_run_hooks *hooks,
-                  struct iom_result **out)
+                  const unsigned *nr_targets, unsigned nr_jobs, const int *wait_for,
+                  const struct iom_run_hooks *hooks, struct iom_result **out)
 {
     for (unsigned i = 0; i < nr_jobs; i++)
         out[i] = NULL;
@@ -60,6 +79,8 @@ int iom_run_group(const struct iom_job *const *jobs, struct iom_target *const *t
         m->targets = targets[i];
         m->nr = nr_targets[i];
         m->gate = &gate;
+        if (wait_for && wait_for[i] >= 0 && (unsigned)wait_for[i] < i)
+            m->waitee = &ms[wait_for[i]];
         if (hooks)
             m->hooks = *hooks;
         if (i > 0) {

@@ -16,7 +16,10 @@
 /*
  * Run jobs[0..nr_jobs) concurrently; job i on the nr_targets[i] prepared and
  * opened targets targets[i][]. All jobs start together (a gate opens once
- * every coordinating thread exists; if one cannot be created, none runs). hooks->stop stops every job;
+ * every coordinating thread exists; if one cannot be created, none runs), except
+ * that job i with wait_for[i] = j (0 <= j < i; wait_for NULL or -1: none; fio's
+ * wait_for) starts when job j has returned; each job's startdelay then
+ * follows in iom_run(). hooks->stop stops every job;
  * hooks->progress is given to job 0 only (one progress line). out[i]
  * receives job i's result (caller frees each with iom_result_free); an
  * entry may be NULL only when that job ran out of memory.
@@ -26,7 +29,7 @@
  * jobs already started are joined first).
  */
 int iom_run_group(const struct iom_job *const *jobs, struct iom_target *const *targets,
-                  const unsigned *nr_targets, unsigned nr_jobs, const struct iom_run_hooks *hooks,
-                  struct iom_result **out);
+                  const unsigned *nr_targets, unsigned nr_jobs, const int *wait_for,
+                  const struct iom_run_hooks *hooks, struct iom_result **out);
 
 #endif

@@ -150,7 +150,20 @@ int iom_offgen_init(struct iom_offgen *g, const struct iom_job *job, uint64_t re
     g->len = region_len;
     g->shared_next = job->seq_shared ? shared_next : NULL;
 
-    if (!g->random && !job->seq_shared && nr_threads > 1) {
+    if (job->offset_increment_bytes) {
+        /* fio's offset_increment: clone k's region starts k increments later, with the
+         * job's size (or to the end of the target without one) */
+        uint64_t skip = job->offset_increment_bytes * thread_idx;
+        if (thread_idx && (skip / thread_idx != job->offset_increment_bytes ||
+                           skip >= region_len)) {
+            *why = "offset_increment x clone number is past the end of the region";
+            return -EINVAL;
+        }
+        g->start = region_start + skip;
+        g->len = job->size_bytes ? job->size_bytes : region_len - skip;
+        if (g->len > region_len - skip)
+            g->len = region_len - skip;
+    } else if (!g->random && !job->seq_shared && nr_threads > 1) {
         if (job->thread_stride_bytes || job->seq_same_start) {
             /* DiskSpd -T: all threads walk the whole region, starting apart
              * (DiskSpd without -T: all from the start, stride 0) */

@@ -97,6 +97,10 @@ struct iom_offgen {
 int iom_offgen_init(struct iom_offgen *g, const struct iom_job *job, uint64_t region_start,
                     uint64_t region_len, unsigned thread_idx, unsigned nr_threads,
                     uint64_t *shared_next, uint64_t seed, const char **why);
+/* With job->offset_increment_bytes (fio's offset_increment), thread k's range
+ * is [region_start + k x increment, + size_bytes), or to the region's end
+ * without a size, and the region spans every thread's range
+ * (iom_job_span_bytes); -EINVAL with *why when thread k starts past it. */
 
 /*
  * Bytes at the end of a region of region_len bytes that no I/O of `job`

@@ -3,6 +3,7 @@
  * and think time in pace.h; verify and error injection are engine layers
  * (layers.h); the series arithmetic is series.c. */
 #include "core/runner.h"
+#include "core/jobctl.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -135,6 +136,9 @@ static struct iom_result *result_new(const struct iom_job *job, const struct iom
         snprintf(r->hostname, sizeof(r->hostname), "%s", u.nodename);
     }
     r->start_time = time(NULL);
+    struct timespec ts;
+    if (clock_gettime(CLOCK_REALTIME, &ts) == 0)
+        r->start_ms = (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
     r->nr_targets = nr;
     r->nr_threads = nr * job->numjobs;
     r->targets = calloc(nr, sizeof(*r->targets));
@@ -579,9 +583,16 @@ int iom_run_ops(const struct iom_job *job, struct iom_target *t, unsigned nr,
                 const struct iom_run_hooks *hooks, const struct iom_engine_ops *ops,
                 struct iom_result **out)
 {
+    /* fio's startdelay: the job (and its warm-up) begins after it (core/jobctl.h) */
+    uint64_t delay = iom_startdelay_pick(job);
+    int dsig = delay ? iom_startdelay_wait(delay, hooks ? hooks->stop : NULL) : 0;
     struct iom_result *r = *out = result_new(job, t, nr);
     if (!r)
         return -ENOMEM;
+    if (dsig) { /* stopped before it started: nothing measured */
+        r->interrupted_signal = dsig;
+        return 0;
+    }
     struct iom_run_shared sh = {.phase = job->ramp_ns ? IOM_PHASE_WARMUP : IOM_PHASE_MEASURE};
     struct ctl c = {.job = job, .r = r, .nw = r->nr_threads, .sh = &sh, .hooks = hooks,
                     .sync = hooks ? hooks->sync : NULL};

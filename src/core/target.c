@@ -278,7 +278,9 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
     }
 
     /* the region */
-    uint64_t need = job->size_bytes ? job->offset_bytes + job->size_bytes : 0;
+    uint64_t span = iom_job_span_bytes(job); /* size, and the clones' offset_increment */
+    uint64_t need = span ? (span > UINT64_MAX - job->offset_bytes ? UINT64_MAX
+                                                                   : job->offset_bytes + span) : 0;
     if (job->create_bytes > need)
         need = job->create_bytes;
     if (!t->exists) {

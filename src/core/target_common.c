@@ -31,7 +31,7 @@ int iom_target_check_region(const struct iom_job *job, const char *path, struct 
         return fail(err, errlen, -EINVAL, "--offset=%llu: past the end of %s (%llu bytes)",
                     (unsigned long long)job->offset_bytes, path, (unsigned long long)total);
     t->region_start = job->offset_bytes;
-    t->region_len = job->size_bytes ? job->size_bytes : total - job->offset_bytes;
+    t->region_len = job->size_bytes ? iom_job_span_bytes(job) : total - job->offset_bytes;
     if (t->region_len < max_bs)
         return fail(err, errlen, -EINVAL,
                     "target %s: the region (%llu bytes) is smaller than one block (%llu bytes)",
@@ -62,9 +62,11 @@ int iom_target_check_region(const struct iom_job *job, const char *path, struct 
                         "--blockalign=%llu: not a multiple of %s's logical block size (%u "
                         "bytes)",
                         (unsigned long long)job->blockalign_bytes, path, a);
-        if (job->seq_stride_bytes % a || job->thread_stride_bytes % a)
+        if (job->seq_stride_bytes % a || job->thread_stride_bytes % a ||
+            job->offset_increment_bytes % a)
             return fail(err, errlen, -EINVAL,
-                        "stride: not a multiple of %s's logical block size (%u bytes)", path, a);
+                        "stride or offset_increment: not a multiple of %s's logical block size "
+                        "(%u bytes)", path, a);
     }
 
     return 0;

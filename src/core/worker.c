@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifndef _WIN32
+#include <sched.h>
+#endif
 
+#include "core/jobctl.h"
 #include "core/layers.h"
 #include "core/pace.h"
 #include "core/verify.h"
@@ -65,6 +69,14 @@ struct wctx {
     struct iom_pacer pace;
     struct iom_think think;
     uint32_t next_len;            /* the next I/O's size once drawn, 0 before */
+    uint64_t done_bytes[2], done_ios[2]; /* completed, all phases, per direction */
+    struct iom_ratemin rmin;      /* rate_min / rate_iops_min (core/jobctl.h) */
+    struct iom_flow *flow;        /* flow=N: the shared flow, or NULL */
+    uint64_t flow_mine;           /* this thread's I/Os counted in the flow */
+    bool flow_held;               /* held back by the flow: drain, sleep, retry */
+    bool low_wait;                /* iodepth_low: full; wait until it is reached */
+    bool more;                    /* iodepth_batch_submit cut the issue short: issue again */
+    struct iom_rng fill;          /* refill_buffers: new data for each write */
 };
 
 static void worker_fail(struct iom_worker *w, int err, const char *what, uint64_t offset)
@@ -104,8 +116,15 @@ static void worker_setup(struct iom_worker *w, struct wctx *c)
     const struct iom_job *job = w->job;
     unsigned depth = c->depth = job->iodepth;
     uint32_t max_bs = (uint32_t)iom_job_max_bs(job);
-    struct iom_rng fill;
-    iom_rng_seed(&fill, w->seed ^ 0xfeedULL);
+    struct iom_rng *fill = &c->fill;
+    iom_rng_seed(fill, w->seed ^ 0xfeedULL);
+    char why[200];
+    int prc = iom_place_thread(job, w->target_idx * w->nr_threads + w->thread_idx, why,
+                               sizeof(why));
+    if (prc) { /* before the buffers, so they follow the memory policy */
+        worker_fail(w, prc, why, 0);
+        return;
+    }
     c->slots = calloc(depth, sizeof(*c->slots));
     c->done = calloc(depth, sizeof(*c->done));
     c->free_stack = calloc(depth, sizeof(*c->free_stack));
@@ -122,7 +141,7 @@ static void worker_setup(struct iom_worker *w, struct wctx *c)
         }
         uint64_t *p = c->bufs[i];
         for (size_t k = 0; k < max_bs / 8; k++)
-            p[k] = job->zero_buffers ? 0 : iom_rng_next(&fill);
+            p[k] = job->zero_buffers ? 0 : iom_rng_next(fill);
         c->slots[i].buf = c->bufs[i];
         c->slots[i].buf_index = (uint16_t)(i < 65535 ? i : 0);
         c->slots[i].slot = i;
@@ -149,6 +168,28 @@ static void signal_ready(struct iom_worker *w)
     pthread_mutex_unlock(&w->sh->lock);
 }
 
+/* A write's data as fio makes it: refill_buffers: new random data each time;
+ * scramble_buffers (fio io_u.c small_content_scramble): in every 512-byte block
+ * the I/O's offset at a cache line picked from its start time and offset, and the
+ * start time (s, ns) in the last 16 bytes of the block's first cache line. */
+static void iom_fill_write(struct iom_io *io, struct iom_rng *r, bool refill)
+{
+    uint64_t *p = io->buf;
+    if (refill) {
+        for (size_t k = 0; k < io->len / 8; k++)
+            p[k] = iom_rng_next(r);
+        return;
+    }
+    char *b = io->buf;
+    uint64_t off = io->offset, sec = io->start_ns / 1000000000u, nsec = io->start_ns % 1000000000u;
+    unsigned line = (unsigned)((nsec ^ off) & 7);
+    for (uint64_t i = 0; i < io->len / 512; i++, b += 512, off += 512) {
+        memcpy(b + (line << 6), &off, sizeof(off));
+        memcpy(b + 64 - 16, &sec, sizeof(sec));
+        memcpy(b + 64 - 8, &nsec, sizeof(nsec));
+    }
+}
+
 /*
  * Issue I/Os while slots are free (and pacing, think time and the io limit
  * allow). Returns how many were queued for a commit; an engine that
@@ -157,18 +198,33 @@ static void signal_ready(struct iom_worker *w)
  */
 static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end)
 {
+    const struct iom_job *job = w->job;
     unsigned nq = 0;
+    if (c->flow_held)
+        return 0;
+    if (c->low_wait) { /* iodepth_low: refill once in flight fell to the mark */
+        if (c->inflight > job->iodepth_low)
+            return 0;
+        c->low_wait = false;
+    }
     while (c->nfree && !c->limit_hit && !c->think.due) {
         if (!c->next_len) /* drawn before the pacing check: --rate paces by each I/O's size */
             c->next_len = iom_offgen_bs(&w->gen);
         if (!iom_pacer_ready(&c->pace, now, c->next_len))
             break;
+        if (c->flow && iom_flow_held(c->flow, &c->flow_mine, job->flow)) {
+            c->flow_held = true;
+            break;
+        }
         struct iom_io *io = &c->slots[c->free_stack[--c->nfree]];
         io->len = c->next_len;
         c->next_len = 0;
         io->offset = iom_offgen_take(&w->gen, &io->len); /* may shorten it (random_map) */
         io->is_write = !iom_offgen_is_read(&w->gen);
         io->start_ns = iom_pacer_take(&c->pace, now, io->len); /* latency from the intended start */
+        if (io->is_write && (job->refill_buffers || job->scramble_buffers) && !job->verify &&
+            !job->zero_buffers)
+            iom_fill_write(io, &c->fill, job->refill_buffers);
         c->issued_bytes += io->len;
         c->limit_hit = c->limit && c->issued_bytes >= c->limit;
         iom_think_issued(&c->think);
@@ -176,6 +232,10 @@ static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now,
         if (rc == IOM_Q_QUEUED) {
             c->inflight++;
             nq++;
+            if (job->iodepth_batch_submit && nq >= job->iodepth_batch_submit) {
+                c->more = c->nfree > 0; /* submit this batch, then go on issuing */
+                break;
+            }
             continue;
         }
         if (rc == IOM_Q_COMPLETED) {
@@ -189,6 +249,8 @@ static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now,
         worker_fail(w, rc, "queueing I/O", io->offset);
         break;
     }
+    if (job->iodepth_low && c->nfree == 0)
+        c->low_wait = true;
     return nq;
 }
 
@@ -232,6 +294,8 @@ static inline void complete(struct iom_worker *w, struct wctx *c, int n, uint64_
             failed(w, io);
             continue;
         }
+        c->done_bytes[io->is_write] += io->len;
+        c->done_ios[io->is_write]++;
         __atomic_store_n(&w->ios_all, w->ios_all + 1, __ATOMIC_RELAXED);
         __atomic_store_n(&w->bytes_all, w->bytes_all + io->len, __ATOMIC_RELAXED);
         if (measuring) {
@@ -258,11 +322,52 @@ static inline int reap(struct iom_worker *w, struct wctx *c, uint64_t now, uint6
     uint64_t timeout = 0;
     if (c->pace.on && c->nfree && !c->limit_hit)
         timeout = c->pace.next_due > now ? c->pace.next_due - now : 1000;
-    int n = c->eng.ops->getevents(&c->eng, 1, c->depth, timeout, c->done);
+    const struct iom_job *job = w->job; /* iodepth_batch_complete_min/max, iodepth_low */
+    unsigned mn = job->iodepth_batch_complete_min ? job->iodepth_batch_complete_min : 1;
+    unsigned mx = job->iodepth_batch_complete_max ? job->iodepth_batch_complete_max : c->depth;
+    if (c->low_wait && c->inflight - job->iodepth_low > mn)
+        mn = c->inflight - job->iodepth_low;
+    mn = mn < c->inflight ? mn : c->inflight;
+    mx = mx > c->depth ? c->depth : mx < mn ? mn : mx;
+    int n = c->eng.ops->getevents(&c->eng, mn, mx, timeout, c->done);
     if (n < 0)
         worker_fail(w, n, "reaping completions", 0);
     *end = iom_now_ns();
     return n;
+}
+
+static inline bool after_warmup(struct iom_run_shared *sh)
+{
+    return __atomic_load_n(&sh->phase, __ATOMIC_ACQUIRE) != IOM_PHASE_WARMUP;
+}
+
+/* rate_min / rate_iops_min not met (fio): the thread stops with EIO and fio's message. */
+static bool ratemin_failed(struct iom_worker *w, struct wctx *c, uint64_t now)
+{
+    char msg[200];
+    if (!iom_ratemin_failed(&c->rmin, w->job->name, now, c->done_bytes, c->done_ios, msg,
+                            sizeof(msg)))
+        return false;
+    worker_fail(w, -EIO, "rate_min", 0);
+    snprintf(w->errmsg, sizeof(w->errmsg), "%s", msg);
+    return true;
+}
+
+/* Held back by the flow: with flow_sleep, once nothing is in flight sleep it (fio
+ * quiesces, then sleeps); without, retry after the next completion or a yield. */
+static void flow_wait(const struct iom_job *job, struct wctx *c)
+{
+    if (c->inflight && job->flow_sleep_ns)
+        return;
+    if (!c->inflight) {
+        if (job->flow_sleep_ns)
+            iom_sleep_until_ns(iom_now_ns() + job->flow_sleep_ns);
+#ifndef _WIN32
+        else
+            sched_yield();
+#endif
+    }
+    c->flow_held = false;
 }
 
 /* The hot loop: until the stop phase, the scheduled end, the io limit or a fatal error. */
@@ -294,10 +399,15 @@ static void worker_loop(struct iom_worker *w, struct wctx *c)
                 break;
             }
         }
-        int n = end ? 1 : reap(w, c, now, &end);
+        int n = end ? 1 : c->more ? 0 : reap(w, c, now, &end);
+        c->more = false;
         if (n < 0)
             break;
         complete(w, c, n, end);
+        if (c->rmin.on && n > 0 && after_warmup(sh) && ratemin_failed(w, c, end))
+            break;
+        if (c->flow_held)
+            flow_wait(w->job, c);
     }
 }
 
@@ -349,7 +459,12 @@ void *iom_worker_main(void *arg)
         }
         iom_pacer_init(&c.pace, w->job, w->sh->start_ns);
         iom_think_init(&c.think, w->job);
+        iom_ratemin_init(&c.rmin, w->job, w->sh->start_ns);
+        if (w->job->flow)
+            c.flow = iom_flow_join(w->job->flow_id, w->job->flow);
         worker_loop(w, &c);
+        if (c.flow)
+            iom_flow_leave(c.flow, c.flow_mine, w->job->flow);
         worker_drain(&c);
         pthread_mutex_lock(&w->sh->lock);
         w->sh->nr_finished++;

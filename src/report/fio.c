@@ -73,6 +73,7 @@ struct unit {
     uint32_t groupid, nr_jobs;
     struct iom_io_stats dir[2];
     uint64_t runtime_ns, elapsed_ns;
+    uint64_t start_ms;           /* the earliest start (ms since the epoch; fio 3.36 job_start) */
     int error;
     double usr_pct, sys_pct;
     const struct iom_fio_job *fj;
@@ -139,6 +140,8 @@ static void unit_add_result(struct unit *u, const struct iom_result *r)
     uint64_t el = r->warmup_ns + r->measured_ns + r->cooldown_ns;
     if (el > u->elapsed_ns)
         u->elapsed_ns = el;
+    if (r->start_ms && (!u->start_ms || r->start_ms < u->start_ms))
+        u->start_ms = r->start_ms;
     if (!u->error)
         for (uint32_t t = 0; t < r->nr_targets; t++)
             if (r->targets[t].first_error_errno) {
@@ -681,6 +684,7 @@ cJSON *iom_report_fio_json(const struct iom_fio_file *ff, struct iom_result *con
             cJSON_AddNumberToObject(j, "error", u->error);
             cJSON_AddNumberToObject(j, "eta", 0);
             cJSON_AddNumberToObject(j, "elapsed", (double)((u->elapsed_ns + 500000000) / 1000000000));
+            cJSON_AddNumberToObject(j, "job_start", (double)u->start_ms); /* fio 3.36's field */
             cJSON *jo = cJSON_AddObjectToObject(j, "job options");
             for (uint32_t k = 0; jo && k < u->fj->nr_opts; k++) {
                 cJSON_DeleteItemFromObject(jo, u->fj->opts[k].name);

@@ -80,6 +80,7 @@ struct iom_result {
     char kernel[128];            /* uname -sr */
     char hostname[64];
     time_t start_time;           /* wall clock at the start of the run */
+    uint64_t start_ms;           /* the same in ms since the epoch (after any startdelay) */
     uint64_t warmup_ns, measured_ns, cooldown_ns; /* actual phase lengths */
     int interrupted_signal;      /* 0, or the signal that stopped the run */
     char error[512];             /* "" or why the run failed */

@@ -119,6 +119,8 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     job->direct = false;
     strcpy(job->ioengine, "psync");
     job->runtime_ns = 0;
+    job->scramble_buffers = true; /* fio's default scramble_buffers=1 */
+    fj->wait_for = -1;
 
     /* every [global] before this section, then the section, then the command line */
     for (int pass = 0; pass < 3; pass++) {
@@ -225,6 +227,17 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     fj->time_based = st.time_based;
     fj->loops = st.loops;
     fj->group_reporting = st.group_reporting;
+    fj->unlink = st.unlink;
+    if (st.wait_for[0]) { /* fio: the waitee is an earlier job, by name (HOWTO, wait_for) */
+        uint32_t me = (uint32_t)(fj - f->jobs);
+        for (uint32_t i = 0; i < me; i++)
+            if (strcmp(f->jobs[i].jobname, st.wait_for) == 0)
+                fj->wait_for = (int)i;
+        if (fj->wait_for < 0)
+            return fail(err, errlen, "line %u: [%s]: wait_for=%s: no earlier job has that name "
+                        "(fio waits only for a job defined before)", sec->line, sec->name,
+                        st.wait_for);
+    }
     fj->fio_numjobs = job->numjobs;
     fj->fio_iodepth = job->iodepth;
     fj->groupid = st.stonewall || st.new_group ? 1 : 0; /* marks; numbered by the caller */
@@ -298,6 +311,11 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
                      prev[0] ? "; " : "", prev);
         }
     } else {
+        if (job->offset_increment_bytes && job->numjobs > 1)
+            return fail(err, errlen, "line %u: [%s]: offset_increment with numjobs=%u and no "
+                        "filename: iomark runs such clones on generated files of their own, "
+                        "where fio's increments have nothing to space; name the file",
+                        sec->line, sec->name, job->numjobs);
         job->numjobs = 1; /* one generated file per clone */
         job->size_bytes = st.filesize ? st.filesize : size;
         per_file_io = st.size_given ? size : st.filesize;

@@ -65,6 +65,8 @@ struct iom_fio_job {
     uint64_t filesize;           /* filesize= as written (0 = none) */
     char random_generator[16];   /* fio's name as written (default tausworthe); iomark draws
                                     with xoshiro256** whatever the name (core/offsets.h) */
+    int wait_for;                /* wait_for=NAME: index of that earlier job in jobs[], or -1 */
+    bool unlink;                 /* unlink=1: remove the files iomark created at the job's end */
     uint32_t nr_pcts;            /* percentile_list: nr_pcts values in [0, 100], ascending
                                     (fio sorts them); 0 = fio's default list */
     double pcts[IOM_FIO_MAX_PCTS];

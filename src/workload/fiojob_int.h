@@ -88,6 +88,8 @@ struct state {
     uint64_t number_ios;            /* number_ios=N: stop after N I/Os */
     char random_generator[16];
     char jobname[IOM_NAME_LEN];
+    char wait_for[IOM_NAME_LEN];    /* wait_for=JOB: start once JOB has finished */
+    bool unlink;                    /* unlink=1: remove the job's files at its end */
     uint32_t nr_pcts;               /* percentile_list (sorted), 0 = fio's default list */
     double pcts[IOM_FIO_MAX_PCTS];
     bool log_on[3];                 /* write_bw_log, write_lat_log, write_iops_log given */

@@ -28,13 +28,30 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 static const char *const native_names[][2] = {
     {"rw", "rw"}, {"readwrite", "rw"}, {"bs", "bs"}, {"blocksize", "bs"}, {"bssplit", "bssplit"},
     {"blockalign", "blockalign"}, {"ba", "blockalign"}, {"iodepth", "iodepth"},
-    {"numjobs", "numjobs"}, {"size", "size"}, {"offset", "offset"}, {"runtime", "runtime"},
+    {"numjobs", "numjobs"}, {"size", "size"}, {"offset", "offset"},
+    {"offset_increment", "offset_increment"}, {"runtime", "runtime"},
     {"timeout", "runtime"}, {"ramp_time", "ramp_time"}, {"ioengine", "ioengine"},
     {"direct", "direct"}, {"buffered", "buffered"}, {"rwmixread", "rwmixread"},
     {"rwmixwrite", "rwmixwrite"}, {"percentage_random", "percentage_random"},
     {"random_distribution", "random_distribution"}, {"zero_buffers", "zero_buffers"},
     {"randseed", "randseed"}, {"sync", "sync"}, {"rate_iops", "rate_iops"}, {"rate", "rate"},
+    {"startdelay", "startdelay"}, {"ratemin", "rate_min"}, {"rate_min", "rate_min"},
+    {"rate_iops_min", "rate_iops_min"}, {"ratecycle", "rate_cycle"}, {"rate_cycle", "rate_cycle"},
+    {"flow", "flow"}, {"flow_id", "flow_id"}, {"flow_sleep", "flow_sleep"},
+    {"iodepth_batch", "iodepth_batch_submit"}, {"iodepth_batch_submit", "iodepth_batch_submit"},
+    {"iodepth_batch_complete", "iodepth_batch_complete_min"},
+    {"iodepth_batch_complete_min", "iodepth_batch_complete_min"},
+    {"iodepth_batch_complete_max", "iodepth_batch_complete_max"}, {"iodepth_low", "iodepth_low"},
+    {"cpus_allowed", "cpus_allowed"}, {"cpumask", "cpumask"}, {"numa_cpu_nodes", "numa_cpu_nodes"},
+    {"cpus_allowed_policy", "cpus_allowed_policy"}, {"numa_mem_policy", "numa_mem_policy"},
+    {"refill_buffers", "refill_buffers"}, {"scramble_buffers", "scramble_buffers"},
+    {"thinktime", "thinktime"}, {"thinktime_blocks", "thinktime_blocks"},
 };
+
+/* fio's integer options whose unit iomark's duration parser needs spelled out:
+ * rate_cycle is in ms, flow_sleep and thinktime in us (fio HOWTO) */
+static const char *const int_units[][2] = {
+    {"ratecycle", "ms"}, {"rate_cycle", "ms"}, {"flow_sleep", "us"}, {"thinktime", "us"}};
 
 /* fio boolean: bare = 1, else 0/1 (also true/false, as fio's parser) */
 static int fio_bool(const struct iom_fio_kv *kv, bool *out, char *err, size_t errlen)
@@ -202,6 +219,28 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
                  v);
         return -ENOENT;
     }
+    if (strcmp(n, "flow") == 0 && strcmp(v, "0") == 0) {
+        job->flow = 0; /* fio's default: no flow control */
+        return 0;
+    }
+    if (strcmp(n, "flow_watermark") == 0)
+        return 0; /* fio 3.33: a soft-deprecated option it accepts and ignores */
+    if (strcmp(n, "create_serialize") == 0) {
+        bool b; /* iomark lays out a job's files one after another (fio's default 1) */
+        return fio_bool(kv, &b, err, errlen);
+    }
+    if (strcmp(n, "unlink") == 0)
+        return fio_bool(kv, &st->unlink, err, errlen);
+    if (strcmp(n, "wait_for") == 0) {
+        if (!*v || strlen(v) >= sizeof(st->wait_for))
+            return fail(err, errlen, "%s: wait_for=%s: the name of an earlier job", where, v);
+        snprintf(st->wait_for, sizeof(st->wait_for), "%s", v);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof(int_units) / sizeof(int_units[0]); i++)
+        if (strcmp(n, int_units[i][0]) == 0 && *v && strspn(v, "0123456789") == strlen(v) &&
+            strlen(v) + 3 < sizeof(kv->value))
+            strcat(kv->value, int_units[i][1]);
     if (strcmp(n, "norandommap") == 0)
         return fio_bool(kv, &st->norandommap, err, errlen);
     if (strcmp(n, "invalidate") == 0)
@@ -381,7 +420,8 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         struct iom_run_opts ro = {0};
         char nerr[300];
         bool flag = !*v && (strcmp(n, "direct") == 0 || strcmp(n, "buffered") == 0 ||
-                            strcmp(n, "zero_buffers") == 0);
+                            strcmp(n, "zero_buffers") == 0 || strcmp(n, "refill_buffers") == 0 ||
+                            strcmp(n, "scramble_buffers") == 0);
         if (iom_option_apply(native_names[i][1], flag ? NULL : v, job, &ro, nerr, sizeof(nerr)))
             return fail(err, errlen, "%s: %s", where, nerr[0] == '-' && nerr[1] == '-' ? nerr + 2
                                                                                     : nerr);

@@ -1,5 +1,6 @@
 /* options.c - the native option table and its parser. */
 #include "workload/options.h"
+#include "workload/options_int.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -10,33 +11,11 @@
 #include "workload/args.h"
 #include "workload/units.h"
 
-enum opt_type { T_SIZE, T_DURATION, T_PCT, T_U32, T_U64, T_BOOL, T_CUSTOM };
-enum opt_where { W_JOB, W_RO };
-
-struct opt;
-typedef int (*opt_fn)(const struct opt *o, const char *v, struct iom_job *job,
-                      struct iom_run_opts *ro, char *err, size_t errlen);
-/* The value of a T_CUSTOM option as text its opt_fn reads back: 1 (buf
- * filled), 0 (unset: the feature is off) or -1 (never serialised). */
-typedef int (*opt_fmt)(const struct iom_job *job, char *buf, size_t len);
-
-struct opt {
-    const char *name;
-    enum opt_type type;
-    enum opt_where where;
-    size_t off;
-    uint64_t min, max;    /* inclusive bounds for numeric types */
-    opt_fn fn;            /* T_CUSTOM */
-    const char *arg;      /* value placeholder for help */
-    const char *help;
-    opt_fmt fmt;          /* T_CUSTOM: the value back as text (iom_options_each) */
-};
-
 #define J(f) W_JOB, offsetof(struct iom_job, f)
 #define R(f) W_RO, offsetof(struct iom_run_opts, f)
 #define SEC UINT64_C(1000000000)
 
-static int bad(char *err, size_t errlen, const char *name, const char *v, const char *why)
+int iom_opt_bad(char *err, size_t errlen, const char *name, const char *v, const char *why)
 {
     snprintf(err, errlen, "--%s=%s: %s", name, v ? v : "", why);
     return -EINVAL;
@@ -47,7 +26,7 @@ static int set_rw(const struct opt *o, const char *v, struct iom_job *job, struc
 {
     (void)ro;
     if (!v || iom_rw_parse(v, &job->rw))
-        return bad(err, errlen, o->name, v,
+        return iom_opt_bad(err, errlen, o->name, v,
                    "allowed: read, write, randread, randwrite, rw (or readwrite), randrw");
     return 0;
 }
@@ -59,10 +38,10 @@ static int set_mix(const struct opt *o, const char *v, struct iom_job *job, stru
     const char *why;
     uint32_t pct;
     if (!v || iom_parse_percent(v, &pct, &why))
-        return bad(err, errlen, o->name, v, v ? why : "needs a percentage 0-100");
+        return iom_opt_bad(err, errlen, o->name, v, v ? why : "needs a percentage 0-100");
     uint32_t read_pct = strcmp(o->name, "rwmixwrite") == 0 ? 100 - pct : pct;
     if (job->rwmix_given && job->rwmixread_pct != read_pct)
-        return bad(err, errlen, o->name, v,
+        return iom_opt_bad(err, errlen, o->name, v,
                    "conflicts with the read/write mix given before (--rwmixread and "
                    "--rwmixwrite must add up to 100)");
     job->rwmixread_pct = read_pct;
@@ -78,7 +57,7 @@ static int set_engine(const struct opt *o, const char *v, struct iom_job *job,
     if (!e) {
         char list[160], why[200];
         snprintf(why, sizeof(why), "allowed: %s", iom_engine_list(list, sizeof(list)));
-        return bad(err, errlen, o->name, v, why);
+        return iom_opt_bad(err, errlen, o->name, v, why);
     }
     snprintf(job->ioengine, sizeof(job->ioengine), "%s", e->name);
     return 0;
@@ -95,7 +74,7 @@ static int set_sync(const struct opt *o, const char *v, struct iom_job *job,
     else if (strcmp(v, "sync") == 0 || strcmp(v, "1") == 0)
         job->sync = IOM_SYNC_SYNC;
     else
-        return bad(err, errlen, o->name, v,
+        return iom_opt_bad(err, errlen, o->name, v,
                    "allowed: none (0), dsync (O_DSYNC, write-through), sync (1, O_SYNC)");
     return 0;
 }
@@ -105,7 +84,7 @@ static int set_buffered(const struct opt *o, const char *v, struct iom_job *job,
 {
     (void)ro;
     if (v && strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
-        return bad(err, errlen, o->name, v, "allowed: 0 or 1");
+        return iom_opt_bad(err, errlen, o->name, v, "allowed: 0 or 1");
     job->direct = v && strcmp(v, "0") == 0;
     return 0;
 }
@@ -119,7 +98,7 @@ static int set_format(const struct opt *o, const char *v, struct iom_job *job,
     else if (v && strcmp(v, "json") == 0)
         ro->format = IOM_OUT_JSON;
     else
-        return bad(err, errlen, o->name, v, "allowed: normal, json");
+        return iom_opt_bad(err, errlen, o->name, v, "allowed: normal, json");
     return 0;
 }
 
@@ -128,7 +107,7 @@ static int set_output(const struct opt *o, const char *v, struct iom_job *job,
 {
     (void)job;
     if (!v || !*v)
-        return bad(err, errlen, o->name, v, "needs a file name");
+        return iom_opt_bad(err, errlen, o->name, v, "needs a file name");
     ro->output_path = v;
     return 0;
 }
@@ -138,7 +117,7 @@ static int set_replay(const struct opt *o, const char *v, struct iom_job *job,
 {
     (void)job;
     if (!v || !*v)
-        return bad(err, errlen, o->name, v, "needs an iomark result file (JSON)");
+        return iom_opt_bad(err, errlen, o->name, v, "needs an iomark result file (JSON)");
     ro->replay_path = v;
     return 0;
 }
@@ -148,123 +127,12 @@ static int set_name(const struct opt *o, const char *v, struct iom_job *job,
 {
     (void)ro;
     if (!v || !*v || strlen(v) >= sizeof(job->name))
-        return bad(err, errlen, o->name, v, "needs a name of 1 to 63 characters");
+        return iom_opt_bad(err, errlen, o->name, v, "needs a name of 1 to 63 characters");
     snprintf(job->name, sizeof(job->name), "%s", v);
     return 0;
 }
 
-/* "4k/50:8k/30:64k/20" (fio's bssplit; an empty percentage shares the rest) */
-static int set_bssplit(const struct opt *o, const char *v, struct iom_job *job,
-                       struct iom_run_opts *ro, char *err, size_t errlen)
-{
-    (void)ro;
-    if (!v || !*v)
-        return bad(err, errlen, o->name, v, "expected SIZE/PCT:SIZE/PCT...");
-    char *copy = strdup(v), *save = NULL;
-    if (!copy)
-        return -ENOMEM;
-    uint32_t n = 0, sum = 0, empty = 0;
-    bool given[IOM_MAX_BSSPLIT] = {false};
-    int rc = 0;
-    for (char *tok = strtok_r(copy, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
-        if (n == IOM_MAX_BSSPLIT) {
-            rc = bad(err, errlen, o->name, v, "at most 64 block sizes");
-            goto out;
-        }
-        char *slash = strchr(tok, '/');
-        if (slash)
-            *slash = '\0';
-        const char *why;
-        uint64_t bs;
-        uint32_t pct = 0;
-        if (iom_parse_size(tok, &bs, &why) || bs == 0 || bs > (UINT64_C(1) << 30)) {
-            rc = bad(err, errlen, o->name, v, "each block size must be 1 byte to 1 GiB");
-            goto out;
-        }
-        if (slash && slash[1]) {
-            if (iom_parse_percent(slash + 1, &pct, &why)) {
-                rc = bad(err, errlen, o->name, v, why);
-                goto out;
-            }
-            given[n] = true;
-        } else {
-            empty++;
-        }
-        job->bssplit[n].bs_bytes = bs;
-        job->bssplit[n].pct = pct;
-        sum += pct;
-        n++;
-    }
-    if (sum > 100 || (empty == 0 && sum != 100) || n == 0) {
-        rc = bad(err, errlen, o->name, v, "the percentages must add up to 100");
-        goto out;
-    }
-    if (empty) { /* fio: sizes without a percentage share what is left equally */
-        uint32_t share = (100 - sum) / empty, extra = (100 - sum) % empty;
-        for (uint32_t i = 0; i < n; i++)
-            if (!given[i]) {
-                job->bssplit[i].pct = share + (extra ? 1 : 0);
-                if (extra)
-                    extra--;
-            }
-    }
-    job->nr_bssplit = n;
-out:
-    free(copy);
-    return rc;
-}
 
-/* random | zipf:THETA | pareto:H | zoned:A/R:A/R... */
-static int set_dist(const struct opt *o, const char *v, struct iom_job *job,
-                    struct iom_run_opts *ro, char *err, size_t errlen)
-{
-    (void)ro;
-    if (!v)
-        return bad(err, errlen, o->name, v, "allowed: random, zipf:THETA, pareto:H, zoned:A/R:...");
-    if (strcmp(v, "random") == 0) {
-        job->dist = IOM_DIST_RANDOM;
-        return 0;
-    }
-    if (strncmp(v, "zipf:", 5) == 0 || strncmp(v, "pareto:", 7) == 0) {
-        bool zipf = v[0] == 'z';
-        char *end;
-        double p = strtod(v + (zipf ? 5 : 7), &end);
-        if (*end || (zipf && (p <= 0 || p == 1.0 || p > 100)) || (!zipf && (p <= 0 || p >= 1)))
-            return bad(err, errlen, o->name, v,
-                       zipf ? "zipf needs a theta > 0 other than 1, e.g. zipf:1.2"
-                            : "pareto needs 0 < h < 1, e.g. pareto:0.9");
-        job->dist = zipf ? IOM_DIST_ZIPF : IOM_DIST_PARETO;
-        job->dist_param = p;
-        return 0;
-    }
-    if (strncmp(v, "zoned:", 6) == 0) {
-        uint32_t n = 0, sa = 0, sr = 0;
-        const char *p = v + 6;
-        while (*p) {
-            unsigned a, r;
-            int used;
-            if (n == IOM_MAX_ZONES || sscanf(p, "%u/%u%n", &a, &r, &used) != 2 || a > 100 || r > 100)
-                return bad(err, errlen, o->name, v,
-                           "zoned needs ACCESS%/RANGE% pairs joined by ':', each summing to 100");
-            job->zones[n].access_pct = a;
-            job->zones[n].range_pct = r;
-            sa += a;
-            sr += r;
-            n++;
-            p += used;
-            if (*p == ':')
-                p++;
-            else if (*p)
-                return bad(err, errlen, o->name, v, "zoned pairs are joined by ':'");
-        }
-        if (n == 0 || sa != 100 || sr != 100)
-            return bad(err, errlen, o->name, v, "zoned access and range shares must each add up to 100");
-        job->nr_zones = n;
-        job->dist = IOM_DIST_ZONED;
-        return 0;
-    }
-    return bad(err, errlen, o->name, v, "allowed: random, zipf:THETA, pareto:H, zoned:A/R:...");
-}
 
 static int set_runtime(const struct opt *o, const char *v, struct iom_job *job,
                        struct iom_run_opts *ro, char *err, size_t errlen)
@@ -273,9 +141,9 @@ static int set_runtime(const struct opt *o, const char *v, struct iom_job *job,
     const char *why;
     uint64_t ns;
     if (!v || iom_parse_duration(v, &ns, &why))
-        return bad(err, errlen, o->name, v, v ? why : "needs a duration");
+        return iom_opt_bad(err, errlen, o->name, v, v ? why : "needs a duration");
     if (ns == 0)
-        return bad(err, errlen, o->name, v, "must be a positive duration");
+        return iom_opt_bad(err, errlen, o->name, v, "must be a positive duration");
     job->runtime_ns = ns;
     job->runtime_set = true;
     return 0;
@@ -290,9 +158,9 @@ static int set_io_size(const struct opt *o, const char *v, struct iom_job *job,
     const char *why;
     uint64_t b;
     if (!v || iom_parse_size(v, &b, &why))
-        return bad(err, errlen, o->name, v, v ? why : "needs a size");
+        return iom_opt_bad(err, errlen, o->name, v, v ? why : "needs a size");
     if (b == 0)
-        return bad(err, errlen, o->name, v, "must be greater than 0");
+        return iom_opt_bad(err, errlen, o->name, v, "must be greater than 0");
     job->io_limit_bytes = b;
     if (!job->runtime_set)
         job->runtime_ns = 0;
@@ -308,7 +176,7 @@ static int set_verify(const struct opt *o, const char *v, struct iom_job *job,
     else if (v && (strcmp(v, "0") == 0 || strcmp(v, "none") == 0))
         job->verify = false;
     else
-        return bad(err, errlen, o->name, v, "allowed: crc32c, none");
+        return iom_opt_bad(err, errlen, o->name, v, "allowed: crc32c, none");
     return 0;
 }
 
@@ -335,7 +203,7 @@ static int set_inject(const struct opt *o, const char *v, struct iom_job *job,
             }
         }
     }
-    return bad(err, errlen, o->name, v,
+    return iom_opt_bad(err, errlen, o->name, v,
                "expected ERRNO:N with ERRNO one of EIO, ENOSPC, EILSEQ, ETIMEDOUT and N > 0 "
                "(every N-th I/O fails)");
 }
@@ -360,42 +228,7 @@ static int fmt_mix(const struct iom_job *job, char *buf, size_t len)
     return 1;
 }
 
-static int fmt_bssplit(const struct iom_job *job, char *buf, size_t len)
-{
-    size_t n = 0;
-    buf[0] = '\0';
-    for (uint32_t i = 0; i < job->nr_bssplit && n < len; i++) {
-        int k = snprintf(buf + n, len - n, "%s%llu/%u", i ? ":" : "",
-                         (unsigned long long)job->bssplit[i].bs_bytes, job->bssplit[i].pct);
-        if (k > 0)
-            n += (size_t)k;
-    }
-    return job->nr_bssplit ? 1 : 0;
-}
 
-static int fmt_dist(const struct iom_job *job, char *buf, size_t len)
-{
-    size_t n;
-    switch (job->dist) {
-    case IOM_DIST_ZIPF:
-    case IOM_DIST_PARETO: /* 17 significant digits read back to the same double */
-        snprintf(buf, len, "%s:%.17g", job->dist == IOM_DIST_ZIPF ? "zipf" : "pareto",
-                 job->dist_param);
-        break;
-    case IOM_DIST_ZONED:
-        n = (size_t)snprintf(buf, len, "zoned:");
-        for (uint32_t i = 0; i < job->nr_zones && n < len; i++) {
-            int k = snprintf(buf + n, len - n, "%s%u/%u", i ? ":" : "", job->zones[i].access_pct,
-                             job->zones[i].range_pct);
-            if (k > 0)
-                n += (size_t)k;
-        }
-        break;
-    default:
-        snprintf(buf, len, "random");
-    }
-    return 1;
-}
 
 static int fmt_runtime(const struct iom_job *job, char *buf, size_t len)
 {
@@ -454,8 +287,8 @@ static const struct opt opts[] = {
      "read, write, randread, randwrite, rw, randrw (default randread)", fmt_rw},
     {"readwrite", T_CUSTOM, J(rw), 0, 0, set_rw, "PATTERN", "same as --rw", fmt_rw},
     {"bs", T_SIZE, J(bs_bytes), 1, UINT64_C(1) << 30, NULL, "SIZE", "block size (default 4K)", NULL},
-    {"bssplit", T_CUSTOM, J(bssplit), 0, 0, set_bssplit, "SIZE/PCT:...",
-     "mix of block sizes, e.g. 4k/60:64k/40", fmt_bssplit},
+    {"bssplit", T_CUSTOM, J(bssplit), 0, 0, iom_opt_set_bssplit, "SIZE/PCT:...",
+     "mix of block sizes, e.g. 4k/60:64k/40", iom_opt_fmt_bssplit},
     {"blockalign", T_SIZE, J(blockalign_bytes), 1, UINT64_C(1) << 30, NULL, "SIZE",
      "alignment of random offsets (default: the block size)", NULL},
     {"rwmixread", T_CUSTOM, J(rwmixread_pct), 0, 0, set_mix, "PCT",
@@ -463,8 +296,8 @@ static const struct opt opts[] = {
     {"rwmixwrite", T_CUSTOM, J(rwmixread_pct), 0, 0, set_mix, "PCT", "writes in % for rw/randrw", fmt_mix},
     {"percentage_random", T_PCT, J(percentage_random), 0, 100, NULL, "PCT",
      "share of random I/Os in a random pattern (default 100)", NULL},
-    {"random_distribution", T_CUSTOM, J(dist), 0, 0, set_dist, "DIST",
-     "random (default), zipf:THETA, pareto:H, zoned:A/R:...", fmt_dist},
+    {"random_distribution", T_CUSTOM, J(dist), 0, 0, iom_opt_set_dist, "DIST",
+     "random (default), zipf:THETA, pareto:H, zoned:A/R:...", iom_opt_fmt_dist},
     {"sequential_shared", T_BOOL, J(seq_shared), 0, 1, NULL, NULL,
      "sequential threads of a target share one offset (DiskSpd -si)", NULL},
     {"seq_stride", T_SIZE, J(seq_stride_bytes), 1, UINT64_C(1) << 40, NULL, "SIZE",
@@ -483,6 +316,8 @@ static const struct opt opts[] = {
     {"create_size", T_SIZE, J(create_bytes), 1, UINT64_MAX, NULL, "SIZE",
      "create or extend a file target to this size (default: --size; DiskSpd -c)", NULL},
     {"offset", T_SIZE, J(offset_bytes), 0, UINT64_MAX, NULL, "SIZE", "start of the region (default 0)", NULL},
+    {"offset_increment", T_SIZE, J(offset_increment_bytes), 1, UINT64_MAX, NULL, "SIZE",
+     "thread k of a target starts at --offset + k * SIZE, --size long (fio's offset_increment)", NULL},
     {"runtime", T_CUSTOM, J(runtime_ns), 0, 0, set_runtime, "TIME",
      "measured duration (default 10s; units ns us ms s m h d)", fmt_runtime},
     {"io_size", T_CUSTOM, J(io_limit_bytes), 0, 0, set_io_size, "SIZE",
@@ -508,8 +343,54 @@ static const struct opt opts[] = {
      "cap per thread in IOPS; latency then counts from each I/O's intended start", NULL},
     {"rate", T_SIZE, J(rate_bytes_per_s), 1, UINT64_MAX, NULL, "SIZE",
      "cap per thread in bytes/s (e.g. 50M = 50 MiB/s)", NULL},
+    {"startdelay", T_CUSTOM, J(startdelay_ns), 0, 0, iom_opt_set_startdelay, "TIME[-TIME]",
+     "wait before the job starts, its warm-up follows; LOW-HIGH: drawn once per job (fio)",
+     iom_opt_fmt_startdelay},
+    {"rate_min", T_SIZE, J(ratemin_bytes), 1, UINT64_MAX, NULL, "SIZE",
+     "a thread whose bytes/s in a direction fall below SIZE over --rate_cycle (after 2 s) "
+     "stops with EIO (fio's ratemin)", NULL},
+    {"ratemin", T_SIZE, J(ratemin_bytes), 1, UINT64_MAX, NULL, "SIZE", "same as --rate_min", NULL},
+    {"rate_iops_min", T_U64, J(rate_iops_min), 1, UINT64_MAX, NULL, "N",
+     "as --rate_min in I/Os per second", NULL},
+    {"rate_cycle", T_DURATION, J(ratecycle_ns), 1000000, UINT64_MAX, NULL, "TIME",
+     "window of the --rate_min check (default 1s)", NULL},
+    {"flow", T_U32, J(flow), 1, 1000, NULL, "N",
+     "weight in fio's token flow: jobs of one --flow_id issue I/Os in the ratio of their weights",
+     NULL},
+    {"flow_id", T_U32, J(flow_id), 0, UINT32_MAX, NULL, "N", "the flow a --flow job shares (0)",
+     NULL},
+    {"flow_sleep", T_DURATION, J(flow_sleep_ns), 1000, UINT64_MAX, NULL, "TIME",
+     "held back by --flow: let the queue drain, then sleep TIME (default: retry at once)", NULL},
+    {"iodepth_batch_submit", T_U32, J(iodepth_batch_submit), 1, 65536, NULL, "N",
+     "submit at most N I/Os per call (default: every free slot)", NULL},
+    {"iodepth_batch", T_U32, J(iodepth_batch_submit), 1, 65536, NULL, "N",
+     "same as --iodepth_batch_submit", NULL},
+    {"iodepth_batch_complete_min", T_U32, J(iodepth_batch_complete_min), 1, 65536, NULL, "N",
+     "wait for at least N completions per reap (default 1)", NULL},
+    {"iodepth_batch_complete", T_U32, J(iodepth_batch_complete_min), 1, 65536, NULL, "N",
+     "same as --iodepth_batch_complete_min", NULL},
+    {"iodepth_batch_complete_max", T_U32, J(iodepth_batch_complete_max), 1, 65536, NULL, "N",
+     "take at most N completions per reap (default: --iodepth)", NULL},
+    {"iodepth_low", T_U32, J(iodepth_low), 1, 65536, NULL, "N",
+     "once the queue is full, refill it only when N or fewer I/Os are in flight", NULL},
+    {"cpus_allowed", T_CUSTOM, J(cpus), 0, 0, iom_opt_set_cpus, "CPUS",
+     "run the worker threads on these CPUs, e.g. 0,2-3", iom_opt_fmt_cpus},
+    {"cpumask", T_CUSTOM, J(cpus), 0, 0, iom_opt_set_cpus, "MASK",
+     "the same as a bit mask, e.g. 0x5", NULL},
+    {"numa_cpu_nodes", T_CUSTOM, J(cpus), 0, 0, iom_opt_set_numa_cpus, "NODES",
+     "run the worker threads on the CPUs of these NUMA nodes, e.g. 0", NULL},
+    {"cpus_allowed_policy", T_CUSTOM, J(cpus_split), 0, 0, iom_opt_set_cpus_policy, "POLICY",
+     "shared (default): every thread on the whole set; split: thread i on the set's i-th CPU",
+     iom_opt_fmt_cpus_policy},
+    {"numa_mem_policy", T_CUSTOM, J(mem_policy), 0, 0, iom_opt_set_mem_policy, "MODE[:NODES]",
+     "worker threads' memory policy: default, local, prefer:N, bind:NODES, interleave:NODES",
+     iom_opt_fmt_mem_policy},
     {"randseed", T_U64, J(seed), 0, UINT64_MAX, NULL, "N", "seed of the offset generators", NULL},
     {"zero_buffers", T_BOOL, J(zero_buffers), 0, 1, NULL, NULL, "write zeros, not random data", NULL},
+    {"refill_buffers", T_BOOL, J(refill_buffers), 0, 1, NULL, NULL,
+     "new random data in every write (fio)", NULL},
+    {"scramble_buffers", T_BOOL, J(scramble_buffers), 0, 1, NULL, NULL,
+     "each write's 512-byte blocks get its offset and time, as fio (default 0; fio's 1)", NULL},
     {"verify", T_CUSTOM, J(verify), 0, 0, set_verify, "crc32c",
      "write self-checking blocks; reads check offset, seed and CRC-32C", fmt_verify},
     {"continue_on_error", T_BOOL, J(continue_on_error), 0, 1, NULL, NULL,
@@ -629,7 +510,7 @@ int iom_option_apply(const char *name, const char *v, struct iom_job *job, struc
     uint64_t v64 = 0;
     uint32_t p32 = 0;
     if (o->type != T_BOOL && o->type != T_CUSTOM && !v)
-        return bad(err, errlen, o->name, v, "needs a value");
+        return iom_opt_bad(err, errlen, o->name, v, "needs a value");
     switch (o->type) {
     case T_CUSTOM:
         return o->fn(o, v, job, ro, err, errlen);
@@ -639,11 +520,11 @@ int iom_option_apply(const char *name, const char *v, struct iom_job *job, struc
         else if (strcmp(v, "0") == 0 || strcmp(v, "false") == 0)
             *(bool *)field = false;
         else
-            return bad(err, errlen, o->name, v, "allowed: 0 or 1");
+            return iom_opt_bad(err, errlen, o->name, v, "allowed: 0 or 1");
         return 0;
     case T_PCT:
         if (iom_parse_percent(v, &p32, &why))
-            return bad(err, errlen, o->name, v, why);
+            return iom_opt_bad(err, errlen, o->name, v, why);
         *(uint32_t *)field = p32;
         return 0;
     case T_SIZE:
@@ -654,12 +535,12 @@ int iom_option_apply(const char *name, const char *v, struct iom_job *job, struc
             snprintf(wbuf, sizeof(wbuf), "negative values are not allowed; must be %s%s",
                      range_text(o, rbuf, sizeof(rbuf)),
                      o->type == T_SIZE && !(o->min == 1 && o->max == UINT64_MAX) ? " bytes" : "");
-            return bad(err, errlen, o->name, v, wbuf);
+            return iom_opt_bad(err, errlen, o->name, v, wbuf);
         }
         if (o->type == T_SIZE ? iom_parse_size(v, &v64, &why)
             : o->type == T_DURATION ? iom_parse_duration(v, &v64, &why)
                                     : iom_parse_u64(v, &v64, &why))
-            return bad(err, errlen, o->name, v, why);
+            return iom_opt_bad(err, errlen, o->name, v, why);
         break;
     }
     if (v64 < o->min || v64 > o->max) {
@@ -670,7 +551,7 @@ int iom_option_apply(const char *name, const char *v, struct iom_job *job, struc
         else
             snprintf(wbuf, sizeof(wbuf), "must be %s%s", range_text(o, rbuf, sizeof(rbuf)),
                      o->type == T_SIZE ? " bytes" : "");
-        return bad(err, errlen, o->name, v, wbuf);
+        return iom_opt_bad(err, errlen, o->name, v, wbuf);
     }
     if (o->type == T_U32)
         *(uint32_t *)field = (uint32_t)v64;

@@ -25,6 +25,7 @@ void iom_job_defaults(struct iom_job *job)
     job->iodepth = 1;
     job->runtime_ns = UINT64_C(10000000000);
     job->series_interval_ns = UINT64_C(1000000000);
+    job->ratecycle_ns = UINT64_C(1000000000);
     snprintf(job->ioengine, sizeof(job->ioengine), "%s", iom_engines[0]->name); /* the default */
     job->direct = true;
 }
@@ -89,6 +90,15 @@ bool iom_job_random(const struct iom_job *job)
     return job->rw == IOM_RW_RANDREAD || job->rw == IOM_RW_RANDWRITE || job->rw == IOM_RW_RANDRW;
 }
 
+uint64_t iom_job_span_bytes(const struct iom_job *job)
+{
+    if (!job->size_bytes)
+        return 0;
+    unsigned __int128 span = (unsigned __int128)job->offset_increment_bytes *
+                             (job->numjobs ? job->numjobs - 1 : 0) + job->size_bytes;
+    return span > UINT64_MAX ? UINT64_MAX : (uint64_t)span;
+}
+
 uint64_t iom_job_max_bs(const struct iom_job *job)
 {
     uint64_t m = job->bs_bytes;
@@ -149,6 +159,17 @@ int iom_job_validate(const struct iom_job *job, const char **option, const char 
             *why = "zoned access and range percentages must each add up to 100";
             return -EINVAL;
         }
+    }
+    if ((job->ratemin_bytes && job->rate_bytes_per_s && job->ratemin_bytes > job->rate_bytes_per_s) ||
+        (job->rate_iops_min && job->rate_iops && job->rate_iops_min > job->rate_iops)) {
+        *option = job->ratemin_bytes > job->rate_bytes_per_s ? "rate_min" : "rate_iops_min";
+        *why = "the minimum rate exceeds the rate cap (fio: \"minimum rate exceeds rate\")";
+        return -EINVAL;
+    }
+    if (job->startdelay_hi_ns && job->startdelay_hi_ns < job->startdelay_ns) {
+        *option = "startdelay";
+        *why = "a range needs LOW-HIGH with LOW <= HIGH";
+        return -EINVAL;
     }
     if (job->size_bytes && job->size_bytes < iom_job_max_bs(job)) {
         *option = "size";

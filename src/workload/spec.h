@@ -85,6 +85,9 @@ struct iom_job {
     /* range */
     uint64_t offset_bytes;       /* start of the region on each target */
     uint64_t size_bytes;         /* region length; 0 = to the end of the target */
+    uint64_t offset_increment_bytes; /* fio's offset_increment: thread k of a target works on
+                                    [offset + k * this, + size) (to the end without a size);
+                                    0 = every thread on the one region */
     uint64_t create_bytes;       /* create or extend a file target to this size (0: size) */
 
     /* time */
@@ -112,9 +115,30 @@ struct iom_job {
     uint64_t rate_iops;
     uint64_t rate_bytes_per_s;
 
+    /* start and control between jobs (fio: startdelay, rate_min, flow; docs/fio-jobs.md) */
+    uint64_t startdelay_ns;      /* wait this long before the job starts (its ramp follows) */
+    uint64_t startdelay_hi_ns;   /* above startdelay_ns: a range, drawn once per job from its seed */
+    uint64_t ratemin_bytes;      /* per thread and direction: a rate below this over ratecycle_ns */
+    uint64_t rate_iops_min;      /* (or fewer I/Os per second) stops the thread with EIO (fio) */
+    uint64_t ratecycle_ns;       /* window of the minimum-rate check (fio default 1 s) */
+    uint32_t flow;               /* weight in fio's token flow among jobs of one flow_id (0 off) */
+    uint32_t flow_id;
+    uint64_t flow_sleep_ns;      /* held back by flow: drain, then sleep this long (0: yield) */
+    uint32_t iodepth_batch_submit;       /* I/Os per submit call (0: every free slot) */
+    uint32_t iodepth_batch_complete_min; /* completions to wait for at least (0: 1) */
+    uint32_t iodepth_batch_complete_max; /* completions to take at most per call (0: iodepth) */
+    uint32_t iodepth_low;        /* once full, refill only when in flight falls to this (0: at once) */
+    /* CPU and memory placement of the worker threads (fio: cpus_allowed, numa_*) */
+    uint64_t cpus[16];           /* CPU set, bit c = CPU c (1024 CPUs); all 0: no affinity */
+    bool cpus_split;             /* cpus_allowed_policy=split: thread i gets the i-th CPU of the set */
+    uint8_t mem_policy;          /* 0 unset; else 1 + MPOL_ mode: default, preferred, bind, interleave, local */
+    uint64_t mem_nodes;          /* the policy's NUMA nodes, bit n = node n */
+
     /* data */
     uint64_t seed;               /* offset generator seed; 0 = fixed default */
     bool zero_buffers;           /* write zeros instead of random data */
+    bool refill_buffers;         /* new random data in every write's buffer (fio) */
+    bool scramble_buffers;       /* each write's 512-byte blocks get its offset and time (fio) */
     bool verify;                 /* --verify=crc32c: self-checking blocks (core/verify.h) */
 
     /* faults */
@@ -166,6 +190,10 @@ uint32_t iom_job_read_pct(const struct iom_job *job);
 bool iom_job_writes(const struct iom_job *job);
 /* True for randread/randwrite/randrw. */
 bool iom_job_random(const struct iom_job *job);
+/* Bytes from the region's start that the job's threads cover: size_bytes,
+ * plus (numjobs - 1) x offset_increment_bytes when both are set; 0 when
+ * size_bytes is 0 (to the end of the target). Saturates at UINT64_MAX. */
+uint64_t iom_job_span_bytes(const struct iom_job *job);
 /* Largest block size the job issues. */
 uint64_t iom_job_max_bs(const struct iom_job *job);
 

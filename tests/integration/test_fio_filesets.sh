@@ -104,4 +104,48 @@ JOB
     fail "no wrap offsets: $offs (fio 3.33: 0..24576 four times each)"
 fi
 
+# --- offset_increment: clone k starts at offset + k * offset_increment --------
+# fio 3.33 on a 1 MiB file, numjobs=3, offset=8k, offset_increment=256k,
+# size=128k: each clone 32 reads, clone k over [8k + k*256k, + 128k) (strace:
+# first/last offsets 8192/135168, 270336/397312, 532480/659456); without size,
+# io_size=64k: 16 reads from 0, 262144, 524288 (last 61440, 323584, 585728)
+head -c 1048576 /dev/urandom >m1
+cat >oi.fio <<JOB
+[j]
+ioengine=psync
+bs=4k
+rw=read
+filename=$WORK/m1
+numjobs=3
+offset=8k
+offset_increment=256k
+size=128k
+[k]
+stonewall
+ioengine=psync
+bs=4k
+rw=read
+filename=$WORK/m1
+numjobs=3
+offset_increment=256k
+io_size=64k
+JOB
+if "$IOMARK" run oi.fio --quiet --output-format=json --output=oi.json 2>err.txt; then
+  got=$(counts oi.json | tr '\n' ' ')
+  [ "$got" = "j 32 131072 j 32 131072 j 32 131072 k 16 65536 k 16 65536 k 16 65536 " ] &&
+    pass "offset_increment: 32 reads per clone with size, 16 with io_size (fio 3.33)" ||
+    fail "offset_increment counts: $got"
+else
+  fail "offset_increment run: $(head -c 300 err.txt)"
+fi
+if command -v strace >/dev/null; then
+  strace -f -e trace=pread64 -o oi.tr "$IOMARK" run oi.fio --quiet >/dev/null 2>err.txt || true
+  ranges=$(awk '/4096, [0-9]+\) = 4096/ {match($0, /4096, [0-9]+\)/); o=substr($0, RSTART+6, RLENGTH-7)+0;
+                p=$1; if (!(p in mn) || o < mn[p]) mn[p]=o; if (o > mx[p]) mx[p]=o; n[p]++}
+               END {for (p in n) print mn[p] "-" mx[p] "/" n[p]}' oi.tr | sort -n | tr '\n' ' ')
+  want="0-61440/16 8192-135168/32 262144-323584/16 270336-397312/32 524288-585728/16 532480-659456/32 "
+  [ "$ranges" = "$want" ] && pass "offset_increment: each clone's offsets as fio 3.33's (strace)" ||
+    fail "offset_increment offsets: '$ranges', fio 3.33: '$want'"
+fi
+
 finish

@@ -141,7 +141,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 jobs = d["jobs"]
 assert len(jobs) == 12 and [j["groupid"] for j in jobs] == list(range(12))
-assert d["iomark"]["ignored_options"] == ["line 13: end_fsync=1", "line 14: refill_buffers=1"]
+assert d["iomark"]["ignored_options"] == ["line 13: end_fsync=1"]
 rd = jobs[0]["read"]
 assert rd["io_bytes"] == 16 * 1024 * 1024, rd["io_bytes"]   # size-based: one pass of 16 MiB
 assert jobs[6]["jobname"] == "RND4K-Q32T16-RD" and jobs[6]["read"]["total_ios"] > 0

@@ -147,16 +147,16 @@ static void test_cdm(void)
     char err[600];
     struct iom_fio_parse_opts po;
     memset(&po, 0, sizeof(po));
-    /* end_fsync and refill_buffers are outside the subset: refused by name and line */
+    /* end_fsync is outside the subset: refused by name and line (refill_buffers runs) */
     expect_refused(text, &po, "line 13", "end_fsync");
     po.ignore_unknown = true;
     CHECK(parse(text, &po, &f, err) == 0);
     CHECK_U64(f.nr_jobs, 12);
-    CHECK_U64(f.nr_ignored, 2);
-    if (f.nr_ignored == 2) {
+    CHECK_U64(f.nr_ignored, 1);
+    if (f.nr_ignored == 1)
         CHECK(strcmp(f.ignored[0], "line 13: end_fsync=1") == 0);
-        CHECK(strcmp(f.ignored[1], "line 14: refill_buffers=1") == 0);
-    }
+    if (f.nr_jobs)
+        CHECK(f.jobs[0].job.refill_buffers);
     /* every section has stonewall or wait_for_previous: one step and group each */
     CHECK_U64(f.nr_steps, 12);
     CHECK_U64(f.nr_groups, 12);
@@ -202,12 +202,11 @@ static void test_cdm(void)
         /* job options as written in the section, for fio's JSON */
         CHECK_U64(f.jobs[7].nr_opts, 5);
         CHECK(strcmp(f.jobs[7].opts[0].name, "wait_for_previous") == 0);
-        /* the [global] section has 13 options (lines 4-16 of the file); the two skipped
-         * ones (end_fsync, refill_buffers) are listed as skipped, not as options */
-        CHECK_U64(f.nr_global, 11);
+        /* the [global] section has 13 options (lines 4-16 of the file); the skipped
+         * one (end_fsync) is listed as skipped, not as an option */
+        CHECK_U64(f.nr_global, 12);
         for (uint32_t g = 0; g < f.nr_global; g++)
-            CHECK(strcmp(f.global[g].name, "end_fsync") && strcmp(f.global[g].name,
-                                                                  "refill_buffers"));
+            CHECK(strcmp(f.global[g].name, "end_fsync"));
         iom_fio_file_free(&f);
     }
     /* a variable that is not set is named with its line */
@@ -564,13 +563,13 @@ static void test_syntax(void)
     }
     iom_fio_file_free(&f);
     /* every unsupported option of the file in one refusal, engines and zoned options by name */
-    CHECK(parse("[global]\nioengine=rbd\nzonemode=zbd\n[a]\nexitall=1\n[b]\nflow=2\n", NULL,
+    CHECK(parse("[global]\nioengine=rbd\nzonemode=zbd\n[a]\nexitall=1\n[b]\nss_dur=2\n", NULL,
                 &f, err) == -EINVAL);
     CHECK(strstr(err, "4 options") != NULL);
     CHECK(strstr(err, "line 2: ioengine=rbd") != NULL);
     CHECK(strstr(err, "line 3: zonemode=zbd (zoned") != NULL);
     CHECK(strstr(err, "line 5: exitall=1") != NULL);
-    CHECK(strstr(err, "line 7: flow=2") != NULL);
+    CHECK(strstr(err, "line 7: ss_dur=2") != NULL);
     /* defaults and options fio's corpus uses */
     CHECK(parse("[a]\nfilename=/tmp/x\nrw=randread\n[b]\nfilename=/tmp/y\nnorandommap\n"
                 "invalidate=0\nrandom_generator=lfsr\nverify=crc32c\ncontinue_on_error=none\n"

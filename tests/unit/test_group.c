@@ -40,7 +40,7 @@ int main(void)
     unsigned nr[2] = {1, 1};
     struct iom_result *out[2] = {NULL, NULL};
     uint64_t t0 = iom_now_ns();
-    int rc = iom_run_group(jp, tp, nr, 2, NULL, out);
+    int rc = iom_run_group(jp, tp, nr, 2, NULL, NULL, out);
     double wall = (double)(iom_now_ns() - t0) / 1e9;
     CHECK(rc == 0);
     CHECK(out[0] && out[1]);

@@ -28,13 +28,20 @@ static const char *const every[][2] = {
     {"thinktime", "3ms"}, {"thinktime_blocks", "24"}, {"rate_iops", "5000"}, {"rate", "50M"},
     {"randseed", "12345"}, {"zero_buffers", "1"}, {"verify", "crc32c"},
     {"continue_on_error", "1"}, {"inject_error", "ENOSPC:777"}, {"keep", "1"},
+    {"startdelay", "2s-5s"}, {"rate_min", "1M"}, {"rate_iops_min", "10"}, {"rate_cycle", "500ms"},
+    {"flow", "3"}, {"flow_id", "2"}, {"flow_sleep", "1ms"}, {"iodepth_batch_submit", "4"},
+    {"iodepth_batch_complete_min", "2"}, {"iodepth_batch_complete_max", "8"},
+    {"iodepth_low", "16"}, {"cpus_allowed", "0"}, {"cpus_allowed_policy", "split"},
+    {"numa_mem_policy", "local"}, {"refill_buffers", "1"}, {"scramble_buffers", "1"},
+    {"offset_increment", "1M"},
 };
 #define NR_EVERY (sizeof(every) / sizeof(every[0]))
 /* options that are not part of a workload's spec: aliases of the rows
  * above, the session's options and the --force safety override */
 static const char *const not_spec[] = {"readwrite", "rwmixwrite", "buffered", "output-format",
                                        "output", "replay", "quiet", "status-interval", "help",
-                                       "force"};
+                                       "force", "ratemin", "iodepth_batch",
+                                       "iodepth_batch_complete", "cpumask", "numa_cpu_nodes"};
 
 struct kv {
     char name[64][64];

@@ -1,0 +1,68 @@
+/*
+ * options_int.h - internal to the native option table (options.c) and the files
+ * holding some of its setters (options_mix.c: bssplit, random_distribution;
+ * options_sched.c: start delay, CPU and NUMA placement). Nothing outside
+ * src/workload/options*.c includes it.
+ */
+#ifndef IOMARK_WORKLOAD_OPTIONS_INT_H
+#define IOMARK_WORKLOAD_OPTIONS_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "workload/options.h"
+#include "workload/spec.h"
+
+enum opt_type { T_SIZE, T_DURATION, T_PCT, T_U32, T_U64, T_BOOL, T_CUSTOM };
+enum opt_where { W_JOB, W_RO };
+
+struct opt;
+typedef int (*opt_fn)(const struct opt *o, const char *v, struct iom_job *job,
+                      struct iom_run_opts *ro, char *err, size_t errlen);
+/* The value of a T_CUSTOM option as text its opt_fn reads back: 1 (buf
+ * filled), 0 (unset: the feature is off) or -1 (never serialised). */
+typedef int (*opt_fmt)(const struct iom_job *job, char *buf, size_t len);
+
+struct opt {
+    const char *name;
+    enum opt_type type;
+    enum opt_where where;
+    size_t off;
+    uint64_t min, max;    /* inclusive bounds for numeric types */
+    opt_fn fn;            /* T_CUSTOM */
+    const char *arg;      /* value placeholder for help */
+    const char *help;
+    opt_fmt fmt;          /* T_CUSTOM: the value back as text (iom_options_each) */
+};
+
+/* "--NAME=V: why" into err (errlen bytes); returns -EINVAL. */
+int iom_opt_bad(char *err, size_t errlen, const char *name, const char *v, const char *why);
+
+/* Setters (opt_fn): parse v into job; 0, or -EINVAL with "--NAME=V: what is allowed" in err.
+ * Formatters (opt_fmt): the value back as text the setter reads; 1 set, 0 unset, -1 never. */
+int iom_opt_set_bssplit(const struct opt *o, const char *v, struct iom_job *job,
+                        struct iom_run_opts *ro, char *err, size_t errlen);
+int iom_opt_set_dist(const struct opt *o, const char *v, struct iom_job *job,
+                     struct iom_run_opts *ro, char *err, size_t errlen);
+int iom_opt_fmt_bssplit(const struct iom_job *job, char *buf, size_t len);
+int iom_opt_fmt_dist(const struct iom_job *job, char *buf, size_t len);
+/* options_sched.c: startdelay (TIME or LOW-HIGH), cpus_allowed/cpumask (checked
+ * against sysconf(_SC_NPROCESSORS_CONF)), cpus_allowed_policy, numa_cpu_nodes (the
+ * nodes' CPUs from /sys/devices/system/node/node<n>/cpulist; a missing node is an
+ * error), numa_mem_policy (MODE[:NODES], nodes checked the same way). */
+int iom_opt_set_startdelay(const struct opt *o, const char *v, struct iom_job *job,
+                           struct iom_run_opts *ro, char *err, size_t errlen);
+int iom_opt_fmt_startdelay(const struct iom_job *job, char *buf, size_t len);
+int iom_opt_set_cpus(const struct opt *o, const char *v, struct iom_job *job,
+                     struct iom_run_opts *ro, char *err, size_t errlen);
+int iom_opt_fmt_cpus(const struct iom_job *job, char *buf, size_t len);
+int iom_opt_set_cpus_policy(const struct opt *o, const char *v, struct iom_job *job,
+                            struct iom_run_opts *ro, char *err, size_t errlen);
+int iom_opt_fmt_cpus_policy(const struct iom_job *job, char *buf, size_t len);
+int iom_opt_set_numa_cpus(const struct opt *o, const char *v, struct iom_job *job,
+                          struct iom_run_opts *ro, char *err, size_t errlen);
+int iom_opt_set_mem_policy(const struct opt *o, const char *v, struct iom_job *job,
+                           struct iom_run_opts *ro, char *err, size_t errlen);
+int iom_opt_fmt_mem_policy(const struct iom_job *job, char *buf, size_t len);
+
+#endif
