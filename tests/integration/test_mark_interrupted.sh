@@ -4,25 +4,27 @@
 # and "counted": false, is in no figure (best, mean, min-max), and the text
 # table marks it; a direction whose only run was interrupted reports no
 # figure ("-" in text, null in JSON). The signal is sent once the progress
-# line (--status-interval) shows the wanted run has started, not after a
-# fixed sleep alone. Expected values are read from the document's own runs.
+# line (--status-interval) shows the wanted run measuring with figures, not
+# after a fixed sleep. Expected values are read from the document's own runs.
 source "$(dirname "$0")/lib.sh"
 cd "$WORK"
 # mark_until WHAT OPTS... : start a mark (2 runs of 3 s after a 1 s
-# preparation run), wait until its progress names WHAT (its first line comes
-# about 1 s into the 3 s run), wait 0.2 s more, send SIGINT; exit status in $rc
+# preparation run), wait until its progress shows WHAT measuring with figures
+# (the runner's first rates come a second into the run: I/O has been done, on
+# however busy a machine), send SIGINT; exit status in $rc
 mark_until() {
   local what=$1; shift
+  local want="SEQ1M Q8T1 read $what: measuring [0-9]+/3 s, "
   : >"$WORK/prog"
   "$IOMARK" mark --runs=2 --prepare=1s --pause=0 --runtime=3s --size=32M --status-interval=1 \
     "$@" "$WORK" 2>"$WORK/prog" &
   local pid=$! i
-  for i in $(seq 1 300); do
-    grep -q "SEQ1M Q8T1 read $what" "$WORK/prog" && break
+  for i in $(seq 1 1200); do
+    grep -qE "$want" "$WORK/prog" && break
+    kill -0 $pid 2>/dev/null || break
     sleep 0.05
   done
-  grep -q "SEQ1M Q8T1 read $what" "$WORK/prog" || fail "progress never showed '$what': $(cat "$WORK/prog")"
-  sleep 0.2
+  grep -qE "$want" "$WORK/prog" || fail "progress never showed '$want': $(cat "$WORK/prog")"
   kill -INT $pid
   rc=0; wait $pid || rc=$?
 }
