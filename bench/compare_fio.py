@@ -38,3 +38,22 @@ print("%-26s iomark %11.0f IOPS mean %8.2f us p99 %8.2f us cpu %6.3f us/IO | "
          f_iops, mean(F["mean"]), mean(F["p99"]), f_cpu,
          i_iops / f_iops, (f_cpu / i_cpu) if i_cpu > 0 else float("inf"),
          mean(I["mean"]) / mean(F["mean"])))
+
+# Whole-process figures from bench/proc_cpu.py (when present): CPU of every
+# thread of each tool (fio's io-wq workers and main process included) per I/O
+# in the same window of its run, the same measurement for both tools.
+# I/Os per CPU-second, per round, mean and best of the rounds.
+def proc(tool, r):
+    try:
+        p = json.load(open("%s/%s.%d.proc.json" % (d, tool, r)))
+    except OSError:
+        return None
+    return p["ios"] / p["cpu_s"] if p["cpu_s"] > 0 else None
+
+pi = [proc("i", r) for r in range(1, rounds + 1)]
+pf = [proc("f", r) for r in range(1, rounds + 1)]
+if all(x is not None for x in pi + pf):
+    print("%-26s all threads: I/Os per CPU-second iomark mean %.0f best %.0f | "
+          "fio mean %.0f best %.0f | ratio mean %.3f best %.3f | rounds %s"
+          % (name, mean(pi), max(pi), mean(pf), max(pf), mean(pi) / mean(pf), max(pi) / max(pf),
+             " ".join("%.0f/%.0f" % (a, b) for a, b in zip(pi, pf))))

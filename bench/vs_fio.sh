@@ -5,8 +5,12 @@
 #   RAM-backed loop device (file on /dev/shm, O_DIRECT) 4K randread QD1, QD32 (io_uring);
 #   a file on the machine's disk: 4K randread QD32 and 1M sequential read.
 # For each case it prints both tools' IOPS, mean and p99 latency (submission
-# to completion), CPU per I/O (each tool's own process CPU over its measured
-# time), and the ratios iomark/fio. Needs root for the loop device.
+# to completion), CPU per I/O (each tool's own figure: iomark's process CPU
+# over its measured time, fio's job thread), and the ratios iomark/fio; then
+# a second line from bench/proc_cpu.py, the same for both tools: the whole
+# process's CPU (every thread, io_uring io-wq workers included) over the I/Os
+# /proc/diskstats counted on the device while it ran. Needs root for the loop
+# device.
 #
 # usage: bench/vs_fio.sh [RUNTIME_S] [ROUNDS]   (defaults 10 s, 2 rounds)
 #        BENCH_CASES=REGEX limits the run to the cases whose name matches (grep -E)
@@ -53,11 +57,16 @@ echo "# $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed
 for c in "${CASES[@]}"; do
   IFS='|' read -r name iopt fopt target <<<"$c"
   [ -z "${BENCH_CASES:-}" ] || grep -qE -- "$BENCH_CASES" <<<"$name" || continue
+  bs=$(grep -oE -- '--bs=[0-9]+[kKmM]' <<<"$iopt" | cut -d= -f2)
+  case $bs in *[kK]) bs=$(( ${bs%?} * 1024 )) ;; *[mM]) bs=$(( ${bs%?} * 1048576 )) ;; esac
+  FROM=$(( RT / 5 + 1 )); TO=$(( RT - RT / 5 ))   # a window inside both tools' run time
   for r in $(seq 1 "$ROUNDS"); do
     # shellcheck disable=SC2086
-    "$IOMARK" run $iopt --runtime=${RT}s --randseed=$r --output-format=json --output="$W/i.$r.json" --quiet "$target"
+    bench/proc_cpu.py "$W/i.$r.proc.json" "$target" "$bs" "$FROM" "$TO" -- \
+      "$IOMARK" run $iopt --runtime=${RT}s --randseed=$r --output-format=json --output="$W/i.$r.json" --quiet "$target"
     # shellcheck disable=SC2086
-    fio --name=bench $fopt --direct=1 --filename="$target" --runtime=$RT --time_based \
+    bench/proc_cpu.py "$W/f.$r.proc.json" "$target" "$bs" "$FROM" "$TO" -- \
+      fio --name=bench $fopt --direct=1 --filename="$target" --runtime=$RT --time_based \
         --lat_percentiles=1 --randrepeat=0 --output-format=json --output="$W/f.$r.json" >/dev/null
   done
   /usr/bin/python3 bench/compare_fio.py "$name" "$W" "$ROUNDS"

@@ -2,11 +2,17 @@
 #include "probe/devmon.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+
+#ifndef O_CLOEXEC /* mingw-w64 */
+#define O_CLOEXEC 0
+#endif
 
 #define DEFAULT_PERIOD_NS UINT64_C(10000000)
 
@@ -133,15 +139,45 @@ static void acc_add(struct acc *a, double v)
         a->max = v;
 }
 
-static void sample_inflight(struct iom_devmon *m)
+/*
+ * Parse sysfs "inflight" ("READS WRITES\n", Documentation/ABI/stable/
+ * sysfs-block) read again from offset 0 of an open descriptor: sysfs
+ * regenerates the text on each read at offset 0, so the sampler keeps one
+ * descriptor per device instead of a path walk, open and close per sample.
+ * Returns 0 or -errno.
+ */
+static int inflight_pread(int fd, uint64_t *reads, uint64_t *writes)
+{
+    char buf[64];
+    ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+    if (n <= 0)
+        return n < 0 ? -errno : -EINVAL;
+    buf[n] = 0;
+    unsigned long long r, w;
+    if (sscanf(buf, "%llu %llu", &r, &w) != 2)
+        return -EINVAL;
+    *reads = r;
+    *writes = w;
+    return 0;
+}
+
+/* One in-flight sample of every active device; fds[] (-1 = not open yet) are the sampler's. */
+static void sample_inflight(struct iom_devmon *m, int *fds)
 {
     for (unsigned i = 0; i < m->nr; i++) {
         struct dev *d = &m->d[i];
-        uint64_t r, w;
+        uint64_t r = 0, w = 0;
         pthread_mutex_lock(&m->lock);
         bool active = d->active;
         pthread_mutex_unlock(&m->lock);
-        if (!active || iom_inflight_read(m->root, d->name, &r, &w))
+        if (!active)
+            continue;
+        if (fds[i] < 0) {
+            char p[4096];
+            snprintf(p, sizeof(p), "%s/sys/class/block/%s/inflight", m->root, d->name);
+            fds[i] = open(p, O_RDONLY | O_CLOEXEC);
+        }
+        if (fds[i] < 0 || inflight_pread(fds[i], &r, &w))
             continue;
         pthread_mutex_lock(&m->lock);
         acc_add(&d->iv, (double)(r + w));
@@ -153,12 +189,17 @@ static void sample_inflight(struct iom_devmon *m)
 static void *sampler(void *arg)
 {
     struct iom_devmon *m = arg;
+    int *fds = malloc((m->nr ? m->nr : 1) * sizeof(*fds));
+    if (!fds)
+        return NULL;
+    for (unsigned i = 0; i < m->nr; i++)
+        fds[i] = -1;
     struct timespec next;
     clock_gettime(CLOCK_MONOTONIC, &next);
     pthread_mutex_lock(&m->lock);
     while (!m->stop) {
         pthread_mutex_unlock(&m->lock);
-        sample_inflight(m);
+        sample_inflight(m, fds);
         pthread_mutex_lock(&m->lock);
         uint64_t ns = (uint64_t)next.tv_nsec + m->period_ns;
         next.tv_sec += (time_t)(ns / 1000000000u);
@@ -167,6 +208,10 @@ static void *sampler(void *arg)
             ;
     }
     pthread_mutex_unlock(&m->lock);
+    for (unsigned i = 0; i < m->nr; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+    free(fds);
     return NULL;
 }
 

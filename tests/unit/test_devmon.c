@@ -158,6 +158,41 @@ static void check_sampler(void)
     CHECK(n > 1, "the sampler thread never sampled (n=%llu)", (unsigned long long)n);
 }
 
+/* The sampler keeps the inflight file open and reads it again from the
+ * start each time (sysfs regenerates it): after the file changes from 2+5
+ * to 4+4 in place (same inode), later samples read 8. Every sample is a 7
+ * or an 8, so the number of 8s is sum - 7 n = n (mean - 7); the tick adds
+ * one 8 of its own (it opens the file), so two or more 8s mean the sampler
+ * itself read the new value through its open descriptor. Waits grow until
+ * the thread has run (scheduling on a loaded machine). */
+static void check_sampler_rereads(void)
+{
+    put("proc/diskstats", row_a);
+    const char *names[1] = {"vda"};
+    double eights = 0;
+    for (unsigned wait_us = 5000; eights < 1.5 && wait_us <= 20000000; wait_us *= 2) {
+        struct iom_devmon *m;
+        put("sys/class/block/vda/inflight", "       2        5\n");
+        CHECK(iom_devmon_new(&m, root, names, NULL, 1, 1000000) == 0, "new (re-read)");
+        iom_devmon_begin(m);
+        usleep(wait_us);
+        put("sys/class/block/vda/inflight", "       4        4\n");
+        usleep(wait_us);
+        iom_devmon_tick(m, 1.0, 1.0);
+        iom_devmon_end(m, 1.0);
+        struct iom_devmon_result *r = iom_devmon_take(m, 0);
+        iom_devmon_free(m);
+        CHECK(r && r->ok && NEAR(r->total.inflight_max, 8) && r->total.inflight_mean >= 7 - 1e-9,
+              "re-read: max %f mean %f", r ? r->total.inflight_max : 0,
+              r ? r->total.inflight_mean : 0);
+        if (r)
+            eights = (double)r->total.inflight_samples * (r->total.inflight_mean - 7);
+        free(r);
+    }
+    CHECK(eights > 1.5, "the sampler never read the changed inflight file again (%.1f samples of 8)",
+          eights);
+}
+
 /* The virtio_blk captured tree carries one diskstats snapshot and an inflight
  * file (tests/data/sysfs/README.md): the readers work on it. */
 static void check_tree(void)
@@ -200,6 +235,7 @@ int main(void)
     check_figures();
     check_monitor();
     check_sampler();
+    check_sampler_rereads();
     check_tree();
     char cmd[128];
     snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
