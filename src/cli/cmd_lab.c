@@ -17,6 +17,8 @@
 #include "lab/image.h"
 #include "lab/lab.h"
 #include "lab/qemu.h"
+#include "workload/args.h"
+#include "workload/options.h"
 #include "workload/units.h"
 
 
@@ -62,7 +64,11 @@ static void usage(FILE *f, const char *exe)
             "  --boot=shared|each   shared (default): controllers on the same machine type with\n"
             "                       the same guest parameters share one guest, one disk each,\n"
             "                       used one at a time; each: one boot per controller\n"
-            "  --keep-disk          keep the backing image in DIR\n\n"
+            "  --keep-disk          keep the backing image in DIR\n"
+            "  --dry-run            check the options and the workload on the host, print what\n"
+            "                       each guest would run, boot nothing, write nothing\n"
+            "  --help, -h\n\n"
+            "Options are --name=VALUE or --name VALUE; '-' and '_' are the same in names.\n"
             "Without --, any other option is a workload option of `iomark run`, passed to the\n"
             "guest unchanged on top of the lab's default workload (--rw=randread --bs=4k\n"
             "--iodepth=32 --numjobs=2 --ramp_time=2s --runtime=10s). After --, the command\n"
@@ -89,7 +95,10 @@ static void usage(FILE *f, const char *exe)
 
 static int bad(const char *opt, const char *val, const char *why)
 {
-    iom_cli_error(CMD, "--%s=%s: %s", opt, val ? val : "", why);
+    if (*opt)
+        iom_cli_error(CMD, "--%s=%s: %s", opt, val ? val : "", why);
+    else /* a word that is not one option: as typed */
+        iom_cli_error(CMD, "%s: %s", val ? val : "", why);
     return IOM_EXIT_USAGE;
 }
 
@@ -111,7 +120,8 @@ struct cli {
     size_t nr_params;
     const char *ctrls;                        /* --controllers value */
     const char *study;
-    bool preset_mark, dashdash, help;
+    const char *scale_val;                    /* --scale value, NULL when not given */
+    bool preset_mark, dashdash, help, dry_run;
 };
 
 /* Split one --guest-param value into K=V words. */
@@ -141,12 +151,6 @@ static int add_params(struct iom_lab_opts *o, struct cli *c, const char *val)
         rc = bad("guest-param", val, "needs KEY=VALUE, e.g. nvme.io_queue_depth=64");
     return rc;
 }
-
-/* Lab option names that take a value. */
-static const char *const lab_valued[] = {"controllers", "repeat", "disk-size", "guest-param",
-                                         "cache", "scheduler", "vcpus", "memory", "accel",
-                                         "timeout", "output-dir", "preset", "study", "scale",
-                                         "boot", NULL};
 
 /* Units from a controller list whose entries may carry "+module.param=value". */
 static int add_units(struct iom_lab_opts *o, const struct cli *c, const char *list)
@@ -224,6 +228,175 @@ static int add_units(struct iom_lab_opts *o, const struct cli *c, const char *li
     return rc;
 }
 
+/*
+ * The lab's own options: the grammar of every sub-command (workload/args.h:
+ * --x=y or --x y, '-' and '_' alike, "--" ends them). Any other option is
+ * the old form's workload, an option of `iomark run` passed to the guest.
+ */
+enum {
+    O_CONTROLLERS, O_REPEAT, O_DISK_SIZE, O_GUEST_PARAM, O_CACHE, O_SCHEDULER, O_VCPUS,
+    O_MEMORY, O_ACCEL, O_TIMEOUT, O_OUTPUT_DIR, O_PRESET, O_STUDY, O_SCALE, O_BOOT,
+    O_KEEP_DISK, O_DRY_RUN, O_HELP,
+};
+static const struct iom_arg_opt lab_table[] = {
+    [O_CONTROLLERS] = {"controllers", 0, true}, [O_REPEAT] = {"repeat", 0, true},
+    [O_DISK_SIZE] = {"disk-size", 0, true},     [O_GUEST_PARAM] = {"guest-param", 0, true},
+    [O_CACHE] = {"cache", 0, true},             [O_SCHEDULER] = {"scheduler", 0, true},
+    [O_VCPUS] = {"vcpus", 0, true},             [O_MEMORY] = {"memory", 0, true},
+    [O_ACCEL] = {"accel", 0, true},             [O_TIMEOUT] = {"timeout", 0, true},
+    [O_OUTPUT_DIR] = {"output-dir", 0, true},   [O_PRESET] = {"preset", 0, true},
+    [O_STUDY] = {"study", 0, true},             [O_SCALE] = {"scale", 0, true},
+    [O_BOOT] = {"boot", 0, true},               [O_KEEP_DISK] = {"keep-disk", 0, false},
+    [O_DRY_RUN] = {"dry-run", 0, false},        [O_HELP] = {"help", 'h', false},
+    {NULL, 0, false},
+};
+
+/* One value from the one-of list `allowed` (NULL-ended), else NULL. */
+static const char *one_of(const char *v, const char *const *allowed)
+{
+    for (; *allowed; allowed++)
+        if (strcmp(*allowed, v) == 0)
+            return *allowed;
+    return NULL;
+}
+
+/* Lab option k (lab_table) with value v (NULL for a bare flag): 0 or exit 2. */
+static int lab_option(int k, const char *v, struct iom_lab_opts *o, struct cli *c)
+{
+    static const char *const scheds[] = {"none", "mq-deadline", "kyber", "bfq", "keep", NULL};
+    static const char *const accels[] = {"auto", "kvm", "tcg", NULL};
+    static const char *const boots[] = {"shared", "each", NULL};
+    const char *name = lab_table[k].name, *why = NULL;
+    char *end;
+    switch (k) {
+    case O_CONTROLLERS:
+        c->ctrls = v;
+        return 0;
+    case O_REPEAT:
+        return parse_uint(v, 1, IOM_LAB_MAX_REPEAT, &o->repeat)
+                   ? 0 : bad(name, v, "allowed: 1-100 runs per controller");
+    case O_DISK_SIZE:
+        if (iom_parse_size(v, &o->disk_bytes, &why) || o->disk_bytes < (16ull << 20) ||
+            o->disk_bytes > (64ull << 30) || o->disk_bytes % 512)
+            return bad(name, v, "allowed: 16M to 64G, a multiple of 512 bytes (K, M, G)");
+        return 0;
+    case O_GUEST_PARAM:
+        return add_params(o, c, v);
+    case O_CACHE:
+        return (o->cache = one_of(v, cache_modes))
+                   ? 0 : bad(name, v, "allowed: writeback, none, writethrough, directsync, unsafe");
+    case O_SCHEDULER:
+        return (o->scheduler = one_of(v, scheds))
+                   ? 0 : bad(name, v, "allowed: none, mq-deadline, kyber, bfq, keep");
+    case O_VCPUS:
+        return parse_uint(v, 1, 64, &o->vcpus) ? 0 : bad(name, v, "allowed: 1-64");
+    case O_MEMORY:
+        return parse_uint(v, 256, 65536, &o->memory_mib) ? 0
+                                                          : bad(name, v, "allowed: 256-65536 (MiB)");
+    case O_ACCEL:
+        return (o->accel = one_of(v, accels)) ? 0 : bad(name, v, "allowed: auto, kvm, tcg");
+    case O_TIMEOUT:
+        return parse_uint(v, 10, 86400, &o->timeout_s) ? 0
+                                                        : bad(name, v, "allowed: 10-86400 seconds");
+    case O_OUTPUT_DIR:
+        o->output_dir = v;
+        return *v ? 0 : bad(name, v, "needs a folder name");
+    case O_PRESET:
+        c->preset_mark = strcmp(v, "mark") == 0;
+        return c->preset_mark ? 0 : bad(name, v, "allowed: mark");
+    case O_STUDY:
+        c->study = v;
+        return *v ? 0 : bad(name, v, "needs a study name or file; --study=list lists them");
+    case O_SCALE:
+        o->scale = strtod(v, &end);
+        c->scale_val = v;
+        if (*end || end == v || !(o->scale >= 0.01 && o->scale <= 10))
+            return bad(name, v, "allowed: 0.01-10 (a factor on study durations and sizes)");
+        return 0;
+    case O_BOOT:
+        if (!one_of(v, boots))
+            return bad(name, v, "allowed: shared, each");
+        o->shared_boot = strcmp(v, "shared") == 0;
+        return 0;
+    default: { /* the flags */
+        int f = iom_args_flag(v);
+        if (f < 0)
+            return bad(name, v, "allowed: 0 or 1");
+        if (k == O_KEEP_DISK)
+            o->keep_disk = f;
+        else if (k == O_DRY_RUN)
+            c->dry_run = f;
+        else
+            c->help = f;
+        return 0;
+    }
+    }
+}
+
+/*
+ * Word w (argv) is not a lab option. An option of `iomark run` (or its
+ * --profile) is the old form's workload: 0. Anything else: one line naming
+ * the closest lab or run option, exit 2.
+ */
+static int not_lab_option(const char *w)
+{
+    char name[64];
+    const char *n = w + (w[1] == '-' ? 2 : 1);
+    snprintf(name, sizeof(name), "%.*s", (int)strcspn(n, "="), n);
+    const char *run = iom_option_suggest(name);
+    if (iom_args_name_eq(name, (size_t)-1, "output") ||
+        iom_args_name_eq(name, (size_t)-1, "output-format"))
+        return bad("", w, "the lab writes JSON results to --output-dir; allowed: --output-dir=DIR");
+    if ((run && iom_args_name_eq(name, (size_t)-1, run)) || strcmp(name, "profile") == 0)
+        return 0;
+    const char *lab = NULL;
+    size_t dl = 4, dr = run ? iom_edit_distance(name, run) : 99;
+    for (const struct iom_arg_opt *t = lab_table; t->name; t++) {
+        size_t d = iom_edit_distance(name, t->name);
+        if (d < dl) {
+            dl = d;
+            lab = t->name;
+        }
+    }
+    const char *near = lab && dl <= dr ? lab : run;
+    if (near)
+        iom_cli_error(CMD, "%s: unknown option; did you mean --%s? (lab options: iomark lab "
+                           "--help; any other option is iomark run's)", w, near);
+    else
+        iom_cli_error(CMD, "%s: unknown option; allowed: the lab options of iomark lab --help "
+                           "and the options of iomark run --help", w);
+    return IOM_EXIT_USAGE;
+}
+
+/* The workload after "--": COMMAND ARGS... from argv[i]. */
+static int take_command(int argc, char **argv, int i, struct iom_lab_opts *o, struct cli *c)
+{
+    struct iom_lab_job *j = &o->jobs[0];
+    if (j->nr_args)
+        return bad("", j->args[0], "workload options go after -- COMMAND (e.g. -- run --bs=8k); "
+                                   "before -- only lab options are allowed");
+    if (c->study || c->preset_mark)
+        return bad(c->study ? "study" : "preset", c->study ? c->study : "mark",
+                   "give either a study, --preset or -- COMMAND ARGS");
+    if (i >= argc)
+        return bad("", "--", "needs COMMAND ARGS after --; allowed commands: run, diskspd, "
+                             "sweep, mark, tpcc");
+    memset(j, 0, sizeof(*j));
+    if (!one_of(argv[i], iom_lab_commands)) {
+        iom_cli_error(CMD, "-- %s: unknown command; allowed: run, diskspd, sweep, mark, tpcc",
+                      argv[i]);
+        return IOM_EXIT_USAGE;
+    }
+    snprintf(j->command, sizeof(j->command), "%s", argv[i]);
+    for (i++; i < argc; i++) {
+        if (j->nr_args >= IOM_LAB_MAX_ARGS)
+            return bad("", argv[i], "too many workload arguments (at most 256)");
+        j->args[j->nr_args++] = argv[i];
+    }
+    o->nr_jobs = 1;
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, struct iom_lab_opts *o, struct cli *c)
 {
     o->repeat = 1;
@@ -238,145 +411,49 @@ static int parse_args(int argc, char **argv, struct iom_lab_opts *o, struct cli 
     struct iom_lab_job *legacy = &o->jobs[0];
     snprintf(legacy->command, sizeof(legacy->command), "run");
     legacy->lab_defaults = true;
-    const char *scale_val = NULL;
-    int i;
-    for (i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--") == 0) {
-            c->dashdash = true;
-            i++;
+    struct iom_args args;
+    iom_args_init(&args, argc, argv, 1, lab_table, CMD);
+    const char *v;
+    char aerr[1024];
+    int k, rc;
+    while ((k = iom_args_next(&args, &v, aerr, sizeof(aerr))) != IOM_ARG_END) {
+        const char *w = argv[args.i - 1];
+        if (k == IOM_ARG_POSITIONAL && args.only_positional) {
+            c->dashdash = true; /* COMMAND: the rest is the guest's */
             break;
         }
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            c->help = true;
-            continue;
-        }
-        if (strcmp(a, "--keep-disk") == 0) {
-            o->keep_disk = true;
-            continue;
-        }
-        char name[64] = "";
-        const char *val = NULL;
-        bool lab = false;
-        if (strncmp(a, "--", 2) == 0) {
-            size_t nl = strcspn(a + 2, "=");
-            snprintf(name, sizeof(name), "%.*s", (int)nl, a + 2);
-            val = a[2 + nl] == '=' ? a + 3 + nl : NULL;
-            for (const char *const *l = lab_valued; *l; l++)
-                lab |= strcmp(*l, name) == 0;
-        }
-        if (!lab) {
-            if (strcmp(name, "output") == 0 || strcmp(name, "output-format") == 0)
-                return bad(name, val,
-                           "the lab writes JSON results to --output-dir; allowed: --output-dir=DIR");
-            if (legacy->nr_args >= IOM_LAB_MAX_ARGS)
-                return bad(name, val, "too many workload options (at most 256)");
-            if (strchr(a, '\n'))
-                return bad(name, val, "a newline is not allowed in an option");
-            legacy->args[legacy->nr_args++] = a;
-            continue;
-        }
-        if (!val) {
-            if (i + 1 >= argc)
-                return bad(name, NULL, "needs a value");
-            val = argv[++i];
-        }
-        if (strcmp(name, "controllers") == 0) {
-            c->ctrls = val;
-        } else if (strcmp(name, "repeat") == 0) {
-            if (!parse_uint(val, 1, IOM_LAB_MAX_REPEAT, &o->repeat))
-                return bad(name, val, "allowed: 1-100 runs per controller");
-        } else if (strcmp(name, "disk-size") == 0) {
-            const char *why = NULL;
-            if (iom_parse_size(val, &o->disk_bytes, &why) || o->disk_bytes < (16ull << 20) ||
-                o->disk_bytes > (64ull << 30) || o->disk_bytes % 512)
-                return bad(name, val, "allowed: 16M to 64G, a multiple of 512 bytes (K, M, G)");
-        } else if (strcmp(name, "guest-param") == 0) {
-            int rc = add_params(o, c, val);
-            if (rc)
+        if (k >= 0) {
+            if ((rc = lab_option(k, v, o, c)))
                 return rc;
-        } else if (strcmp(name, "cache") == 0) {
-            bool ok = false;
-            for (const char *const *m = cache_modes; *m; m++)
-                ok |= strcmp(*m, val) == 0;
-            if (!ok)
-                return bad(name, val, "allowed: writeback, none, writethrough, directsync, unsafe");
-            o->cache = val;
-        } else if (strcmp(name, "scheduler") == 0) {
-            if (strcmp(val, "none") && strcmp(val, "mq-deadline") && strcmp(val, "keep") &&
-                strcmp(val, "kyber") && strcmp(val, "bfq"))
-                return bad(name, val, "allowed: none, mq-deadline, kyber, bfq, keep");
-            o->scheduler = val;
-        } else if (strcmp(name, "vcpus") == 0) {
-            if (!parse_uint(val, 1, 64, &o->vcpus))
-                return bad(name, val, "allowed: 1-64");
-        } else if (strcmp(name, "memory") == 0) {
-            if (!parse_uint(val, 256, 65536, &o->memory_mib))
-                return bad(name, val, "allowed: 256-65536 (MiB)");
-        } else if (strcmp(name, "accel") == 0) {
-            if (strcmp(val, "auto") && strcmp(val, "kvm") && strcmp(val, "tcg"))
-                return bad(name, val, "allowed: auto, kvm, tcg");
-            o->accel = val;
-        } else if (strcmp(name, "timeout") == 0) {
-            if (!parse_uint(val, 10, 86400, &o->timeout_s))
-                return bad(name, val, "allowed: 10-86400 seconds");
-        } else if (strcmp(name, "output-dir") == 0) {
-            if (!*val)
-                return bad(name, val, "needs a folder name");
-            o->output_dir = val;
-        } else if (strcmp(name, "preset") == 0) {
-            if (strcmp(val, "mark") != 0)
-                return bad(name, val, "allowed: mark");
-            c->preset_mark = true;
-        } else if (strcmp(name, "boot") == 0) {
-            if (strcmp(val, "shared") && strcmp(val, "each"))
-                return bad(name, val, "allowed: shared, each");
-            o->shared_boot = strcmp(val, "shared") == 0;
-        } else if (strcmp(name, "study") == 0) {
-            if (!*val)
-                return bad(name, val, "needs a study name or file; --study=list lists them");
-            c->study = val;
-        } else if (strcmp(name, "scale") == 0) {
-            char *end;
-            o->scale = strtod(val, &end);
-            if (*end || end == val || !(o->scale >= 0.01 && o->scale <= 10))
-                return bad(name, val, "allowed: 0.01-10 (a factor on study durations and sizes)");
-            scale_val = val;
+            continue;
         }
+        if (k == IOM_ARG_ERROR) {
+            /* the table's own errors: a lab option without its value, a typographic dash */
+            bool table = w[0] != '-';
+            for (const struct iom_arg_opt *t = lab_table; t->name && !table; t++)
+                table = w[1] == '-' ? iom_args_name_eq(w + 2, strcspn(w + 2, "="), t->name)
+                                    : t->short_name && w[1] == t->short_name && !w[2];
+            if (table) {
+                iom_cli_error(CMD, "%s", aerr);
+                return IOM_EXIT_USAGE;
+            }
+            if ((rc = not_lab_option(w)))
+                return rc;
+        }
+        /* the old form: the word goes to `iomark run` in the guest */
+        if (legacy->nr_args >= IOM_LAB_MAX_ARGS)
+            return bad("", w, "too many workload options (at most 256)");
+        if (strchr(w, '\n'))
+            return bad("", w, "a newline is not allowed in an option");
+        legacy->args[legacy->nr_args++] = w;
     }
-    if (c->help)
-        return 0;
-    if (c->study && strcmp(c->study, "list") == 0)
+    c->dashdash |= args.only_positional;
+    if (c->help || (c->study && strcmp(c->study, "list") == 0))
         return 0;
     /* the workload: a study, -- COMMAND ARGS, --preset=mark, or run options */
     if (c->dashdash) {
-        if (legacy->nr_args)
-            return bad("", legacy->args[0],
-                       "workload options go after -- COMMAND (e.g. -- run --bs=8k); before -- "
-                       "only lab options are allowed");
-        if (c->study || c->preset_mark)
-            return bad(c->study ? "study" : "preset", c->study ? c->study : "mark",
-                       "give either a study, --preset or -- COMMAND ARGS");
-        if (i >= argc)
-            return bad("", "--", "needs COMMAND ARGS after --; allowed commands: run, diskspd, "
-                                 "sweep, mark, tpcc");
-        struct iom_lab_job *j = &o->jobs[0];
-        memset(j, 0, sizeof(*j));
-        bool known = false;
-        for (const char *const *k = iom_lab_commands; *k; k++)
-            known |= strcmp(*k, argv[i]) == 0;
-        if (!known) {
-            iom_cli_error(CMD, "-- %s: unknown command; allowed: run, diskspd, sweep, mark, tpcc",
-                          argv[i]);
-            return IOM_EXIT_USAGE;
-        }
-        snprintf(j->command, sizeof(j->command), "%s", argv[i]);
-        for (i++; i < argc; i++) {
-            if (j->nr_args >= IOM_LAB_MAX_ARGS)
-                return bad("", argv[i], "too many workload arguments (at most 256)");
-            j->args[j->nr_args++] = argv[i];
-        }
-        o->nr_jobs = 1;
+        if ((rc = take_command(argc, argv, args.i - (k == IOM_ARG_END ? 0 : 1), o, c)))
+            return rc;
     } else if (c->study) {
         if (legacy->nr_args || c->preset_mark)
             return bad("study", c->study, "a study brings its workloads; give lab options only");
@@ -387,10 +464,10 @@ static int parse_args(int argc, char **argv, struct iom_lab_opts *o, struct cli 
             snprintf(legacy->command, sizeof(legacy->command), "mark");
         o->nr_jobs = 1;
     }
-    if (scale_val && !c->study)
-        return bad("scale", scale_val, "applies to --study only");
-    for (size_t k = 0; k < o->nr_jobs; k++)
-        iom_lab_job_label(&o->jobs[k]);
+    if (c->scale_val && !c->study)
+        return bad("scale", c->scale_val, "applies to --study only");
+    for (size_t n = 0; n < o->nr_jobs; n++)
+        iom_lab_job_label(&o->jobs[n]);
     if (!c->study)
         return add_units(o, c, c->ctrls ? c->ctrls : "default");
     return 0;
@@ -400,28 +477,42 @@ static int cmd_setup(int argc, char **argv)
 {
     struct iom_lab_setup_opts so = {.install = true, .log = stderr};
     char labdir[4096], err[1024];
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+    static const struct iom_arg_opt table[] = {
+        {"no-install", 0, false}, {"kernel-package", 0, true}, {"help", 'h', false},
+        {NULL, 0, false},
+    };
+    struct iom_args args;
+    iom_args_init(&args, argc, argv, 1, table, "lab setup");
+    const char *v;
+    int k;
+    while ((k = iom_args_next(&args, &v, err, sizeof(err))) != IOM_ARG_END) {
+        if (k == IOM_ARG_ERROR || k == IOM_ARG_POSITIONAL) {
+            iom_cli_error("lab setup", "%s%s", k == IOM_ARG_ERROR ? err : v,
+                          k == IOM_ARG_ERROR ? "" : ": unexpected argument; allowed: "
+                                                    "--no-install, --kernel-package=PKG, --help");
+            return IOM_EXIT_USAGE;
+        }
+        if (k != 1 && iom_args_flag(v) < 0) {
+            iom_cli_error("lab setup", "--%s=%s: allowed: 0 or 1", table[k].name, v);
+            return IOM_EXIT_USAGE;
+        }
+        if (k == 0) {
+            so.install = !iom_args_flag(v);
+        } else if (k == 1) {
+            so.kernel_package = v;
+            if (strncmp(v, "linux-image-", 12) != 0 ||
+                strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789.+-") != strlen(v)) {
+                iom_cli_error("lab setup", "--kernel-package=%s: allowed: a Debian package name "
+                                           "linux-image-VERSION-FLAVOUR", v);
+                return IOM_EXIT_USAGE;
+            }
+        } else if (iom_args_flag(v)) {
             printf("usage: iomark lab setup [--no-install] [--kernel-package=PKG]\n"
                    "Install or check qemu-system-x86, busybox-static and kmod (apt-get,\n"
                    "--no-install-recommends, as root), download Debian's kernel package\n"
                    "without installing it, and build the guest image in the lab folder:\n"
                    "$IOMARK_LAB_DIR, else $XDG_CACHE_HOME/iomark/lab, else ~/.cache/iomark/lab.\n");
             return IOM_EXIT_OK;
-        } else if (strcmp(a, "--no-install") == 0) {
-            so.install = false;
-        } else if (strncmp(a, "--kernel-package=", 17) == 0) {
-            so.kernel_package = a + 17;
-            if (strncmp(so.kernel_package, "linux-image-", 12) != 0 ||
-                strspn(so.kernel_package, "abcdefghijklmnopqrstuvwxyz0123456789.+-") !=
-                    strlen(so.kernel_package))
-                return bad("kernel-package", so.kernel_package,
-                           "allowed: a Debian package name linux-image-VERSION-FLAVOUR");
-        } else {
-            iom_cli_error("lab setup", "%s: unknown option; allowed: --no-install, "
-                                       "--kernel-package=PKG, --help", a);
-            return IOM_EXIT_USAGE;
         }
     }
     if (iom_lab_dir(labdir, sizeof(labdir))) {
@@ -451,8 +542,27 @@ static int cmd_clean(int argc, char **argv)
 {
     struct iom_lab_clean_opts co = {.leftovers = true, .log = stdout};
     char labdir[4096];
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+    static const struct iom_arg_opt table[] = {
+        {"all", 0, false}, {"help", 'h', false}, {NULL, 0, false},
+    };
+    struct iom_args args;
+    iom_args_init(&args, argc, argv, 1, table, "lab clean");
+    const char *v;
+    char err[600];
+    int k;
+    while ((k = iom_args_next(&args, &v, err, sizeof(err))) != IOM_ARG_END) {
+        if (k == IOM_ARG_ERROR || k == IOM_ARG_POSITIONAL) {
+            iom_cli_error("lab clean", "%s%s", k == IOM_ARG_ERROR ? err : v,
+                          k == IOM_ARG_ERROR ? "" : ": unexpected argument; allowed: --all, --help");
+            return IOM_EXIT_USAGE;
+        }
+        if (iom_args_flag(v) < 0) {
+            iom_cli_error("lab clean", "--%s=%s: allowed: 0 or 1", table[k].name, v);
+            return IOM_EXIT_USAGE;
+        }
+        if (k == 0) {
+            co.all = iom_args_flag(v);
+        } else if (iom_args_flag(v)) {
             printf("usage: iomark lab clean [--all]\n"
                    "Remove the cached guest images of iomark builds (iomark-HASH.cpio, 60-80 MB\n"
                    "each; `iomark lab` writes its own again in a few seconds) and leftovers of\n"
@@ -460,11 +570,6 @@ static int cmd_clean(int argc, char **argv)
                    "removes what `iomark lab setup` made (kernel, base.cpio, lab.conf).\n"
                    "Prints each file removed and the MiB freed.\n");
             return IOM_EXIT_OK;
-        } else if (strcmp(argv[i], "--all") == 0) {
-            co.all = true;
-        } else {
-            iom_cli_error("lab clean", "%s: unknown option; allowed: --all, --help", argv[i]);
-            return IOM_EXIT_USAGE;
         }
     }
     if (iom_lab_dir(labdir, sizeof(labdir))) {
@@ -485,6 +590,44 @@ static int cmd_clean(int argc, char **argv)
         return IOM_EXIT_FAIL;
     }
     return IOM_EXIT_OK;
+}
+
+/* --dry-run: what each guest would run, after the host's checks; nothing booted or written. */
+static int dry_run(FILE *f, const struct iom_lab_opts *o)
+{
+    char err[1024], size_buf[40];
+    double est[IOM_LAB_MAX_JOBS];
+    for (size_t j = 0; j < o->nr_jobs; j++)
+        if (iom_lab_job_check(&o->jobs[j], o->disk_bytes, &est[j], err, sizeof(err))) {
+            iom_cli_error(CMD, "%s", err);
+            return IOM_EXIT_USAGE;
+        }
+    fprintf(f, "iomark lab --dry-run: %zu controller(s) x %zu job(s), %u run(s) each, boot %s\n",
+            o->nr_units, o->nr_jobs, o->repeat, o->shared_boot ? "shared" : "each");
+    char tmo[32] = "computed";
+    if (o->timeout_s)
+        snprintf(tmo, sizeof(tmo), "%u s", o->timeout_s);
+    fprintf(f, "disk %llu bytes, cache %s, scheduler %s, vcpus %u, memory %u MiB, accel %s, "
+               "timeout %s per boot, output-dir %s%s\n",
+            (unsigned long long)o->disk_bytes, o->cache, o->scheduler, o->vcpus, o->memory_mib,
+            o->accel, tmo, o->output_dir, o->keep_disk ? ", keep-disk" : "");
+    for (size_t u = 0; u < o->nr_units; u++) {
+        fprintf(f, "controller %s:", o->units[u].name);
+        for (size_t p = 0; p < o->units[u].nr_params; p++)
+            fprintf(f, " %s", o->units[u].params[p]);
+        fprintf(f, "%s\n", o->units[u].nr_params ? "" : " (no guest parameters)");
+    }
+    for (size_t j = 0; j < o->nr_jobs; j++) {
+        const struct iom_lab_job *jb = &o->jobs[j];
+        const char *ga[IOM_LAB_MAX_ARGS + 16];
+        size_t n = iom_lab_job_guest_args(jb, o->disk_bytes, size_buf, sizeof(size_buf), ga,
+                                          IOM_LAB_MAX_ARGS + 16);
+        fprintf(f, "job %zu (about %.0f s a run) in the guest: iomark %s", j + 1, est[j], jb->command);
+        for (size_t i = 0; i < n; i++)
+            fprintf(f, " %s", ga[i]);
+        fprintf(f, "\n");
+    }
+    return ferror(f) ? IOM_EXIT_FAIL : IOM_EXIT_OK;
 }
 
 /* The progress line (cli/progress.h): per boot an estimate of boot and runs. */
@@ -572,6 +715,10 @@ int iom_cmd_lab(int argc, char **argv)
                          "already holds lab results (lab.json); name a new folder");
             goto out;
         }
+    }
+    if (c.dry_run) {
+        status = dry_run(stdout, o);
+        goto out;
     }
     if (iom_lab_dir(labdir, sizeof(labdir))) {
         iom_cli_error(CMD, "no lab folder: set IOMARK_LAB_DIR or HOME");

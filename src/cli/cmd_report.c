@@ -50,57 +50,6 @@ static int check_out(const char *path)
     return rc;
 }
 
-/* `iomark report LABDIR`: the lab page from LABDIR/lab.json (report/lab_html.h). */
-static int lab_report(const char *path, const char *out, const char *title)
-{
-    FILE *in = fopen(path, "rb");
-    char *text = NULL;
-    size_t len = 0;
-    if (in) {
-        fseek(in, 0, SEEK_END);
-        long l = ftell(in);
-        fseek(in, 0, SEEK_SET);
-        text = l > 0 ? malloc((size_t)l + 1) : NULL;
-        len = text ? fread(text, 1, (size_t)l, in) : 0;
-        fclose(in);
-    }
-    cJSON *doc = text ? cJSON_ParseWithLength(text, len) : NULL;
-    free(text);
-    const cJSON *type = cJSON_GetObjectItemCaseSensitive(doc, "type");
-    if (!cJSON_IsString(type) || strcmp(type->valuestring, "lab") != 0) {
-        iom_cli_error("report", "%s: not an iomark lab document", path);
-        cJSON_Delete(doc);
-        return IOM_EXIT_USAGE;
-    }
-    char tmp[4200];
-    FILE *f = stdout;
-    if (out) {
-        snprintf(tmp, sizeof(tmp), "%s.tmp%d", out, (int)getpid());
-        if (!(f = fopen(tmp, "w"))) {
-            iom_cli_error("report", "--output=%s: %s", out, strerror(errno));
-            cJSON_Delete(doc);
-            return IOM_EXIT_USAGE;
-        }
-    }
-    int rc = iom_lab_html_report(f, doc, title);
-    if (out) {
-        if (fclose(f) != 0 && !rc)
-            rc = -errno;
-        if (!rc && rename(tmp, out) != 0)
-            rc = -errno;
-        if (rc)
-            unlink(tmp);
-    } else if (fflush(stdout) != 0 && !rc) {
-        rc = -EIO;
-    }
-    cJSON_Delete(doc);
-    if (rc) {
-        iom_cli_error("report", "writing %s: %s", out ? out : "stdout", strerror(-rc));
-        return rc == -EINVAL ? IOM_EXIT_USAGE : IOM_EXIT_FAIL;
-    }
-    return IOM_EXIT_OK;
-}
-
 /* A whole file as a parsed JSON document, NULL when it is not one. */
 static cJSON *read_json(const char *path)
 {
@@ -118,6 +67,70 @@ static cJSON *read_json(const char *path)
     cJSON *doc = text ? cJSON_ParseWithLength(text, len) : NULL;
     free(text);
     return doc;
+}
+
+/* The page's output: a temporary file renamed over --output when complete
+ * (a reader never sees half a page), or stdout. */
+struct page_out {
+    FILE *f;
+    const char *out;
+    char tmp[4200];
+};
+
+/* 0, or the error printed and IOM_EXIT_USAGE. */
+static int page_open(struct page_out *po, const char *out)
+{
+    po->out = out;
+    po->f = stdout;
+    if (!out)
+        return 0;
+    snprintf(po->tmp, sizeof(po->tmp), "%s.tmp%d", out, (int)getpid());
+    if (!(po->f = fopen(po->tmp, "w"))) {
+        iom_cli_error("report", "--output=%s: %s", out, strerror(errno));
+        return IOM_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* Finish the page written with status rc (0 or -errno): close and rename, or
+ * remove the temporary file. Returns rc or the first error; prints it. */
+static int page_close(struct page_out *po, int rc)
+{
+    if (po->out) {
+        if (fclose(po->f) != 0 && !rc)
+            rc = -errno;
+        if (!rc && rename(po->tmp, po->out) != 0)
+            rc = -errno;
+        if (rc)
+            unlink(po->tmp);
+    } else if (fflush(stdout) != 0 && !rc) {
+        rc = -EIO;
+    }
+    if (rc)
+        iom_cli_error("report", "writing %s: %s", po->out ? po->out : "stdout", strerror(-rc));
+    return rc;
+}
+
+/* `iomark report LABDIR`: the lab page from LABDIR/lab.json (report/lab_html.h). */
+static int lab_report(const char *path, const char *out, const char *title)
+{
+    cJSON *doc = read_json(path);
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(doc, "type");
+    if (!cJSON_IsString(type) || strcmp(type->valuestring, "lab") != 0) {
+        iom_cli_error("report", "%s: not an iomark lab document", path);
+        cJSON_Delete(doc);
+        return IOM_EXIT_USAGE;
+    }
+    struct page_out po;
+    if (page_open(&po, out)) {
+        cJSON_Delete(doc);
+        return IOM_EXIT_USAGE;
+    }
+    int rc = page_close(&po, iom_lab_html_report(po.f, doc, title));
+    cJSON_Delete(doc);
+    if (rc)
+        return rc == -EINVAL ? IOM_EXIT_USAGE : IOM_EXIT_FAIL;
+    return IOM_EXIT_OK;
 }
 
 /* `iomark report CHECK.json...`: predicted and measured curves of model
@@ -141,32 +154,12 @@ static int model_report(const char **specs, int nspec, const char *out, const ch
             }
         }
     }
-    char tmp[4200];
-    FILE *f = stdout;
-    if (!status && out) {
-        snprintf(tmp, sizeof(tmp), "%s.tmp%d", out, (int)getpid());
-        if (!(f = fopen(tmp, "w"))) {
-            iom_cli_error("report", "--output=%s: %s", out, strerror(errno));
-            status = IOM_EXIT_USAGE;
-        }
-    }
-    if (!status) {
-        int rc = iom_model_html_report(f, (const cJSON *const *)docs, specs, (unsigned)nspec, title);
-        if (out) {
-            if (fclose(f) != 0 && !rc)
-                rc = -errno;
-            if (!rc && rename(tmp, out) != 0)
-                rc = -errno;
-            if (rc)
-                unlink(tmp);
-        } else if (fflush(stdout) != 0 && !rc) {
-            rc = -EIO;
-        }
-        if (rc) {
-            iom_cli_error("report", "writing %s: %s", out ? out : "stdout", strerror(-rc));
-            status = IOM_EXIT_FAIL;
-        }
-    }
+    struct page_out po;
+    if (!status)
+        status = page_open(&po, out);
+    if (!status && page_close(&po, iom_model_html_report(po.f, (const cJSON *const *)docs, specs,
+                                                         (unsigned)nspec, title)))
+        status = IOM_EXIT_FAIL;
     for (int i = 0; i < nspec; i++)
         cJSON_Delete(docs[i]);
     free(docs);
@@ -252,33 +245,13 @@ int iom_cmd_report(int argc, char **argv)
         iom_cli_error("report", "%s", err);
         return lrc == -ENOMEM ? IOM_EXIT_FAIL : IOM_EXIT_USAGE;
     }
-    /* write to a temporary file and rename, so a reader never sees half a page */
-    char tmp[4200];
-    FILE *f = stdout;
-    if (out) {
-        snprintf(tmp, sizeof(tmp), "%s.tmp%d", out, (int)getpid());
-        f = fopen(tmp, "w");
-        if (!f) {
-            iom_cli_error("report", "--output=%s: %s", out, strerror(errno));
-            iom_cmp_free(c);
-            return IOM_EXIT_USAGE;
-        }
+    struct page_out po;
+    if (page_open(&po, out)) {
+        iom_cmp_free(c);
+        return IOM_EXIT_USAGE;
     }
-    int rc = iom_html_report(f, c, title);
-    if (out) {
-        if (fclose(f) != 0)
-            rc = -errno;
-        if (!rc && rename(tmp, out) != 0)
-            rc = -errno;
-        if (rc)
-            unlink(tmp);
-    } else if (fflush(stdout) != 0) {
-        rc = -EIO;
-    }
-    if (rc) {
-        iom_cli_error("report", "writing %s: %s", out ? out : "stdout", strerror(-rc));
+    if (page_close(&po, iom_html_report(po.f, c, title)))
         status = IOM_EXIT_FAIL;
-    }
     iom_cmp_free(c);
     return status;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lab/image.h"
+#include "workload/args.h"
 #include "workload/diskspd.h"
 #include "workload/options.h"
 #include "workload/profiles.h"
@@ -48,11 +49,10 @@ void iom_lab_opts_free(struct iom_lab_opts *o)
     o->nr_store = o->cap_store = 0;
 }
 
-/* Does argument a name option `name` ("--name", "--name=..")? */
+/* Does argument a name option `name` ("--name", "--name=..", workload/args.h spelling)? */
 static bool is_opt(const char *a, const char *name)
 {
-    size_t l = strlen(name);
-    return strncmp(a, name, l) == 0 && (a[l] == 0 || a[l] == '=');
+    return iom_args_name_eq(a, strcspn(a, "="), name);   /* '-' and '_' alike */
 }
 
 static bool has_opt(const struct iom_lab_job *j, const char *name)

@@ -442,22 +442,28 @@ static const char css[] =
     "svg .whisker{stroke:#1d2330;stroke-width:1.5}svg .knee-label{fill:#c00;font-weight:600}"
     "code{font-size:12px;background:#f0f2f5;padding:1px 4px;border-radius:3px}";
 
-int iom_html_report(FILE *f, const struct iom_cmp *c, const char *title)
+void iom_html_page_head(FILE *f, const char *title, char *ts, size_t tslen)
 {
-    if (!title)
-        title = "iomark report";
-    char ts[40];
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
-    strftime(ts, sizeof(ts), "%Y-%m-%d %H:%M UTC", &tm);
+    strftime(ts, tslen, "%Y-%m-%d %H:%M UTC", &tm);
     fprintf(f, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n"
                "<head><meta charset=\"utf-8\"/><meta name=\"viewport\" "
                "content=\"width=device-width, initial-scale=1\"/><title>");
     iom_html_esc(f, title);
     fprintf(f, "</title><style>%s</style></head>\n<body><main>\n<h1>", css);
     iom_html_esc(f, title);
-    fprintf(f, "</h1>\n<p class=\"meta\">Made by iomark %s on %s from %u input(s). Self-contained: "
+    fprintf(f, "</h1>\n");
+}
+
+int iom_html_report(FILE *f, const struct iom_cmp *c, const char *title)
+{
+    if (!title)
+        title = "iomark report";
+    char ts[40];
+    iom_html_page_head(f, title, ts, sizeof(ts));
+    fprintf(f, "<p class=\"meta\">Made by iomark %s on %s from %u input(s). Self-contained: "
                "no scripts, no network.</p>\n<ol>\n",
             IOMARK_VERSION, ts, c->nr_inputs);
     for (uint32_t i = 0; i < c->nr_inputs; i++) {

@@ -32,6 +32,11 @@ struct line {
  * invalid UTF-8 replaced, so the page stays well-formed. */
 void iom_html_esc(FILE *f, const char *s);
 
+/* The page's start: doctype, head with the report's stylesheet, and
+ * <body><main><h1>title</h1>; ts (tslen bytes) gets the time written,
+ * "YYYY-mm-dd HH:MM UTC". The caller closes </main></body></html>. */
+void iom_html_page_head(FILE *f, const char *title, char *ts, size_t tslen);
+
 /*
  * A line chart: nl lines (points x[k], y[k]; each point carries data-x and
  * data-y), axes of kinds xk and yk (AX_LOG: values <= 0 are left out;

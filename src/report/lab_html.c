@@ -25,6 +25,20 @@ static void esc(FILE *f, const char *s)
     }
 }
 
+/* s escaped, each space-separated word kept on one line ("--runtime=3s" never breaks at '-'). */
+static void esc_words(FILE *f, const char *s)
+{
+    char w[512];
+    while (s && *s) {
+        size_t n = strcspn(s, " ");
+        snprintf(w, sizeof(w), "%.*s", (int)n, s);
+        fprintf(f, "<span class=\"nw\">");
+        esc(f, w);
+        fprintf(f, "</span>%s", s[n] ? " " : "");
+        s += n + (s[n] != 0);
+    }
+}
+
 static double num(const cJSON *o, const char *k)
 {
     const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, k);
@@ -71,10 +85,21 @@ static void bars(FILE *f, const cJSON *ctrls, int j, const char *key, bool io, c
     }
     if (!have || max <= 0)
         return;
+    /* microseconds of a slow (TCG) guest read better as milliseconds: "501219" -> "501.2" */
+    double div = 1;
+    char ubuf[128];
+    if (strncmp(unit, "us", 2) == 0 && max >= 10000) {
+        div = 1000;
+        snprintf(ubuf, sizeof(ubuf), "ms%s", unit + 2);
+        unit = ubuf;
+        fmt = "%.1f";
+    }
     int rowh = 22, w = 640, lw = 220;
     fprintf(f, "<h4>");
     esc(f, title);
-    fprintf(f, " (%s)</h4>\n<svg width=\"%d\" height=\"%d\" role=\"img\">\n", unit, w + 120,
+    fprintf(f, " (");
+    esc(f, unit);
+    fprintf(f, ")</h4>\n<svg width=\"%d\" height=\"%d\" role=\"img\">\n", w + 120,
             n * rowh + 4);
     int i = 0;
     cJSON_ArrayForEach(c, ctrls)
@@ -87,6 +112,7 @@ static void bars(FILE *f, const cJSON *ctrls, int j, const char *key, bool io, c
         fprintf(f, "</text>\n");
         if (!isnan(v)) {
             double bw = (w - lw) * v / max;
+            v /= div;
             fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#4a78b5\"/>\n",
                     lw, y + 3, bw, rowh - 6);
             fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"12\">", lw + bw + 4, y + 15);
@@ -100,52 +126,192 @@ static void bars(FILE *f, const cJSON *ctrls, int j, const char *key, bool io, c
     fprintf(f, "</svg>\n");
 }
 
-/* Scaling lines of a sweep job: IOPS against outstanding I/O per controller. */
-static void sweep_lines(FILE *f, const cJSON *ctrls, int j)
+/* "Nice" upper bound of an axis and its step: 1, 2 or 5 times a power of ten. */
+static double nice_step(double max, int ticks)
+{
+    double raw = max / ticks, p = pow(10, floor(log10(raw)));
+    return raw <= p ? p : raw <= 2 * p ? 2 * p : raw <= 5 * p ? 5 * p : 10 * p;
+}
+
+/*
+ * Scaling lines of a sweep job: figure `key` of each point (iops,
+ * lat_mean_us) against outstanding I/O (threads x iodepth), one line per
+ * controller, points in order of outstanding I/O on a log2 axis with a tick
+ * at every outstanding value measured, the knee ringed.
+ */
+static void sweep_lines(FILE *f, const cJSON *ctrls, int j, const char *key, const char *title,
+                        const char *yunit)
 {
     static const char *const colours[] = {"#4a78b5", "#d9822b", "#3a9b48", "#b5443a",
                                           "#7c5cb5", "#6b6b6b"};
-    double maxx = 0, maxy = 0;
+    double xs[64];
+    int nx = 0;
+    double maxy = 0;
     const cJSON *c, *p;
     cJSON_ArrayForEach(c, ctrls)
     {
         cJSON_ArrayForEach(p, job_points(c, j))
         {
-            maxx = fmax(maxx, num(p, "threads") * num(p, "iodepth"));
-            maxy = fmax(maxy, num(p, "iops"));
+            double x = num(p, "threads") * num(p, "iodepth"), y = num(p, key);
+            if (!(x >= 1) || isnan(y))
+                continue;
+            maxy = fmax(maxy, y);
+            int k = 0;
+            while (k < nx && xs[k] != x)
+                k++;
+            if (k == nx && nx < 64)
+                xs[nx++] = x;
         }
     }
-    if (!(maxx > 0 && maxy > 0))
+    if (!nx || !(maxy > 0))
         return;
-    int w = 560, h = 260, x0 = 60, y0 = 20;
-    fprintf(f, "<h4>Scaling: IOPS by outstanding I/O (threads x iodepth)</h4>\n"
-               "<svg width=\"%d\" height=\"%d\" role=\"img\">\n", w + 220, h + 60);
-    fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\"/>\n", x0, y0 + h,
-            x0 + w, y0 + h);
-    fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\"/>\n", x0, y0, x0,
-            y0 + h);
-    fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\">%.0f</text>\n", x0 + w - 20,
-            y0 + h + 16, maxx);
-    fprintf(f, "<text x=\"0\" y=\"%d\" font-size=\"12\">%.0f</text>\n", y0 + 10, maxy);
+    double minx = xs[0], maxx = xs[0];
+    for (int k = 1; k < nx; k++) {
+        minx = fmin(minx, xs[k]);
+        maxx = fmax(maxx, xs[k]);
+    }
+    double div = 1; /* microseconds of a slow (TCG) guest read better as milliseconds */
+    if (strcmp(yunit, "us") == 0 && maxy >= 10000) {
+        div = 1000;
+        yunit = "ms";
+        maxy /= div;
+    }
+    double step = nice_step(maxy, 4), top = ceil(maxy / step) * step;
+    double lx0 = log2(minx), lspan = maxx > minx ? log2(maxx) - lx0 : 1;
+    int w = 520, h = 240, x0 = 70, y0 = 12;
+#define PX(xv) (x0 + (maxx > minx ? w * (log2(xv) - lx0) / lspan : w / 2.0))
+#define PY(yv) (y0 + h - h * (yv) / top)
+    fprintf(f, "<h4>");
+    esc(f, title);
+    fprintf(f, " (%s) by outstanding I/O</h4>\n<svg width=\"%d\" height=\"%d\" role=\"img\" "
+               "font-size=\"12\">\n", yunit, w + x0 + 260, h + y0 + 44);
+    for (double t = 0; t <= top * 1.0001; t += step) { /* y grid and labels */
+        fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+                   "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
+                x0, PY(t), x0 + w, PY(t), x0 - 6, PY(t) + 4, t);
+    }
+    for (int k = 0; k < nx; k++) /* x ticks: the outstanding values measured */
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#000\"/>"
+                   "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
+                PX(xs[k]), y0 + h, PX(xs[k]), y0 + h + 5, PX(xs[k]), y0 + h + 18, xs[k]);
+    fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\"/>\n"
+               "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\"/>\n"
+               "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">outstanding I/O = threads x "
+               "iodepth (log scale)</text>\n",
+            x0, y0 + h, x0 + w, y0 + h, x0, y0, x0, y0 + h, x0 + w / 2, y0 + h + 36);
     int i = 0;
     cJSON_ArrayForEach(c, ctrls)
     {
         const char *col = colours[i % 6];
-        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
+        /* the points in order of outstanding I/O (a sweep lists threads, then depths) */
+        const cJSON *pts[64];
+        int np = 0;
         cJSON_ArrayForEach(p, job_points(c, j))
         {
-            double x = x0 + w * num(p, "threads") * num(p, "iodepth") / maxx;
-            double y = y0 + h - h * num(p, "iops") / maxy;
-            if (!isnan(x) && !isnan(y))
-                fprintf(f, "%.1f,%.1f ", x, y);
+            double x = num(p, "threads") * num(p, "iodepth");
+            if (np == 64 || !(x >= 1) || isnan(num(p, key)))
+                continue;
+            int k = np++;
+            while (k > 0 && num(pts[k - 1], "threads") * num(pts[k - 1], "iodepth") > x) {
+                pts[k] = pts[k - 1];
+                k--;
+            }
+            pts[k] = p;
         }
-        fprintf(f, "\"/>\n<text x=\"%d\" y=\"%d\" font-size=\"13\" fill=\"%s\">", x0 + w + 10,
-                y0 + 16 * (i + 1), col);
+#define PV(pt) PY(num(pt, key) / div)
+        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
+        for (int k = 0; k < np; k++)
+            fprintf(f, "%.1f,%.1f ", PX(num(pts[k], "threads") * num(pts[k], "iodepth")),
+                    PV(pts[k]));
+        fprintf(f, "\"/>\n");
+        for (int k = 0; k < np; k++) {
+            double px = PX(num(pts[k], "threads") * num(pts[k], "iodepth"));
+            double py = PV(pts[k]);
+            fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>", px, py, col);
+            esc(f, str(c, "name"));
+            fprintf(f, ": %g threads x %g iodepth, %.4g %s</title></circle>\n",
+                    num(pts[k], "threads"), num(pts[k], "iodepth"), num(pts[k], key) / div, yunit);
+            if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pts[k], "knee")))
+                fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"none\" stroke=\"%s\" "
+                           "stroke-width=\"1.5\"/>\n", px, py, col);
+        }
+        fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>"
+                   "<text x=\"%d\" y=\"%d\" font-size=\"13\">", x0 + w + 16, y0 + 16 * i + 10,
+                x0 + w + 36, y0 + 16 * i + 10, col, x0 + w + 42, y0 + 16 * i + 14);
         esc(f, str(c, "name"));
         fprintf(f, "</text>\n");
         i++;
     }
+    fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"7\" fill=\"none\" stroke=\"#000\"/>"
+               "<text x=\"%d\" y=\"%d\">the knee (iomark sweep)</text>\n",
+            x0 + w + 26, y0 + 16 * i + 10, x0 + w + 42, y0 + 16 * i + 14);
+#undef PX
+#undef PY
+#undef PV
     fprintf(f, "</svg>\n");
+}
+
+/* What the guest's counters saw while job j ran: iomark's outstanding I/O beside the device's. */
+static void io_path_table(FILE *f, const cJSON *ctrls, int j)
+{
+    static const struct {
+        const char *key, *head, *fmt;
+    } cols[] = {{"guest_ios", "guest I/Os", "%.0f"}, {"iomark_outstanding", "iomark QD", "%.1f"},
+                {"aqu_sz", "aqu-sz", "%.1f"},        {"inflight_mean", "in-flight mean", "%.1f"},
+                {"inflight_max", "in-flight max", "%.0f"}, {"util_pct", "util %", "%.0f"},
+                {"qemu_cpu_us_per_io", "QEMU CPU us/I/O", "%.1f"},
+                {"guest_cpu_us_per_io", "guest CPU us/I/O", "%.1f"}};
+    const size_t nc = sizeof(cols) / sizeof(cols[0]);
+    fprintf(f, "<h4>I/O path: iomark's outstanding I/O and the guest disk's counters</h4>\n"
+               "<table>\n<tr><th>controller</th>");
+    for (size_t k = 0; k < nc; k++)
+        fprintf(f, "<th>%s</th>", cols[k].head);
+    fprintf(f, "</tr>\n");
+    const cJSON *c;
+    cJSON_ArrayForEach(c, ctrls)
+    {
+        const cJSON *io = cJSON_GetObjectItemCaseSensitive(job_mean(c, j), "io_path");
+        fprintf(f, "<tr><td>");
+        esc(f, str(c, "name"));
+        fprintf(f, "</td>");
+        for (size_t k = 0; k < nc; k++) {
+            double v = num(io, cols[k].key);
+            fprintf(f, "<td>");
+            if (isnan(v))
+                fprintf(f, "-");
+            else
+                fprintf(f, cols[k].fmt, v);
+            fprintf(f, "</td>");
+        }
+        fprintf(f, "</tr>\n");
+    }
+    fprintf(f, "</table>\n<p class=\"small\">iomark QD = iomark's IOPS x mean latency (Little's "
+               "law); aqu-sz = the disk's time_in_queue / wall time (iostat); in-flight = "
+               "/sys/block/DISK/inflight sampled 10 times a second. iomark counts an I/O from "
+               "submission, the device only once the block layer dispatched it: the gap is the "
+               "driver's queue limit (docs/lab.md).</p>\n");
+}
+
+/* Where each controller's time went (lab.json image_s, boot_s, jobs_s, wall_s). */
+static void time_table(FILE *f, const cJSON *ctrls)
+{
+    fprintf(f, "<h3>Time per controller</h3>\n<table>\n<tr><th>controller</th><th>boot</th>"
+               "<th>image s</th><th>boot s</th><th>jobs s</th><th>QEMU s</th>"
+               "<th>QEMU CPU s</th></tr>\n");
+    const cJSON *c;
+    cJSON_ArrayForEach(c, ctrls)
+    {
+        fprintf(f, "<tr><td>");
+        esc(f, str(c, "name"));
+        fprintf(f, "</td><td>");
+        esc(f, str(c, "boot"));
+        fprintf(f, "</td><td>%.1f</td><td>%.1f</td><td>%.1f</td><td>%.1f</td><td>%.1f</td></tr>\n",
+                num(c, "image_s"), num(c, "boot_s"), num(c, "jobs_s"), num(c, "wall_s"),
+                num(c, "qemu_cpu_s"));
+    }
+    fprintf(f, "</table>\n<p class=\"small\">boot s = QEMU's start to the controller's first job "
+               "(in a shared boot it includes the controllers before it); QEMU s and QEMU CPU s "
+               "are the whole boot's.</p>\n");
 }
 
 static void limits_table(FILE *f, const cJSON *ctrls)
@@ -172,9 +338,11 @@ static void limits_table(FILE *f, const cJSON *ctrls)
             else
                 fprintf(f, "<td>%.0f</td>", v);
         }
-        fprintf(f, "<td>");
-        const cJSON *p;
-        cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(c, "guest_params_effective"))
+        fprintf(f, "<td class=\"l\">");
+        const cJSON *p, *eff = cJSON_GetObjectItemCaseSensitive(c, "guest_params_effective");
+        if (!cJSON_GetArraySize(eff))
+            fprintf(f, "none (the driver's defaults)");
+        cJSON_ArrayForEach(p, eff)
         {
             esc(f, str(p, "parameter"));
             fprintf(f, " ");
@@ -199,8 +367,9 @@ int iom_lab_html_report(FILE *f, const cJSON *lab, const char *title)
     esc(f, title ? title : "iomark lab");
     fprintf(f, "</title>\n<style>body{font-family:sans-serif;margin:2em;max-width:70em}"
                "table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:3px 8px;"
-               "text-align:right}th{background:#eee}td:first-child{text-align:left}"
-               ".note{background:#fff6dd;border:1px solid #e0c060;padding:.6em}</style>"
+               "text-align:right}th{background:#eee}td:first-child,td.l{text-align:left}"
+               ".note{background:#fff6dd;border:1px solid #e0c060;padding:.6em}"
+               ".small{font-size:90%%;color:#444;max-width:60em}.nw{white-space:nowrap}</style>"
                "</head><body>\n<h1>");
     esc(f, title ? title : "iomark lab");
     fprintf(f, "</h1>\n<p>");
@@ -238,18 +407,24 @@ int iom_lab_html_report(FILE *f, const cJSON *lab, const char *title)
     {
         const char *cmd = str(jb, "command");
         fprintf(f, "<h2>Job %d: iomark ", j + 1);
-        esc(f, str(jb, "label"));
+        esc_words(f, str(jb, "label"));
         fprintf(f, "</h2>\n");
         if (strcmp(cmd, "tpcc") == 0) {
             bars(f, ctrls, j, "nopm", false, "TPC-C NOPM", "new orders per minute", "%.0f");
             bars(f, ctrls, j, "tpm", false, "TPM", "transactions per minute", "%.0f");
         } else if (strcmp(cmd, "mark") != 0) {
-            if (strcmp(cmd, "sweep") == 0)
-                sweep_lines(f, ctrls, j);
-            bars(f, ctrls, j, "iops", false, strcmp(cmd, "sweep") == 0 ? "Best IOPS" : "IOPS",
-                 "I/Os per second", "%.0f");
-            bars(f, ctrls, j, "mib_per_s", false, "Throughput", "MiB/s", "%.1f");
-            bars(f, ctrls, j, "lat_p99_us", false, "p99 latency", "us, lower is better", "%.0f");
+            bool sw = strcmp(cmd, "sweep") == 0;
+            if (sw) {
+                sweep_lines(f, ctrls, j, "iops", "Scaling: IOPS", "I/Os per second");
+                sweep_lines(f, ctrls, j, "lat_mean_us", "Scaling: mean latency", "us");
+                fprintf(f, "<p class=\"small\">The bars below are each controller's "
+                           "best-IOPS point of the sweep.</p>\n");
+            }
+            bars(f, ctrls, j, "iops", false, sw ? "Best IOPS" : "IOPS", "I/Os per second", "%.0f");
+            bars(f, ctrls, j, "mib_per_s", false, sw ? "Throughput at the best point" : "Throughput",
+                 "MiB/s", "%.1f");
+            bars(f, ctrls, j, "lat_p99_us", false, sw ? "p99 latency at the best point"
+                                                      : "p99 latency", "us, lower is better", "%.0f");
         }
         bars(f, ctrls, j, "qemu_cpu_us_per_io", true, "QEMU CPU per I/O",
              "us, lower is better; includes TCG emulation", "%.1f");
@@ -257,9 +432,11 @@ int iom_lab_html_report(FILE *f, const cJSON *lab, const char *title)
              "%.1f");
         bars(f, ctrls, j, "inflight_max", true, "Device in-flight, sampled maximum", "I/Os",
              "%.0f");
+        io_path_table(f, ctrls, j);
         j++;
     }
     limits_table(f, ctrls);
+    time_table(f, ctrls);
     const cJSON *c;
     bool fails = false;
     cJSON_ArrayForEach(c, ctrls)

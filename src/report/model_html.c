@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "report/html_int.h"
 #include "report/model.h"
@@ -239,26 +238,12 @@ int iom_model_html_report(FILE *f, const cJSON *const *docs, const char *const *
     if (!title)
         title = "iomark model: predicted vs measured";
     char ts[40];
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(ts, sizeof(ts), "%Y-%m-%d %H:%M UTC", &tm);
-    fprintf(f, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n"
-               "<head><meta charset=\"utf-8\"/><title>");
-    iom_html_esc(f, title);
-    fprintf(f, "</title><style>body{font-family:sans-serif;margin:2em;max-width:75em;color:#1d2330}"
-               "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #bbb;"
-               "padding:3px 8px;text-align:right}th{background:#eee}td:first-child{text-align:left}"
-               "figure.chart{margin:1em 0}svg{width:100%%;height:auto;font-family:sans-serif}"
-               "svg .grid{stroke:#e3e6ea}svg .axis{stroke:#1d2330}svg .tick{font-size:11px;"
-               "fill:#5b6472}svg .title{font-size:15px;font-weight:600}svg .label{font-size:12px}"
-               "svg .legend{font-size:12px}</style></head>\n<body>\n<h1>");
-    iom_html_esc(f, title);
-    fprintf(f, "</h1>\n<p>Made by iomark %s on %s from %u model document(s). Self-contained: no "
-               "scripts, no network.</p>\n",
+    iom_html_page_head(f, title, ts, sizeof(ts));
+    fprintf(f, "<p class=\"meta\">Made by iomark %s on %s from %u model document(s). "
+               "Self-contained: no scripts, no network.</p>\n",
             IOMARK_VERSION, ts, n);
     for (unsigned i = 0; i < n; i++)
         section(f, docs[i], paths[i], i);
-    fprintf(f, "</body></html>\n");
+    fprintf(f, "</main></body></html>\n");
     return ferror(f) ? -EIO : 0;
 }

@@ -424,9 +424,10 @@ static const struct opt *find(const char *name)
 
 const char *iom_option_suggest(const char *name)
 {
-    const char *best = NULL;
-    size_t bd = 4;
-    for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+    const struct opt *o = find(name);  /* the name itself, '-' and '_' alike */
+    const char *best = o ? o->name : NULL;
+    size_t bd = o ? 0 : 4;
+    for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]) && bd; i++) {
         size_t d = iom_edit_distance(name, opts[i].name);
         if (d < bd) {
             bd = d;

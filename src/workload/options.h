@@ -64,7 +64,9 @@ int iom_options_each(const struct iom_job *job,
 /* Print the option table as help text. */
 void iom_options_help(FILE *f);
 
-/* The closest known option name to `name` (edit distance <= 3), or NULL. */
+/* The closest known option name to `name` (edit distance <= 3), or NULL;
+ * a known name ('-' and '_' alike, as the parser reads it) returns itself,
+ * so iom_args_name_eq(name, -1, result) tells whether name is an option. */
 const char *iom_option_suggest(const char *name);
 
 #endif

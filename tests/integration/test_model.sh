@@ -6,6 +6,7 @@
 source "$(dirname "$0")/lib.sh"
 D=$SRCDIR/tests/data/model
 SWEEP=$D/sweep_file_vda.json
+export PYTHONPATH=$SRCDIR/tests/integration
 [ -f "$SWEEP" ] || { echo "FAIL: $SWEEP not found (part of the repository)"; exit 1; }
 FIT=$WORK/fit.json
 
@@ -35,20 +36,7 @@ L = min([v for v in (lim["adapter_queue"], lim["lun_queue"],
                      (lim["nr_requests"] or 0) * (lim["nr_hw_queues"] or 1)) if v] or [0])
 assert (lim["effective"] or 0) == L
 
-def product_form(S, c, z, L, T, N):
-    """Closed network host (T servers of z) + disk (rate min(j, L, c)/S) by
-    normalising constants; returns X, mean time at the disk."""
-    def mu_d(j): return min(j, L if L else j, c) / S
-    if z == 0:
-        X = mu_d(N); return X, N / X
-    def mu_h(i): return min(i, T) / z
-    lf_d = [0.0]; lf_h = [0.0]
-    for j in range(1, N + 1):
-        lf_d.append(lf_d[-1] - math.log(mu_d(j))); lf_h.append(lf_h[-1] - math.log(mu_h(j)))
-    w = [lf_d[j] + lf_h[N - j] for j in range(N + 1)]
-    m = max(w); p = [math.exp(x - m) for x in w]; s = sum(p); p = [x / s for x in p]
-    X = sum(p[j] * mu_d(j) for j in range(1, N + 1))
-    return X, sum(p[j] * j for j in range(N + 1)) / X
+from model_pf import product_form
 
 sse = 0
 for fp in fit["points"]:
@@ -87,22 +75,14 @@ expect_status 0 "predict closed loop" -- "$IOMARK" model $FIT --what-if lun_queu
   --output-format=json --output=$WORK/pred.json
 $PY - "$FIT" $WORK/pred.json <<'PY' && pass "closed-loop predictions: MVA by product form, split adds up, Little" || fail "closed-loop predictions"
 import json, math, sys
+from model_pf import marginal
 fit = json.load(open(sys.argv[1])); pr = json.load(open(sys.argv[2]))
 S = fit["device"]["service_mean_us"] * 1e-6; z = fit["device"]["host_us_per_io"] * 1e-6
 sc = pr["scenarios"]; assert len(sc) == 3 and pr["type"] == "model_prediction"
 assert sc[1]["limits"]["effective"] == 8 and sc[2]["limits"]["effective"] == min(254, fit["limits"]["effective"] or 254)
 for s in sc:
     T, N, L, c = 8, 64, s["limits"]["effective"] or 0, s["parallelism"]
-    def mu_d(j): return min(j, L if L else j, c) / S
-    def mu_h(i): return min(i, T) / z
-    if z > 0:
-        lf_d = [0.0]; lf_h = [0.0]
-        for j in range(1, N + 1):
-            lf_d.append(lf_d[-1] - math.log(mu_d(j))); lf_h.append(lf_h[-1] - math.log(mu_h(j)))
-        w = [lf_d[j] + lf_h[N - j] for j in range(N + 1)]; m = max(w)
-        p = [math.exp(x - m) for x in w]; t = sum(p); p = [x / t for x in p]
-    else:
-        p = [0.0] * N + [1.0]
+    mu_d, p = marginal(S, c, z, L, T, N)
     X = sum(p[j] * mu_d(j) for j in range(1, N + 1))
     g = sum(p[j] * max(0, j - L) for j in range(N + 1)) / X if L else 0
     mva, des = s["mva"], s["des"]

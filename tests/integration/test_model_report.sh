@@ -7,6 +7,7 @@
 source "$(dirname "$0")/lib.sh"
 D=$SRCDIR/tests/data/model
 SWEEP=$D/sweep_file_vda.json
+export PYTHONPATH=$SRCDIR/tests/integration
 [ -f "$SWEEP" ] || { echo "FAIL: $SWEEP not found (part of the repository)"; exit 1; }
 
 LABP=$D/lab_pvscsi.json LABI=$D/lab_ide.json
@@ -25,6 +26,7 @@ expect_status 0 "check of another controller's lab sweep (JSON)" -- \
 
 $PY - "$LABP" "$LABI" $WORK/labfit.json $WORK/labcheck.json <<'PY' && pass "lab fit and check: S, guest CPU per I/O, limits from the guest probe, predictions from a product-form computation" || fail "lab fit/check"
 import json, math, sys
+from model_pf import product_form
 sp, si, fit, chk = (json.load(open(p)) for p in sys.argv[1:])
 assert sp["lab"]["accelerator"] == "tcg"
 pts = [p for p in sp["points"] if p["result"]["status"] == "ok" and p["threads"] * p["iodepth"] <= 8]
@@ -46,25 +48,13 @@ lim = chk["limits"]
 assert lim["driver"] == disk["driver"] == "ata_piix" and lim["effective"] == 1 == disk["lun_queue"]
 assert chk["device"]["guest_cpu_us_per_io"] == dev["guest_cpu_us_per_io"]
 c = dev["parallelism"]; Sd = S * 1e-6; zz = z * 1e-6; cap = 2 / (Dmin * 1e-6)
-def product_form(L, T, N):
-    def mu_d(j): return min(min(j, L, c) / Sd, cap)
-    if zz == 0:
-        X = mu_d(N); return X, N / X
-    def mu_h(i): return min(i, T) / zz
-    lf_d = [0.0]; lf_h = [0.0]
-    for j in range(1, N + 1):
-        lf_d.append(lf_d[-1] - math.log(mu_d(j))); lf_h.append(lf_h[-1] - math.log(mu_h(j)))
-    w = [lf_d[j] + lf_h[N - j] for j in range(N + 1)]
-    m = max(w); p = [math.exp(x - m) for x in w]; s = sum(p); p = [x / s for x in p]
-    X = sum(p[j] * mu_d(j) for j in range(1, N + 1))
-    return X, sum(p[j] * j for j in range(N + 1)) / X
 mpts = [p for p in si["points"] if p["result"]["status"] == "ok"]
 assert len(chk["points"]) == len(mpts) == 8
 for cp, mp in zip(chk["points"], mpts):
     t = mp["result"]["total"]["total"]
     assert cp["threads"] == mp["threads"] and cp["iodepth"] == mp["iodepth"]
     assert abs(cp["measured"]["iops"] - t["iops"]) < 1e-9 * t["iops"]
-    X, R = product_form(1, mp["threads"], mp["threads"] * mp["iodepth"])
+    X, R = product_form(Sd, c, zz, 1, mp["threads"], mp["threads"] * mp["iodepth"], cap)
     assert abs(cp["predicted"]["iops"] - X) < 1e-6 * X, (cp, X)
     assert abs(cp["predicted"]["lat_mean_us"] - R * 1e6) < 1e-6 * R * 1e6, (cp, R)
     # L = 1: one I/O at a time, so IOPS cannot pass 1 / S

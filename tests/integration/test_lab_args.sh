@@ -1,0 +1,117 @@
+#!/bin/bash
+# test_lab_args.sh - `iomark lab`'s own options on the one argv grammar
+# (workload/args.h, issue 13 item 4): --x=y, --x y and the '-'/'_' spellings
+# reach the same option, so a bad value gives the same one line and exit 2
+# in every spelling and nothing is created; an unknown option is refused
+# with the closest lab or `iomark run` option; good values in either
+# spelling give the same plan (--dry-run: printed, nothing booted or
+# written). `lab setup` and `lab clean` use the same grammar. Needs no QEMU.
+# The expected messages and plan lines are written here by hand from the
+# ranges and defaults documented in `iomark lab --help` and docs/lab.md.
+source "$(dirname "$0")/lib.sh"
+
+never="$WORK/never"
+# option (canonical spelling) | bad value | message after "iomark lab: "
+rows=(
+  "repeat|0|--repeat=0: allowed: 1-100 runs per controller"
+  "disk-size|1k|--disk-size=1k: allowed: 16M to 64G, a multiple of 512 bytes"
+  "cache|bogus|--cache=bogus: allowed: writeback, none, writethrough, directsync, unsafe"
+  "scheduler|cfq|--scheduler=cfq: allowed: none, mq-deadline, kyber, bfq, keep"
+  "vcpus|0|--vcpus=0: allowed: 1-64"
+  "memory|100|--memory=100: allowed: 256-65536 (MiB)"
+  "accel|xen|--accel=xen: allowed: auto, kvm, tcg"
+  "timeout|5|--timeout=5: allowed: 10-86400 seconds"
+  "boot|twice|--boot=twice: allowed: shared, each"
+  "preset|cdm|--preset=cdm: allowed: mark"
+  "guest-param|noequals|--guest-param=noequals: allowed: KEY=VALUE words"
+  "controllers|floppy|--controllers=floppy: floppy: unknown controller; allowed: pvscsi, nvme"
+  "study|no-such-study|--study=no-such-study: no such study or file"
+)
+for row in "${rows[@]}"; do
+  IFS='|' read -r opt val want <<<"$row"
+  swapped=$(tr -- '-_' '_-' <<<"$opt")
+  first=""
+  for form in "--$opt=$val" "--$opt $val" "--$swapped=$val" "--$swapped $val"; do
+    # shellcheck disable=SC2086 # the form splits into one or two words on purpose
+    expect_status 2 "lab $form" -- "$IOMARK" lab --output-dir="$never" $form
+    expect_err_has "iomark lab: $want"
+    if [ -z "$first" ]; then first=$(cat "$WORK/err")
+    elif [ "$(cat "$WORK/err")" = "$first" ]; then pass "lab $form: same message as --$opt=$val"
+    else fail "lab $form: '$(cat "$WORK/err")' differs from '$first'"; fi
+  done
+done
+expect_status 2 "lab --keep-disk=2" -- "$IOMARK" lab --output-dir="$never" --keep-disk=2
+expect_err_has "iomark lab: --keep-disk=2: allowed: 0 or 1"
+expect_status 2 "lab --scale without a study" -- "$IOMARK" lab --output-dir="$never" --scale 0.5
+expect_err_has "iomark lab: --scale=0.5: applies to --study only"
+expect_status 2 "lab --controllers without a value" -- "$IOMARK" lab --output-dir="$never" --controllers
+expect_err_has "iomark lab: --controllers: needs a value (--controllers=VALUE)"
+
+# unknown options: the closest lab option, else the closest run option, else what is allowed
+expect_status 2 "lab --contollers" -- "$IOMARK" lab --output-dir="$never" --contollers=ide
+expect_err_has "iomark lab: --contollers=ide: unknown option; did you mean --controllers?"
+expect_status 2 "lab --guest_parm" -- "$IOMARK" lab --output-dir="$never" --guest_parm nvme.x=1
+expect_err_has "iomark lab: --guest_parm: unknown option; did you mean --guest-param?"
+expect_status 2 "lab --iodeptth (a run option misspelt)" -- "$IOMARK" lab --output-dir="$never" --iodeptth=4
+expect_err_has "iomark lab: --iodeptth=4: unknown option; did you mean --iodepth?"
+expect_status 2 "lab --no-such-option" -- "$IOMARK" lab --output-dir="$never" --no-such-option
+expect_err_has "iomark lab: --no-such-option: unknown option; allowed: the lab options of iomark lab --help"
+expect_status 2 "lab --output FILE" -- "$IOMARK" lab --output-dir="$never" --output x.json
+expect_err_has "iomark lab: --output: the lab writes JSON results to --output-dir; allowed: --output-dir=DIR"
+expect_status 2 "lab setup --bogus" -- "$IOMARK" lab setup --bogus
+expect_err_has "iomark lab setup: --bogus: unknown option; allowed: --no-install, --kernel-package, --help (-h)"
+expect_status 2 "lab setup --kernel-package bad" -- "$IOMARK" lab setup --kernel_package vmlinuz
+expect_err_has "iomark lab setup: --kernel-package=vmlinuz: allowed: a Debian package name linux-image-VERSION-FLAVOUR"
+expect_status 2 "lab clean --everything" -- "$IOMARK" lab clean --everything
+expect_err_has "iomark lab clean: --everything: unknown option; allowed: --all, --help (-h)"
+[ ! -e "$never" ] && pass "nothing created on bad input" || fail "bad input created $never"
+
+# good values: --x=y and --x y (and '_' for '-') give the same plan, with the values given
+eq=(--dry-run --controllers=ide,nvme --repeat=3 --disk-size=64M --cache=none --scheduler=mq-deadline
+    --vcpus=1 --memory=512 --accel=tcg --timeout=600 --boot=each --output-dir="$WORK/o" --keep-disk
+    --guest-param=nvme.io_queue_depth=64)
+sp=(--dry_run --controllers ide,nvme --repeat 3 --disk_size 64M --cache none --scheduler mq-deadline
+    --vcpus 1 --memory 512 --accel tcg --timeout 600 --boot each --output_dir "$WORK/o" --keep_disk 1
+    --guest_param nvme.io_queue_depth=64)
+expect_status 0 "lab --x=y --dry-run" -- "$IOMARK" lab "${eq[@]}" --rw=read --ramp-time=3s
+cp "$WORK/out" "$WORK/eq.txt"
+expect_status 0 "lab --x y --dry-run" -- "$IOMARK" lab "${sp[@]}" --rw=read --ramp-time=3s
+cp "$WORK/out" "$WORK/sp.txt"
+if cmp -s "$WORK/eq.txt" "$WORK/sp.txt"; then pass "--x=y and --x y, '-' and '_': the same plan"
+else fail "the plans differ: $(diff "$WORK/eq.txt" "$WORK/sp.txt" | head -5)"; fi
+want=(
+  "iomark lab --dry-run: 2 controller(s) x 1 job(s), 3 run(s) each, boot each"
+  "disk 67108864 bytes, cache none, scheduler mq-deadline, vcpus 1, memory 512 MiB, accel tcg, timeout 600 s per boot, output-dir $WORK/o, keep-disk"
+  "controller ide: nvme.io_queue_depth=64"
+  "controller nvme: nvme.io_queue_depth=64"
+)
+for w in "${want[@]}"; do
+  grep -qxF -- "$w" "$WORK/sp.txt" && pass "plan: $w" || fail "plan lacks '$w': $(cat "$WORK/sp.txt")"
+done
+# the old form: run options pass to the guest as typed; the lab's default
+# --ramp_time=2s gives way to --ramp-time=3s ('-' and '_' are one letter)
+job=$(grep '^job 1 ' "$WORK/sp.txt" || true)
+case $job in
+  *" in the guest: iomark run "*"--iodepth=32 --numjobs=2 --runtime=10s --rw=read --ramp-time=3s --output-format=json"*)
+    pass "old form: defaults, then the user's run options" ;;
+  *) fail "old form job line: $job" ;;
+esac
+case $job in *ramp_time=2s*|*rw=randread*) fail "a default the user replaced is still there: $job" ;;
+  *) pass "defaults the user replaced are left out" ;; esac
+[ ! -e "$WORK/o" ] && pass "--dry-run created nothing" || fail "--dry-run created $WORK/o"
+
+# "--" ends the lab options: the command and its words go to the guest as given
+expect_status 0 "lab -- sweep" -- "$IOMARK" lab --dry-run --controllers nvme -- sweep --threads 1,8 --bs 8k
+grep -qF "in the guest: iomark sweep --threads 1,8 --bs 8k --output-format=json" "$WORK/out" &&
+  pass "-- sweep ARGS reach the guest as given" || fail "-- sweep: $(cat "$WORK/out")"
+expect_status 2 "lab --rw=read -- run" -- "$IOMARK" lab --dry-run --rw=read -- run --bs=8k
+expect_err_has "iomark lab: --rw=read: workload options go after -- COMMAND"
+expect_status 2 "lab -- (no command)" -- "$IOMARK" lab --dry-run --
+expect_err_has "iomark lab: --: needs COMMAND ARGS after --"
+
+# --help and -h: the same text, naming the lab options and the grammar
+"$IOMARK" lab --help >"$WORK/h1" && "$IOMARK" lab -h >"$WORK/h2" && cmp -s "$WORK/h1" "$WORK/h2" &&
+  pass "-h = --help" || fail "-h and --help differ"
+grep -q -- "--dry-run" "$WORK/h1" && grep -q -- "--name=VALUE or --name VALUE" "$WORK/h1" &&
+  pass "help lists --dry-run and the grammar" || fail "help lacks --dry-run or the grammar"
+finish
