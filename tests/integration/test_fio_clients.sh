@@ -224,4 +224,15 @@ print(opts.keys(), ig)
 sys.exit(0 if "exitall_on_error" not in opts and "exec_prerun" not in opts
          and "exitall_on_error" in ig and "exec_prerun" in ig and "percentile_list" in opts else 1)
 PY
+
+# 6. the job file fio-plot's bench_fio writes runs as it is; its logs land where bench_fio
+#    and fio-plot look for them (OUTPUT/MODE-iodepth-D-numjobs-N_kind.1.log)
+mkdir -p out/y
+dd if=/dev/urandom of=bench.dat bs=1M count=32 status=none
+BENCH_FILE=$WORK/bench.dat "$IOMARK" run "$SRCDIR/tests/data/jobs/bench_fio_randread.fio" --runtime=1 \
+  --quiet --output-format=json --output=out/y/randread-1-1.json 2>err.txt ||
+  fail "bench_fio job: $(head -c 300 err.txt)"
+[ -s out/y/randread-iodepth-1-numjobs-1_bw.1.log ] && [ -s out/y/randread-iodepth-1-numjobs-1_lat.1.log ] &&
+  [ -s out/y/randread-iodepth-1-numjobs-1_iops.1.log ] && pass "bench_fio's job runs; logs where fio-plot reads them" ||
+  fail "bench_fio logs: $(ls out/y)"
 finish
