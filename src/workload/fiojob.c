@@ -290,6 +290,14 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     fj->loops = st.loops;
     fj->group_reporting = st.group_reporting;
     fj->unlink = st.unlink;
+    if (job->ratemin_bytes > job->rate_bytes_per_s && job->rate_bytes_per_s)
+        return fail(err, errlen, "line %u: [%s]: rate_min=%llu is above rate=%llu (fio: \"minimum "
+                    "rate exceeds rate\")", sec->line, sec->name,
+                    (unsigned long long)job->ratemin_bytes, (unsigned long long)job->rate_bytes_per_s);
+    if (job->rate_iops_min > job->rate_iops && job->rate_iops)
+        return fail(err, errlen, "line %u: [%s]: rate_iops_min=%llu is above rate_iops=%llu (fio: "
+                    "\"minimum rate exceeds rate\")", sec->line, sec->name,
+                    (unsigned long long)job->rate_iops_min, (unsigned long long)job->rate_iops);
     if (st.wait_for[0]) { /* fio: the waitee is an earlier job, by name (HOWTO, wait_for) */
         uint32_t me = (uint32_t)(fj - f->jobs);
         for (uint32_t i = 0; i < me; i++)
@@ -379,13 +387,18 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
             job->rate_iops = (job->rate_iops + nf - 1) / nf;
         if (job->rate_bytes_per_s)
             job->rate_bytes_per_s = (job->rate_bytes_per_s + nf - 1) / nf;
+        job->ratemin_bytes /= nf; /* the minimum rates too, per file's thread */
+        job->rate_iops_min /= nf;
+        if (job->flow) /* the clone's flow weight shared by its threads */
+            job->flow = (job->flow + nf - 1) / nf;
         char prev[sizeof(fj->note)];
         memcpy(prev, fj->note, sizeof(prev));
         snprintf(fj->note, sizeof(fj->note),
                  "%u files: run as one thread per file and clone, iodepth %u%s each "
                  "(fio: one thread per clone, iodepth %u over all files, file_service_type=%s)"
                  "%s%s", nf, job->iodepth,
-                 job->rate_iops || job->rate_bytes_per_s ? " and 1/k of the rate" : "", d,
+                 job->rate_iops || job->rate_bytes_per_s || job->ratemin_bytes ||
+                 job->rate_iops_min || job->flow ? " and 1/k of the rates and flow weight" : "", d,
                  st.file_service[0] ? st.file_service : "roundrobin", prev[0] ? "; " : "", prev);
     }
     if (st.io_size) /* io_size: the job's I/O amount instead of size */
