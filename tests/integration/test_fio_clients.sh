@@ -31,6 +31,18 @@ print("iomark:", a[0]); print("fio:   ", b[0])
 sys.exit(0 if a == b and len(a[0]) == 13 and a[0][-1] == "99.990000" else 1)
 PY
 
+# the same list on the command line (fio: --percentile_list=...), again against fio 3.33
+grep -v '^percentile_list' pct.fio >pct2.fio
+"$IOMARK" run pct2.fio --quiet --percentile_list=99.9:50:1 --output-format=json --output=i2.json 2>err.txt ||
+  fail "--percentile_list: $(head -c 300 err.txt)"
+fio pct2.fio --percentile_list=99.9:50:1 --output-format=json --output=f2.json >/dev/null 2>&1 || fail "fio pct2.fio"
+$PY - i2.json f2.json <<'PY' && pass "--percentile_list on the command line (sorted, as fio)" || fail "--percentile_list keys"
+import json, sys
+keys = lambda p: list(json.load(open(p))["jobs"][0]["read"]["clat_ns"]["percentile"].keys())
+print(keys(sys.argv[1]), keys(sys.argv[2]))
+sys.exit(0 if keys(sys.argv[1]) == keys(sys.argv[2]) == ["1.000000", "50.000000", "99.900000"] else 1)
+PY
+
 # 2. json+: fio_jsonplus_clat2csv on iomark's output; the percentiles it gives agree
 #    with iomark's own within one bucket (64 buckets per power of two)
 if $PY -c 'import six' 2>/dev/null; then
@@ -188,6 +200,29 @@ if not max(j["read"]["runtime"] for j in jobs[:2]) < min(j["read"]["runtime"] fo
     bad.append("fast clones not shorter than slow ones")
 print(bad)
 sys.exit(1 if bad else 0)
+PY
+
+# clones of ONE job with different amounts of work: offset_increment=512k on a 1 MiB file
+# gives clone 0 [0, 1M) = 256 reads and clone 1 [512k, 1M) = 128 reads (fio 3.33 does
+# the same: 256 and 128), both paced at 200/s: 1275 ms and 635 ms by the schedule
+dd if=/dev/urandom of=oi.dat bs=1M count=1 status=none
+printf '[oi]\nfilename=%s\nioengine=psync\nrw=read\nbs=4k\nnumjobs=2\noffset_increment=512k\nrate_iops=200\n' \
+  "$WORK/oi.dat" >oi.fio
+"$IOMARK" run oi.fio --quiet --output-format=json --output=oi.json 2>err.txt || fail "oi.fio: $(head -c 300 err.txt)"
+$PY - oi.json <<'PY' && pass "clones of one job: each its own runtime and IOPS (offset_increment)" || fail "clones of one job"
+import json, sys
+jobs = json.load(open(sys.argv[1]))["jobs"]
+bad = []
+for j, n in zip(jobs, (256, 128)):
+    r = j["read"]
+    sched_ms = (n - 1) * 1000.0 / 200
+    print(r["total_ios"], r["runtime"], r["iops"])
+    if r["total_ios"] != n or not sched_ms - 5 <= r["runtime"] <= sched_ms * 1.6 + 50:
+        bad.append((n, r["total_ios"], r["runtime"]))
+    if not 150 <= r["iops"] <= 210:   # paced at 200/s: never above, a loaded machine below
+        bad.append((n, "iops", r["iops"]))
+print(bad)
+sys.exit(1 if bad or len(jobs) != 2 else 0)
 PY
 
 # 5. a job file with every option of issue 18 runs without --ignore-unknown; skipped
