@@ -410,6 +410,8 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
             for (uint32_t k = 0; k < n; k++)
                 if (fj->wait_for >= 0 && idx[k] == (uint32_t)fj->wait_for)
                     wf[n] = (int)k;
+            /* the group holds the flow weight from the start, unless the job waits */
+            fj->job.flow_reserved = fj->job.flow && wf[n] < 0;
             jobs[n] = &fj->job;
             tgs[n] = tg[i];
             nrs[n] = fj->job.nr_targets;

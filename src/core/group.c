@@ -7,11 +7,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/jobctl.h"
+
 /* Members wait here until every one exists: go = 1 runs, go = -1 aborts. */
 struct gate {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     int go;
+    unsigned expect, arrived; /* members that start their clocks together, and how many are there */
 };
 
 struct member {
@@ -25,8 +28,51 @@ struct member {
     int rc;
     bool started;
     struct member *waitee;  /* wait_for: start once it has finished, or NULL */
+    struct iom_flow *flow;  /* the job's flow weight, held from before the gate opens */
+    bool lined_up, arrived; /* starts its clock with the others (no wait_for, no startdelay) */
     bool done;              /* under gate->lock */
 };
+
+/* A job's flow weight for all its threads (flow x numjobs x targets), when the
+ * caller marked it flow_reserved: joined before any job of the group starts, so
+ * the first job's I/O is held to its share from the start (fio registers every
+ * job's flow before any runs); released when the job has returned. */
+static struct iom_flow *flow_reserve(const struct iom_job *job, unsigned nr)
+{
+    return job->flow && job->flow_reserved
+               ? iom_flow_join(job->flow_id, job->flow * job->numjobs * nr)
+               : NULL;
+}
+
+static void flow_release(const struct iom_job *job, unsigned nr, struct iom_flow *f)
+{
+    if (f)
+        iom_flow_leave(f, 0, job->flow * job->numjobs * nr);
+}
+
+/* The hooks' before_start: wait until every lined-up member has its workers set up
+ * (or has returned), so their measured windows start together. */
+static void line_up(void *arg)
+{
+    struct member *m = arg;
+    pthread_mutex_lock(&m->gate->lock);
+    if (!m->arrived) {
+        m->arrived = true;
+        m->gate->arrived++;
+        pthread_cond_broadcast(&m->gate->cond);
+    }
+    while (m->gate->arrived < m->gate->expect && !(m->hooks.stop && *m->hooks.stop)) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 50000000;
+        if (ts.tv_nsec >= 1000000000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&m->gate->cond, &m->gate->lock, &ts);
+    }
+    pthread_mutex_unlock(&m->gate->lock);
+}
 
 static void *member_main(void *arg)
 {
@@ -50,7 +96,12 @@ static void *member_main(void *arg)
     pthread_mutex_unlock(&m->gate->lock);
     if (go > 0)
         m->rc = iom_run(m->job, m->targets, m->nr, &m->hooks, &m->result);
+    flow_release(m->job, m->nr, m->flow);
     pthread_mutex_lock(&m->gate->lock);
+    if (m->lined_up && !m->arrived) { /* returned before its clock started (set-up failed) */
+        m->arrived = true;
+        m->gate->arrived++;
+    }
     m->done = true;
     pthread_cond_broadcast(&m->gate->cond);
     pthread_mutex_unlock(&m->gate->lock);
@@ -63,8 +114,12 @@ int iom_run_group(const struct iom_job *const *jobs, struct iom_target *const *t
 {
     for (unsigned i = 0; i < nr_jobs; i++)
         out[i] = NULL;
-    if (nr_jobs == 1)
-        return iom_run(jobs[0], targets[0], nr_targets[0], hooks, &out[0]);
+    if (nr_jobs == 1) {
+        struct iom_flow *f = flow_reserve(jobs[0], nr_targets[0]);
+        int rc1 = iom_run(jobs[0], targets[0], nr_targets[0], hooks, &out[0]);
+        flow_release(jobs[0], nr_targets[0], f);
+        return rc1;
+    }
     struct member *ms = calloc(nr_jobs, sizeof(*ms));
     if (!ms)
         return -ENOMEM;
@@ -79,6 +134,7 @@ int iom_run_group(const struct iom_job *const *jobs, struct iom_target *const *t
         m->targets = targets[i];
         m->nr = nr_targets[i];
         m->gate = &gate;
+        m->flow = flow_reserve(m->job, m->nr);
         if (wait_for && wait_for[i] >= 0 && (unsigned)wait_for[i] < i)
             m->waitee = &ms[wait_for[i]];
         if (hooks)
@@ -86,6 +142,12 @@ int iom_run_group(const struct iom_job *const *jobs, struct iom_target *const *t
         if (i > 0) {
             m->hooks.progress = NULL;
             m->hooks.arg = NULL;
+        }
+        m->lined_up = !m->waitee && !iom_startdelay_pick(m->job) && !m->hooks.sync;
+        if (m->lined_up) {
+            m->hooks.before_start = line_up;
+            m->hooks.before_start_arg = m;
+            gate.expect++;
         }
         if (pthread_create(&m->tid, NULL, member_main, m) != 0) {
             rc = -EAGAIN;

@@ -81,6 +81,11 @@ struct iom_run_hooks {
      * the file "<latency_log>.<i>" (created, truncated). For tests that
      * compute percentiles independently of the histograms. */
     const char *latency_log;
+    /* When non-NULL (and without sync): called once on the run's thread after its
+     * workers are set up, just before its clock starts; it may block (iom_run_group
+     * lines up the clocks of the jobs it starts together, as fio starts its jobs). */
+    void (*before_start)(void *arg);
+    void *before_start_arg;
 };
 
 /*

@@ -460,11 +460,13 @@ void *iom_worker_main(void *arg)
         iom_pacer_init(&c.pace, w->job, w->sh->start_ns);
         iom_think_init(&c.think, w->job);
         iom_ratemin_init(&c.rmin, w->job, w->sh->start_ns);
+        /* a weight the group already holds (flow_reserved) is not added again */
+        uint32_t fw = w->job->flow_reserved ? 0 : w->job->flow;
         if (w->job->flow)
-            c.flow = iom_flow_join(w->job->flow_id, w->job->flow);
+            c.flow = iom_flow_join(w->job->flow_id, fw);
         worker_loop(w, &c);
         if (c.flow)
-            iom_flow_leave(c.flow, c.flow_mine, w->job->flow);
+            iom_flow_leave(c.flow, c.flow_mine, fw);
         worker_drain(&c);
         pthread_mutex_lock(&w->sh->lock);
         w->sh->nr_finished++;

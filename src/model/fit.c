@@ -281,7 +281,14 @@ int iom_model_predict(const struct iom_fit *f, const struct iom_scenario *sc,
     d.svc_mean_s *= sc->svc_scale;
     unsigned L = iom_model_limit_luns(&sc->limits, K);
     out->limit = L;
-    double cr = floor(sc->parallelism + 0.5);
+    /* the guest-CPU bound m / D is the rate of m S / D busy servers: the DES
+     * gets min(c, m S / D) servers, the same bound up to rounding */
+    double ceff = sc->parallelism;
+    if (d.cpu_s > 0 && d.cpu_servers * d.svc_mean_s / d.cpu_s < ceff)
+        ceff = d.cpu_servers * d.svc_mean_s / d.cpu_s;
+    double cr = floor(ceff + 0.5);
+    if (cr < 1)
+        cr = 1;
     out->des_servers = cr > 1e6 ? 1000000 : (unsigned)cr;
     int rc;
     /* MVA per LUN (equal shares), throughput and numbers summed over the LUNs */

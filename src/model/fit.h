@@ -123,7 +123,8 @@ struct iom_scenario {
 
 struct iom_prediction {
     unsigned limit;                 /* L used by MVA per LUN (iom_model_limit_luns) */
-    unsigned des_servers;           /* round(c) */
+    unsigned des_servers;           /* round(c), or round(min(c, m S / D)) with the guest-CPU
+                                       station (the same bound m / D), at least 1 */
     unsigned des_runs;              /* burst: bursts simulated */
     struct iom_model_out mva, des;  /* mva.p99_s is NAN */
 };

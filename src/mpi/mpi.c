@@ -11,11 +11,17 @@
 
 #include "report/report.h"
 
-#define TAG_UP 7101   /* rank -> rank 0: DONE or STOP */
-#define TAG_DOWN 7102 /* rank 0 -> ranks: MEASURE, END or STOP */
+#define TAG_UP 7101      /* rank -> rank 0: DONE, STOP or BEAT */
+#define TAG_DOWN 7102    /* rank 0 -> ranks: MEASURE, END or STOP */
+#define TAG_FINAL 7103   /* rank -> rank 0: its struct iom_mpi_rank after the run */
+#define TAG_VERDICT 7104 /* rank 0 -> ranks: the lost rank, or -1 */
+#define EV_BEAT 100      /* "still here": a rank's progress message */
+#define BEAT_NS 100000000u /* a rank tells rank 0 it is alive every 100 ms */
 
 static int g_inited, g_rank, g_size = 1;
 static char g_host[64] = "?";
+static char (*g_hosts)[64]; /* every rank's host name, by rank */
+static int g_lost = -1;     /* a rank found lost: MPI_Finalize is not called */
 
 bool iom_mpi_launched(void)
 {
@@ -35,15 +41,25 @@ int iom_mpi_init(void)
         h[strcspn(h, ".")] = 0;
         snprintf(g_host, sizeof(g_host), "%s", h);
     }
+    g_hosts = calloc((size_t)g_size, sizeof(*g_hosts));
+    if (g_hosts)
+        MPI_Allgather(g_host, sizeof(g_host), MPI_CHAR, g_hosts, sizeof(g_host), MPI_CHAR,
+                      MPI_COMM_WORLD);
     return 0;
 }
 
 void iom_mpi_finalize(void)
 {
-    if (g_inited)
+    /* with a rank lost, MPI_Finalize would wait for it for ever; the
+     * launcher ends the job (docs/mpi.md) */
+    if (g_inited && g_lost < 0)
         MPI_Finalize();
     g_inited = 0;
+    free(g_hosts);
+    g_hosts = NULL;
 }
+
+bool iom_mpi_lost(void) { return g_lost >= 0; }
 
 int iom_mpi_rank(void) { return g_rank; }
 int iom_mpi_size(void) { return g_size; }
@@ -182,7 +198,63 @@ static struct {
     int done_sent, stop_sent, self_done, nr_done;
     int64_t offset;    /* rank 0's CLOCK_MONOTONIC minus this rank's, ns */
     int64_t win_start, win_end; /* CLOCK_REALTIME ns */
-} S;
+    uint64_t *heard;   /* rank 0: when each rank's last message came (iom_now_ns) */
+    uint64_t silence_ns; /* a rank silent this long is lost */
+    int lost;          /* rank 0: the first rank found lost, -1 none */
+    uint64_t lost_silent_ns; /* how long it had been silent */
+    uint64_t last_beat; /* other ranks: when the last BEAT went */
+    MPI_Request beat_req;
+    int64_t beat_msg[3];
+} S = {.lost = -1, .beat_req = MPI_REQUEST_NULL};
+
+/* How long a rank may be silent before rank 0 takes it as lost:
+ * IOMARK_MPI_TIMEOUT seconds (default 1.5; from 0.2 to 3600). */
+static uint64_t silence_ns(void)
+{
+    const char *e = getenv("IOMARK_MPI_TIMEOUT");
+    double v = e && *e ? strtod(e, NULL) : 1.5;
+    if (!(v >= 0.2 && v <= 3600))
+        v = 1.5;
+    return (uint64_t)(v * 1e9);
+}
+
+/* Rank 0: a message from rank `from` came now. */
+static void heard_from(int from)
+{
+    if (S.heard && from > 0 && from < g_size)
+        S.heard[from] = iom_now_ns();
+}
+
+/* Rank 0: the first rank silent for longer than the limit (-1 none);
+ * done[i] set means rank i needs no more word (NULL: none has). */
+static int find_silent(const char *done)
+{
+    uint64_t now = iom_now_ns();
+    for (int i = 1; S.heard && i < g_size; i++)
+        if (!(done && done[i]) && now - S.heard[i] > S.silence_ns) {
+            S.lost_silent_ns = now - S.heard[i];
+            return i;
+        }
+    return -1;
+}
+
+/* Other ranks: tell rank 0 "still here" every BEAT_NS, without blocking
+ * (a beat whose send has not completed yet is skipped). */
+static void beat(void)
+{
+    uint64_t now = iom_now_ns();
+    if (now - S.last_beat < BEAT_NS)
+        return;
+    int flag = 1;
+    if (S.beat_req != MPI_REQUEST_NULL)
+        MPI_Test(&S.beat_req, &flag, MPI_STATUS_IGNORE);
+    if (!flag)
+        return;
+    S.beat_msg[0] = EV_BEAT;
+    S.beat_msg[1] = S.beat_msg[2] = 0;
+    MPI_Isend(S.beat_msg, 3, MPI_INT64_T, 0, TAG_UP, MPI_COMM_WORLD, &S.beat_req);
+    S.last_beat = now;
+}
 
 #define LEAD_NS 100000000u /* boundaries are announced 100 ms ahead */
 
@@ -248,6 +320,11 @@ static int sync_ready(void *arg, int local_rc, char *why, size_t whylen, uint64_
     MPI_Bcast(&start0, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
     *start_at = (uint64_t)(start0 - S.offset);
     S.win_start = to_realtime(*start_at); /* without warm-up the window starts here */
+    if (g_rank == 0 && !S.heard)
+        S.heard = calloc((size_t)g_size, sizeof(*S.heard));
+    for (int i = 0; S.heard && i < g_size; i++)
+        S.heard[i] = iom_now_ns();
+    S.last_beat = iom_now_ns();
     return 0;
 }
 
@@ -271,6 +348,7 @@ static int sync_poll(void *arg, int wish, int *sig, uint64_t *at)
                flag) {
             int64_t m[3];
             MPI_Recv(m, 3, MPI_INT64_T, st.MPI_SOURCE, TAG_UP, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            heard_from(st.MPI_SOURCE);
             if (m[0] == IOM_RSYNC_DONE)
                 S.nr_done++;
             else if (m[0] == IOM_RSYNC_STOP && !S.sig)
@@ -283,7 +361,9 @@ static int sync_poll(void *arg, int wish, int *sig, uint64_t *at)
         int ev = IOM_RSYNC_NONE;
         if (wish == IOM_RSYNC_STOP && !S.sig)
             S.sig = *sig ? *sig : 15;
-        if (S.sig) {
+        if (S.lost < 0)
+            S.lost = find_silent(NULL); /* a lost rank stops the run everywhere */
+        if (S.sig || S.lost >= 0) {
             ev = IOM_RSYNC_STOP;
         } else if (S.nr_done >= g_size) {
             ev = IOM_RSYNC_END;
@@ -294,7 +374,8 @@ static int sync_poll(void *arg, int wish, int *sig, uint64_t *at)
         if (ev > S.sent) {
             int64_t m[3] = {ev, S.sig, (int64_t)*at};
             for (int i = 1; i < g_size; i++)
-                MPI_Send(m, 3, MPI_INT64_T, i, TAG_DOWN, MPI_COMM_WORLD);
+                if (i != S.lost) /* nothing goes to a lost rank */
+                    MPI_Send(m, 3, MPI_INT64_T, i, TAG_DOWN, MPI_COMM_WORLD);
             S.sent = ev;
             record(ev, *at);
             *sig = S.sig;
@@ -311,6 +392,7 @@ static int sync_poll(void *arg, int wish, int *sig, uint64_t *at)
         MPI_Send(m, 3, MPI_INT64_T, 0, TAG_UP, MPI_COMM_WORLD);
         S.done_sent = 1;
     }
+    beat();
     int ev = IOM_RSYNC_NONE;
     while (MPI_Iprobe(0, TAG_DOWN, MPI_COMM_WORLD, &flag, &st) == MPI_SUCCESS && flag) {
         int64_t m[3];
@@ -329,7 +411,12 @@ static int sync_poll(void *arg, int wish, int *sig, uint64_t *at)
 
 void iom_mpi_sync(struct iom_run_sync *s)
 {
+    uint64_t *heard = S.heard;
     memset(&S, 0, sizeof(S));
+    S.heard = heard;
+    S.lost = -1;
+    S.beat_req = MPI_REQUEST_NULL;
+    S.silence_ns = silence_ns();
     memset(s, 0, sizeof(*s));
     s->ready = sync_ready;
     s->poll = sync_poll;
@@ -352,17 +439,16 @@ static void drain(void)
 
 /* ---- gathering ----------------------------------------------------------- */
 
-int iom_mpi_gather(const struct iom_result *r, int run_rc, bool patterned,
-                   struct iom_result **merged, struct iom_mpi_info **info, int *job_rc,
-                   int *job_sig)
+static int merge(struct iom_mpi_rank *all, struct iom_series_point *pts, int *nr_pts, int max_pts,
+                 const struct iom_result *r, bool patterned, int lost, struct iom_result **merged,
+                 struct iom_mpi_info **info);
+
+/* This rank's figures for rank 0 (NULL when out of memory). */
+static struct iom_mpi_rank *my_figures(const struct iom_result *r, int run_rc)
 {
-    *merged = NULL;
-    *info = NULL;
-    MPI_Barrier(MPI_COMM_WORLD);
-    drain();
     struct iom_mpi_rank *me = calloc(1, sizeof(*me));
     if (!me)
-        return -ENOMEM; /* the others would wait: MPI_Abort below is the only way out */
+        return NULL;
     me->rank = g_rank;
     snprintf(me->host, sizeof(me->host), "%s", g_host);
     me->rc = run_rc;
@@ -391,19 +477,142 @@ int iom_mpi_gather(const struct iom_result *r, int run_rc, bool patterned,
     } else if (run_rc) {
         snprintf(me->error, sizeof(me->error), "failed before measuring (%s)", strerror(-run_rc));
     }
-    int rc = 0;
+    return me;
+}
+
+/* Rank 0: every other rank's figures (TAG_FINAL) into all[], point to point,
+ * while the ranks' other messages are taken as signs of life. A rank silent
+ * for longer than the limit is lost (got[i] = 2) and not waited for. Returns
+ * the first lost rank or -1; never blocks on a rank that does not answer. */
+static int collect_finals(struct iom_mpi_rank *all, char *got)
+{
+    int remaining = g_size - 1, first = -1;
+    uint64_t first_silent = 0;
+    got[0] = 1;
+    while (remaining > 0) {
+        int flag = 0, n = 0;
+        MPI_Status st;
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+        if (flag) {
+            int src = st.MPI_SOURCE;
+            if (st.MPI_TAG == TAG_FINAL && !got[src]) {
+                MPI_Recv(&all[src], (int)sizeof(*all), MPI_BYTE, src, TAG_FINAL, MPI_COMM_WORLD,
+                         MPI_STATUS_IGNORE);
+                got[src] = 1;
+                remaining--;
+            } else { /* a beat or a late DONE/STOP: received and dropped */
+                char buf[64];
+                MPI_Get_count(&st, MPI_BYTE, &n);
+                char *b = n > (int)sizeof(buf) ? malloc((size_t)n) : buf;
+                MPI_Recv(b ? b : buf, b ? n : 0, MPI_BYTE, src, st.MPI_TAG, MPI_COMM_WORLD,
+                         MPI_STATUS_IGNORE);
+                if (b != buf)
+                    free(b);
+            }
+            heard_from(src);
+            continue;
+        }
+        int i = find_silent(got);
+        if (i >= 0) {
+            got[i] = 2;
+            remaining--;
+            if (first < 0) {
+                first = i;
+                first_silent = S.lost_silent_ns;
+            }
+            continue;
+        }
+        struct timespec ts = {0, 1000000}; /* 1 ms */
+        nanosleep(&ts, NULL);
+    }
+    S.lost_silent_ns = first_silent;
+    return first;
+}
+
+/* Rank 0, a rank lost: the entries of the ranks that sent nothing. */
+static void mark_lost(struct iom_mpi_rank *all, const char *got, int first)
+{
+    for (int i = 1; i < g_size; i++) {
+        if (got[i] == 1)
+            continue;
+        struct iom_mpi_rank *k = &all[i];
+        memset(k, 0, sizeof(*k));
+        k->rank = i;
+        snprintf(k->host, sizeof(k->host), "%s", g_hosts ? g_hosts[i] : "?");
+        iom_io_stats_init(&k->total[0]);
+        iom_io_stats_init(&k->total[1]);
+        k->rc = -EPIPE;
+        if (i == first)
+            snprintf(k->error, sizeof(k->error),
+                     "lost: no word from it for %.1f s (its process died or its host is "
+                     "unreachable); its figures are missing, the others are kept",
+                     (double)S.lost_silent_ns / 1e9);
+        else
+            snprintf(k->error, sizeof(k->error), "lost: sent no result (silent for %.1f s)",
+                     (double)S.silence_ns / 1e9);
+    }
+}
+
+int iom_mpi_gather(const struct iom_result *r, int run_rc, bool patterned,
+                   struct iom_result **merged, struct iom_mpi_info **info, int *job_rc,
+                   int *job_sig)
+{
+    *merged = NULL;
+    *info = NULL;
+    struct iom_mpi_rank *me = my_figures(r, run_rc);
+    if (!me)
+        MPI_Abort(MPI_COMM_WORLD, 1); /* the others would wait for ever */
+    /* point to point first, so that rank 0 never waits in a collective for a
+     * rank that died: each rank sends its figures, rank 0 answers with the
+     * lost rank (-1: none, every rank goes on together) */
+    struct iom_mpi_rank *all = NULL;
+    char *got = NULL;
+    int lost = -1;
+    if (g_rank != 0) {
+        if (S.beat_req != MPI_REQUEST_NULL)
+            MPI_Wait(&S.beat_req, MPI_STATUS_IGNORE);
+        MPI_Send(me, (int)sizeof(*me), MPI_BYTE, 0, TAG_FINAL, MPI_COMM_WORLD);
+        MPI_Recv(&lost, 1, MPI_INT, 0, TAG_VERDICT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        free(me);
+        if (lost >= 0) { /* rank 0 writes what it has; this rank ends */
+            g_lost = lost;
+            *job_rc = -EPIPE;
+            *job_sig = S.sig;
+            return 0;
+        }
+    } else {
+        all = calloc((size_t)g_size, sizeof(*all));
+        got = calloc((size_t)g_size, 1);
+        if (!all || !got)
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        all[0] = *me;
+        free(me);
+        lost = collect_finals(all, got);
+        if (lost < 0 && S.lost >= 0) { /* lost during the run, answered since: still ended */
+            lost = S.lost;
+        }
+        for (int i = 1; i < g_size; i++)
+            if (got[i] == 1)
+                MPI_Send(&lost, 1, MPI_INT, i, TAG_VERDICT, MPI_COMM_WORLD);
+        if (lost >= 0) {
+            if (got[lost] == 1) { /* stopped as lost during the run, then answered late */
+                got[lost] = 2;
+                S.lost_silent_ns = S.silence_ns;
+            }
+            g_lost = lost;
+            mark_lost(all, got, lost);
+            free(got);
+            *job_rc = -EPIPE;
+            *job_sig = S.sig;
+            return merge(all, NULL, NULL, 0, r, patterned, lost, merged, info);
+        }
+        free(got);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    drain();
     MPI_Allreduce(&run_rc, job_rc, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD); /* -errno: MIN = any */
     int my_sig = r ? r->interrupted_signal : 0;
     MPI_Allreduce(&my_sig, job_sig, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    struct iom_mpi_rank *all = NULL;
-    if (g_rank == 0) {
-        all = calloc((size_t)g_size, sizeof(*all));
-        if (!all)
-            MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    MPI_Gather(me, (int)sizeof(*me), MPI_BYTE, all, (int)sizeof(*me), MPI_BYTE, 0,
-               MPI_COMM_WORLD);
-    free(me);
     /* the per-interval series: every rank's points, concatenated at rank 0 */
     int my_pts = r ? (int)r->nr_series : 0, *nr_pts = NULL, *displ = NULL;
     struct iom_series_point *pts = NULL;
@@ -430,7 +639,17 @@ int iom_mpi_gather(const struct iom_result *r, int run_rc, bool patterned,
                 MPI_BYTE, 0, MPI_COMM_WORLD);
     if (g_rank != 0)
         return 0;
+    free(displ);
+    return merge(all, pts, nr_pts, max_pts, r, patterned, -1, merged, info);
+}
 
+/* Rank 0: the merged result of all[] (and of the series points, when
+ * pts); takes all, pts and nr_pts. */
+static int merge(struct iom_mpi_rank *all, struct iom_series_point *pts, int *nr_pts, int max_pts,
+                 const struct iom_result *r, bool patterned, int lost, struct iom_result **merged,
+                 struct iom_mpi_info **info)
+{
+    int rc = 0;
     struct iom_mpi_info *in = calloc(1, sizeof(*in));
     struct iom_result *m = calloc(1, sizeof(*m));
     if (!in || !m || !r || iom_job_copy(&m->job, &r->job)) {
@@ -439,10 +658,10 @@ int iom_mpi_gather(const struct iom_result *r, int run_rc, bool patterned,
         free(all);
         free(pts);
         free(nr_pts);
-        free(displ);
         return -ENOMEM;
     }
     in->nr_ranks = g_size;
+    in->lost_rank = lost;
     in->patterned = patterned;
     in->ranks = all;
     snprintf(m->engine, sizeof(m->engine), "%s", r->engine);
@@ -459,7 +678,6 @@ int iom_mpi_gather(const struct iom_result *r, int run_rc, bool patterned,
     if (!m->targets || !m->threads) {
         free(pts);
         free(nr_pts);
-        free(displ);
         iom_result_free(m);
         iom_mpi_info_free(in);
         return -ENOMEM;
@@ -488,7 +706,7 @@ int iom_mpi_gather(const struct iom_result *r, int run_rc, bool patterned,
         }
         if (k->measured_ns > in->slowest_ns)
             in->slowest_ns = k->measured_ns;
-        if (k->measured_ns < in->fastest_ns)
+        if (k->measured_ns < in->fastest_ns && k->rc != -EPIPE) /* a lost rank has no time */
             in->fastest_ns = k->measured_ns;
         if (k->win_start_ns) {
             s_min = k->win_start_ns < s_min ? k->win_start_ns : s_min;
@@ -540,7 +758,7 @@ int iom_mpi_gather(const struct iom_result *r, int run_rc, bool patterned,
      * series keeps no histograms to merge); the total's percentiles above
      * are the exact merged ones. */
     m->series = calloc((size_t)(max_pts ? max_pts : 1), sizeof(*m->series));
-    if (m->series) {
+    if (m->series && pts && nr_pts) {
         m->nr_series = m->series_cap = (uint32_t)max_pts;
         int off = 0;
         for (int i = 0; i < g_size; i++) {
@@ -568,7 +786,6 @@ int iom_mpi_gather(const struct iom_result *r, int run_rc, bool patterned,
     }
     free(pts);
     free(nr_pts);
-    free(displ);
     *merged = m;
     *info = in;
     return rc;

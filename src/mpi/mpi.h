@@ -39,8 +39,14 @@ bool iom_mpi_launched(void);
  * (nothing else is valid then). Call once. */
 int iom_mpi_init(void);
 
-/* MPI_Finalize when iom_mpi_init() succeeded; otherwise nothing. */
+/* MPI_Finalize when iom_mpi_init() succeeded and no rank was lost;
+ * otherwise nothing (MPI_Finalize would wait for the lost rank: the
+ * launcher ends the job). */
 void iom_mpi_finalize(void);
+
+/* Whether a rank was lost in this job (iom_mpi_gather): the caller must
+ * not start another collective step. */
+bool iom_mpi_lost(void);
 
 /* This rank (0..size-1), the number of ranks, the short host name (static
  * storage). Valid after iom_mpi_init(). */
@@ -117,6 +123,8 @@ struct iom_mpi_info {
     struct iom_mpi_rank *ranks; /* nr_ranks, by rank */
     uint64_t slowest_ns, fastest_ns;      /* measured_ns of the slowest and fastest rank */
     double start_spread_ms, end_spread_ms; /* max - min of the window starts and ends */
+    int lost_rank;              /* the first rank lost during the run (-1: none); the
+                                 * figures are then the other ranks' only */
 };
 
 /*
@@ -136,6 +144,17 @@ struct iom_mpi_info {
  * The returned status of the whole job (0 if every rank's run_rc was 0) is
  * written to *job_rc on every rank, and the signal that interrupted any
  * rank's run (0 if none) to *job_sig.
+ *
+ * Liveness (no ULFM needed): during the run every rank sends rank 0 a
+ * small non-blocking "still here" message every 100 ms (from the control
+ * loop's poll); after it each rank sends its figures point to point and
+ * waits for rank 0's verdict before any collective. A rank silent for
+ * longer than IOMARK_MPI_TIMEOUT seconds (default 1.5) is lost: during the
+ * run rank 0 then stops every other rank; here it stops waiting for it, and
+ * *merged holds the other ranks' figures with the lost rank named (its
+ * entry's rc -EPIPE, error "lost: ..."; info->lost_rank). *job_rc is then
+ * -EPIPE on rank 0 and on every rank that answered, no collective follows,
+ * and iom_mpi_finalize() does not call MPI_Finalize.
  */
 int iom_mpi_gather(const struct iom_result *r, int run_rc, bool patterned,
                    struct iom_result **merged, struct iom_mpi_info **info, int *job_rc,

@@ -1,4 +1,5 @@
 /* mpi_report.c - the "mpi" part of a merged run document and of its text report. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +49,12 @@ void iom_mpi_report_json(cJSON *doc, const struct iom_mpi_info *in)
         return;
     cJSON_AddNumberToObject(o, "ranks", in->nr_ranks);
     cJSON_AddBoolToObject(o, "own_targets", in->patterned);
+    if (in->lost_rank >= 0) { /* the figures are the other ranks' only */
+        cJSON_AddBoolToObject(o, "partial", true);
+        cJSON_AddNumberToObject(o, "lost_rank", in->lost_rank);
+        cJSON_AddStringToObject(o, "lost_host", in->ranks[in->lost_rank].host);
+        cJSON_AddStringToObject(o, "reason", in->ranks[in->lost_rank].error);
+    }
     cJSON_AddStringToObject(o, "rates_over", "slowest rank's measured time");
     cJSON *w = cJSON_AddObjectToObject(o, "window");
     cJSON_AddNumberToObject(w, "slowest_rank_s", (double)in->slowest_ns / 1e9);
@@ -79,7 +86,8 @@ void iom_mpi_report_json(cJSON *doc, const struct iom_mpi_info *in)
         cJSON_AddNumberToObject(e, "rank", k->rank);
         cJSON_AddStringToObject(e, "host", k->host);
         cJSON_AddStringToObject(e, "targets", k->targets);
-        cJSON_AddStringToObject(e, "status", k->rc || k->error[0] ? "error" : "ok");
+        cJSON_AddStringToObject(e, "status", k->rc == -EPIPE ? "lost"
+                                             : k->rc || k->error[0] ? "error" : "ok");
         if (k->error[0])
             cJSON_AddStringToObject(e, "error", k->error);
         cJSON_AddNumberToObject(e, "measured_s", (double)k->measured_ns / 1e9);
@@ -113,6 +121,9 @@ void iom_mpi_report_text(FILE *f, const struct iom_mpi_info *in, const struct io
                "time (%.3f s; fastest %.3f s); window starts within %.2f ms, ends within %.2f ms\n",
             in->nr_ranks, (double)in->slowest_ns / 1e9, (double)in->fastest_ns / 1e9,
             in->start_spread_ms, in->end_spread_ms);
+    if (in->lost_rank >= 0)
+        fprintf(f, "PARTIAL: rank %d on %s was lost during the run; the figures are the other "
+                   "ranks'\n", in->lost_rank, in->ranks[in->lost_rank].host);
     if (!in->patterned && in->nr_ranks > 1)
         fprintf(f, "note: every rank used the same target path (no %%r or %%h in the name); "
                    "ranks on one host shared one file or device\n");

@@ -92,7 +92,7 @@ static void unit_free(struct unit *u)
 
 static uint32_t clone_of(const struct iom_fio_job *fj, const struct iom_thread_result *th)
 {
-    return fj->generated_files ? th->target_idx : th->thread_idx;
+    return iom_fio_clone_of(fj, th->target_idx, th->thread_idx);
 }
 
 /* fio's sample standard deviation of n interval samples (0 for none), mean in *mean */

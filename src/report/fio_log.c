@@ -87,7 +87,7 @@ static int clone_log(const struct iom_fio_job *fj, const struct iom_result *r, u
     *end_ns = 0;
     for (uint32_t t = 0; t < r->nr_threads; t++) {
         const struct iom_thread_result *th = &r->threads[t];
-        if ((fj->generated_files ? th->target_idx : th->thread_idx) != c || !th->slog)
+        if (iom_fio_clone_of(fj, th->target_idx, th->thread_idx) != c || !th->slog)
             continue;
         int rc = out->avg_ns ? iom_slog_merge_windows(out, th->slog)
                              : iom_slog_merge_records(out, th->slog);

@@ -92,6 +92,34 @@ static int split_files(const char *list, char files[][1024], uint32_t *n)
     return 0;
 }
 
+/* fio's filename_format: $jobname, $jobnum (the clone), $filenum, and
+ * $clientuid (empty outside fio's client mode, as fio 3.33 writes it) */
+static int format_name(char *out, const char *fmt, const char *job, uint32_t clone, uint32_t file)
+{
+    size_t o = 0;
+    for (const char *p = fmt; *p;) {
+        char tmp[80];
+        const char *put = NULL;
+        size_t skip = 1;
+        if (strncmp(p, "$jobname", 8) == 0)
+            put = job, skip = 8;
+        else if (strncmp(p, "$jobnum", 7) == 0)
+            snprintf(tmp, sizeof(tmp), "%u", clone), put = tmp, skip = 7;
+        else if (strncmp(p, "$filenum", 8) == 0)
+            snprintf(tmp, sizeof(tmp), "%u", file), put = tmp, skip = 8;
+        else if (strncmp(p, "$clientuid", 10) == 0)
+            put = "", skip = 10;
+        size_t len = put ? strlen(put) : 1;
+        if (o + len >= 1024)
+            return -ENAMETOOLONG;
+        memcpy(out + o, put ? put : p, len);
+        o += len;
+        p += skip;
+    }
+    out[o] = '\0';
+    return 0;
+}
+
 static const char *map_name(const struct iom_fio_parse_opts *po, const char *name)
 {
     for (uint32_t i = 0; po && i < po->nr_maps; i++)
@@ -228,6 +256,14 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     fj->loops = st.loops;
     fj->group_reporting = st.group_reporting;
     fj->unlink = st.unlink;
+    if (job->ratemin_bytes > job->rate_bytes_per_s && job->rate_bytes_per_s)
+        return fail(err, errlen, "line %u: [%s]: rate_min=%llu is above rate=%llu (fio: \"minimum "
+                    "rate exceeds rate\")", sec->line, sec->name,
+                    (unsigned long long)job->ratemin_bytes, (unsigned long long)job->rate_bytes_per_s);
+    if (job->rate_iops_min > job->rate_iops && job->rate_iops)
+        return fail(err, errlen, "line %u: [%s]: rate_iops_min=%llu is above rate_iops=%llu (fio: "
+                    "\"minimum rate exceeds rate\")", sec->line, sec->name,
+                    (unsigned long long)job->rate_iops_min, (unsigned long long)job->rate_iops);
     if (st.wait_for[0]) { /* fio: the waitee is an earlier job, by name (HOWTO, wait_for) */
         uint32_t me = (uint32_t)(fj - f->jobs);
         for (uint32_t i = 0; i < me; i++)
@@ -259,17 +295,23 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     uint32_t k = 0;
     bool named = st.filename[0] != '\0';
     fj->generated_files = !named;
+    fj->files_per_clone = named ? 1 : (st.nrfiles ? st.nrfiles : 1);
     if (named) {
         if (split_files(st.filename, files, &k) || k == 0)
             return fail(err, errlen, "line %u: [%s]: filename: 1 to %d names joined by ':'",
                         sec->line, sec->name, MAX_FILES);
     } else {
-        if (job->numjobs > MAX_FILES)
-            return fail(err, errlen, "line %u: [%s]: numjobs=%u without filename would make %u "
-                        "files; at most %d", sec->line, sec->name, job->numjobs, job->numjobs,
-                        MAX_FILES);
+        uint32_t nrf = st.nrfiles ? st.nrfiles : 1;
+        if ((uint64_t)job->numjobs * nrf > MAX_FILES)
+            return fail(err, errlen, "line %u: [%s]: numjobs=%u x nrfiles=%u without filename "
+                        "would make %llu files; at most %d", sec->line, sec->name, job->numjobs,
+                        nrf, (unsigned long long)job->numjobs * nrf, MAX_FILES);
         for (uint32_t c = 0; c < job->numjobs; c++)
-            snprintf(files[k++], 1024, "%s.%u.0", st.jobname, c);
+            for (uint32_t fn = 0; fn < nrf; fn++)
+                if (format_name(files[k++], st.filename_format[0] ? st.filename_format
+                                            : "$jobname.$jobnum.$filenum", st.jobname, c, fn))
+                    return fail(err, errlen, "line %u: [%s]: filename_format=%s: a file name "
+                                "over 1023 characters", sec->line, sec->name, st.filename_format);
     }
     for (uint32_t i = 0; i < k; i++) {
         char path[2100];
@@ -287,47 +329,52 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     /* sizes: fio's size is the job's total over its files, filesize one file's size */
     uint64_t size = job->size_bytes, bs = iom_job_max_bs(job);
     uint64_t per_file_io;
-    if (named) {
-        uint64_t share = size / k;
-        share -= share % bs;
-        if (st.size_given && !st.size_pct && share == 0)
-            return fail(err, errlen, "line %u: [%s]: size=%llu over %u files leaves less than one "
-                        "block per file", sec->line, sec->name, (unsigned long long)size, k);
-        job->size_bytes = st.filesize ? st.filesize : share;
-        per_file_io = st.size_given ? share : st.filesize;
-        if (k > 1) {
-            uint32_t d = job->iodepth;
-            job->iodepth = (d + k - 1) / k;
-            if (job->rate_iops)
-                job->rate_iops = (job->rate_iops + k - 1) / k;
-            if (job->rate_bytes_per_s)
-                job->rate_bytes_per_s = (job->rate_bytes_per_s + k - 1) / k;
-            char prev[sizeof(fj->note)];
-            memcpy(prev, fj->note, sizeof(prev));
-            snprintf(fj->note, sizeof(fj->note),
-                     "%u files: run as one thread per file and clone, iodepth %u%s each "
-                     "(fio: one thread per clone, iodepth %u over all files)%s%s", k, job->iodepth,
-                     job->rate_iops || job->rate_bytes_per_s ? " and 1/k of the rate" : "", d,
-                     prev[0] ? "; " : "", prev);
-        }
-    } else {
+    uint32_t nf = named ? k : (st.nrfiles ? st.nrfiles : 1); /* files of one clone */
+    if (!named) {
         if (job->offset_increment_bytes && job->numjobs > 1)
             return fail(err, errlen, "line %u: [%s]: offset_increment with numjobs=%u and no "
                         "filename: iomark runs such clones on generated files of their own, "
                         "where fio's increments have nothing to space; name the file",
                         sec->line, sec->name, job->numjobs);
-        job->numjobs = 1; /* one generated file per clone */
-        job->size_bytes = st.filesize ? st.filesize : size;
-        per_file_io = st.size_given ? size : st.filesize;
+        job->numjobs = 1; /* one thread per generated file */
+    }
+    uint64_t share = size / nf;
+    if (named || nf > 1)
+        share -= share % bs;
+    if (st.size_given && !st.size_pct && share == 0)
+        return fail(err, errlen, "line %u: [%s]: size=%llu over %u files leaves less than one "
+                    "block per file", sec->line, sec->name, (unsigned long long)size, nf);
+    job->size_bytes = st.filesize ? st.filesize : share;
+    per_file_io = st.size_given ? share : st.filesize;
+    if (nf > 1) {
+        uint32_t d = job->iodepth;
+        job->iodepth = (d + nf - 1) / nf;
+        if (job->rate_iops)
+            job->rate_iops = (job->rate_iops + nf - 1) / nf;
+        if (job->rate_bytes_per_s)
+            job->rate_bytes_per_s = (job->rate_bytes_per_s + nf - 1) / nf;
+        job->ratemin_bytes /= nf; /* the minimum rates too, per file's thread */
+        job->rate_iops_min /= nf;
+        if (job->flow) /* the clone's flow weight shared by its threads */
+            job->flow = (job->flow + nf - 1) / nf;
+        char prev[sizeof(fj->note)];
+        memcpy(prev, fj->note, sizeof(prev));
+        snprintf(fj->note, sizeof(fj->note),
+                 "%u files: run as one thread per file and clone, iodepth %u%s each "
+                 "(fio: one thread per clone, iodepth %u over all files, file_service_type=%s)"
+                 "%s%s", nf, job->iodepth,
+                 job->rate_iops || job->rate_bytes_per_s || job->ratemin_bytes ||
+                 job->rate_iops_min || job->flow ? " and 1/k of the rates and flow weight" : "", d,
+                 st.file_service[0] ? st.file_service : "roundrobin", prev[0] ? "; " : "", prev);
     }
     if (st.io_size) /* io_size: the job's I/O amount instead of size */
-        per_file_io = named ? st.io_size / k : st.io_size;
+        per_file_io = st.io_size / nf;
     if (st.number_ios) { /* fio's number_ios: N I/Os per clone, here as bytes */
         if (job->nr_bssplit)
             return fail(err, errlen, "line %u: [%s]: number_ios with bssplit/bsrange: iomark "
                         "limits I/O in bytes, which mixed sizes make inexact", sec->line,
                         sec->name);
-        uint64_t b = st.number_ios * job->bs_bytes / (named ? k : 1);
+        uint64_t b = st.number_ios * job->bs_bytes / nf;
         if (!per_file_io || b < per_file_io)
             per_file_io = b ? b : job->bs_bytes;
     }

@@ -53,7 +53,9 @@ struct iom_fio_job {
     bool time_based;
     bool limit_is_region;        /* size-based without size=: job.io_limit_bytes is UINT64_MAX
                                     until the caller sets target size x loops */
-    bool generated_files;        /* no filename=: target c is clone c's own file */
+    bool generated_files;        /* no filename=: targets c*files_per_clone ... are clone c's
+                                    own files (fio's nrfiles) */
+    uint32_t files_per_clone;    /* generated files: nrfiles (1) */
     uint32_t loops;              /* size-based: times over the region (1) */
     uint32_t fio_numjobs;        /* numjobs and iodepth as written */
     uint32_t fio_iodepth;
@@ -136,5 +138,16 @@ int iom_fio_resolve_pct(struct iom_fio_job *fj, char *err, size_t errlen);
 
 /* Free everything *f owns and zero it. */
 void iom_fio_file_free(struct iom_fio_file *f);
+
+/* The fio clone (0 .. fio_numjobs - 1) a thread of job fj stands for: its
+ * thread index on a named file, or with generated files its target index over
+ * files_per_clone. Pure. */
+static inline uint32_t iom_fio_clone_of(const struct iom_fio_job *fj, uint32_t target_idx,
+                                        uint32_t thread_idx)
+{
+    if (!fj->generated_files)
+        return thread_idx;
+    return fj->files_per_clone > 1 ? target_idx / fj->files_per_clone : target_idx;
+}
 
 #endif

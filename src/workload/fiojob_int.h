@@ -87,6 +87,9 @@ struct state {
     uint64_t rw_skip;               /* rw=read:<nr> */
     uint64_t number_ios;            /* number_ios=N: stop after N I/Os */
     char random_generator[16];
+    uint32_t nrfiles;               /* nrfiles= (files per clone without filename=), 1 */
+    char filename_format[256];      /* filename_format=, "" = $jobname.$jobnum.$filenum */
+    char file_service[32];          /* file_service_type= as written, "" = roundrobin */
     char jobname[IOM_NAME_LEN];
     char wait_for[IOM_NAME_LEN];    /* wait_for=JOB: start once JOB has finished */
     bool unlink;                    /* unlink=1: remove the job's files at its end */

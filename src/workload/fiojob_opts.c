@@ -341,6 +341,36 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         st->filename_append = true;
         return 0;
     }
+    if (strcmp(n, "nrfiles") == 0 || strcmp(n, "nr_files") == 0) {
+        if (iom_parse_u64(v, &u, &why) || u == 0 || u > 256)
+            return fail(err, errlen, "%s: %s=%s: a whole number from 1 to 256", where, n, v);
+        st->nrfiles = (uint32_t)u;
+        return 0;
+    }
+    if (strcmp(n, "filename_format") == 0) {
+        if (!*v || strlen(v) >= sizeof(st->filename_format))
+            return fail(err, errlen, "%s: filename_format=%s: 1 to %zu characters", where, v,
+                        sizeof(st->filename_format) - 1);
+        snprintf(st->filename_format, sizeof(st->filename_format), "%s", v);
+        return 0;
+    }
+    if (strcmp(n, "file_service_type") == 0) {
+        /* fio: roundrobin, random, sequential (":N" I/Os before a switch); iomark runs a
+         * job's files side by side, one thread each, whichever is named (docs/fio-jobs.md) */
+        size_t pl = strcspn(v, ":");
+        if (!((pl == 10 && strncmp(v, "roundrobin", 10) == 0) ||
+              (pl == 6 && strncmp(v, "random", 6) == 0) ||
+              (pl == 10 && strncmp(v, "sequential", 10) == 0))) {
+            snprintf(err, errlen, "%s: file_service_type=%s (iomark runs roundrobin, random and "
+                     "sequential, as one thread per file)", where, v);
+            return -ENOENT;
+        }
+        if (v[pl] == ':' && (iom_parse_u64(v + pl + 1, &u, &why) || u == 0))
+            return fail(err, errlen, "%s: file_service_type=%s: the ':N' after the type is a "
+                        "whole number above 0", where, v);
+        snprintf(st->file_service, sizeof(st->file_service), "%s", v);
+        return 0;
+    }
     if (strcmp(n, "directory") == 0) {
         if (!*v || strlen(v) >= sizeof(st->directory) || strchr(v, ':'))
             return fail(err, errlen, "%s: directory=%s: one folder (several joined by ':' are "

@@ -95,14 +95,22 @@ int iom_opt_set_dist(const struct opt *o, const char *v, struct iom_job *job,
         return 0;
     }
     if (strncmp(v, "zoned:", 6) == 0) {
-        uint32_t n = 0, sa = 0, sr = 0;
+        uint32_t n = 0, sa = 0, sr = 0, r_missing = 0;
         const char *p = v + 6;
+        bool no_range[IOM_MAX_ZONES] = {false};
         while (*p) {
-            unsigned a, r;
-            int used;
-            if (n == IOM_MAX_ZONES || sscanf(p, "%u/%u%n", &a, &r, &used) != 2 || a > 100 || r > 100)
+            unsigned a, r = 0;
+            int used = 0;
+            /* fio (options.c zone_split_ddir): a pair without its range ("20/") gets
+             * an equal part of what the others leave (the remainder to the last) */
+            if (n == IOM_MAX_ZONES || sscanf(p, "%u/%n", &a, &used) != 1 || !used || a > 100 ||
+                (p[used] != ':' && p[used] && (sscanf(p + used, "%u", &r) != 1 || r > 100)))
                 return iom_opt_bad(err, errlen, o->name, v,
                            "zoned needs ACCESS%/RANGE% pairs joined by ':', each summing to 100");
+            no_range[n] = p[used] == ':' || !p[used];
+            r_missing += no_range[n];
+            if (!no_range[n])
+                used += (int)strspn(p + used, "0123456789");
             job->zones[n].access_pct = a;
             job->zones[n].range_pct = r;
             sa += a;
@@ -114,6 +122,12 @@ int iom_opt_set_dist(const struct opt *o, const char *v, struct iom_job *job,
             else if (*p)
                 return iom_opt_bad(err, errlen, o->name, v, "zoned pairs are joined by ':'");
         }
+        for (uint32_t i = 0, k = 0; r_missing && sr <= 100 && i < n; i++)
+            if (no_range[i])
+                job->zones[i].range_pct = ++k == r_missing ? 100 - sr - (k - 1) * ((100 - sr) / r_missing)
+                                                           : (100 - sr) / r_missing;
+        if (r_missing && sr <= 100)
+            sr = 100;
         if (n == 0 || sa != 100 || sr != 100)
             return iom_opt_bad(err, errlen, o->name, v, "zoned access and range shares must each add up to 100");
         job->nr_zones = n;

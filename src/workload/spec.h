@@ -124,6 +124,8 @@ struct iom_job {
     uint32_t flow;               /* weight in fio's token flow among jobs of one flow_id (0 off) */
     uint32_t flow_id;
     uint64_t flow_sleep_ns;      /* held back by flow: drain, then sleep this long (0: yield) */
+    bool flow_reserved;          /* not an option: iom_run_group holds the job's flow weight
+                                    from before any job of the group starts (core/group.h) */
     uint32_t iodepth_batch_submit;       /* I/Os per submit call (0: every free slot) */
     uint32_t iodepth_batch_complete_min; /* completions to wait for at least (0: 1) */
     uint32_t iodepth_batch_complete_max; /* completions to take at most per call (0: iodepth) */

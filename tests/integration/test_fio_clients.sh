@@ -31,6 +31,18 @@ print("iomark:", a[0]); print("fio:   ", b[0])
 sys.exit(0 if a == b and len(a[0]) == 13 and a[0][-1] == "99.990000" else 1)
 PY
 
+# the same list on the command line (fio: --percentile_list=...), again against fio 3.33
+grep -v '^percentile_list' pct.fio >pct2.fio
+"$IOMARK" run pct2.fio --quiet --percentile_list=99.9:50:1 --output-format=json --output=i2.json 2>err.txt ||
+  fail "--percentile_list: $(head -c 300 err.txt)"
+fio pct2.fio --percentile_list=99.9:50:1 --output-format=json --output=f2.json >/dev/null 2>&1 || fail "fio pct2.fio"
+$PY - i2.json f2.json <<'PY' && pass "--percentile_list on the command line (sorted, as fio)" || fail "--percentile_list keys"
+import json, sys
+keys = lambda p: list(json.load(open(p))["jobs"][0]["read"]["clat_ns"]["percentile"].keys())
+print(keys(sys.argv[1]), keys(sys.argv[2]))
+sys.exit(0 if keys(sys.argv[1]) == keys(sys.argv[2]) == ["1.000000", "50.000000", "99.900000"] else 1)
+PY
+
 # 2. json+: fio_jsonplus_clat2csv on iomark's output; the percentiles it gives agree
 #    with iomark's own within one bucket (64 buckets per power of two)
 if $PY -c 'import six' 2>/dev/null; then
@@ -224,4 +236,15 @@ print(opts.keys(), ig)
 sys.exit(0 if "exitall_on_error" not in opts and "exec_prerun" not in opts
          and "exitall_on_error" in ig and "exec_prerun" in ig and "percentile_list" in opts else 1)
 PY
+
+# 6. the job file fio-plot's bench_fio writes runs as it is; its logs land where bench_fio
+#    and fio-plot look for them (OUTPUT/MODE-iodepth-D-numjobs-N_kind.1.log)
+mkdir -p out/y
+dd if=/dev/urandom of=bench.dat bs=1M count=32 status=none
+BENCH_FILE=$WORK/bench.dat "$IOMARK" run "$SRCDIR/tests/data/jobs/bench_fio_randread.fio" --runtime=1 \
+  --quiet --output-format=json --output=out/y/randread-1-1.json 2>err.txt ||
+  fail "bench_fio job: $(head -c 300 err.txt)"
+[ -s out/y/randread-iodepth-1-numjobs-1_bw.1.log ] && [ -s out/y/randread-iodepth-1-numjobs-1_lat.1.log ] &&
+  [ -s out/y/randread-iodepth-1-numjobs-1_iops.1.log ] && pass "bench_fio's job runs; logs where fio-plot reads them" ||
+  fail "bench_fio logs: $(ls out/y)"
 finish

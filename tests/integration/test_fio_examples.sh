@@ -36,7 +36,7 @@ for f in "$EX"/*.fio; do
     done < <(sed -n 's/.* files=//p' "$WORK/p.txt" | tr ':' '\n' | sort -u)
     rc=0
     (cd "$SCR" && timeout 60 "$IOMARK" run "$f" "${maps[@]}" --size=4m --filesize=4m --offset=0 \
-       --runtime=${FIO_EX_RUNTIME:-250ms} --ramp_time=0 --loops=1 --quiet --output-format=json --output="$WORK/r.json") \
+       --runtime=${FIO_EX_RUNTIME:-250ms} --ramp_time=0 --startdelay=0 --loops=1 --quiet --output-format=json --output="$WORK/r.json") \
        >/dev/null 2>"$WORK/r.err" || rc=$?
     if [ "$rc" = 0 ]; then cls=runs; detail="$(grep -c '^\[' "$WORK/p.txt") job(s)"
       # the parsed workload, field by field, against fio's own parser

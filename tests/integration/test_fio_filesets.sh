@@ -148,4 +148,51 @@ if command -v strace >/dev/null; then
     fail "offset_increment offsets: '$ranges', fio 3.33: '$want'"
 fi
 
+# --- nrfiles, filename_format, file_service_type --------------------------
+# fio 3.33's run of this job (directory=$WORK/nf): [nj] makes nj.0.0 .. nj.1.2,
+# 32768 bytes each (96k over 3 files per clone), 24 reads per clone; [fmt]
+# data.0.0.fmt and data.0.1.fmt (32768 each), 16 reads; [named]: with filename=
+# nrfiles is not used (one file x, 49152 bytes, 12 reads); [cu]: $clientuid is
+# empty outside client mode: my..0.0.cu, my..0.1.cu (4096 each), 2 reads
+mkdir -p nf
+cat >nf.fio <<JOB
+[global]
+ioengine=psync
+bs=4k
+rw=read
+directory=$WORK/nf
+[nj]
+nrfiles=3
+numjobs=2
+size=96k
+[fmt]
+stonewall
+nrfiles=2
+filename_format=data.\$jobnum.\$filenum.\$jobname
+size=64k
+file_service_type=sequential
+[named]
+stonewall
+filename=x
+nrfiles=3
+size=48k
+[cu]
+stonewall
+filename_format=my.\$clientuid.\$jobnum.\$filenum.\$jobname
+size=8k
+nrfiles=2
+file_service_type=random:4
+JOB
+if "$IOMARK" run nf.fio --quiet --output-format=json --output=nf.json 2>err.txt; then
+  got=$(counts nf.json | tr '\n' ' ')
+  files=$(cd nf && stat -c '%n=%s' * | sort | tr '\n' ' ')
+  [ "$got" = "nj 24 98304 nj 24 98304 fmt 16 65536 named 12 49152 cu 2 8192 " ] &&
+    pass "nrfiles/filename_format: reads per clone as fio 3.33" || fail "nrfiles counts: $got"
+  [ "$files" = "data.0.0.fmt=32768 data.0.1.fmt=32768 my..0.0.cu=4096 my..0.1.cu=4096 nj.0.0=32768 nj.0.1=32768 nj.0.2=32768 nj.1.0=32768 nj.1.1=32768 nj.1.2=32768 x=49152 " ] &&
+    pass "nrfiles/filename_format: the files fio 3.33 lays out, named and sized as fio's" ||
+    fail "nrfiles files: $files"
+else
+  fail "nrfiles run: $(head -c 300 err.txt)"
+fi
+
 finish

@@ -483,6 +483,9 @@ static void test_small(void)
         iom_fio_file_free(&g);
     }
     expect_refused("[a]\nstonewall=2\n", NULL, "line 2", "stonewall=2");
+    expect_refused("[a]\nfile_service_type=zipf:1.2\n", NULL, "line 2",
+                   "file_service_type=zipf:1.2");
+    expect_refused("[a]\nnrfiles=0\n", NULL, "line 2", "nrfiles=0");
     /* --ignore-unknown lists what it skipped, once per line */
     struct iom_fio_parse_opts po;
     memset(&po, 0, sizeof(po));

@@ -173,6 +173,18 @@ static void test_cpu_cap(void)
     for (unsigned j = 1; j <= c; j++)
         h += 1.0 / j;
     CHECK_NEAR(o.makespan_s, (1000 - c) * D / m + S * h, 1e-12);
+    /* the prediction's DES gets the same bound: m S / D = 4 servers of S */
+    struct iom_fit *f = calloc(1, sizeof(*f));
+    f->dev = (struct iom_model_dev){.svc_mean_s = S, .parallelism = c, .host_s = 0, .cpu_s = D,
+                                    .cpu_servers = m};
+    struct iom_scenario sc = {.parallelism = c, .svc_scale = 1, .threads = 1, .iodepth = 32,
+                              .des_ios = 200000, .seed = 3};
+    struct iom_prediction pr;
+    CHECK(iom_model_predict(f, &sc, &pr) == 0);
+    CHECK(pr.des_servers == 4);
+    CHECK_NEAR(pr.mva.iops, m / D, 1e-9);
+    CHECK_NEAR(pr.des.iops, m / D, 0.02);
+    free(f);
     /* a CPU station needs at least one CPU */
     d.cpu_servers = 0;
     CHECK(iom_mva_closed(&d, 0, 1, 4, &o) != 0);

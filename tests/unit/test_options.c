@@ -108,6 +108,37 @@ int main(void)
             fprintf(stderr, "  %s -> '%s'\n", bad[i].arg, err);
     }
 
+    /* fio's zoned pair without a range gets what the others leave: fio 3.33
+     * --parse-only --debug=parse on examples/rand-zones.fio prints 50/5, 30/15, 20/80 */
+    memset(&ro, 0, sizeof(ro));
+    CHECK(iom_option_apply("random_distribution", "zoned:50/5:30/15:20/", &j, &ro, err,
+                           sizeof(err)) == 0);
+    CHECK_U64(j.nr_zones, 3);
+    CHECK_U64(j.zones[0].access_pct, 50);
+    CHECK_U64(j.zones[0].range_pct, 5);
+    CHECK_U64(j.zones[1].range_pct, 15);
+    CHECK_U64(j.zones[2].access_pct, 20);
+    CHECK_U64(j.zones[2].range_pct, 80);
+    /* startdelay: one time or a LOW-HIGH range (fio HOWTO: seconds without a unit) */
+    CHECK(iom_option_apply("startdelay", "2-5", &j, &ro, err, sizeof(err)) == 0);
+    CHECK_U64(j.startdelay_ns, 2000000000ULL);
+    CHECK_U64(j.startdelay_hi_ns, 5000000000ULL);
+    CHECK(iom_option_apply("startdelay", "5-2", &j, &ro, err, sizeof(err)) == -EINVAL);
+    CHECK(strstr(err, "--startdelay=5-2") != NULL);
+    /* CPU 0 exists everywhere: as a list and as fio's bit mask */
+    memset(j.cpus, 0, sizeof(j.cpus));
+    CHECK(iom_option_apply("cpus_allowed", "0", &j, &ro, err, sizeof(err)) == 0);
+    CHECK_U64(j.cpus[0], 1);
+    CHECK(iom_option_apply("cpumask", "0x1", &j, &ro, err, sizeof(err)) == 0);
+    CHECK_U64(j.cpus[0], 1);
+    CHECK(iom_option_apply("cpus_allowed", "0-", &j, &ro, err, sizeof(err)) == -EINVAL);
+    /* numa_mem_policy: bind and interleave need nodes, prefer one node */
+    CHECK(iom_option_apply("numa_mem_policy", "bind", &j, &ro, err, sizeof(err)) == -EINVAL);
+    CHECK(iom_option_apply("numa_mem_policy", "prefer:0,1", &j, &ro, err, sizeof(err)) ==
+          -EINVAL);
+    CHECK(iom_option_apply("numa_mem_policy", "local", &j, &ro, err, sizeof(err)) == 0);
+    CHECK_U64(j.mem_policy, 5); /* 1 + MPOL_LOCAL (4) */
+
     /* cross-field validation */
     const char *opt, *why;
     iom_job_free(&j);

@@ -1,0 +1,227 @@
+#!/bin/bash
+# test_fio_jobctl.sh - fio job options on when, how fast at least, in which
+# proportion and where jobs run (issue 19 part 2), each against fio 3.33's own
+# run of the same job file or values read by hand from fio's HOWTO:
+#   startdelay (also LOW-HIGH ranges) and ramp_time after it; wait_for;
+#   rate_min / rate_iops_min (message, error and exit status as fio);
+#   flow / flow_sleep (fio's ratio between jobs); cpus_allowed,
+#   cpus_allowed_policy, numa_cpu_nodes, numa_mem_policy (thread affinity and
+#   memory policy read from /proc); scramble_buffers (fio's block layout).
+# Times: only lower bounds, and upper bounds of seconds (a loaded machine).
+. "$(dirname "$0")/lib.sh"
+
+cd "$WORK"
+HAVE_FIO=0; command -v fio >/dev/null && HAVE_FIO=1
+truncate -s 16m data
+j() { # FILE EXPR: evaluate EXPR over the JSON document d, print the result
+  "$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); jobs={x['jobname']: x for x in d['jobs']}; print($2)" "$1"
+}
+now_ms() { date +%s%3N; }
+
+# 1. startdelay=2: job b starts 2 s after job a (fio HOWTO: "Delay the start of
+#    job"); with ramp_time=1 the ramp follows the delay and the measured second
+#    follows the ramp. fio 3.33's run of the same file lasts startdelay + ramp +
+#    runtime = 4 s at least.
+cat >sd.fio <<JOB
+[global]
+filename=$WORK/data
+size=16m
+bs=4k
+rw=read
+time_based
+runtime=1
+[a]
+[b]
+startdelay=2
+ramp_time=1
+JOB
+if [ "$HAVE_FIO" = 1 ]; then
+  t0=$(now_ms); fio sd.fio --output-format=json >fio_sd.json 2>/dev/null || fail "fio sd.fio"; t1=$(now_ms)
+  [ $((t1 - t0)) -ge 4000 ] && pass "fio 3.33: startdelay=2 + ramp_time=1 + runtime=1 take $((t1 - t0)) ms (>= 4000)" \
+    || fail "fio 3.33 ran sd.fio in $((t1 - t0)) ms"
+fi
+t0=$(now_ms)
+"$IOMARK" run sd.fio --quiet --output-format=json --output=sd.json || fail "iomark sd.fio"
+t1=$(now_ms)
+d=$(j sd.json "jobs['b']['job_start'] - jobs['a']['job_start']")
+rt=$(j sd.json "jobs['b']['read']['runtime']")
+if [ "$d" -ge 2000 ] && [ "$d" -lt 4000 ] && [ "$rt" -ge 990 ] && [ "$rt" -le 1010 ] && [ $((t1 - t0)) -ge 4000 ]; then
+  pass "startdelay=2: b starts $d ms after a, measures $rt ms after its ramp; the run takes $((t1 - t0)) ms (>= 4000 as fio)"
+else
+  fail "startdelay=2: b starts $d ms after a (want 2000..4000), measured $rt ms, run $((t1 - t0)) ms"
+fi
+
+# 2. startdelay=1-3 (a range): each job draws once from [1 s, 3 s] (HOWTO:
+#    "each thread will choose a value randomly from within the range")
+{ printf '[global]\nfilename=%s/data\nsize=16m\nrw=read\ntime_based\nruntime=1\n[z]\n' "$WORK"
+  for k in 1 2 3 4; do printf '[r%s]\nstartdelay=1-3\n' $k; done; } >sr.fio
+"$IOMARK" run sr.fio --quiet --output-format=json --output=sr.json || fail "iomark sr.fio"
+ds=$(j sr.json "' '.join(str(jobs['r%d' % k]['job_start'] - jobs['z']['job_start']) for k in range(1, 5))")
+ok=1; for x in $ds; do { [ "$x" -ge 1000 ] && [ "$x" -lt 4000 ]; } || ok=0; done
+distinct=$(echo "$ds" | tr ' ' '\n' | sort -u | wc -l)
+[ "$ok" = 1 ] && [ "$distinct" -ge 2 ] && pass "startdelay=1-3: delays $ds ms, each in [1000, 3000] + start-up, not all equal" \
+  || fail "startdelay=1-3: delays $ds ms"
+expect_status 2 "startdelay=5-2 refused" -- "$IOMARK" run sd.fio --startdelay=5-2 --parse-only
+expect_err_has "startdelay=5-2"
+
+# 3. wait_for: [r] starts when [w] (1 s) has ended, though both are in one step
+cat >wf.fio <<JOB
+[global]
+filename=$WORK/data
+size=16m
+time_based
+runtime=1
+[w]
+rw=write
+[r]
+new_group
+wait_for=w
+rw=read
+JOB
+if [ "$HAVE_FIO" = 1 ]; then
+  t0=$(now_ms); fio wf.fio --output-format=json >/dev/null 2>&1 || fail "fio wf.fio"; t1=$(now_ms)
+  [ $((t1 - t0)) -ge 2000 ] && pass "fio 3.33: wait_for=w runs the two 1 s jobs one after the other ($((t1 - t0)) ms)" \
+    || fail "fio 3.33 ran wf.fio in $((t1 - t0)) ms"
+fi
+"$IOMARK" run wf.fio --quiet --output-format=json --output=wf.json || fail "iomark wf.fio"
+d=$(j wf.json "jobs['r']['job_start'] - jobs['w']['job_start']")
+g=$(j wf.json "jobs['r']['groupid']")
+[ "$d" -ge 1000 ] && [ "$g" = 1 ] && pass "wait_for=w: r starts $d ms after w (>= its 1 s), group 1" \
+  || fail "wait_for=w: r starts $d ms after w, group $g"
+sed 's/wait_for=w/wait_for=nosuch/' wf.fio >wf2.fio
+expect_status 2 "wait_for an unknown job refused" -- "$IOMARK" run wf2.fio --parse-only
+expect_err_has "wait_for=nosuch"
+
+# 4. rate_min / rate_iops_min: 4 KiB reads with 100 ms think time make ~40 KB/s;
+#    fio 3.33 stops the job after its 2 s settle period and one 1 s cycle with
+#    "slow: rate_min=1048576B/s not met, got ...B/s", error 5 (EIO), exit 1
+for opt in ratemin=1m rate_iops_min=50; do
+  cat >rm.fio <<JOB
+[global]
+filename=$WORK/data
+size=16m
+bs=4k
+rw=read
+time_based
+runtime=8
+[slow]
+thinktime=100ms
+$opt
+JOB
+  key=${opt%%=*}; [ "$key" = ratemin ] && want="slow: rate_min=1048576B/s not met" || want="slow: rate_iops_min=50 not met"
+  frc=1
+  if [ "$HAVE_FIO" = 1 ]; then
+    frc=0; fio rm.fio --output-format=json >fio_rm.json 2>fio_rm.err || frc=$?
+    grep -qF "$want" fio_rm.err && pass "fio 3.33 ($opt): '$want', exit $frc" || fail "fio 3.33 ($opt): $(cat fio_rm.err)"
+  fi
+  rc=0; "$IOMARK" run rm.fio --quiet --output-format=json --output=rm.json 2>rm.err || rc=$?
+  err=$(j rm.json "jobs['slow']['error']"); rt=$(j rm.json "jobs['slow']['read']['runtime']")
+  if [ "$rc" = "$frc" ] && grep -qF "$want" rm.err && [ "$err" = 5 ] && [ "$rt" -ge 2000 ] && [ "$rt" -lt 7000 ]; then
+    pass "$opt: '$want', error 5, exit $rc as fio, stopped after $rt ms of 8000"
+  else
+    fail "$opt: exit $rc (fio $frc), error $err, runtime $rt ms, stderr: $(cat rm.err)"
+  fi
+done
+printf 'rate=100k\n' >>rm.fio
+expect_status 2 "rate_iops_min above the cap refused (fio: minimum rate exceeds rate)" -- \
+  "$IOMARK" run rm.fio --rate_iops=10 --parse-only
+
+# 5. flow: job1 (flow=8) and job2 (flow=1) issue I/Os about 8:1 (fio's example
+#    flow.fio, HOWTO "flow"); the ratio is compared with fio 3.33's run
+cat >fl.fio <<JOB
+[global]
+norandommap
+thread
+time_based
+runtime=2
+ioengine=psync
+size=16m
+bs=4k
+filename=$WORK/data
+flow_sleep=1000
+[job2]
+rw=write
+flow=1
+[job1]
+rw=randread
+flow=8
+JOB
+fr=8
+if [ "$HAVE_FIO" = 1 ]; then
+  fio fl.fio --output-format=json >fio_fl.json 2>/dev/null || fail "fio fl.fio"
+  fr=$(j fio_fl.json "round(jobs['job1']['read']['total_ios'] / jobs['job2']['write']['total_ios'], 2)")
+fi
+"$IOMARK" run fl.fio --quiet --output-format=json --output=fl.json || fail "iomark fl.fio"
+ir=$(j fl.json "round(jobs['job1']['read']['total_ios'] / jobs['job2']['write']['total_ios'], 2)")
+if "$PY" -c "import sys; f, i = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if abs(i - f) <= 0.2 * f else 1)" "$fr" "$ir"; then
+  pass "flow=8 vs flow=1: iomark ratio $ir, fio 3.33 $fr (within 20 %)"
+else
+  fail "flow: iomark ratio $ir, fio 3.33 $fr"
+fi
+
+# 6. placement: cpus_allowed=0 binds every worker thread to CPU 0; with
+#    cpus_allowed_policy=split and numjobs=2 over CPUs 0-1, one thread each;
+#    numa_mem_policy=bind:0 is the threads' memory policy (/proc/PID/task/TID/
+#    numa_maps shows the task's policy). numa_cpu_nodes=0 runs; a node this
+#    machine lacks is refused with exit 2 and nothing is created.
+threads_of() { # PID: "CPUS POLICY" of each task except the main thread
+  for t in /proc/$1/task/*; do
+    [ "${t##*/}" = "$1" ] && continue
+    printf '%s %s\n' "$(awk '/Cpus_allowed_list/ {print $2}' "$t/status" 2>/dev/null)" \
+      "$(awk 'NR == 1 {print $2}' "$t/numa_maps" 2>/dev/null)"
+  done
+}
+run_bg() { # JOBFILE: run 3 s in the background, sample its threads after 1.5 s
+  "$IOMARK" run "$1" --quiet --output=/dev/null & local p=$!
+  sleep 1.5; threads_of $p >"$1.threads"; wait $p || fail "$1 exited $?"
+}
+NCPU=$(nproc --all)
+if [ -d /sys/devices/system/node/node0 ] && [ -r /proc/self/numa_maps ]; then
+  printf '[global]\nfilename=%s/data\nsize=16m\nrw=randread\ntime_based\nruntime=3\n[p]\nnumjobs=2\ncpus_allowed=0\nnuma_mem_policy=bind:0\n' "$WORK" >pl.fio
+  run_bg pl.fio
+  n=$(grep -c '^0 bind:0$' pl.fio.threads || true)
+  [ "$n" -ge 2 ] && pass "cpus_allowed=0 numa_mem_policy=bind:0: $n threads on CPU 0 with policy bind:0" \
+    || fail "placement: threads $(tr '\n' ';' <pl.fio.threads)"
+  if [ "$NCPU" -ge 2 ]; then
+    printf '[global]\nfilename=%s/data\nsize=16m\nrw=randread\ntime_based\nruntime=3\n[s]\nnumjobs=2\ncpus_allowed=0-1\ncpus_allowed_policy=split\n' "$WORK" >sp.fio
+    run_bg sp.fio
+    c0=$(grep -c '^0 ' sp.fio.threads || true); c1=$(grep -c '^1 ' sp.fio.threads || true)
+    [ "$c0" -ge 1 ] && [ "$c1" -ge 1 ] && pass "cpus_allowed_policy=split: one thread on CPU 0, one on CPU 1" \
+      || fail "split: threads $(tr '\n' ';' <sp.fio.threads)"
+  fi
+  printf '[global]\nfilename=%s/new.dat\nsize=1m\nrw=read\n[n]\nnuma_cpu_nodes=0\n' "$WORK" >nn.fio
+  expect_status 0 "numa_cpu_nodes=0 runs" -- "$IOMARK" run nn.fio --quiet --output=/dev/null
+  rm -f new.dat
+  missing=0; while [ -d /sys/devices/system/node/node$missing ]; do missing=$((missing + 1)); done
+  for o in "numa_cpu_nodes=$missing" "numa_mem_policy=bind:$missing"; do
+    sed "s/numa_cpu_nodes=0/$o/" nn.fio >nm.fio
+    expect_status 2 "$o (a node this machine lacks) refused" -- "$IOMARK" run nm.fio
+    expect_err_has "NUMA node $missing does not exist"
+    [ ! -e new.dat ] && pass "$o: nothing created" || fail "$o: new.dat created"
+  done
+else
+  echo "note: no NUMA information in /sys; placement checks skipped"
+fi
+expect_status 2 "cpus_allowed beyond the CPUs refused" -- "$IOMARK" run sd.fio --cpus_allowed=$NCPU --parse-only
+expect_err_has "cpus_allowed=$NCPU"
+
+# 7. scramble_buffers (fio's default): each 512-byte block of a write holds its
+#    own file offset at one of the 8 cache lines (fio io_u.c small_content_scramble);
+#    checked on fio 3.33's file and on iomark's
+printf '[s]\nfilename=%s/scr.dat\nrw=write\nbs=4k\nsize=64k\n' "$WORK" >scr.fio
+check_scr() { "$PY" - "$1" <<'PY'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+ok = sum(any(struct.unpack_from('<Q', b, o + 64 * k)[0] == o for k in range(8)) for o in range(0, len(b), 512))
+print(ok, len(b) // 512)
+PY
+}
+if [ "$HAVE_FIO" = 1 ]; then
+  fio scr.fio >/dev/null 2>&1 || fail "fio scr.fio"
+  set -- $(check_scr scr.dat); [ "$1" = "$2" ] && pass "fio 3.33: $1 of $2 blocks carry their offset" || fail "fio 3.33 scramble: $1 of $2"
+  rm -f scr.dat
+fi
+"$IOMARK" run scr.fio --quiet --output=/dev/null || fail "iomark scr.fio"
+set -- $(check_scr scr.dat); [ "$1" = "$2" ] && [ "$2" = 128 ] && pass "scramble_buffers: $1 of $2 blocks carry their offset, as fio" \
+  || fail "scramble: $1 of $2 blocks"
+finish
