@@ -131,15 +131,17 @@ int iom_offgen_init(struct iom_offgen *g, const struct iom_job *job, uint64_t re
     g->random = iom_job_random(job);
     g->read_pct = iom_job_read_pct(job);
     g->align = job->blockalign_bytes ? job->blockalign_bytes : max_bs;
-    if (job->nr_bssplit) {
+    g->wbs_own = iom_job_write_sizes(job);
+    if (job->nr_bssplit || g->wbs_own) {
         /* mixed sizes: align to the smallest block unless told otherwise */
-        uint64_t min_bs = max_bs;
-        for (uint32_t i = 0; i < job->nr_bssplit; i++)
-            if (job->bssplit[i].bs_bytes < min_bs)
-                min_bs = job->bssplit[i].bs_bytes;
         if (!job->blockalign_bytes)
-            g->align = min_bs;
+            g->align = iom_job_min_bs(job);
         uint32_t cum = 0;
+        for (uint32_t i = 0; i < job->nr_wbssplit; i++) {
+            cum += job->wbssplit[i].pct;
+            g->wbs_cum[i] = cum;
+        }
+        cum = 0;
         for (uint32_t i = 0; i < job->nr_bssplit; i++) {
             cum += job->bssplit[i].pct;
             g->bs_cum[i] = cum;
@@ -243,6 +245,20 @@ uint32_t iom_offgen_bs(struct iom_offgen *g)
         if (r < g->bs_cum[i])
             return (uint32_t)job->bssplit[i].bs_bytes;
     return (uint32_t)job->bssplit[job->nr_bssplit - 1].bs_bytes;
+}
+
+uint32_t iom_offgen_bs_dir(struct iom_offgen *g, bool is_write)
+{
+    const struct iom_job *job = g->job;
+    if (!is_write || !g->wbs_own)
+        return iom_offgen_bs(g);
+    if (!job->nr_wbssplit)
+        return (uint32_t)job->wbs_bytes;
+    uint32_t r = (uint32_t)iom_rng_below(&g->rng, 100);
+    for (uint32_t i = 0; i < job->nr_wbssplit; i++)
+        if (r < g->wbs_cum[i])
+            return (uint32_t)job->wbssplit[i].bs_bytes;
+    return (uint32_t)job->wbssplit[job->nr_wbssplit - 1].bs_bytes;
 }
 
 static uint64_t random_unit(struct iom_offgen *g, uint64_t n)
@@ -349,12 +365,8 @@ uint64_t iom_offgen_unused_tail(const struct iom_job *job, uint64_t region_len,
         return region_len;
     if (iom_job_random(job)) {
         uint64_t align = job->blockalign_bytes ? job->blockalign_bytes : bs;
-        if (job->nr_bssplit && !job->blockalign_bytes) {
-            align = bs;
-            for (uint32_t i = 0; i < job->nr_bssplit; i++)
-                if (job->bssplit[i].bs_bytes < align)
-                    align = job->bssplit[i].bs_bytes;
-        }
+        if ((job->nr_bssplit || iom_job_write_sizes(job)) && !job->blockalign_bytes)
+            align = iom_job_min_bs(job);
         uint64_t last = (region_len - bs) / align * align; /* highest offset used */
         return region_len - (last + bs);
     }

@@ -75,6 +75,8 @@ struct iom_offgen {
     double zipf_hx0, zipf_hxn, zipf_s, zipf_c;
     uint64_t dist_n;           /* number of alignment units in the range */
     uint32_t bs_cum[IOM_MAX_BSSPLIT]; /* cumulative bssplit percentages */
+    bool wbs_own;              /* writes have sizes of their own (job->wbs_bytes/wbssplit) */
+    uint32_t wbs_cum[IOM_MAX_BSSPLIT]; /* cumulative wbssplit percentages */
     /* job->random_map: each alignment unit once per pass (see iom_offgen_take) */
     uint64_t *map, *map1;      /* bitmap mode: used units, and full 64-unit words; owned */
     uint64_t map_n, map_left;  /* units in the map, units not yet used this pass */
@@ -148,6 +150,9 @@ void iom_offgen_free(struct iom_offgen *g);
 
 /* Block size of the next I/O in bytes (fixed, or drawn from bssplit). */
 uint32_t iom_offgen_bs(struct iom_offgen *g);
+/* The same for a write when g->wbs_own (the job's wbs_bytes, or drawn from
+ * wbssplit: fio's bs=READ,WRITE); otherwise iom_offgen_bs(g). */
+uint32_t iom_offgen_bs_dir(struct iom_offgen *g, bool is_write);
 
 /* Offset in bytes of the next I/O of `bs` bytes; offset + bs never passes the range. */
 uint64_t iom_offgen_next(struct iom_offgen *g, uint32_t bs);

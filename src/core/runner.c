@@ -149,6 +149,8 @@ static struct iom_result *result_new(const struct iom_job *job, const struct iom
         snprintf(tr->devname, sizeof(tr->devname), "%s", t[i].devname);
         tr->is_blockdev = t[i].is_blockdev;
         tr->created = t[i].created;
+        tr->extended = t[i].extended;
+        tr->extended_from = t[i].extended_from;
         tr->sparse = t[i].sparse;
         tr->size_bytes = t[i].size_bytes;
         tr->region_start = t[i].region_start;

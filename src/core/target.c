@@ -399,6 +399,10 @@ int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
     }
     /* drop the pages just written so buffered runs do not start warm */
     posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    if (t->exists) {
+        t->extended = true;
+        t->extended_from = start;
+    }
     t->size_bytes = end;
     t->sparse = false;
 out:

@@ -22,6 +22,8 @@ struct iom_target {
     const char *path;            /* borrowed from the job */
     bool exists, is_blockdev;
     bool created;                /* prepare() created the file */
+    bool extended;               /* prepare() extended an existing, smaller file */
+    uint64_t extended_from;      /* its size before (bytes), when extended */
     bool sparse;                 /* regular file with unallocated blocks */
     uint64_t size_bytes;         /* current size (after prepare: final size) */
     uint64_t need_bytes;         /* size the job needs (file targets) */
@@ -48,7 +50,8 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
 /*
  * Create (or extend) a file target to need_bytes and fill the new part
  * with incompressible random data, so reads never hit unwritten zero pages.
- * An existing file is never truncated. `stop` (may be NULL) is polled to
+ * An existing file is never truncated; one smaller than need_bytes is
+ * extended (t->extended, t->extended_from its old size). `stop` (may be NULL) is polled to
  * abandon the fill on a signal; a file created here is then removed.
  * progress(pct, arg) is called now and then when non-NULL.
  * Returns 0, -EINTR (stopped), or -errno with err filled.

@@ -47,11 +47,20 @@ int iom_target_check_region(const struct iom_job *job, const char *path, struct 
                                 "--bssplit: block size %llu is not a multiple of %s's logical "
                                 "block size (%u bytes), which direct I/O requires",
                                 (unsigned long long)job->bssplit[i].bs_bytes, path, a);
-        } else if (job->bs_bytes % a) {
+        } else if (job->bs_bytes % a && (iom_job_read_pct(job) || !iom_job_write_sizes(job))) {
             return fail(err, errlen, -EINVAL,
                         "--bs: %llu bytes is not a multiple of %s's logical block size (%u "
                         "bytes), which direct I/O requires; use a multiple of %u or --direct=0",
                         (unsigned long long)job->bs_bytes, path, a, a);
+        }
+        for (uint32_t i = 0; i <= job->nr_wbssplit && iom_job_write_sizes(job); i++) {
+            uint64_t b = job->nr_wbssplit ? (i < job->nr_wbssplit ? job->wbssplit[i].bs_bytes : 0)
+                                          : (i ? 0 : job->wbs_bytes);
+            if (b % a)
+                return fail(err, errlen, -EINVAL,
+                            "--bs_write/--bssplit_write: block size %llu is not a multiple of "
+                            "%s's logical block size (%u bytes), which direct I/O requires",
+                            (unsigned long long)b, path, a);
         }
         if (job->offset_bytes % a)
             return fail(err, errlen, -EINVAL,

@@ -69,6 +69,7 @@ struct wctx {
     struct iom_pacer pace;
     struct iom_think think;
     uint32_t next_len;            /* the next I/O's size once drawn, 0 before */
+    bool next_write;              /* its direction, drawn first when writes have own sizes */
     uint64_t done_bytes[2], done_ios[2]; /* completed, all phases, per direction */
     struct iom_ratemin rmin;      /* rate_min / rate_iops_min (core/jobctl.h) */
     struct iom_flow *flow;        /* flow=N: the shared flow, or NULL */
@@ -208,8 +209,11 @@ static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now,
         c->low_wait = false;
     }
     while (c->nfree && !c->limit_hit && !c->think.due) {
-        if (!c->next_len) /* drawn before the pacing check: --rate paces by each I/O's size */
-            c->next_len = iom_offgen_bs(&w->gen);
+        if (!c->next_len) { /* drawn before the pacing check: --rate paces by each I/O's size */
+            if (w->gen.wbs_own) /* writes' own sizes (fio's bs=R,W): the direction first */
+                c->next_write = !iom_offgen_is_read(&w->gen);
+            c->next_len = iom_offgen_bs_dir(&w->gen, c->next_write);
+        }
         if (!iom_pacer_ready(&c->pace, now, c->next_len))
             break;
         if (c->flow && iom_flow_held(c->flow, &c->flow_mine, job->flow)) {
@@ -220,7 +224,7 @@ static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now,
         io->len = c->next_len;
         c->next_len = 0;
         io->offset = iom_offgen_take(&w->gen, &io->len); /* may shorten it (random_map) */
-        io->is_write = !iom_offgen_is_read(&w->gen);
+        io->is_write = w->gen.wbs_own ? c->next_write : !iom_offgen_is_read(&w->gen);
         io->start_ns = iom_pacer_take(&c->pace, now, io->len); /* latency from the intended start */
         if (io->is_write && (job->refill_buffers || job->scramble_buffers) && !job->verify &&
             !job->zero_buffers)

@@ -428,6 +428,7 @@ static int walk_file(const char *root, const char *path, struct iom_probe_target
     int rc = find_mount(root, abs, have_dev, have_dev ? st.st_dev : 0, &m);
     if (top) {
         t->is_file = true;
+        t->is_dir = live && S_ISDIR(st.st_mode);
         if (rc == 0) {
             snprintf(t->fstype, sizeof(t->fstype), "%s", m.fstype);
             snprintf(t->mountpoint, sizeof(t->mountpoint), "%s", m.mountpoint);

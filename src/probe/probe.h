@@ -79,6 +79,7 @@ struct iom_probe_layer {
 struct iom_probe_target {
     char path[256];              /* as given */
     bool is_file;                /* false: a block device */
+    bool is_dir;                 /* is_file and a directory (a folder to run in) */
     char fstype[32];             /* file: the filesystem holding it */
     char mountpoint[192];
     char mount_source[128];

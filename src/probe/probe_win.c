@@ -339,9 +339,11 @@ int iom_probe_target_win(const char *target, struct iom_probe_target *out)
         snprintf(root, sizeof(root), "%c:\\", t[0]);
     } else {
         char full[MAX_PATH];
-        if (GetFileAttributesA(target) == INVALID_FILE_ATTRIBUTES)
+        DWORD attr = GetFileAttributesA(target);
+        if (attr == INVALID_FILE_ATTRIBUTES)
             return -ENOENT;
         out->is_file = true;
+        out->is_dir = (attr & FILE_ATTRIBUTE_DIRECTORY) != 0;
         if (!GetFullPathNameA(target, sizeof(full), full, NULL) ||
             !GetVolumePathNameA(full, root, sizeof(root)))
             return -ENOENT;

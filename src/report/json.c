@@ -226,6 +226,8 @@ cJSON *iom_report_json(const struct iom_result *r)
         cJSON_AddStringToObject(o, "device", t->devname);
         cJSON_AddStringToObject(o, "kind", t->is_blockdev ? "block_device" : "file");
         cJSON_AddBoolToObject(o, "created", t->created);
+        if (t->extended)
+            cJSON_AddNumberToObject(o, "extended_from_bytes", (double)t->extended_from);
         cJSON_AddBoolToObject(o, "sparse", t->sparse);
         cJSON_AddNumberToObject(o, "size_bytes", (double)t->size_bytes);
         cJSON_AddNumberToObject(o, "region_start_bytes", (double)t->region_start);

@@ -77,7 +77,7 @@ cJSON *iom_probe_json_target(const struct iom_probe_target *t)
     if (!o)
         return NULL;
     cJSON_AddStringToObject(o, "path", t->path);
-    cJSON_AddStringToObject(o, "kind", t->is_file ? "file" : "block_device");
+    cJSON_AddStringToObject(o, "kind", t->is_dir ? "directory" : t->is_file ? "file" : "block_device");
     if (t->is_file) {
         cJSON *fs = cJSON_AddObjectToObject(o, "filesystem");
         str_or_null(fs, "type", t->fstype);
@@ -193,7 +193,8 @@ void iom_probe_report_text(FILE *f, const struct iom_probe_host *h,
         const struct iom_probe_target *x = &t[i];
         fprintf(f, "\n%s: ", x->path);
         if (x->is_file)
-            fprintf(f, "file on %s %s (%s)", x->fstype[0] ? x->fstype : "?",
+            fprintf(f, "%s on %s %s (%s)", x->is_dir ? "directory" : "file",
+                    x->fstype[0] ? x->fstype : "?",
                     x->mountpoint[0] ? x->mountpoint : "?",
                     x->mount_source[0] ? x->mount_source : "?");
         else

@@ -114,6 +114,14 @@ void iom_report_text(FILE *f, const struct iom_result *r)
                 j->io_limit_bytes ? ", io_size per thread " : "",
                 j->io_limit_bytes ? (iom_fmt_bytes(j->io_limit_bytes, sz, sizeof(sz)), sz) : "");
     for (uint32_t i = 0; i < r->nr_targets; i++)
+        if (r->targets[i].extended) {
+            char was[32];
+            iom_fmt_bytes(r->targets[i].extended_from, was, sizeof(was));
+            fprintf(f, "  target %u: the existing file was %llu bytes = %s, smaller than the region: "
+                       "iomark extended it (new part filled with random data)\n",
+                    i, (unsigned long long)r->targets[i].extended_from, was);
+        }
+    for (uint32_t i = 0; i < r->nr_targets; i++)
         if (r->targets[i].unused_tail_bytes)
             fprintf(f, "  target %u: the last %llu bytes of the region are not used (less than a "
                        "whole block)\n",

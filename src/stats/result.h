@@ -44,6 +44,8 @@ struct iom_target_result {
     char devname[64];            /* kernel name of the block device under it, "" if none */
     bool is_blockdev;
     bool created;                /* iomark created (and filled) the file for this run */
+    bool extended;               /* an existing, smaller file extended to the region (filled) */
+    uint64_t extended_from;      /* its size before, bytes (when extended) */
     bool sparse;                 /* file had unallocated blocks at start */
     uint64_t size_bytes;         /* target size when the run started */
     uint64_t region_start, region_len;

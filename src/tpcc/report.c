@@ -226,7 +226,7 @@ void iom_tpcc_text(FILE *f, const struct tpcc_report *r)
     if (r->load) {
         char sz[32];
         iom_fmt_bytes(r->load->size_bytes, sz, sizeof(sz));
-        fprintf(f, "load: %u warehouse(s), %llu rows in %.1f s (%.1f s per warehouse), size %s\n",
+        fprintf(f, "load: %u warehouse(s), %llu rows in %.1f s (%.1f s per warehouse), database after load %s\n",
                 r->sc ? r->sc->warehouses : 0, (unsigned long long)r->load->rows, r->load->load_s,
                 r->sc && r->sc->warehouses ? r->load->load_s / r->sc->warehouses : 0, sz);
     }

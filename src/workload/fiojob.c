@@ -128,6 +128,39 @@ static const char *map_name(const struct iom_fio_parse_opts *po, const char *nam
     return NULL;
 }
 
+/* rate=/rate_iops=READ,WRITE: iomark paces a thread's reads and writes together, so
+ * a read-only pattern takes the read cap, a write-only one the write cap, and a
+ * mixed one both caps as one (their sum) when they stand in the rwmixread
+ * proportion, which is what fio's two caps add up to; other pairs are refused by
+ * name (or skipped with --ignore-unknown) */
+static void split_rates(struct iom_fio_file *f, const struct iom_fio_parse_opts *po,
+                        const struct state *st, struct iom_job *job)
+{
+    for (int k = 0; k < 2; k++) {
+        bool on = k ? st->rate_iops_split : st->rate_split;
+        const uint64_t *v = k ? st->rate_iops_rw : st->rate_rw;
+        uint64_t *out = k ? &job->rate_iops : &job->rate_bytes_per_s;
+        if (!on)
+            continue;
+        uint32_t rp = iom_job_read_pct(job);
+        if (rp == 100 || rp == 0) {
+            *out = rp ? v[0] : v[1];
+        } else if ((v[0] == 0 && v[1] == 0) ||
+                   (v[0] && v[1] &&
+                    (unsigned __int128)v[0] * (100 - rp) == (unsigned __int128)v[1] * rp)) {
+            *out = v[0] + v[1];
+        } else {
+            char why[200];
+            *out = 0;
+            snprintf(why, sizeof(why), "line %u: %s=%llu,%llu (separate read and write caps "
+                     "with rwmixread=%u: iomark paces reads and writes together, so only caps "
+                     "in that proportion)", st->rate_line, k ? "rate_iops" : "rate",
+                     (unsigned long long)v[0], (unsigned long long)v[1], rp);
+            not_run(f, po, why);
+        }
+    }
+}
+
 static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t sec_idx,
                      const struct iom_fio_parse_opts *po, struct iom_fio_job *fj, char *err,
                      size_t errlen)
@@ -188,6 +221,7 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
                 return -EINVAL;
         }
     }
+    split_rates(f, po, &st, job);
     if (f->nr_refused)
         return 0; /* the caller lists every refused option of the file at once */
     /* "job options": the section's own, then the command line's, replacing an

@@ -87,6 +87,9 @@ struct state {
     uint64_t rw_skip;               /* rw=read:<nr> */
     uint64_t number_ios;            /* number_ios=N: stop after N I/Os */
     char random_generator[16];
+    bool rate_split, rate_iops_split; /* rate= / rate_iops= given as READ,WRITE[,TRIM] */
+    uint64_t rate_rw[2], rate_iops_rw[2]; /* their read and write values (0 = no cap) */
+    uint32_t rate_line;             /* the line of the last such value */
     uint32_t nrfiles;               /* nrfiles= (files per clone without filename=), 1 */
     char filename_format[256];      /* filename_format=, "" = $jobname.$jobnum.$filenum */
     char file_service[32];          /* file_service_type= as written, "" = roundrobin */

@@ -66,8 +66,98 @@ static int fio_bool(const struct iom_fio_kv *kv, bool *out, char *err, size_t er
     return 0;
 }
 
-static const char *const split_rw_opts[] = {"bs", "blocksize", "bssplit", "blockalign", "ba",
-                                            "rate", "rate_iops", NULL};
+/* fio's READ,WRITE[,TRIM] values (HOWTO "blocksize"): "8k,32k" is 8k for reads and
+ * 32k for writes and trims; a value not followed by a comma applies to the later
+ * types, an empty one is fio's default (given[] false). Returns the number of
+ * comma-separated parts (1 = one value for all), or -1 for more than three. */
+static int split_rwt(const char *v, char parts[3][256], bool given[3])
+{
+    int n = 0;
+    const char *p = v;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        if (n == 3 || len >= 256)
+            return -1;
+        memcpy(parts[n], p, len);
+        parts[n][len] = '\0';
+        given[n] = len > 0;
+        n++;
+        if (!p[len])
+            break;
+        p += len + 1;
+    }
+    for (int i = n; i < 3; i++) { /* the last value, not ended by a comma, goes on */
+        snprintf(parts[i], 256, "%s", parts[n - 1]);
+        given[i] = given[n - 1];
+    }
+    return n;
+}
+
+static int apply_native(const char *name, const char *v, struct iom_job *job, const char *where,
+                        char *err, size_t errlen);
+
+/* bs/bssplit/blockalign/rate/rate_iops=READ,WRITE[,TRIM]: reads' and writes' own
+ * values (iomark issues no trims, so a trim value has nothing to apply to) */
+static int apply_split(const struct iom_fio_kv *kv, struct iom_job *job, struct state *st,
+                       const char *where, char *err, size_t errlen)
+{
+    const char *n = kv->name, *v = kv->value, *why;
+    char part[3][256];
+    bool given[3];
+    if (split_rwt(v, part, given) < 0)
+        return fail(err, errlen, "%s: %s=%s: at most three values (read,write,trim)", where, n, v);
+    if (strcmp(n, "bs") == 0 || strcmp(n, "blocksize") == 0) {
+        uint64_t r = 4096, w = 4096; /* fio's default */
+        if ((given[0] && iom_parse_size(part[0], &r, &why)) ||
+            (given[1] && iom_parse_size(part[1], &w, &why)) || !r || !w)
+            return fail(err, errlen, "%s: %s=%s: each value a block size, e.g. 4k,8k", where, n,
+                        v);
+        char t[32];
+        snprintf(t, sizeof(t), "%llu", (unsigned long long)r);
+        int rc = apply_native("bs", t, job, where, err, errlen);
+        snprintf(t, sizeof(t), "%llu", (unsigned long long)w);
+        if (rc == 0 && w != r)
+            rc = apply_native("bs_write", t, job, where, err, errlen);
+        if (rc == 0 && w == r)
+            job->wbs_bytes = 0;
+        job->nr_wbssplit = 0;
+        return rc;
+    }
+    if (strcmp(n, "bssplit") == 0) {
+        int rc = 0;
+        if (given[0])
+            rc = apply_native("bssplit", part[0], job, where, err, errlen);
+        else
+            job->nr_bssplit = 0; /* reads: fio's default, the bs value */
+        job->nr_wbssplit = 0;
+        job->wbs_bytes = 0;
+        if (rc == 0 && given[1] && strcmp(part[1], part[0]) != 0)
+            rc = apply_native("bssplit_write", part[1], job, where, err, errlen);
+        else if (rc == 0 && !given[1] && given[0])
+            job->wbs_bytes = job->bs_bytes; /* writes: the bs value */
+        return rc;
+    }
+    if (strcmp(n, "rate") == 0 || strcmp(n, "rate_iops") == 0) {
+        uint64_t val[2] = {0, 0};
+        for (int d = 0; d < 2; d++)
+            if (given[d] && (n[4] == '_' ? iom_parse_u64(part[d], &val[d], &why)
+                                         : iom_parse_size(part[d], &val[d], &why)))
+                return fail(err, errlen, "%s: %s=%s: each value %s (0 = no cap)", where, n, v,
+                            n[4] == '_' ? "a whole number of I/Os per second"
+                                        : "bytes per second, e.g. 1m");
+        memcpy(n[4] == '_' ? st->rate_iops_rw : st->rate_rw, val, sizeof(val));
+        *(n[4] == '_' ? &st->rate_iops_split : &st->rate_split) = true;
+        st->rate_line = kv->line;
+        return 0;
+    }
+    /* blockalign/ba: one alignment for all I/O */
+    if (strcmp(part[0], part[1]) != 0) {
+        snprintf(err, errlen, "%s: %s=%s (separate read and write alignments; iomark aligns "
+                 "reads and writes alike)", where, n, v);
+        return -ENOENT;
+    }
+    return apply_native("blockalign", part[0], job, where, err, errlen);
+}
 
 /* Options of fio's zoned-device mode (HOWTO "Zoned block device options"). */
 static bool zoned_option(const char *n)
@@ -149,6 +239,18 @@ static int apply_pct_list(const char *where, const char *v, struct state *st, ch
                     "by ':', e.g. 50:99:99.9", where, v, IOM_FIO_MAX_PCTS);
     qsort(st->pcts, n, sizeof(st->pcts[0]), cmp_double);
     st->nr_pcts = n;
+    return 0;
+}
+
+/* One option of the native table (workload/options.h) with fio's value. */
+static int apply_native(const char *name, const char *v, struct iom_job *job, const char *where,
+                        char *err, size_t errlen)
+{
+    struct iom_run_opts ro = {0};
+    char nerr[300];
+    if (iom_option_apply(name, v, job, &ro, nerr, sizeof(nerr)))
+        return fail(err, errlen, "%s: %s", where, nerr[0] == '-' && nerr[1] == '-' ? nerr + 2
+                                                                                : nerr);
     return 0;
 }
 
@@ -313,10 +415,17 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         return 0;
     }
 
-    for (int i = 0; split_rw_opts[i]; i++)
-        if (strcmp(n, split_rw_opts[i]) == 0 && strchr(v, ','))
-            return fail(err, errlen, "%s: %s=%s: separate read,write values are not supported; "
-                        "give one value", where, n, v);
+    if (strchr(v, ',') && (strcmp(n, "bs") == 0 || strcmp(n, "blocksize") == 0 ||
+                           strcmp(n, "bssplit") == 0 || strcmp(n, "blockalign") == 0 ||
+                           strcmp(n, "ba") == 0 || strcmp(n, "rate") == 0 ||
+                           strcmp(n, "rate_iops") == 0))
+        return apply_split(kv, job, st, where, err, errlen);
+    if (strcmp(n, "rate") == 0 || strcmp(n, "rate_iops") == 0)
+        *(n[4] == '_' ? &st->rate_iops_split : &st->rate_split) = false; /* one value: all */
+    if (strcmp(n, "bs") == 0 || strcmp(n, "blocksize") == 0 || strcmp(n, "bssplit") == 0) {
+        job->wbs_bytes = 0; /* one value for reads and writes */
+        job->nr_wbssplit = 0;
+    }
     if (strcmp(n, "name") == 0) {
         if (!*v || strlen(v) >= IOM_NAME_LEN)
             return fail(err, errlen, "%s: name=%s: 1 to %d characters", where, v, IOM_NAME_LEN - 1);

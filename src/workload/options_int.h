@@ -45,6 +45,11 @@ int iom_opt_set_bssplit(const struct opt *o, const char *v, struct iom_job *job,
 int iom_opt_set_dist(const struct opt *o, const char *v, struct iom_job *job,
                      struct iom_run_opts *ro, char *err, size_t errlen);
 int iom_opt_fmt_bssplit(const struct iom_job *job, char *buf, size_t len);
+/* bssplit_write: iom_opt_set_bssplit's list into job->wbssplit (writes' own
+ * sizes, fio's bssplit=READS,WRITES), and back as text (1 set, 0 unset) */
+int iom_opt_set_bssplit_write(const struct opt *o, const char *v, struct iom_job *job,
+                              struct iom_run_opts *ro, char *err, size_t errlen);
+int iom_opt_fmt_bssplit_write(const struct iom_job *job, char *buf, size_t len);
 int iom_opt_fmt_dist(const struct iom_job *job, char *buf, size_t len);
 /* options_sched.c: startdelay (TIME or LOW-HIGH), cpus_allowed/cpumask (checked
  * against sysconf(_SC_NPROCESSORS_CONF)), cpus_allowed_policy, numa_cpu_nodes (the

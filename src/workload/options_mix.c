@@ -71,6 +71,36 @@ out:
     return rc;
 }
 
+/* bssplit_write: the same list for writes (fio's bssplit=READS,WRITES) */
+int iom_opt_set_bssplit_write(const struct opt *o, const char *v, struct iom_job *job,
+                              struct iom_run_opts *ro, char *err, size_t errlen)
+{
+    struct iom_job *tmp = malloc(sizeof(*tmp));
+    if (!tmp)
+        return -ENOMEM;
+    *tmp = *job;
+    int rc = iom_opt_set_bssplit(o, v, tmp, ro, err, errlen);
+    if (rc == 0) {
+        memcpy(job->wbssplit, tmp->bssplit, sizeof(job->wbssplit));
+        job->nr_wbssplit = tmp->nr_bssplit;
+    }
+    free(tmp);
+    return rc;
+}
+
+int iom_opt_fmt_bssplit_write(const struct iom_job *job, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < job->nr_wbssplit && n < len; i++) {
+        int k = snprintf(buf + n, len - n, "%s%llu/%u", i ? ":" : "",
+                         (unsigned long long)job->wbssplit[i].bs_bytes, job->wbssplit[i].pct);
+        if (k > 0)
+            n += (size_t)k;
+    }
+    return job->nr_wbssplit ? 1 : 0;
+}
+
 /* random | zipf:THETA | pareto:H | zoned:A/R:A/R... */
 int iom_opt_set_dist(const struct opt *o, const char *v, struct iom_job *job,
                     struct iom_run_opts *ro, char *err, size_t errlen)

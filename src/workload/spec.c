@@ -99,16 +99,58 @@ uint64_t iom_job_span_bytes(const struct iom_job *job)
     return span > UINT64_MAX ? UINT64_MAX : (uint64_t)span;
 }
 
+bool iom_job_write_sizes(const struct iom_job *job)
+{
+    return job->wbs_bytes || job->nr_wbssplit;
+}
+
+/* smallest and largest of one direction's sizes: a bssplit list, else one size */
+static void bs_span(const struct iom_bs_weight *v, uint32_t n, uint64_t one, uint64_t *lo,
+                    uint64_t *hi)
+{
+    *lo = *hi = one;
+    if (n) {
+        *lo = UINT64_MAX;
+        *hi = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (v[i].bs_bytes < *lo)
+                *lo = v[i].bs_bytes;
+            if (v[i].bs_bytes > *hi)
+                *hi = v[i].bs_bytes;
+        }
+    }
+}
+
+/* over the directions the pattern issues: reads' sizes, writes' own ones */
+static void job_bs_span(const struct iom_job *job, uint64_t *lo, uint64_t *hi)
+{
+    bs_span(job->bssplit, job->nr_bssplit, job->bs_bytes, lo, hi);
+    if (!iom_job_write_sizes(job))
+        return;
+    uint64_t wlo, whi;
+    bs_span(job->wbssplit, job->nr_wbssplit, job->wbs_bytes, &wlo, &whi);
+    uint32_t rp = iom_job_read_pct(job);
+    if (rp == 0) {
+        *lo = wlo;
+        *hi = whi;
+    } else if (rp < 100) {
+        *lo = wlo < *lo ? wlo : *lo;
+        *hi = whi > *hi ? whi : *hi;
+    }
+}
+
+uint64_t iom_job_min_bs(const struct iom_job *job)
+{
+    uint64_t lo, hi;
+    job_bs_span(job, &lo, &hi);
+    return lo;
+}
+
 uint64_t iom_job_max_bs(const struct iom_job *job)
 {
-    uint64_t m = job->bs_bytes;
-    if (job->nr_bssplit) {
-        m = 0;
-        for (uint32_t i = 0; i < job->nr_bssplit; i++)
-            if (job->bssplit[i].bs_bytes > m)
-                m = job->bssplit[i].bs_bytes;
-    }
-    return m;
+    uint64_t lo, hi;
+    job_bs_span(job, &lo, &hi);
+    return hi;
 }
 
 const char *iom_rw_name(enum iom_rw rw)
@@ -144,6 +186,16 @@ int iom_job_validate(const struct iom_job *job, const char **option, const char 
             sum += job->bssplit[i].pct;
         if (sum != 100) {
             *option = "bssplit";
+            *why = "the percentages must add up to 100";
+            return -EINVAL;
+        }
+    }
+    if (job->nr_wbssplit) {
+        uint32_t sum = 0;
+        for (uint32_t i = 0; i < job->nr_wbssplit; i++)
+            sum += job->wbssplit[i].pct;
+        if (sum != 100) {
+            *option = "bssplit_write";
             *why = "the percentages must add up to 100";
             return -EINVAL;
         }

@@ -61,6 +61,11 @@ struct iom_job {
     uint64_t bs_bytes;           /* block size when nr_bssplit == 0 */
     uint32_t nr_bssplit;         /* 0: fixed bs_bytes; else the weighted list below */
     struct iom_bs_weight bssplit[IOM_MAX_BSSPLIT];
+    /* writes' block sizes when they differ from reads' (fio's bs=READ,WRITE and
+     * bssplit=READS,WRITES): wbs_bytes when nr_wbssplit == 0; both 0 = as reads */
+    uint64_t wbs_bytes;
+    uint32_t nr_wbssplit;
+    struct iom_bs_weight wbssplit[IOM_MAX_BSSPLIT];
     uint64_t blockalign_bytes;   /* random offsets are multiples of this; 0 = block size */
     uint32_t percentage_random;  /* for random patterns: share of random I/Os (fio), 100 default */
     enum iom_dist dist;
@@ -196,6 +201,11 @@ bool iom_job_random(const struct iom_job *job);
  * plus (numjobs - 1) x offset_increment_bytes when both are set; 0 when
  * size_bytes is 0 (to the end of the target). Saturates at UINT64_MAX. */
 uint64_t iom_job_span_bytes(const struct iom_job *job);
+/* True when writes have block sizes of their own (wbs_bytes or wbssplit). */
+bool iom_job_write_sizes(const struct iom_job *job);
+/* Smallest block size the job issues (reads', and writes' own ones when the
+ * pattern writes). */
+uint64_t iom_job_min_bs(const struct iom_job *job);
 /* Largest block size the job issues. */
 uint64_t iom_job_max_bs(const struct iom_job *job);
 

@@ -14,28 +14,7 @@
 # - SIGINT to mpirun: rank 0 still writes a document, marked interrupted,
 #   whose total is the sum of the ranks'.
 # Skips (77) when mpirun is absent or iomark was built without MPI.
-set -u
-IOMARK=${IOMARK:?}
-command -v mpirun >/dev/null || { echo "SKIP: no mpirun (Debian: openmpi-bin)"; exit 77; }
-# single_copy_mechanism=none: containers often forbid the cross-process reads (CMA) vader uses
-export OMPI_MCA_btl=self,vader OMPI_MCA_plm_rsh_agent= OMPI_MCA_rmaps_base_oversubscribe=1 \
-    OMPI_MCA_btl_vader_single_copy_mechanism=none
-# Ctrl-C: Open MPI sends the ranks SIGTERM and SIGKILL this many seconds later
-# (default 1 s, short on a loaded machine for stopping, gathering and writing)
-export OMPI_MCA_odls_base_sigkill_timeout=10
-# Open MPI's dlopen'ed components (unloaded before exit, so LeakSanitizer sees
-# "<unknown module>" frames) keep allocations to the end: leak checking cannot
-# tell them from iomark's under mpirun. The ASan/UBSan checks stay on.
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-MPIRUN="mpirun --allow-run-as-root --oversubscribe"
-D=$(mktemp -d /tmp/iomark-mpi.XXXXXX)
-trap 'rm -rf "$D"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-
-# built with MPI? one rank writes an "mpi" object then
-timeout 60 $MPIRUN -np 1 "$IOMARK" run --rw=randread --bs=4k --runtime=100ms --size=1m --quiet \
-    --output-format=json --output="$D/one.json" "$D/one.%r" || fail "one rank failed"
-grep -q '"mpi"' "$D/one.json" || { echo "SKIP: iomark built without MPI"; exit 77; }
+. "${SRCDIR:?}/tests/integration/mpi_env.sh" mpi
 
 IOMARK_LATENCY_LOG="$D/lat" timeout 120 $MPIRUN -np 4 "$IOMARK" run --rw=randread --bs=4k \
     --iodepth=8 --runtime=3s --size=64m --quiet --output-format=json --output="$D/run.json" \

@@ -14,22 +14,10 @@
 # - ranks given different marks (--runs) are refused on all ranks, exit 2;
 # - a rank whose folder does not exist: every rank exits non-zero, rank 0
 #   names rank 1 and its host, and the other rank's file is removed.
+# - Ctrl-C on mpirun: an interrupted document from rank 0 whose finished
+#   runs are each the sum of the ranks'.
 # Skips (77) when mpirun is absent or iomark was built without MPI.
-set -u
-IOMARK=${IOMARK:?}
-command -v mpirun >/dev/null || { echo "SKIP: no mpirun (Debian: openmpi-bin)"; exit 77; }
-# as tests/integration/test_mpi.sh: shared memory only, no CMA, oversubscribed
-export OMPI_MCA_btl=self,vader OMPI_MCA_plm_rsh_agent= OMPI_MCA_rmaps_base_oversubscribe=1 \
-    OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_odls_base_sigkill_timeout=10
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-MPIRUN="mpirun --allow-run-as-root --oversubscribe"
-D=$(mktemp -d /tmp/iomark-mpimark.XXXXXX)
-trap 'rm -rf "$D"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-
-timeout 60 $MPIRUN -np 1 "$IOMARK" run --rw=randread --bs=4k --runtime=100ms --size=1m --quiet \
-    --output-format=json --output="$D/one.json" "$D/one.%r" || fail "one rank failed"
-grep -q '"mpi"' "$D/one.json" || { echo "SKIP: iomark built without MPI"; exit 77; }
+. "${SRCDIR:?}/tests/integration/mpi_env.sh" mpimark
 
 MARK="mark --runs=2 --prepare=0 --pause=0 --runtime=500ms --size=16m"
 IOMARK_LATENCY_LOG="$D/lat" timeout 300 $MPIRUN -np 2 "$IOMARK" $MARK --quiet \
@@ -111,4 +99,38 @@ assert doc["mpi"]["failed_rank"] == 1 and doc["mpi"]["failed_host"] == sys.argv[
 assert "d1" in doc["error"], doc["error"]
 PY
 [ ! -e "$D/d0/x.dat" ] || fail "rank 0 created its file though rank 1 failed its check"
+
+# Ctrl-C on mpirun part-way (Open MPI sends the ranks SIGTERM 10 s later, as
+# set above): rank 0 writes the partial table, marked interrupted, and every
+# finished run is still the sum of its ranks
+mpirun --allow-run-as-root --oversubscribe -np 2 "$IOMARK" mark --runs=5 --prepare=0 --pause=0 \
+    --runtime=2s --size=16m --quiet --output-format=json --output="$D/int.json" "$D/i.%r.dat" &
+pid=$!
+for i in $(seq 1 300); do
+    [ "$(stat -c %s "$D/i.0.dat" "$D/i.1.dat" 2>/dev/null | grep -c '^16777216$')" = 2 ] && break
+    sleep 0.1
+done
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc != 0 ] || fail "an interrupted mark exited 0"
+python3 - "$D/int.json" <<'PY' || exit 1
+import json, sys
+doc = json.load(open(sys.argv[1]))
+print("interrupted mark:", doc["status"], doc.get("interrupted_by"))
+assert doc["status"] == "interrupted", doc["status"]
+ran = 0
+for ti, t in enumerate(doc["tests"]):
+    for w in ("read", "write"):
+        if t[w] is None:
+            continue
+        for k, run in enumerate(t[w]["each_run"]):
+            s = sum(r["tests"][ti][w]["each_run"][k]["ios"] for r in doc["mpi"]["per_rank"])
+            assert run["ios"] == s, (t["name"], w, k, run["ios"], s)
+            ran += 1
+assert ran >= 1 and doc["tests"][-1]["write"] is None, ran
+print("runs kept:", ran)
+PY
+[ $? = 0 ] || exit 1
 echo PASS

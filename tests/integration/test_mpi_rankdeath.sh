@@ -10,25 +10,11 @@
 #   sees nothing): rank 0 ends the run by itself after IOMARK_MPI_TIMEOUT
 #   seconds of silence and writes the same kind of document.
 # Skips (77) when mpirun is absent or iomark was built without MPI.
-set -u
-IOMARK=${IOMARK:?}
-command -v mpirun >/dev/null || { echo "SKIP: no mpirun (Debian: openmpi-bin)"; exit 77; }
-export OMPI_MCA_btl=self,vader OMPI_MCA_plm_rsh_agent= OMPI_MCA_rmaps_base_oversubscribe=1 \
-    OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_odls_base_sigkill_timeout=10
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-MPIRUN="mpirun --allow-run-as-root --oversubscribe"
-D=$(mktemp -d /tmp/iomark-mpideath.XXXXXX)
+. "${SRCDIR:?}/tests/integration/mpi_env.sh" mpideath
 pids=()
-cleanup() {
+mpi_cleanup_more() {
     for p in "${pids[@]:-}"; do [ -n "$p" ] && kill -9 "$p" 2>/dev/null; done
-    rm -rf "$D"
 }
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-
-timeout 60 $MPIRUN -np 1 "$IOMARK" run --rw=randread --bs=4k --runtime=100ms --size=1m --quiet \
-    --output-format=json --output="$D/one.json" "$D/one.%r" || fail "one rank failed"
-grep -q '"mpi"' "$D/one.json" || { echo "SKIP: iomark built without MPI"; exit 77; }
 
 # run NAME SIGNAL: 3 ranks, rank 1 gets SIGNAL once every rank is measuring
 run() {

@@ -57,6 +57,15 @@ import json, sys
 t = json.load(open(sys.argv[1]))["targets"][0]
 assert t["kind"] == "file" and t["filesystem"]["type"] and t["filesystem"]["mountpoint"].startswith("/")
 PY
+# a folder is called a directory, not a file (text and JSON); a file stays a file
+expect_status 0 "probe a directory" -- "$IOMARK" probe "$WORK"
+grep -q "^$WORK: directory on " $WORK/out && ! grep -q "^$WORK: file on " $WORK/out \
+  && pass "text: directory on ..." || fail "directory text: $(head -c 400 $WORK/out)"
+expect_status 0 "probe a directory, JSON" -- "$IOMARK" probe --output-format=json "$WORK"
+$PY -c "import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))['targets'][0]['kind'] == 'directory' else 1)" $WORK/out \
+  && pass "JSON kind directory" || fail "directory JSON: $(head -c 400 $WORK/out)"
+expect_status 0 "probe a file, text" -- "$IOMARK" probe "$SRCDIR/CMakeLists.txt"
+grep -q "^$SRCDIR/CMakeLists.txt: file on " $WORK/out && pass "text: file on ..." || fail "file text: $(head -c 400 $WORK/out)"
 # live machine: the virtio disk of these VMs (skip the check where there is none)
 if [ -e /sys/block/vda ]; then
   expect_status 0 "probe /dev/vda" -- "$IOMARK" probe --output-format=json /dev/vda

@@ -34,7 +34,7 @@ $PY - $WORK/out "$N" "$WORK/back.img" "$backdisk" "$FSDEV" <<'PY' && pass "stack
 import json, sys
 t = json.load(open(sys.argv[1]))["targets"][0]
 n, back, disk, fsdev = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
-assert t["kind"] == "file" and t["filesystem"]["type"] == "ext4", t["filesystem"]
+assert t["kind"] == "directory" and t["filesystem"]["type"] == "ext4", (t["kind"], t["filesystem"])
 st = [(l["name"], l["kind"]) for l in t["stack"]]
 if fsdev != n:
     assert st[0] == (fsdev, "partition"), st

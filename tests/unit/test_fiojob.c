@@ -445,7 +445,31 @@ static void test_small(void)
     /* refusals: option and line named */
     expect_refused("[a]\nrw=randread\nbogus_opt=3\n", NULL, "line 3", "bogus_opt");
     expect_refused("[a]\nrw=randread:8\n", NULL, "line 2", "rw=randread:8");
-    expect_refused("[a]\nbs=4k,8k\n", NULL, "line 2", "bs=4k,8k");
+    { /* fio's HOWTO: "bs=8k,32k means 8k for reads, 32k for writes and trims";
+       * "bs=,8k means default for reads, 8k for writes"; bssplit likewise */
+        struct iom_fio_file g;
+        char e[600];
+        CHECK(parse("[a]\nbs=8k,32k\n[b]\nbs=,8k\n[c]\nbs=8k,\n[d]\nbssplit=4k/50:16k/50,8k/100\n"
+                    "[e]\nbs=4k,8k\nbs=16k\n[f]\nrw=read\nrate=1m,2m\n[g]\nrw=write\nrate=1m,2m\n"
+                    "[h]\nrw=rw\nrwmixread=75\nrate_iops=300,100,7\n", NULL, &g, e) == 0);
+        CHECK_U64(g.nr_jobs, 8);
+        if (g.nr_jobs == 8) {
+            CHECK(g.jobs[0].job.bs_bytes == 8 * KiB && g.jobs[0].job.wbs_bytes == 32 * KiB);
+            CHECK(g.jobs[1].job.bs_bytes == 4 * KiB && g.jobs[1].job.wbs_bytes == 8 * KiB);
+            CHECK(g.jobs[2].job.bs_bytes == 8 * KiB && g.jobs[2].job.wbs_bytes == 4 * KiB);
+            CHECK(g.jobs[3].job.nr_bssplit == 2 && g.jobs[3].job.nr_wbssplit == 1 &&
+                  g.jobs[3].job.wbssplit[0].bs_bytes == 8 * KiB &&
+                  g.jobs[3].job.wbssplit[0].pct == 100);
+            CHECK(g.jobs[4].job.bs_bytes == 16 * KiB && g.jobs[4].job.wbs_bytes == 0);
+            CHECK_U64(g.jobs[5].job.rate_bytes_per_s, MiB);     /* reads only: read cap */
+            CHECK_U64(g.jobs[6].job.rate_bytes_per_s, 2 * MiB); /* writes only: write cap */
+            CHECK_U64(g.jobs[7].job.rate_iops, 400);            /* 300:100 = 75:25 -> one cap */
+        }
+        iom_fio_file_free(&g);
+    }
+    expect_refused("[a]\nrw=randrw\nrate=1m,1m\nrwmixread=70\n", NULL, "line 3",
+                   "rate=1048576,1048576 (separate read and write caps");
+    expect_refused("[a]\nba=4k,8k\n", NULL, "line 2", "ba=4k,8k (separate read and write");
     expect_refused("[a]\nsize=0%\n", NULL, "line 2", "size=0%");
     expect_refused("[a]\nrw=trim\n", NULL, "line 2", "rw=trim");
     expect_refused("[a]\nioengine=posixaio\n", NULL, "line 2", "ioengine=posixaio");

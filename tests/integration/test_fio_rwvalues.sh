@@ -1,0 +1,69 @@
+#!/bin/bash
+# test_fio_rwvalues.sh - fio's READ,WRITE[,TRIM] values (bs=4k,8k, bs=,8k,
+# bssplit=...,..., rate_iops=R,W) in job files, as fio 3.33 runs them. Expected
+# values from fio 3.33's JSON for the same job (noted beside each check) or
+# from the HOWTO's rule ("bs=,8k means default for reads, 8k for writes").
+. "$(dirname "$0")/lib.sh"
+cd "$WORK"
+cat >sp.fio <<JOB
+[global]
+ioengine=psync
+filename=$WORK/sp
+size=1m
+[rw48]
+rw=randrw
+norandommap
+bs=4k,8k
+io_size=1m
+[w8]
+stonewall
+rw=write
+bs=,8k
+[seqrw]
+stonewall
+rw=rw
+bs=8k,16k
+[bss]
+stonewall
+rw=write
+bssplit=4k/50:16k/50,8k/100
+[ratemix]
+stonewall
+rw=randread
+rate_iops=100,50
+runtime=2
+time_based
+JOB
+# fio 3.33: rw48 reads all 4096 B, writes all 8192 B; w8 128 writes of 8192 B
+# (1 MiB); seqrw reads 8192 B, writes 16384 B, 1048576 bytes in all; bss (a
+# write-only job) writes only 8192 B blocks: 128; ratemix: a read-only job
+# takes the read cap, ~100 IOPS (fio: 101 reads in 1 s)
+if "$IOMARK" run sp.fio --quiet --output-format=json --output=sp.json 2>err.txt; then
+  $PY - sp.json <<'PY' && pass "READ,WRITE block sizes and rates as fio 3.33" || fail "READ,WRITE values"
+import json, sys
+j = {x["jobname"]: x for x in json.load(open(sys.argv[1]))["jobs"]}
+def mean(d):
+    return d["io_bytes"] / d["total_ios"]
+r, w = j["rw48"]["read"], j["rw48"]["write"]
+assert r["total_ios"] and w["total_ios"] and mean(r) == 4096 and mean(w) == 8192, (r["total_ios"], w["total_ios"])
+assert r["io_bytes"] + w["io_bytes"] == 1048576
+w8 = j["w8"]["write"]
+assert w8["total_ios"] == 128 and w8["io_bytes"] == 1048576, w8["total_ios"]
+r, w = j["seqrw"]["read"], j["seqrw"]["write"]
+assert mean(r) == 8192 and mean(w) == 16384 and r["io_bytes"] + w["io_bytes"] == 1048576
+b = j["bss"]["write"]
+assert b["total_ios"] == 128 and b["io_bytes"] == 1048576, b["total_ios"]
+rm = j["ratemix"]["read"]
+assert 150 <= rm["total_ios"] <= 202, rm["total_ios"]  # 100 IOPS x 2 s, a loaded machine may lag
+PY
+else
+  fail "READ,WRITE job: $(head -c 300 err.txt)"
+fi
+# a mixed pattern whose caps are not in the rwmixread proportion is refused by name
+printf '[a]\nrw=randrw\nrwmixread=50\nrate_iops=100,10\nfilename=%s/sp\n' "$WORK" >bad.fio
+expect_status 2 "rate_iops=100,10 with rwmixread=50 refused" -- "$IOMARK" run bad.fio --parse-only
+grep -q 'line 4: rate_iops=100,10 (separate read and write caps' err && pass "named with its line" || fail "refusal text: $(cat err)"
+# in the proportion (rwmixread=50, 300,300): one cap of 600 for the thread
+printf '[a]\nrw=randrw\nrate=300,300,300\nfilename=%s/sp\n' "$WORK" >ok.fio
+expect_status 0 "rate=300,300,300 with rwmixread=50 runs" -- "$IOMARK" run ok.fio --parse-only
+finish
