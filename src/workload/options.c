@@ -426,19 +426,44 @@ static const struct opt *find(const char *name)
     return NULL;
 }
 
-const char *iom_option_suggest(const char *name)
+/* What other tools (fio, DiskSpd) or plain words call an option: for "did you mean" */
+static const struct {
+    const char *name, *opt;
+} other_names[] = {
+    {"blocksize", "bs"},       {"block_size", "bs"},      {"queue_depth", "iodepth"},
+    {"qdepth", "iodepth"},     {"threads", "numjobs"},    {"numthreads", "numjobs"},
+    {"duration", "runtime"},   {"warmup", "ramp_time"},   {"cooldown", "cooldown_time"},
+    {"engine", "ioengine"},    {"seed", "randseed"},
+};
+
+const char *iom_option_suggest_via(const char *name, const char **via)
 {
     const struct opt *o = find(name);  /* the name itself, '-' and '_' alike */
     const char *best = o ? o->name : NULL;
-    size_t bd = o ? 0 : 4;
+    unsigned bd = o ? 0 : IOM_NAME_FAR;
+    *via = NULL;
     for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]) && bd; i++) {
-        size_t d = iom_edit_distance(name, opts[i].name);
+        unsigned d = iom_name_nearness(name, opts[i].name);
         if (d < bd) {
             bd = d;
             best = opts[i].name;
         }
     }
+    for (size_t i = 0; i < sizeof(other_names) / sizeof(other_names[0]) && bd; i++) {
+        unsigned d = iom_name_nearness(name, other_names[i].name);
+        if (d < bd) {
+            bd = d;
+            best = other_names[i].opt;
+            *via = other_names[i].name;
+        }
+    }
     return best;
+}
+
+const char *iom_option_suggest(const char *name)
+{
+    const char *via;
+    return iom_option_suggest_via(name, &via);
 }
 
 /* a duration in the largest time unit that holds it exactly (h, m, s, ms, us, ns), as the
@@ -500,8 +525,11 @@ int iom_option_apply(const char *name, const char *v, struct iom_job *job, struc
         }
     }
     if (!o) {
-        const char *s = iom_option_suggest(name);
-        if (s)
+        const char *via, *s = iom_option_suggest_via(name, &via);
+        if (s && via)
+            snprintf(err, errlen, "--%s: unknown option; did you mean --%s (iomark's name for --%s)?",
+                     name, s, via);
+        else if (s)
             snprintf(err, errlen, "--%s: unknown option; did you mean --%s?", name, s);
         else
             snprintf(err, errlen, "--%s: unknown option; see iomark run --help", name);
