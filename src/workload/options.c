@@ -208,6 +208,23 @@ static int set_inject(const struct opt *o, const char *v, struct iom_job *job,
                "(every N-th I/O fails)");
 }
 
+static int set_rate_process(const struct opt *o, const char *v, struct iom_job *job,
+                            struct iom_run_opts *ro, char *err, size_t errlen)
+{
+    (void)ro;
+    if (v && (strcmp(v, "linear") == 0 || strcmp(v, "poisson") == 0))
+        job->rate_poisson = v[0] == 'p';
+    else
+        return iom_opt_bad(err, errlen, o->name, v, "allowed: linear, poisson");
+    return 0;
+}
+
+static int fmt_rate_process(const struct iom_job *job, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", job->rate_poisson ? "poisson" : "linear");
+    return job->rate_poisson ? 1 : 0;
+}
+
 /* ---- the value of each custom option back as text (iom_options_each) ---- */
 
 static int fmt_name(const struct iom_job *job, char *buf, size_t len)
@@ -389,6 +406,9 @@ static const struct opt opts[] = {
     {"numa_mem_policy", T_CUSTOM, J(mem_policy), 0, 0, iom_opt_set_mem_policy, "MODE[:NODES]",
      "worker threads' memory policy: default, local, prefer:N, bind:NODES, interleave:NODES",
      iom_opt_fmt_mem_policy},
+    {"rate_process", T_CUSTOM, J(rate_poisson), 0, 0, set_rate_process, "linear|poisson",
+     "paced I/O at fixed gaps (linear, default) or as a Poisson process of the same rate (fio)",
+     fmt_rate_process},
     {"randseed", T_U64, J(seed), 0, UINT64_MAX, NULL, "N", "seed of the offset generators", NULL},
     {"zero_buffers", T_BOOL, J(zero_buffers), 0, 1, NULL, NULL, "write zeros, not random data", NULL},
     {"refill_buffers", T_BOOL, J(refill_buffers), 0, 1, NULL, NULL,
