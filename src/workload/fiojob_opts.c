@@ -463,8 +463,8 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         return 0;
     }
     if (strcmp(n, "nrfiles") == 0 || strcmp(n, "nr_files") == 0) {
-        if (iom_parse_u64(v, &u, &why) || u == 0 || u > 256)
-            return fail(err, errlen, "%s: %s=%s: a whole number from 1 to 256", where, n, v);
+        if (iom_parse_u64(v, &u, &why) || u == 0 || u > UINT32_MAX)
+            return fail(err, errlen, "%s: %s=%s: a whole number above 0", where, n, v);
         st->nrfiles = (uint32_t)u;
         return 0;
     }
