@@ -11,7 +11,9 @@
 # p99 against the larger run-to-run spread of either mode.
 #
 #   bench/lab_shared_vs_single.sh [IOMARK]          (default: build/iomark)
-# Environment: CONTROLLERS (ide,sata,nvme,pvscsi), ROUNDS (3),
+# Environment: CONTROLLERS (ide,sata,nvme,pvscsi), ROUNDS (3), FIRST (1: the
+#   first round's number; FIRST=4 with the same OUT adds rounds 4.. to a run;
+#   ROUNDS=0 only summarises the rounds already in OUT),
 #   WORKLOAD (run options for the guest; default the lab's randread 4K QD32 x 2
 #   threads, shortened: --ramp_time=1s --runtime=6s), ACCEL (auto), OUT (a new
 #   folder under /var/tmp). Needs `iomark lab setup` done. One guest at a time.
@@ -21,6 +23,7 @@ cd "$(dirname "$0")/.."
 IOMARK=$(realpath "${1:-build/iomark}")
 CONTROLLERS=${CONTROLLERS:-ide,sata,nvme,pvscsi}
 ROUNDS=${ROUNDS:-3}
+FIRST=${FIRST:-1}
 WORKLOAD=${WORKLOAD:---ramp_time=1s --runtime=6s}
 ACCEL=${ACCEL:-auto}
 OUT=${OUT:-$(mktemp -d /var/tmp/iomark-lab-bench.XXXXXX)}
@@ -28,7 +31,7 @@ mkdir -p "$OUT"
 
 echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) $(uname -n), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "# controllers $CONTROLLERS, $ROUNDS rounds, workload: lab default + $WORKLOAD, accel $ACCEL, results in $OUT"
-for r in $(seq 1 "$ROUNDS"); do
+for r in $(seq "$FIRST" $((FIRST + ROUNDS - 1))); do
   if [ $((r % 2)) = 1 ]; then modes="shared each"; else modes="each shared"; fi
   for m in $modes; do
     load=$(cut -d' ' -f1 /proc/loadavg)
@@ -42,24 +45,21 @@ for r in $(seq 1 "$ROUNDS"); do
   done
 done
 
-python3 - "$OUT" "$ROUNDS" "$CONTROLLERS" <<'PY'
-import json, os, statistics, sys
-out, rounds, ctrls = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(",")
+python3 - "$OUT" "$CONTROLLERS" <<'PY'
+import glob, json, os, statistics, sys
+out, ctrls = sys.argv[1], sys.argv[2].split(",")
 LIM = ("adapter_queue", "lun_queue", "nr_requests", "nr_hw_queues", "max_sectors_kb")
 data = {m: {c: [] for c in ctrls} for m in ("shared", "each")}
 walls = {"shared": [], "each": []}
 for m in data:
-    for r in range(1, rounds + 1):
-        p = os.path.join(out, "%s-%d" % (m, r), "lab.json")
-        if not os.path.exists(p):
-            continue
+    for p in sorted(glob.glob(os.path.join(out, m + "-*", "lab.json"))):  # every round in OUT
         lab = json.load(open(p))
         walls[m].append(lab["wall_s"])
         for c in lab["controllers"]:
             if c["name"] in data[m] and c["status"] == "ok":
                 mean = c["jobs"][0]["mean"]
                 g = c["guest"]
-                data[m][c["name"]].append({
+                data[m][c["name"]].append({"round": os.path.basename(os.path.dirname(p)).split("-")[-1],
                     "iops": mean["iops"], "p99": mean["lat_p99_us"],
                     "infl": mean.get("io_path", {}).get("inflight_max"),
                     "lim": tuple(g.get(k) for k in LIM),
@@ -103,6 +103,16 @@ for c in ctrls:
             100 * (sp[0] / ep[0] - 1), 100 * sp[3], 100 * ep[3],
             "within" if dp <= max(sp[3], ep[3]) else "OUTSIDE",
             "equal" if sl == el else "DIFFER %s vs %s" % (sl, el)))
+print()
+# paired by round (both modes of a round ran back to back, so they saw about the same host load)
+for c in ctrls:
+    e = {x["round"]: x for x in data["each"][c]}
+    ri = sorted(x["iops"] / e[x["round"]]["iops"] for x in data["shared"][c] if x["round"] in e)
+    rp = sorted(x["p99"] / e[x["round"]]["p99"] for x in data["shared"][c] if x["round"] in e)
+    if ri:
+        print("%s: per round shared/each IOPS %s (median %.2f), p99 %s (median %.2f)" % (
+            c, " ".join("%.2f" % v for v in ri), statistics.median(ri),
+            " ".join("%.2f" % v for v in rp), statistics.median(rp)))
 print()
 for m in ("shared", "each"):
     if walls[m]:

@@ -10,6 +10,8 @@ void iom_pacer_init(struct iom_pacer *p, const struct iom_job *job, uint64_t t0)
     p->cum_bytes = 0;
     p->t0 = p->next_due = t0;
     p->k = 0;
+    p->poisson = job->rate_poisson;
+    p->rs = job->seed ^ UINT64_C(0x9015500);
 }
 
 void iom_think_init(struct iom_think *t, const struct iom_job *job)

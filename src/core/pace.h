@@ -10,6 +10,7 @@
 #define IOMARK_CORE_PACE_H
 
 #include <stdbool.h>
+#include <math.h>
 #include <stdint.h>
 
 #include "workload/spec.h"
@@ -21,6 +22,8 @@ struct iom_pacer {
     double ns_per_byte;  /* --rate: 1e9 / bytes per second */
     double cum_bytes;    /* bytes taken so far (bytes mode) */
     uint64_t t0, k, next_due;
+    bool poisson;        /* rate_process=poisson: exponential gaps of the same mean (fio) */
+    uint64_t rs;         /* its random state (splitmix64) */
 };
 
 /*
@@ -42,7 +45,7 @@ static inline bool iom_pacer_ready(struct iom_pacer *p, uint64_t now, uint64_t l
 {
     if (!p->on)
         return true;
-    if (p->bytes)
+    if (p->bytes && !p->poisson)
         p->next_due = p->t0 + (uint64_t)((p->cum_bytes + (double)len / 2) * p->ns_per_byte);
     return now >= p->next_due;
 }
@@ -55,6 +58,16 @@ static inline uint64_t iom_pacer_take(struct iom_pacer *p, uint64_t now, uint64_
     if (!p->on)
         return now;
     uint64_t start = p->next_due;
+    if (p->poisson) { /* fio io_u.c usec_for_io: gap = mean x -ln(U), U uniform in (0, 1] */
+        uint64_t z = (p->rs += UINT64_C(0x9e3779b97f4a7c15));
+        z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+        z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+        z ^= z >> 31;
+        double u = (double)((z >> 11) + 1) * 0x1.0p-53;
+        double mean = p->bytes ? (double)len * p->ns_per_byte : p->interval_ns;
+        p->next_due = start + (uint64_t)(-log(u) * mean);
+        return start;
+    }
     if (p->bytes) {
         p->cum_bytes += (double)len;
         p->next_due = p->t0 + (uint64_t)(p->cum_bytes * p->ns_per_byte);

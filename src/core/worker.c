@@ -463,6 +463,7 @@ void *iom_worker_main(void *arg)
         }
         iom_pacer_init(&c.pace, w->job, w->sh->start_ns);
         iom_think_init(&c.think, w->job);
+        c.pace.rs ^= w->seed; /* each thread its own Poisson arrivals */
         iom_ratemin_init(&c.rmin, w->job, w->sh->start_ns);
         /* a weight the group already holds (flow_reserved) is not added again */
         uint32_t fw = w->job->flow_reserved ? 0 : w->job->flow;

@@ -140,6 +140,38 @@ int iom_args_next(struct iom_args *a, const char **value, char *err, size_t errl
     return (int)(o - a->opts);
 }
 
+/* typed, lower-case, '-' as '_', into buf (len > 0); false when it does not fit */
+static bool name_norm(const char *typed, char *buf, size_t len)
+{
+    size_t i = 0;
+    for (; typed[i]; i++) {
+        if (i + 1 >= len)
+            return false;
+        buf[i] = typed[i] == '-' ? '_' : (char)tolower((unsigned char)typed[i]);
+    }
+    buf[i] = 0;
+    return true;
+}
+
+unsigned iom_name_nearness(const char *typed, const char *known)
+{
+    char t[48], k[48];
+    if (!name_norm(typed, t, sizeof(t)) || !name_norm(known, k, sizeof(k)))
+        return IOM_NAME_FAR;
+    size_t d = iom_edit_distance(t, k), lt = strlen(t), lk = strlen(k);
+    if (d <= 1)
+        return (unsigned)(2 * d);
+    if (lt >= 3 && lt < lk && strncmp(k, t, lt) == 0)
+        return 3;
+    if (d <= 3)
+        return (unsigned)(2 * d);
+    if (lk >= 4 && lk < lt && strncmp(t, k, lk) == 0)
+        return 7;
+    if ((lt >= 4 && strstr(k, t)) || (lk >= 4 && strstr(t, k)))
+        return 8;
+    return IOM_NAME_FAR;
+}
+
 size_t iom_edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);

@@ -81,4 +81,17 @@ int iom_args_flag(const char *value);
  */
 size_t iom_edit_distance(const char *a, const char *b);
 
+/*
+ * How near a typed name is to a known one, for "did you mean": 0 the same
+ * name; 2 x the edit distance for distances up to 3 (above, as
+ * iom_edit_distance); 3 when typed (3 characters or more) begins known
+ * ("ramp" of "ramp_time": nearer than a distance of 2); 7 when known (4
+ * or more) begins typed; 8 when one holds the other (4 or more: "depth" in
+ * "iodepth"). '-' and '_' are one letter, typed is compared case-
+ * insensitively against known (lower-case). Returns IOM_NAME_FAR when none
+ * holds. No allocation.
+ */
+#define IOM_NAME_FAR 99u
+unsigned iom_name_nearness(const char *typed, const char *known);
+
 #endif

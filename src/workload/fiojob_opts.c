@@ -46,6 +46,7 @@ static const char *const native_names[][2] = {
     {"cpus_allowed_policy", "cpus_allowed_policy"}, {"numa_mem_policy", "numa_mem_policy"},
     {"refill_buffers", "refill_buffers"}, {"scramble_buffers", "scramble_buffers"},
     {"thinktime", "thinktime"}, {"thinktime_blocks", "thinktime_blocks"},
+    {"rate_process", "rate_process"},
 };
 
 /* fio's integer options whose unit iomark's duration parser needs spelled out:
@@ -325,6 +326,14 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         job->flow = 0; /* fio's default: no flow control */
         return 0;
     }
+    if (strcmp(n, "io_submit_mode") == 0) {
+        /* fio's offload submits paced I/O on schedule from a thread pool so latency is not
+         * skewed (coordinated omission); iomark's threads issue paced I/O on schedule while
+         * slots are free and count latency from the intended start, either way */
+        if (strcmp(v, "inline") && strcmp(v, "offload"))
+            return fail(err, errlen, "%s: io_submit_mode=%s: allowed: inline, offload", where, v);
+        return 0;
+    }
     if (strcmp(n, "flow_watermark") == 0)
         return 0; /* fio 3.33: a soft-deprecated option it accepts and ignores */
     if (strcmp(n, "create_serialize") == 0) {
@@ -451,8 +460,8 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         return 0;
     }
     if (strcmp(n, "nrfiles") == 0 || strcmp(n, "nr_files") == 0) {
-        if (iom_parse_u64(v, &u, &why) || u == 0 || u > 256)
-            return fail(err, errlen, "%s: %s=%s: a whole number from 1 to 256", where, n, v);
+        if (iom_parse_u64(v, &u, &why) || u == 0 || u > UINT32_MAX)
+            return fail(err, errlen, "%s: %s=%s: a whole number above 0", where, n, v);
         st->nrfiles = (uint32_t)u;
         return 0;
     }

@@ -208,6 +208,23 @@ static int set_inject(const struct opt *o, const char *v, struct iom_job *job,
                "(every N-th I/O fails)");
 }
 
+static int set_rate_process(const struct opt *o, const char *v, struct iom_job *job,
+                            struct iom_run_opts *ro, char *err, size_t errlen)
+{
+    (void)ro;
+    if (v && (strcmp(v, "linear") == 0 || strcmp(v, "poisson") == 0))
+        job->rate_poisson = v[0] == 'p';
+    else
+        return iom_opt_bad(err, errlen, o->name, v, "allowed: linear, poisson");
+    return 0;
+}
+
+static int fmt_rate_process(const struct iom_job *job, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", job->rate_poisson ? "poisson" : "linear");
+    return job->rate_poisson ? 1 : 0;
+}
+
 /* ---- the value of each custom option back as text (iom_options_each) ---- */
 
 static int fmt_name(const struct iom_job *job, char *buf, size_t len)
@@ -389,6 +406,9 @@ static const struct opt opts[] = {
     {"numa_mem_policy", T_CUSTOM, J(mem_policy), 0, 0, iom_opt_set_mem_policy, "MODE[:NODES]",
      "worker threads' memory policy: default, local, prefer:N, bind:NODES, interleave:NODES",
      iom_opt_fmt_mem_policy},
+    {"rate_process", T_CUSTOM, J(rate_poisson), 0, 0, set_rate_process, "linear|poisson",
+     "paced I/O at fixed gaps (linear, default) or as a Poisson process of the same rate (fio)",
+     fmt_rate_process},
     {"randseed", T_U64, J(seed), 0, UINT64_MAX, NULL, "N", "seed of the offset generators", NULL},
     {"zero_buffers", T_BOOL, J(zero_buffers), 0, 1, NULL, NULL, "write zeros, not random data", NULL},
     {"refill_buffers", T_BOOL, J(refill_buffers), 0, 1, NULL, NULL,
@@ -426,19 +446,44 @@ static const struct opt *find(const char *name)
     return NULL;
 }
 
-const char *iom_option_suggest(const char *name)
+/* What other tools (fio, DiskSpd) or plain words call an option: for "did you mean" */
+static const struct {
+    const char *name, *opt;
+} other_names[] = {
+    {"blocksize", "bs"},       {"block_size", "bs"},      {"queue_depth", "iodepth"},
+    {"qdepth", "iodepth"},     {"threads", "numjobs"},    {"numthreads", "numjobs"},
+    {"duration", "runtime"},   {"warmup", "ramp_time"},   {"cooldown", "cooldown_time"},
+    {"engine", "ioengine"},    {"seed", "randseed"},
+};
+
+const char *iom_option_suggest_via(const char *name, const char **via)
 {
     const struct opt *o = find(name);  /* the name itself, '-' and '_' alike */
     const char *best = o ? o->name : NULL;
-    size_t bd = o ? 0 : 4;
+    unsigned bd = o ? 0 : IOM_NAME_FAR;
+    *via = NULL;
     for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]) && bd; i++) {
-        size_t d = iom_edit_distance(name, opts[i].name);
+        unsigned d = iom_name_nearness(name, opts[i].name);
         if (d < bd) {
             bd = d;
             best = opts[i].name;
         }
     }
+    for (size_t i = 0; i < sizeof(other_names) / sizeof(other_names[0]) && bd; i++) {
+        unsigned d = iom_name_nearness(name, other_names[i].name);
+        if (d < bd) {
+            bd = d;
+            best = other_names[i].opt;
+            *via = other_names[i].name;
+        }
+    }
     return best;
+}
+
+const char *iom_option_suggest(const char *name)
+{
+    const char *via;
+    return iom_option_suggest_via(name, &via);
 }
 
 /* a duration in the largest time unit that holds it exactly (h, m, s, ms, us, ns), as the
@@ -500,8 +545,11 @@ int iom_option_apply(const char *name, const char *v, struct iom_job *job, struc
         }
     }
     if (!o) {
-        const char *s = iom_option_suggest(name);
-        if (s)
+        const char *via, *s = iom_option_suggest_via(name, &via);
+        if (s && via)
+            snprintf(err, errlen, "--%s: unknown option; did you mean --%s (iomark's name for --%s)?",
+                     name, s, via);
+        else if (s)
             snprintf(err, errlen, "--%s: unknown option; did you mean --%s?", name, s);
         else
             snprintf(err, errlen, "--%s: unknown option; see iomark run --help", name);

@@ -64,9 +64,15 @@ int iom_options_each(const struct iom_job *job,
 /* Print the option table as help text. */
 void iom_options_help(FILE *f);
 
-/* The closest known option name to `name` (edit distance <= 3), or NULL;
- * a known name ('-' and '_' alike, as the parser reads it) returns itself,
- * so iom_args_name_eq(name, -1, result) tells whether name is an option. */
+/* The closest known option name to `name` (iom_name_nearness of
+ * workload/args.h: edit distance <= 3, or a prefix or substring match), or
+ * NULL; a known name ('-' and '_' alike, as the parser reads it) returns
+ * itself, so iom_args_name_eq(name, -1, result) tells whether name is an
+ * option. Other tools' names count too ("blocksize" of fio: "bs"). */
 const char *iom_option_suggest(const char *name);
+
+/* As iom_option_suggest; *via is set to the other tool's name the match came
+ * through ("blocksize" for "blocksz" -> "bs"), else NULL. Static strings. */
+const char *iom_option_suggest_via(const char *name, const char **via);
 
 #endif

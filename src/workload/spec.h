@@ -119,6 +119,7 @@ struct iom_job {
     /* pacing (per thread; 0 = unpaced) */
     uint64_t rate_iops;
     uint64_t rate_bytes_per_s;
+    bool rate_poisson;           /* rate_process=poisson: exponential gaps, same mean rate (fio) */
 
     /* start and control between jobs (fio: startdelay, rate_min, flow; docs/fio-jobs.md) */
     uint64_t startdelay_ns;      /* wait this long before the job starts (its ramp follows) */

@@ -202,6 +202,29 @@ print(bad)
 sys.exit(1 if bad else 0)
 PY
 
+# clones of ONE job with different amounts of work: offset_increment=512k on a 1 MiB file
+# gives clone 0 [0, 1M) = 256 reads and clone 1 [512k, 1M) = 128 reads (fio 3.33 does
+# the same: 256 and 128), both paced at 200/s: 1275 ms and 635 ms by the schedule
+dd if=/dev/urandom of=oi.dat bs=1M count=1 status=none
+printf '[oi]\nfilename=%s\nioengine=psync\nrw=read\nbs=4k\nnumjobs=2\noffset_increment=512k\nrate_iops=200\n' \
+  "$WORK/oi.dat" >oi.fio
+"$IOMARK" run oi.fio --quiet --output-format=json --output=oi.json 2>err.txt || fail "oi.fio: $(head -c 300 err.txt)"
+$PY - oi.json <<'PY' && pass "clones of one job: each its own runtime and IOPS (offset_increment)" || fail "clones of one job"
+import json, sys
+jobs = json.load(open(sys.argv[1]))["jobs"]
+bad = []
+for j, n in zip(jobs, (256, 128)):
+    r = j["read"]
+    sched_ms = (n - 1) * 1000.0 / 200
+    print(r["total_ios"], r["runtime"], r["iops"])
+    if r["total_ios"] != n or not sched_ms - 5 <= r["runtime"] <= sched_ms * 1.6 + 50:
+        bad.append((n, r["total_ios"], r["runtime"]))
+    if not 150 <= r["iops"] <= 210:   # paced at 200/s: never above, a loaded machine below
+        bad.append((n, "iops", r["iops"]))
+print(bad)
+sys.exit(1 if bad or len(jobs) != 2 else 0)
+PY
+
 # 5. a job file with every option of issue 18 runs without --ignore-unknown; skipped
 #    options (with --ignore-unknown) are listed as skipped, not under the options
 cat >all.fio <<JOB

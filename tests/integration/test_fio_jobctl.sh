@@ -127,14 +127,15 @@ expect_status 2 "rate_iops_min above the cap refused (fio: minimum rate exceeds 
   "$IOMARK" run rm.fio --rate_iops=10 --parse-only
 
 # 5. flow: job1 (flow=8) and job2 (flow=1) issue I/Os about 8:1 (fio's example
-#    flow.fio, HOWTO "flow"); the ratio is compared with fio 3.33's run
+#    flow.fio, HOWTO "flow"); the ratio is compared with fio 3.33's run. The null
+#    engine: the flow's arithmetic without the page cache's write stalls
 cat >fl.fio <<JOB
 [global]
 norandommap
 thread
 time_based
 runtime=2
-ioengine=psync
+ioengine=null
 size=16m
 bs=4k
 filename=$WORK/data
@@ -224,4 +225,29 @@ fi
 "$IOMARK" run scr.fio --quiet --output=/dev/null || fail "iomark scr.fio"
 set -- $(check_scr scr.dat); [ "$1" = "$2" ] && [ "$2" = 128 ] && pass "scramble_buffers: $1 of $2 blocks carry their offset, as fio" \
   || fail "scramble: $1 of $2 blocks"
+# 8. rate_process=poisson: 200 IOPS as a Poisson process (fio HOWTO: "submit I/O
+#    based on a more real world random request flow, known as the Poisson
+#    process"): the I/Os per 100 ms interval then have a variance about equal to
+#    their mean (20); linear pacing keeps every interval at 20 (variance about 0).
+#    The job file form (with io_submit_mode=offload, as fio's example
+#    poisson-rate-submission.fio) is accepted.
+for m in poisson linear; do
+  "$IOMARK" run --rw=randread --ioengine=psync --direct=0 --rate_iops=200 --rate_process=$m \
+    --series_interval=100ms --runtime=4s --size=16m --quiet --output-format=json --output=ps_$m.json data \
+    || fail "iomark --rate_process=$m"
+done
+set -- $("$PY" - ps_poisson.json ps_linear.json <<'PY'
+import json, statistics, sys
+for f in sys.argv[1:]:
+    c = [p['ios'] for p in json.load(open(f))['series']['points'] if abs(p['dur_s'] - 0.1) < 0.01][2:]
+    print(round(statistics.mean(c), 1), round(statistics.pvariance(c) / statistics.mean(c), 2))
+PY
+)
+if "$PY" -c "import sys; m, r, lm, lr = map(float, sys.argv[1:]); sys.exit(0 if 15 <= m <= 26 and 0.4 <= r <= 2.5 and 15 <= lm <= 26 and lr < 0.3 else 1)" "$@"; then
+  pass "rate_process=poisson: $1 I/Os per 100 ms, variance/mean $2 (Poisson: 1); linear: $3, $4 (about 0)"
+else
+  fail "rate_process: poisson mean $1 variance/mean $2; linear mean $3 variance/mean $4"
+fi
+printf '[po]\nfilename=%s/data\nsize=16m\nrw=randread\nrate_iops=50\nio_submit_mode=offload\nrate_process=poisson\n' "$WORK" >po.fio
+expect_status 0 "io_submit_mode=offload rate_process=poisson parse" -- "$IOMARK" run po.fio --parse-only
 finish

@@ -97,6 +97,12 @@ int main(void)
         {"--bssplit=4k/50:8k/60", "add up to 100"}, {"--random_distribution=zipf:1", "zipf"},
         {"--direct=2", "--direct=2"},       {"-o", "-o"},
         {"--output-format=xml", "normal, json"}, {"--size=-1G", "negative"},
+        /* near misses beyond an edit distance of 3: a prefix, another tool's name */
+        {"--blocksz=4k", "--blocksz: unknown option; did you mean --bs (iomark's name for --blocksize)?"},
+        {"--queue-depth=4", "did you mean --iodepth (iomark's name for --queue_depth)?"},
+        {"--ramp=1s", "--ramp: unknown option; did you mean --ramp_time?"},
+        {"--rwmix=70", "did you mean --rwmixread?"},
+        {"--threads=2", "did you mean --numjobs (iomark's name for --threads)?"},
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         char *av[] = {(char *)bad[i].arg};
