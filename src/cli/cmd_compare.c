@@ -33,6 +33,26 @@ static void usage(FILE *f)
 
 enum fmt { F_TEXT, F_MD, F_JSON };
 
+/* One line on stderr per input whose workload differs from the first
+ * input's in block size, queue depth, threads or rw: the figures then
+ * compare different workloads. */
+static void warn_mismatches(const struct iom_cmp *c)
+{
+    const struct iom_imp_result *base = c->nr_inputs ? c->inputs[0].files[0] : NULL;
+    for (uint32_t k = 0; base && k < c->nr_workloads; k++) {
+        const struct iom_cmp_workload *cw = &c->w[k];
+        const struct iom_imp_workload *a = iom_cmp_find_workload(base, cw->name, cw->positional);
+        for (uint32_t i = 1; a && i < c->nr_inputs; i++) {
+            const struct iom_imp_result *r = c->inputs[i].files[0];
+            const struct iom_imp_workload *b = iom_cmp_find_workload(r, cw->name, cw->positional);
+            char diff[300];
+            if (b && iom_cmp_workload_diff(a, b, diff, sizeof(diff)))
+                fprintf(stderr, "iomark compare: warning: %s vs %s (workload %s) differ: %s\n",
+                        c->inputs[0].label, c->inputs[i].label, cw->name, diff);
+        }
+    }
+}
+
 int iom_cmd_compare(int argc, char **argv)
 {
     enum fmt fmt = F_TEXT;
@@ -100,6 +120,7 @@ int iom_cmd_compare(int argc, char **argv)
         iom_cli_error("compare", "%s", err);
         return lrc == -ENOMEM ? IOM_EXIT_FAIL : IOM_EXIT_USAGE;
     }
+    warn_mismatches(c);
     int status = IOM_EXIT_OK;
     if (fmt == F_JSON) {
         cJSON *doc = iom_cmp_json(c);

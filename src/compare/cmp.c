@@ -159,6 +159,31 @@ const struct iom_imp_workload *iom_cmp_find_workload(const struct iom_imp_result
     return NULL;
 }
 
+int iom_cmp_workload_diff(const struct iom_imp_workload *a, const struct iom_imp_workload *b,
+                          char *buf, size_t len)
+{
+    int n = 0;
+    size_t o = 0;
+    buf[0] = 0;
+#define DIFF(...)                                                                                  \
+    do {                                                                                           \
+        if (o < len)                                                                               \
+            o += (size_t)snprintf(buf + o, len - o, "%s", n++ ? ", " : "");                        \
+        if (o < len)                                                                               \
+            o += (size_t)snprintf(buf + o, len - o, __VA_ARGS__);                                  \
+    } while (0)
+    if (a->bs_bytes && b->bs_bytes && a->bs_bytes != b->bs_bytes)
+        DIFF("bs %llu vs %llu B", (unsigned long long)a->bs_bytes, (unsigned long long)b->bs_bytes);
+    if (a->iodepth && b->iodepth && a->iodepth != b->iodepth)
+        DIFF("iodepth %d vs %d", a->iodepth, b->iodepth);
+    if (a->threads && b->threads && a->threads != b->threads)
+        DIFF("threads %d vs %d", a->threads, b->threads);
+    if (a->rw[0] && b->rw[0] && strcmp(a->rw, b->rw) != 0)
+        DIFF("rw %s vs %s", a->rw, b->rw);
+#undef DIFF
+    return n;
+}
+
 struct collect {
     double *v;
     size_t n, cap;

@@ -88,6 +88,15 @@ const struct iom_imp_workload *iom_cmp_find_workload(const struct iom_imp_result
                                                      const char *name, int positional);
 
 /*
+ * What differs between the workload a and the workload b that a comparison
+ * pairs (block size, queue depth, threads, rw; a field unknown on either
+ * side is not compared): "bs 4096 vs 8192 B, iodepth 1 vs 32" into buf, or
+ * "" when nothing known differs. Returns the number of differing fields.
+ */
+int iom_cmp_workload_diff(const struct iom_imp_workload *a, const struct iom_imp_workload *b,
+                          char *buf, size_t len);
+
+/*
  * Load the nr input specs (as iom_cmp_input_load) and build their
  * comparison (as iom_cmp_build) into *out. Returns 0; -ENOMEM; or the
  * first load's error (-EINVAL, -ENOENT, ...) with err naming the file and

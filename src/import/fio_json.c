@@ -125,6 +125,28 @@ static void merge_dir(struct iom_imp_dir *a, const struct iom_imp_dir *b)
     a->ios = an + bn;
 }
 
+/* fio's bs text ("4k", "4096", "1m"; k = 1024 as fio's default kb_base) in
+ * bytes; 0 for what is not one plain size (bs=4k,8k per direction, ranges) */
+static uint64_t fio_size(const char *s)
+{
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    unsigned shift = 0;
+    switch (*end | 0x20) {
+    case 'k': shift = 10; break;
+    case 'm': shift = 20; break;
+    case 'g': shift = 30; break;
+    default: break;
+    }
+    if (shift)
+        end++;
+    if ((*end | 0x20) == 'i')
+        end++;
+    if ((*end | 0x20) == 'b')
+        end++;
+    return end == s || *end || v == 0 ? 0 : (uint64_t)v << shift;
+}
+
 static int opt_int(const cJSON *job, const cJSON *glob, const char *key)
 {
     const cJSON *o = cJSON_GetObjectItemCaseSensitive(job, "job options");
@@ -224,6 +246,12 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
         w->iodepth = opt_int(job, glob, "iodepth");
         if (w->iodepth == 0)
             w->iodepth = 1;
+        const char *rw = opt_str(job, glob, "rw"), *bs = opt_str(job, glob, "bs");
+        if (!rw)
+            rw = opt_str(job, glob, "readwrite");
+        if (rw)   /* "randread:8" (fio's rw=randread:8) is still randread */
+            snprintf(w->rw, sizeof(w->rw), "%.*s", (int)strcspn(rw, ":"), rw);
+        w->bs_bytes = bs ? fio_size(bs) : 0;
         const char *fn = opt_str(job, glob, "filename");
         if (fn)
             snprintf(w->target, sizeof(w->target), "%s", fn);

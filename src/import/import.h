@@ -88,6 +88,8 @@ struct iom_imp_workload {
     char name[96];              /* matching key across inputs */
     char target[160];           /* "" when unknown or several */
     int threads, iodepth;       /* 0 when unknown (sweep points set them) */
+    uint64_t bs_bytes;          /* block size, 0 when unknown or mixed */
+    char rw[16];                /* access pattern (fio's rw names), "" when unknown */
     int is_tpcc;
     int is_knee;                /* sweep point where more concurrency stopped paying */
     uint32_t nr_runs;           /* >= 1; several for --repeat or repeated blocks */

@@ -133,6 +133,12 @@ static void run_names(const cJSON *doc, struct iom_imp_workload *w)
     double nj = num(spec, "numjobs"), qd = num(spec, "iodepth");
     w->threads = iom_imp_count(nj);
     w->iodepth = iom_imp_count(qd);
+    double bs = num(spec, "bs_bytes");
+    if (bs > 0 && !cJSON_IsArray(obj(spec, "bssplit")))
+        w->bs_bytes = (uint64_t)bs;
+    const cJSON *rw = obj(spec, "rw");
+    if (cJSON_IsString(rw))
+        snprintf(w->rw, sizeof(w->rw), "%s", rw->valuestring);
 }
 
 static const char *str(const cJSON *o, const char *key, const char *dflt)

@@ -132,4 +132,21 @@ expect_status 0 "compare randrw with a read-only DiskSpd text" -- "$IOMARK" comp
 grep -E '^write IOPS \(IO/s\) +6000 +- *$' $WORK/out >/dev/null && pass "DiskSpd read-only write IOPS is -" \
   || fail "DiskSpd read-only write IOPS: $(grep '^write IOPS' $WORK/out)"
 grep -qF -- "-100" $WORK/out && fail "DiskSpd: a -100% against a missing value" || pass "DiskSpd: no -100%"
+# pairs of different workloads (block size, queue depth, rw): one warning line
+# per pair naming the fields, on stderr; the same workload twice: none
+"$IOMARK" run --ioengine=null --runtime=200ms --size=16M --bs=8k --iodepth=4 --output-format=json --output=$WORK/w8k.json --quiet $WORK/w.dat
+"$IOMARK" run --ioengine=null --runtime=200ms --size=16M --output-format=json --output=$WORK/w4k.json --quiet $WORK/w.dat
+"$IOMARK" run --ioengine=null --runtime=200ms --size=16M --output-format=json --output=$WORK/w4k2.json --quiet $WORK/w.dat
+expect_status 0 "compare 8k QD4 with 4k QD1" -- "$IOMARK" compare $WORK/w8k.json $WORK/w4k.json
+[ "$(wc -l <$WORK/err)" = 1 ] && grep -qF "warning: w8k.json vs w4k.json (workload job) differ: bs 8192 vs 4096 B, iodepth 4 vs 1" $WORK/err \
+  && pass "one warning naming bs and iodepth" || fail "mismatch warning: $(cat $WORK/err)"
+expect_status 0 "compare the same workload" -- "$IOMARK" compare $WORK/w4k.json $WORK/w4k2.json
+[ ! -s $WORK/err ] && pass "no warning for the same workload" || fail "warned: $(cat $WORK/err)"
+if command -v fio >/dev/null; then
+  fio --name=job --ioengine=null --size=16M --bs=4k --rw=randwrite --iodepth=1 --runtime=200ms --time_based \
+    --output-format=json --output=$WORK/fw.json >/dev/null 2>&1
+  expect_status 0 "compare with fio randwrite" -- "$IOMARK" compare $WORK/w4k.json $WORK/fw.json
+  [ "$(wc -l <$WORK/err)" = 1 ] && grep -qF "differ: rw randread vs randwrite" $WORK/err && ! grep -q "bs \|iodepth " $WORK/err \
+    && pass "fio pair: rw named, bs and iodepth (same) not" || fail "fio mismatch warning: $(cat $WORK/err)"
+fi
 finish
