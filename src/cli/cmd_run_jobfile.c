@@ -371,6 +371,7 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
         unsigned nrs[ff.nr_jobs];
         uint32_t idx[ff.nr_jobs], n = 0;
         int wf[ff.nr_jobs]; /* wait_for: the waitee's place in this step, or -1 */
+        uint32_t gids[ff.nr_jobs];
         for (uint32_t i = 0; i < ff.nr_jobs; i++) {
             struct iom_fio_job *fj = &ff.jobs[i];
             if (fj->step != s)
@@ -412,6 +413,7 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
                     wf[n] = (int)k;
             /* the group holds the flow weight from the start, unless the job waits */
             fj->job.flow_reserved = fj->job.flow && wf[n] < 0;
+            gids[n] = fj->groupid;
             jobs[n] = &fj->job;
             tgs[n] = tg[i];
             nrs[n] = fj->job.nr_targets;
@@ -429,7 +431,8 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
         iom_cli_progress_plan("run", &a.ro, 1, iom_cli_job_seconds(longest), false);
         struct iom_run_hooks hooks = iom_cli_hooks(&a.ro, longest, argv[jf]);
         struct iom_result *out[ff.nr_jobs];
-        rc = iom_run_group(jobs, tgs, nrs, n, wf, &hooks, out);
+        struct iom_group_ctl gctl = {.wait_for = wf, .groupid = gids};
+        rc = iom_run_group(jobs, tgs, nrs, n, &gctl, &hooks, out);
         iom_cli_progress_clear();
         for (uint32_t k = 0; k < n; k++) {
             res[idx[k]] = out[k];
@@ -441,6 +444,8 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
             run_failed = 1;
             break;
         }
+        if (gctl.ended_all) /* exitall with exit_what=all: no later step runs (fio) */
+            break;
     }
 report:
     for (uint32_t i = 0; i < ff.nr_jobs; i++)
