@@ -113,6 +113,16 @@ static void print_parsed(FILE *f, const struct iom_fio_file *ff)
         } else {
             fprintf(f, " bs=%llu", (unsigned long long)j->bs_bytes);
         }
+        if (j->nr_wbssplit) { /* writes' own sizes (fio's bs=READ,WRITE) */
+            fprintf(f, " bssplit_write=");
+            for (uint32_t k = 0; k < j->nr_wbssplit; k++)
+                fprintf(f, "%s%llu/%u", k ? ":" : "", (unsigned long long)j->wbssplit[k].bs_bytes,
+                        j->wbssplit[k].pct);
+        } else if (j->wbs_bytes) {
+            fprintf(f, " bs_write=%llu", (unsigned long long)j->wbs_bytes);
+        }
+        if (j->offset_increment_bytes)
+            fprintf(f, " offset_increment=%llu", (unsigned long long)j->offset_increment_bytes);
         fprintf(f, " iodepth=%u clones=%u rwmixread=%u size=%llu offset=%llu seq_stride=%llu "
                 "runtime_s=%.3f time_based=%d io_limit=%s", fj->fio_iodepth, fj->fio_numjobs,
                 iom_job_read_pct(j), (unsigned long long)j->size_bytes,
