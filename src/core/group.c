@@ -55,6 +55,20 @@ static void flow_release(const struct iom_job *job, unsigned nr, struct iom_flow
         iom_flow_leave(f, 0, job->flow * job->numjobs * nr);
 }
 
+/* Wait on the gate (its lock held) for a broadcast or 50 ms, whichever comes
+ * first: the callers look at a stop flag between waits. */
+static void wait_a_while(struct gate *g)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_nsec += 50000000;
+    if (ts.tv_nsec >= 1000000000) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000;
+    }
+    pthread_cond_timedwait(&g->cond, &g->lock, &ts);
+}
+
 /* The hooks' before_start: wait until every lined-up member has its workers set up
  * (or has returned), so their measured windows start together. */
 static void line_up(void *arg)
@@ -67,14 +81,7 @@ static void line_up(void *arg)
         pthread_cond_broadcast(&m->gate->cond);
     }
     while (m->gate->arrived < m->gate->expect && !(m->hooks.stop && *m->hooks.stop)) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 50000000;
-        if (ts.tv_nsec >= 1000000000) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000;
-        }
-        pthread_cond_timedwait(&m->gate->cond, &m->gate->lock, &ts);
+        wait_a_while(m->gate);
     }
     pthread_mutex_unlock(&m->gate->lock);
 }
@@ -105,14 +112,7 @@ static void *member_main(void *arg)
      * returns at once, interrupted) */
     while (go > 0 && m->waitee && !m->waitee->done && !m->end &&
            !(m->hooks.stop && *m->hooks.stop)) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 50000000;
-        if (ts.tv_nsec >= 1000000000) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000;
-        }
-        pthread_cond_timedwait(&m->gate->cond, &m->gate->lock, &ts);
+        wait_a_while(m->gate);
     }
     pthread_mutex_unlock(&m->gate->lock);
     if (go > 0)
