@@ -128,7 +128,9 @@ static const char *map_name(const struct iom_fio_parse_opts *po, const char *nam
     return NULL;
 }
 
-/* rate=/rate_iops=READ,WRITE: iomark paces a thread's reads and writes together, so
+/* rate=/rate_iops=READ,WRITE (one value = that value for each direction, as fio's
+ * io_u.c rate_ddir paces each direction on its own): iomark paces a thread's reads
+ * and writes together, so
  * a read-only pattern takes the read cap, a write-only one the write cap, and a
  * mixed one both caps as one (their sum) when they stand in the rwmixread
  * proportion, which is what fio's two caps add up to; other pairs are refused by
@@ -153,8 +155,8 @@ static void split_rates(struct iom_fio_file *f, const struct iom_fio_parse_opts 
             char why[200];
             *out = 0;
             snprintf(why, sizeof(why), "line %u: %s=%llu,%llu (separate read and write caps "
-                     "with rwmixread=%u: iomark paces reads and writes together, so only caps "
-                     "in that proportion)", st->rate_line, k ? "rate_iops" : "rate",
+                     "with rwmixread=%u; a single value caps each direction in fio: iomark "
+                     "paces reads and writes together, so only caps in that proportion)", st->rate_line, k ? "rate_iops" : "rate",
                      (unsigned long long)v[0], (unsigned long long)v[1], rp);
             not_run(f, po, why);
         }
