@@ -85,10 +85,11 @@ static void bars(FILE *f, const cJSON *ctrls, int j, const char *key, bool io, c
     }
     if (!have || max <= 0)
         return;
-    /* microseconds of a slow (TCG) guest read better as milliseconds: "501219" -> "501.2" */
+    /* latencies of a slow (TCG) guest read better in milliseconds: "501219" -> "501.2"
+     * (CPU per I/O stays in us, as in the I/O path table) */
     double div = 1;
     char ubuf[128];
-    if (strncmp(unit, "us", 2) == 0 && max >= 10000) {
+    if (strncmp(key, "lat_", 4) == 0 && strncmp(unit, "us", 2) == 0 && max >= 10000) {
         div = 1000;
         snprintf(ubuf, sizeof(ubuf), "ms%s", unit + 2);
         unit = ubuf;

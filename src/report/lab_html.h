@@ -12,7 +12,7 @@
  * Write the page for lab (the parsed lab.json; borrowed) to f: per job bars
  * per controller (IOPS, MiB/s, p99 latency, NOPM/TPM for tpcc, QEMU and guest
  * CPU per I/O in microseconds, sampled device in-flight; latencies of 10 ms
- * and more in ms), the scaling lines of sweeps (IOPS and mean latency of
+ * and more in ms, CPU per I/O always in us), the scaling lines of sweeps (IOPS and mean latency of
  * each point against threads x iodepth, log2 axis, the knee ringed), the
  * I/O path table (iomark's outstanding I/O beside the guest disk's aqu-sz
  * and in-flight), the guest's queue limits with requested/effective

@@ -71,6 +71,20 @@ out:
     return rc;
 }
 
+/* a size/percent list as "4096/60:65536/40": 1 when it has entries, else 0 */
+static int fmt_bs_list(const struct iom_bs_weight *v, uint32_t nr, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < nr && n < len; i++) {
+        int k = snprintf(buf + n, len - n, "%s%llu/%u", i ? ":" : "",
+                         (unsigned long long)v[i].bs_bytes, v[i].pct);
+        if (k > 0)
+            n += (size_t)k;
+    }
+    return nr ? 1 : 0;
+}
+
 /* bssplit_write: the same list for writes (fio's bssplit=READS,WRITES) */
 int iom_opt_set_bssplit_write(const struct opt *o, const char *v, struct iom_job *job,
                               struct iom_run_opts *ro, char *err, size_t errlen)
@@ -90,15 +104,7 @@ int iom_opt_set_bssplit_write(const struct opt *o, const char *v, struct iom_job
 
 int iom_opt_fmt_bssplit_write(const struct iom_job *job, char *buf, size_t len)
 {
-    size_t n = 0;
-    buf[0] = '\0';
-    for (uint32_t i = 0; i < job->nr_wbssplit && n < len; i++) {
-        int k = snprintf(buf + n, len - n, "%s%llu/%u", i ? ":" : "",
-                         (unsigned long long)job->wbssplit[i].bs_bytes, job->wbssplit[i].pct);
-        if (k > 0)
-            n += (size_t)k;
-    }
-    return job->nr_wbssplit ? 1 : 0;
+    return fmt_bs_list(job->wbssplit, job->nr_wbssplit, buf, len);
 }
 
 /* random | zipf:THETA | pareto:H | zoned:A/R:A/R... */
@@ -169,15 +175,7 @@ int iom_opt_set_dist(const struct opt *o, const char *v, struct iom_job *job,
 
 int iom_opt_fmt_bssplit(const struct iom_job *job, char *buf, size_t len)
 {
-    size_t n = 0;
-    buf[0] = '\0';
-    for (uint32_t i = 0; i < job->nr_bssplit && n < len; i++) {
-        int k = snprintf(buf + n, len - n, "%s%llu/%u", i ? ":" : "",
-                         (unsigned long long)job->bssplit[i].bs_bytes, job->bssplit[i].pct);
-        if (k > 0)
-            n += (size_t)k;
-    }
-    return job->nr_bssplit ? 1 : 0;
+    return fmt_bs_list(job->bssplit, job->nr_bssplit, buf, len);
 }
 
 int iom_opt_fmt_dist(const struct iom_job *job, char *buf, size_t len)

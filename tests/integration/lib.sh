@@ -10,7 +10,15 @@ LOOPS=()
 MOUNTS=()
 cleanup() {
   for m in "${MOUNTS[@]:-}"; do [ -n "$m" ] && { umount "$m" 2>/dev/null || { sleep 1; umount -l "$m"; }; }; done
-  for l in "${LOOPS[@]:-}"; do [ -n "$l" ] && losetup -d "$l" 2>/dev/null || true; done
+  # detach only a device still backed by a file of this test's $WORK: a test that
+  # detached one itself may have seen its number reused by a test running beside it
+  # (test_loopdev's 4K-sector device, then test_probe_monitor's, detached under it)
+  local l b
+  for l in "${LOOPS[@]:-}"; do
+    [ -n "$l" ] || continue
+    b=$(losetup -n -O BACK-FILE "$l" 2>/dev/null || true)
+    case "$b" in "$WORK"/*) losetup -d "$l" 2>/dev/null || true ;; esac
+  done
   rm -rf "$WORK"
 }
 trap cleanup EXIT

@@ -12,6 +12,15 @@ import json, sys
 for j in json.load(open(sys.argv[1]))['jobs']:
     d = j['read'] if j['read']['total_ios'] else j['write']
     print(j['jobname'], d['total_ios'], d['io_bytes'])" "$1"; }
+# expect_counts JOBFILE WANT WHAT: run it; its "name ios bytes " list must be WANT (fio's)
+expect_counts() {
+  if "$IOMARK" run "$1" --quiet --output-format=json --output="$1.json" 2>err.txt; then
+    local got; got=$(counts "$1.json" | tr '\n' ' ')
+    [ "$got" = "$2" ] && pass "$3 (fio 3.33's counts)" || fail "$3: got '$got', fio 3.33: '$2'"
+  else
+    fail "$3: $(head -c 300 err.txt)"
+  fi
+}
 
 # --- [global] filename= and a section's own filename= ---------------------
 # fio 3.33 adds the section's files to the [global]'s (--debug=file: "dup
@@ -76,14 +85,8 @@ rw=randread
 filename=$WORK/a30:$WORK/c22
 loops=3
 JOB
-want="loops2 14 57344 clones2 7 28672 clones2 7 28672 twofiles 14 57344 unequal 12 49152 randmap 36 147456 "
-if "$IOMARK" run nw.fio --quiet --output-format=json --output=nw.json 2>err.txt; then
-  got=$(counts nw.json | tr '\n' ' ')
-  [ "$got" = "$want" ] && pass "no wrap: loops, clones, several files, unequal files, random map (fio 3.33's counts)" ||
-    fail "no wrap: got '$got', fio 3.33: '$want'"
-else
-  fail "no wrap run: $(head -c 300 err.txt)"
-fi
+expect_counts nw.fio "loops2 14 57344 clones2 7 28672 clones2 7 28672 twofiles 14 57344 unequal 12 49152 randmap 36 147456 " \
+  "no wrap: loops, clones, several files, unequal files, random map"
 # the offsets themselves (strace on psync): fio 3.33 reads 0, 4096, ..., 24576
 # four times each with numjobs=2 loops=2 on a30, never 28672
 if command -v strace >/dev/null; then
@@ -130,14 +133,8 @@ numjobs=3
 offset_increment=256k
 io_size=64k
 JOB
-if "$IOMARK" run oi.fio --quiet --output-format=json --output=oi.json 2>err.txt; then
-  got=$(counts oi.json | tr '\n' ' ')
-  [ "$got" = "j 32 131072 j 32 131072 j 32 131072 k 16 65536 k 16 65536 k 16 65536 " ] &&
-    pass "offset_increment: 32 reads per clone with size, 16 with io_size (fio 3.33)" ||
-    fail "offset_increment counts: $got"
-else
-  fail "offset_increment run: $(head -c 300 err.txt)"
-fi
+expect_counts oi.fio "j 32 131072 j 32 131072 j 32 131072 k 16 65536 k 16 65536 k 16 65536 " \
+  "offset_increment: 32 reads per clone with size, 16 with io_size"
 if command -v strace >/dev/null; then
   strace -f -e trace=pread64 -o oi.tr "$IOMARK" run oi.fio --quiet >/dev/null 2>err.txt || true
   ranges=$(awk '/4096, [0-9]+\) = 4096/ {match($0, /4096, [0-9]+\)/); o=substr($0, RSTART+6, RLENGTH-7)+0;
@@ -183,16 +180,10 @@ size=8k
 nrfiles=2
 file_service_type=random:4
 JOB
-if "$IOMARK" run nf.fio --quiet --output-format=json --output=nf.json 2>err.txt; then
-  got=$(counts nf.json | tr '\n' ' ')
-  files=$(cd nf && stat -c '%n=%s' * | sort | tr '\n' ' ')
-  [ "$got" = "nj 24 98304 nj 24 98304 fmt 16 65536 named 12 49152 cu 2 8192 " ] &&
-    pass "nrfiles/filename_format: reads per clone as fio 3.33" || fail "nrfiles counts: $got"
-  [ "$files" = "data.0.0.fmt=32768 data.0.1.fmt=32768 my..0.0.cu=4096 my..0.1.cu=4096 nj.0.0=32768 nj.0.1=32768 nj.0.2=32768 nj.1.0=32768 nj.1.1=32768 nj.1.2=32768 x=49152 " ] &&
-    pass "nrfiles/filename_format: the files fio 3.33 lays out, named and sized as fio's" ||
-    fail "nrfiles files: $files"
-else
-  fail "nrfiles run: $(head -c 300 err.txt)"
-fi
-
+expect_counts nf.fio "nj 24 98304 nj 24 98304 fmt 16 65536 named 12 49152 cu 2 8192 " \
+  "nrfiles/filename_format: reads per clone"
+files=$(cd nf && stat -c '%n=%s' * | sort | tr '\n' ' ')
+[ "$files" = "data.0.0.fmt=32768 data.0.1.fmt=32768 my..0.0.cu=4096 my..0.1.cu=4096 nj.0.0=32768 nj.0.1=32768 nj.0.2=32768 nj.1.0=32768 nj.1.1=32768 nj.1.2=32768 x=49152 " ] &&
+  pass "nrfiles/filename_format: the files fio 3.33 lays out, named and sized as fio's" ||
+  fail "nrfiles files: $files"
 finish
