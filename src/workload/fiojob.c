@@ -270,7 +270,8 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     /* fio: sequential clones of one job on one file each walk the region from
      * its start (offset_increment, not in iomark, would space them); iomark's
      * native --numjobs gives each thread a slice instead */
-    bool seq_clones = !iom_job_random(job) && job->numjobs > 1 && st.filename[0];
+    bool seq_clones = !iom_job_random(job) && job->numjobs > 1 && st.filename[0] &&
+                      !job->offset_increment_bytes;
     if (seq_clones)
         job->seq_same_start = true;
     /* a buffered job says so in every report (fio's default is direct=0, iomark's own is
@@ -382,6 +383,15 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
                     "block per file", sec->line, sec->name, (unsigned long long)size, nf);
     job->size_bytes = st.filesize ? st.filesize : share;
     per_file_io = st.size_given ? share : st.filesize;
+    if (st.filesize && named && job->offset_increment_bytes && job->numjobs > 1) {
+        /* fio (filesetup.c setup_files): the file is filesize bytes and clone k's
+         * region runs from offset + k x offset_increment to its end; size= only
+         * limits the I/O. Here: create the file at filesize, regions to the end */
+        job->create_bytes = st.filesize;
+        job->size_bytes = 0;
+        if (!st.size_given)
+            per_file_io = 0; /* each clone one pass over its own region */
+    }
     if (nf > 1) {
         uint32_t d = job->iodepth;
         job->iodepth = (d + nf - 1) / nf;
