@@ -123,6 +123,16 @@ static void print_parsed(FILE *f, const struct iom_fio_file *ff)
         } else {
             fprintf(f, " bs=%llu", (unsigned long long)j->bs_bytes);
         }
+        if (j->nr_wbssplit) { /* writes' own sizes (fio's bs=READ,WRITE) */
+            fprintf(f, " bssplit_write=");
+            for (uint32_t k = 0; k < j->nr_wbssplit; k++)
+                fprintf(f, "%s%llu/%u", k ? ":" : "", (unsigned long long)j->wbssplit[k].bs_bytes,
+                        j->wbssplit[k].pct);
+        } else if (j->wbs_bytes) {
+            fprintf(f, " bs_write=%llu", (unsigned long long)j->wbs_bytes);
+        }
+        if (j->offset_increment_bytes)
+            fprintf(f, " offset_increment=%llu", (unsigned long long)j->offset_increment_bytes);
         fprintf(f, " iodepth=%u clones=%u rwmixread=%u size=%llu offset=%llu seq_stride=%llu "
                 "runtime_s=%.3f time_based=%d io_limit=%s", fj->fio_iodepth, fj->fio_numjobs,
                 iom_job_read_pct(j), (unsigned long long)j->size_bytes,
@@ -449,6 +459,7 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
         unsigned nrs[ff.nr_jobs];
         uint32_t idx[ff.nr_jobs], n = 0;
         int wf[ff.nr_jobs]; /* wait_for: the waitee's place in this step, or -1 */
+        uint32_t gids[ff.nr_jobs];
         for (uint32_t i = 0; i < ff.nr_jobs; i++) {
             struct iom_fio_job *fj = &ff.jobs[i];
             if (fj->step != s)
@@ -490,6 +501,7 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
                     wf[n] = (int)k;
             /* the group holds the flow weight from the start, unless the job waits */
             fj->job.flow_reserved = fj->job.flow && wf[n] < 0;
+            gids[n] = fj->groupid;
             jobs[n] = &fj->job;
             tgs[n] = tg[i];
             nrs[n] = fj->job.nr_targets;
@@ -507,7 +519,8 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
         iom_cli_progress_plan("run", &a.ro, 1, iom_cli_job_seconds(longest), false);
         struct iom_run_hooks hooks = iom_cli_hooks(&a.ro, longest, argv[jf]);
         struct iom_result *out[ff.nr_jobs];
-        rc = iom_run_group(jobs, tgs, nrs, n, wf, &hooks, out);
+        struct iom_group_ctl gctl = {.wait_for = wf, .groupid = gids};
+        rc = iom_run_group(jobs, tgs, nrs, n, &gctl, &hooks, out);
         iom_cli_progress_clear();
         for (uint32_t k = 0; k < n; k++) {
             res[idx[k]] = out[k];
@@ -519,6 +532,8 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
             run_failed = 1;
             break;
         }
+        if (gctl.ended_all) /* exitall with exit_what=all: no later step runs (fio) */
+            break;
     }
 report:
     for (uint32_t i = 0; i < ff.nr_jobs; i++)

@@ -30,6 +30,11 @@ struct member {
     struct member *waitee;  /* wait_for: start once it has finished, or NULL */
     struct iom_flow *flow;  /* the job's flow weight, held from before the gate opens */
     bool lined_up, arrived; /* starts its clock with the others (no wait_for, no startdelay) */
+    volatile int end;       /* set by another job's exitall: end now (hooks.end) */
+    uint32_t gid;           /* reporting group */
+    struct member *all;     /* every member, nr_all of them */
+    unsigned nr_all;
+    struct iom_group_ctl *ctl;
     bool done;              /* under gate->lock */
 };
 
@@ -50,6 +55,20 @@ static void flow_release(const struct iom_job *job, unsigned nr, struct iom_flow
         iom_flow_leave(f, 0, job->flow * job->numjobs * nr);
 }
 
+/* Wait on the gate (its lock held) for a broadcast or 50 ms, whichever comes
+ * first: the callers look at a stop flag between waits. */
+static void wait_a_while(struct gate *g)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_nsec += 50000000;
+    if (ts.tv_nsec >= 1000000000) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000;
+    }
+    pthread_cond_timedwait(&g->cond, &g->lock, &ts);
+}
+
 /* The hooks' before_start: wait until every lined-up member has its workers set up
  * (or has returned), so their measured windows start together. */
 static void line_up(void *arg)
@@ -62,16 +81,24 @@ static void line_up(void *arg)
         pthread_cond_broadcast(&m->gate->cond);
     }
     while (m->gate->arrived < m->gate->expect && !(m->hooks.stop && *m->hooks.stop)) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 50000000;
-        if (ts.tv_nsec >= 1000000000) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000;
-        }
-        pthread_cond_timedwait(&m->gate->cond, &m->gate->lock, &ts);
+        wait_a_while(m->gate);
     }
     pthread_mutex_unlock(&m->gate->lock);
+}
+
+/* fio's exitall (backend.c fio_terminate_threads): m has returned; end the
+ * jobs its exit_what names. Under the gate's lock. */
+static void exit_others(struct member *m)
+{
+    const struct iom_job *j = m->job;
+    bool failed = m->rc || (m->result && m->result->error[0]);
+    if (!(j->exitall || (j->exitall_on_error && failed)))
+        return;
+    for (unsigned i = 0; i < m->nr_all; i++)
+        if (&m->all[i] != m && (j->exit_what || m->all[i].gid == m->gid))
+            m->all[i].end = 1;
+    if (j->exit_what == 2 && m->ctl)
+        m->ctl->ended_all = true;
 }
 
 static void *member_main(void *arg)
@@ -83,15 +110,9 @@ static void *member_main(void *arg)
     int go = m->gate->go;
     /* wait_for: after the waitee's end (a stop ends the wait too: the run then
      * returns at once, interrupted) */
-    while (go > 0 && m->waitee && !m->waitee->done && !(m->hooks.stop && *m->hooks.stop)) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 50000000;
-        if (ts.tv_nsec >= 1000000000) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000;
-        }
-        pthread_cond_timedwait(&m->gate->cond, &m->gate->lock, &ts);
+    while (go > 0 && m->waitee && !m->waitee->done && !m->end &&
+           !(m->hooks.stop && *m->hooks.stop)) {
+        wait_a_while(m->gate);
     }
     pthread_mutex_unlock(&m->gate->lock);
     if (go > 0)
@@ -103,21 +124,26 @@ static void *member_main(void *arg)
         m->gate->arrived++;
     }
     m->done = true;
+    exit_others(m);
     pthread_cond_broadcast(&m->gate->cond);
     pthread_mutex_unlock(&m->gate->lock);
     return NULL;
 }
 
 int iom_run_group(const struct iom_job *const *jobs, struct iom_target *const *targets,
-                  const unsigned *nr_targets, unsigned nr_jobs, const int *wait_for,
+                  const unsigned *nr_targets, unsigned nr_jobs, struct iom_group_ctl *ctl,
                   const struct iom_run_hooks *hooks, struct iom_result **out)
 {
+    const int *wait_for = ctl ? ctl->wait_for : NULL;
     for (unsigned i = 0; i < nr_jobs; i++)
         out[i] = NULL;
     if (nr_jobs == 1) {
         struct iom_flow *f = flow_reserve(jobs[0], nr_targets[0]);
         int rc1 = iom_run(jobs[0], targets[0], nr_targets[0], hooks, &out[0]);
         flow_release(jobs[0], nr_targets[0], f);
+        if (ctl && jobs[0]->exit_what == 2 &&
+            (jobs[0]->exitall || (jobs[0]->exitall_on_error && (rc1 || (out[0] && out[0]->error[0])))))
+            ctl->ended_all = true;
         return rc1;
     }
     struct member *ms = calloc(nr_jobs, sizeof(*ms));
@@ -134,6 +160,10 @@ int iom_run_group(const struct iom_job *const *jobs, struct iom_target *const *t
         m->targets = targets[i];
         m->nr = nr_targets[i];
         m->gate = &gate;
+        m->all = ms;
+        m->nr_all = nr_jobs;
+        m->ctl = ctl;
+        m->gid = ctl && ctl->groupid ? ctl->groupid[i] : 0;
         m->flow = flow_reserve(m->job, m->nr);
         if (wait_for && wait_for[i] >= 0 && (unsigned)wait_for[i] < i)
             m->waitee = &ms[wait_for[i]];
@@ -144,6 +174,7 @@ int iom_run_group(const struct iom_job *const *jobs, struct iom_target *const *t
             m->hooks.arg = NULL;
         }
         m->lined_up = !m->waitee && !iom_startdelay_pick(m->job) && !m->hooks.sync;
+        m->hooks.end = &m->end;
         if (m->lined_up) {
             m->hooks.before_start = line_up;
             m->hooks.before_start_arg = m;

@@ -30,16 +30,18 @@ uint64_t iom_startdelay_pick(const struct iom_job *job)
            iom_rng_below(&r, job->startdelay_hi_ns - job->startdelay_ns + 1);
 }
 
-int iom_startdelay_wait(uint64_t ns, const volatile sig_atomic_t *stop)
+int iom_startdelay_wait(uint64_t ns, const volatile sig_atomic_t *stop, const volatile int *end)
 {
-    uint64_t end = iom_now_ns() + ns;
+    uint64_t until = iom_now_ns() + ns;
     for (;;) {
         if (stop && *stop)
             return *stop;
+        if (end && *end)
+            return -1;
         uint64_t now = iom_now_ns();
-        if (now >= end)
+        if (now >= until)
             return 0;
-        iom_sleep_until_ns(end - now > 50000000u ? now + 50000000u : end);
+        iom_sleep_until_ns(until - now > 50000000u ? now + 50000000u : until);
     }
 }
 

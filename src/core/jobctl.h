@@ -33,9 +33,10 @@
  * job file draws the same again). 0 when none. */
 uint64_t iom_startdelay_pick(const struct iom_job *job);
 
-/* Sleep ns, waking every 50 ms to look at *stop (may be NULL). Returns 0 after
- * the whole delay, or the value of *stop when it became non-zero. */
-int iom_startdelay_wait(uint64_t ns, const volatile sig_atomic_t *stop);
+/* Sleep ns, waking every 50 ms to look at *stop and *end (either may be NULL).
+ * Returns 0 after the whole delay, the value of *stop when it became non-zero,
+ * or -1 when *end did. */
+int iom_startdelay_wait(uint64_t ns, const volatile sig_atomic_t *stop, const volatile int *end);
 
 /* ---- minimum rate ---- */
 struct iom_ratemin {

@@ -397,7 +397,8 @@ static void control_loop(struct ctl *c)
     for (;;) {
         uint64_t now = iom_now_ns(), at;
         int phase = c->sh->phase, sig = stop ? *stop : 0;
-        bool all_done = __atomic_load_n(&c->sh->nr_finished, __ATOMIC_RELAXED) == c->nw;
+        bool all_done = __atomic_load_n(&c->sh->nr_finished, __ATOMIC_RELAXED) == c->nw ||
+                        (c->hooks && c->hooks->end && *c->hooks->end);
         if (c->sync ? sync_poll(c, now, phase, all_done, &sig) == IOM_RSYNC_STOP : sig) {
             c->r->interrupted_signal = sig;
             if (!c->sync && phase == IOM_PHASE_WARMUP)
@@ -589,12 +590,13 @@ int iom_run_ops(const struct iom_job *job, struct iom_target *t, unsigned nr,
 {
     /* fio's startdelay: the job (and its warm-up) begins after it (core/jobctl.h) */
     uint64_t delay = iom_startdelay_pick(job);
-    int dsig = delay ? iom_startdelay_wait(delay, hooks ? hooks->stop : NULL) : 0;
+    int dsig = delay ? iom_startdelay_wait(delay, hooks ? hooks->stop : NULL,
+                                           hooks ? hooks->end : NULL) : 0;
     struct iom_result *r = *out = result_new(job, t, nr);
     if (!r)
         return -ENOMEM;
-    if (dsig) { /* stopped before it started: nothing measured */
-        r->interrupted_signal = dsig;
+    if (dsig) { /* stopped (or ended by another job) before it started: nothing measured */
+        r->interrupted_signal = dsig > 0 ? dsig : 0;
         return 0;
     }
     struct iom_run_shared sh = {.phase = job->ramp_ns ? IOM_PHASE_WARMUP : IOM_PHASE_MEASURE};

@@ -86,6 +86,9 @@ struct iom_run_hooks {
      * lines up the clocks of the jobs it starts together, as fio starts its jobs). */
     void (*before_start)(void *arg);
     void *before_start_arg;
+    /* When non-NULL: non-zero ends the run now as if its time were up (fio's
+     * exitall ending the other jobs); not an interruption. Polled as stop. */
+    const volatile int *end;
 };
 
 /*

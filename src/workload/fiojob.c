@@ -518,6 +518,12 @@ int iom_fio_parse_text(const char *text, const struct iom_fio_parse_opts *po,
         if (!was_skipped(out, out->global[i].line, out->global[i].name))
             out->global[kept++] = out->global[i];
     out->nr_global = kept;
+    /* fio's exitall is global (options.c str_exitall_cb): one job's sets it for every job */
+    bool exitall = false;
+    for (uint32_t i = 0; i < out->nr_jobs; i++)
+        exitall |= out->jobs[i].job.exitall;
+    for (uint32_t i = 0; i < out->nr_jobs; i++)
+        out->jobs[i].job.exitall = exitall;
     out->nr_steps = step + 1;
     out->nr_groups = group + 1;
     rc = check_maps(out, po, err, errlen);

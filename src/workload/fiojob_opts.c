@@ -47,7 +47,8 @@ static const char *const native_names[][2] = {
     {"cpus_allowed_policy", "cpus_allowed_policy"}, {"numa_mem_policy", "numa_mem_policy"},
     {"refill_buffers", "refill_buffers"}, {"scramble_buffers", "scramble_buffers"},
     {"thinktime", "thinktime"}, {"thinktime_blocks", "thinktime_blocks"},
-    {"rate_process", "rate_process"},
+    {"rate_process", "rate_process"}, {"exitall_on_error", "exitall_on_error"},
+    {"exit_what", "exit_what"},
 };
 
 /* fio's integer options whose unit iomark's duration parser needs spelled out:
@@ -342,6 +343,8 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
             return fail(err, errlen, "%s: io_submit_mode=%s: allowed: inline, offload", where, v);
         return 0;
     }
+    if (strcmp(n, "exitall") == 0) /* fio: global (any job's sets it for all; parse_text) */
+        return fio_bool(kv, &job->exitall, err, errlen);
     if (strcmp(n, "flow_watermark") == 0)
         return 0; /* fio 3.33: a soft-deprecated option it accepts and ignores */
     if (strcmp(n, "create_serialize") == 0) {
@@ -577,7 +580,8 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         char nerr[300];
         bool flag = !*v && (strcmp(n, "direct") == 0 || strcmp(n, "buffered") == 0 ||
                             strcmp(n, "zero_buffers") == 0 || strcmp(n, "refill_buffers") == 0 ||
-                            strcmp(n, "scramble_buffers") == 0);
+                            strcmp(n, "scramble_buffers") == 0 ||
+                            strcmp(n, "exitall_on_error") == 0);
         if (iom_option_apply(native_names[i][1], flag ? NULL : v, job, &ro, nerr, sizeof(nerr)))
             return fail(err, errlen, "%s: %s", where, nerr[0] == '-' && nerr[1] == '-' ? nerr + 2
                                                                                     : nerr);

@@ -210,6 +210,26 @@ static int set_inject(const struct opt *o, const char *v, struct iom_job *job,
                "(every N-th I/O fails)");
 }
 
+static const char *const exit_names[] = {"group", "stonewall", "all"};
+
+static int set_exit_what(const struct opt *o, const char *v, struct iom_job *job,
+                         struct iom_run_opts *ro, char *err, size_t errlen)
+{
+    (void)ro;
+    for (uint8_t i = 0; v && i < 3; i++)
+        if (strcmp(v, exit_names[i]) == 0) {
+            job->exit_what = i;
+            return 0;
+        }
+    return iom_opt_bad(err, errlen, o->name, v, "allowed: group, stonewall, all");
+}
+
+static int fmt_exit_what(const struct iom_job *job, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", exit_names[job->exit_what < 3 ? job->exit_what : 0]);
+    return job->exit_what ? 1 : 0;
+}
+
 static int set_rate_process(const struct opt *o, const char *v, struct iom_job *job,
                             struct iom_run_opts *ro, char *err, size_t errlen)
 {
@@ -411,6 +431,13 @@ static const struct opt opts[] = {
     {"rate_process", T_CUSTOM, J(rate_poisson), 0, 0, set_rate_process, "linear|poisson",
      "paced I/O at fixed gaps (linear, default) or as a Poisson process of the same rate (fio)",
      fmt_rate_process},
+    {"exitall", T_BOOL, J(exitall), 0, 1, NULL, NULL,
+     "job files: when this job ends, end the others of --exit_what (fio)", NULL},
+    {"exitall_on_error", T_BOOL, J(exitall_on_error), 0, 1, NULL, NULL,
+     "the same only when this job fails (fio)", NULL},
+    {"exit_what", T_CUSTOM, J(exit_what), 0, 0, set_exit_what, "group|stonewall|all",
+     "what --exitall ends: the job's reporting group (default), every job now running, or all "
+     "(no later step runs)", fmt_exit_what},
     {"randseed", T_U64, J(seed), 0, UINT64_MAX, NULL, "N", "seed of the offset generators", NULL},
     {"zero_buffers", T_BOOL, J(zero_buffers), 0, 1, NULL, NULL, "write zeros, not random data", NULL},
     {"refill_buffers", T_BOOL, J(refill_buffers), 0, 1, NULL, NULL,

@@ -130,6 +130,10 @@ struct iom_job {
     uint32_t flow;               /* weight in fio's token flow among jobs of one flow_id (0 off) */
     uint32_t flow_id;
     uint64_t flow_sleep_ns;      /* held back by flow: drain, then sleep this long (0: yield) */
+    bool exitall;                /* fio exitall: when this job ends, end others (exit_what) */
+    bool exitall_on_error;       /* the same only when this job failed */
+    uint8_t exit_what;           /* which: 0 its reporting group, 1 every job now running
+                                    (the step), 2 all, later steps too (fio exit_what) */
     bool flow_reserved;          /* not an option: iom_run_group holds the job's flow weight
                                     from before any job of the group starts (core/group.h) */
     uint32_t iodepth_batch_submit;       /* I/Os per submit call (0: every free slot) */

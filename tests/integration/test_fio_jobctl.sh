@@ -250,4 +250,35 @@ else
 fi
 printf '[po]\nfilename=%s/data\nsize=16m\nrw=randread\nrate_iops=50\nio_submit_mode=offload\nrate_process=poisson\n' "$WORK" >po.fio
 expect_status 0 "io_submit_mode=offload rate_process=poisson parse" -- "$IOMARK" run po.fio --parse-only
+# 9. exitall (fio: global; exit_what=group by default): when [short] (1 s) ends,
+#    [long] (6 s) of its group ends too; the next step still runs. With
+#    exit_what=all no later step runs. fio 3.33's run of the same file gives the
+#    runtimes compared (long: about 1 s; later: 1 s, or 0 with exit_what=all)
+cat >ea.fio <<JOB
+[global]
+filename=$WORK/data
+size=16m
+rw=read
+time_based
+exitall
+[short]
+runtime=1
+[long]
+runtime=6
+[later]
+stonewall
+runtime=1
+JOB
+for what in group all; do
+  [ "$what" = all ] && sed -i 's/^exitall$/exitall\nexit_what=all/' ea.fio
+  fl=""; [ "$HAVE_FIO" = 1 ] && { fio ea.fio --output-format=json >fio_ea.json 2>/dev/null || fail "fio ea.fio"
+    fl=$(j fio_ea.json "jobs['long']['read']['runtime'], jobs['later']['read']['runtime']"); }
+  "$IOMARK" run ea.fio --quiet --output-format=json --output=ea.json || fail "iomark ea.fio ($what)"
+  il=$(j ea.json "jobs['long']['read']['runtime'], jobs['later']['read']['runtime'] if 'later' in jobs else 0")
+  if "$PY" -c "import sys; l, t = map(int, sys.argv[1].split()); sys.exit(0 if 900 <= l < 3000 and (t == 0) == (sys.argv[2] == 'all') else 1)" "$il" "$what"; then
+    pass "exitall, exit_what=$what: long/later ran $il ms (fio 3.33: $fl)"
+  else
+    fail "exitall, exit_what=$what: long/later ran $il ms (fio 3.33: $fl)"
+  fi
+done
 finish

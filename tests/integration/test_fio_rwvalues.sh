@@ -59,6 +59,10 @@ PY
 else
   fail "READ,WRITE job: $(head -c 300 err.txt)"
 fi
+# --parse-only shows the writes' sizes
+"$IOMARK" run sp.fio --parse-only >parse.txt 2>&1 || true
+grep -q '^\[rw48\] .* bs=4096 bs_write=8192 ' parse.txt && grep -q '^\[bss\] .* bssplit=4096/50:16384/50 bssplit_write=8192/100 ' parse.txt &&
+  pass "--parse-only: bs_write and bssplit_write" || fail "--parse-only: $(cat parse.txt)"
 # a mixed pattern whose caps are not in the rwmixread proportion is refused by name
 printf '[a]\nrw=randrw\nrwmixread=50\nrate_iops=100,10\nfilename=%s/sp\n' "$WORK" >bad.fio
 expect_status 2 "rate_iops=100,10 with rwmixread=50 refused" -- "$IOMARK" run bad.fio --parse-only
@@ -66,4 +70,17 @@ grep -q 'line 4: rate_iops=100,10 (separate read and write caps' err && pass "na
 # in the proportion (rwmixread=50, 300,300): one cap of 600 for the thread
 printf '[a]\nrw=randrw\nrate=300,300,300\nfilename=%s/sp\n' "$WORK" >ok.fio
 expect_status 0 "rate=300,300,300 with rwmixread=50 runs" -- "$IOMARK" run ok.fio --parse-only
+# the native options: --bs_write (and its place in the result's spec, which --replay reads)
+if "$IOMARK" run --ioengine=psync --direct=0 --rw=randrw --bs=4k --bs_write=8k --size=1m \
+     --io_size=1m --quiet --output-format=json --output=nat.json "$WORK/nat" 2>err.txt; then
+  $PY - nat.json <<'PY' && pass "--bs_write: reads 4096 B, writes 8192 B, in the spec" || fail "--bs_write"
+import json, sys
+d = json.load(open(sys.argv[1]))
+r, w = d["total"]["read"], d["total"]["write"]
+assert r["ios"] and w["ios"] and r["bytes"] == 4096 * r["ios"] and w["bytes"] == 8192 * w["ios"]
+assert d["spec"]["options"]["bs_write"] == "8192", d["spec"]["options"].get("bs_write")
+PY
+else
+  fail "--bs_write run: $(head -c 300 err.txt)"
+fi
 finish

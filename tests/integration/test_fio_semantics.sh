@@ -20,10 +20,10 @@ if command -v strace >/dev/null; then
   ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=pread64 -o trace.txt "$IOMARK" run map.fio --quiet --output=out.json \
     --output-format=json >/dev/null 2>err.txt || fail "map.fio under strace: $(head -c 300 err.txt)"
   # pread64(fd, buf, 4096, OFFSET) = 4096 on the data file (the only 4096-byte reads)
-  counts=$(grep -E 'pread64\(.*, 4096, [0-9]+\) += 4096' trace.txt | sed -E 's/.*, ([0-9]+)\) += 4096/\1/' \
+  counts=$(grep -E ', 4096, [0-9]+\) += 4096' trace.txt | sed -E 's/.*, ([0-9]+)\) += 4096/\1/' \
            | sort -n | uniq -c | awk '{print $1}' | sort -u | tr '\n' ' ')
-  n=$(grep -cE 'pread64\(.*, 4096, [0-9]+\) += 4096' trace.txt || true)
-  distinct=$(grep -E 'pread64\(.*, 4096, [0-9]+\) += 4096' trace.txt | sed -E 's/.*, ([0-9]+)\) += 4096/\1/' | sort -u | wc -l)
+  n=$(grep -cE ', 4096, [0-9]+\) += 4096' trace.txt || true)
+  distinct=$(grep -E ', 4096, [0-9]+\) += 4096' trace.txt | sed -E 's/.*, ([0-9]+)\) += 4096/\1/' | sort -u | wc -l)
   # read by hand: 1 MiB / 4 KiB = 256 blocks, each once
   if [ "$n" = 256 ] && [ "$distinct" = 256 ] && [ "$counts" = "1 " ]; then
     pass "random map: 256 reads, 256 distinct blocks, each once (strace)"
@@ -33,7 +33,7 @@ if command -v strace >/dev/null; then
   printf 'norandommap\n' >>map.fio
   ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=pread64 -o trace2.txt "$IOMARK" run map.fio --quiet --output=out2.json \
     --output-format=json >/dev/null 2>err.txt || fail "norandommap under strace"
-  distinct=$(grep -E 'pread64\(.*, 4096, [0-9]+\) += 4096' trace2.txt | sed -E 's/.*, ([0-9]+)\) += 4096/\1/' | sort -u | wc -l)
+  distinct=$(grep -E ', 4096, [0-9]+\) += 4096' trace2.txt | sed -E 's/.*, ([0-9]+)\) += 4096/\1/' | sort -u | wc -l)
   # with replacement about 256 (1 - 1/e) = 162 distinct blocks; far from 256
   if [ "$distinct" -ge 120 ] && [ "$distinct" -le 200 ]; then
     pass "norandommap: $distinct of 256 blocks read (draws with replacement)"
@@ -91,10 +91,10 @@ if command -v strace >/dev/null; then
     --output-format=json >/dev/null 2>err.txt || fail "clones.fio: $(head -c 300 err.txt)"
   whole=0
   for f in tr/t.*; do
-    n=$(grep -cE 'pread64\(.*, 4096, [0-9]+\) = 4096' "$f" || true)
+    n=$(grep -cE ', 4096, [0-9]+\) = 4096' "$f" || true)
     [ "$n" = 256 ] || continue
-    d=$(grep -E 'pread64\(.*, 4096, [0-9]+\) = 4096' "$f" | sed -E 's/.*, ([0-9]+)\) = 4096/\1/' | sort -un | sed -n '1p;$p' | tr '\n' ' ')
-    u=$(grep -E 'pread64\(.*, 4096, [0-9]+\) = 4096' "$f" | sed -E 's/.*, ([0-9]+)\) = 4096/\1/' | sort -u | wc -l)
+    d=$(grep -E ', 4096, [0-9]+\) = 4096' "$f" | sed -E 's/.*, ([0-9]+)\) = 4096/\1/' | sort -un | sed -n '1p;$p' | tr '\n' ' ')
+    u=$(grep -E ', 4096, [0-9]+\) = 4096' "$f" | sed -E 's/.*, ([0-9]+)\) = 4096/\1/' | sort -u | wc -l)
     [ "$d" = "0 1044480 " ] && [ "$u" = 256 ] && whole=$((whole + 1))
   done
   if [ "$whole" = 4 ]; then pass "4 sequential clones each read 0..1044480 once (strace)"

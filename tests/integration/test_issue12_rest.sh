@@ -69,7 +69,7 @@ done
 if command -v strace >/dev/null; then
   ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=pread64 -o tr.txt "$IOMARK" run tail.fio --quiet --output=x.json \
     --output-format=json >/dev/null 2>&1 || true
-  offs=$(grep -E 'pread64\(.*, 4096, [0-9]+\) += 4096' tr.txt | sed -E 's/.*, ([0-9]+)\) += 4096/\1/' | tr '\n' ' ')
+  offs=$(grep -E ', 4096, [0-9]+\) += 4096' tr.txt | sed -E 's/.*, ([0-9]+)\) += 4096/\1/' | tr '\n' ' ')
   [ "$offs" = "0 4096 8192 12288 16384 20480 24576 " ] && pass "tail.fio: offsets 0..24576 once each (strace)" \
     || fail "tail.fio: offsets read: $offs"
 fi

@@ -34,7 +34,8 @@ static const char *const every[][2] = {
     {"iodepth_low", "16"}, {"cpus_allowed", "0"}, {"cpus_allowed_policy", "split"},
     {"numa_mem_policy", "local"}, {"refill_buffers", "1"}, {"scramble_buffers", "1"},
     {"offset_increment", "1M"}, {"rate_process", "poisson"}, {"bs_write", "16k"},
-    {"bssplit_write", "8k/50:64k/50"},
+    {"bssplit_write", "8k/50:64k/50"}, {"exitall", "1"}, {"exitall_on_error", "1"},
+    {"exit_what", "all"},
 };
 #define NR_EVERY (sizeof(every) / sizeof(every[0]))
 /* options that are not part of a workload's spec: aliases of the rows
