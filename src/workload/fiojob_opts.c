@@ -593,10 +593,12 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
             st->seed_given = true;
         return 0;
     }
-    /* a misspelt name: the nearest fio name iomark runs (workload/args.h) */
+    /* a misspelt name on the command line: the nearest fio name iomark runs, within an
+     * edit distance of 2 (workload/args.h), so a real fio option outside the subset
+     * (end_fsync) is not taken for a typo */
     const char *near = NULL;
-    unsigned nd = IOM_NAME_FAR;
-    for (size_t i = 0; i < sizeof(native_names) / sizeof(native_names[0]); i++) {
+    unsigned nd = 5;
+    for (size_t i = 0; !line && i < sizeof(native_names) / sizeof(native_names[0]); i++) {
         unsigned d = iom_name_nearness(n, native_names[i][0]);
         if (d < nd) {
             nd = d;
@@ -604,8 +606,8 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         }
     }
     if (near)
-        snprintf(err, errlen, "%s: %s%s%s%s (did you mean %s%s?)", where, line ? "" : "--", n,
-                 *v ? "=" : "", v, line ? "" : "--", near);
+        snprintf(err, errlen, "%s: --%s%s%s (did you mean --%s?)", where, n, *v ? "=" : "", v,
+                 near);
     else
         snprintf(err, errlen, "%s: %s%s%s", where, n, *v ? "=" : "", v);
     return -ENOENT;
