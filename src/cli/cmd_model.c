@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "model/fit.h"
 #include "report/model.h"
+#include "workload/args.h"
 
 #define CMD "model"
 #define MAX_SCEN 8
@@ -107,13 +108,40 @@ static int parse_u64(const char *s, unsigned long long lo, unsigned long long hi
     return 0;
 }
 
+/* The name of `names` (NULL-terminated, lower-case) nearest to `typed` for a
+ * "did you mean" hint: iom_name_nearness (workload/args.h, on
+ * iom_edit_distance) at most `far` (2 = one edit, 3 = a prefix, 4 = two
+ * edits); NULL when none is that near. typed may carry leading dashes and an
+ * "=value" tail, which are not compared. */
+static const char *nearest(const char *typed, const char *const *names, unsigned far)
+{
+    char t[48];
+    while (*typed == '-')
+        typed++;
+    snprintf(t, sizeof(t), "%.*s", (int)strcspn(typed, "="), typed);
+    const char *best = NULL;
+    unsigned bn = far + 1;
+    for (; *names; names++) {
+        unsigned n = iom_name_nearness(t, *names);
+        if (n < bn) {
+            bn = n;
+            best = *names;
+        }
+    }
+    return best;
+}
+
+static const char *const whatif_keys[] = {"adapter_queue", "lun_queue",   "nr_requests", "hw_queues",
+                                          "parallelism",   "service_scale", NULL};
+#define WHATIF_ALLOWED \
+    "adapter_queue, lun_queue, nr_requests, hw_queues, parallelism, service_scale"
+
 /* K=V,K=V list: applies to sc; on error prints one line and returns -1. */
 static int parse_whatif(const char *opt, const char *list, struct iom_scenario *sc)
 {
     char buf[512];
     if (!*list || strlen(list) >= sizeof(buf)) {
-        iom_cli_error(CMD, "--%s=%s: allowed: K=V,... with keys adapter_queue, lun_queue, "
-                           "nr_requests, hw_queues, parallelism, service_scale", opt, list);
+        iom_cli_error(CMD, "--%s=%s: allowed: K=V,... with keys " WHATIF_ALLOWED, opt, list);
         return -1;
     }
     snprintf(buf, sizeof(buf), "%s", list);
@@ -157,8 +185,9 @@ static int parse_whatif(const char *opt, const char *list, struct iom_scenario *
             else
                 sc->svc_scale = d;
         } else {
-            iom_cli_error(CMD, "--%s=%s: unknown key %s; allowed: adapter_queue, lun_queue, "
-                               "nr_requests, hw_queues, parallelism, service_scale", opt, list, k);
+            const char *near = nearest(k, whatif_keys, 4);
+            iom_cli_error(CMD, "--%s=%s: unknown key %s; %s%s%sallowed: " WHATIF_ALLOWED, opt,
+                          list, k, near ? "did you mean " : "", near ? near : "", near ? "? " : "");
             return -1;
         }
     }
@@ -178,7 +207,15 @@ static int parse_workload(const char *list, unsigned *threads, unsigned *iodepth
         int th = !strcmp(kv, "threads") || !strcmp(kv, "numjobs");
         int qd = !strcmp(kv, "iodepth");
         int ln = !strcmp(kv, "luns");
-        if (!eq || (!th && !qd && !ln) || parse_u64(eq + 1, 1, ln ? 4096 : MAX_OIO, &u)) {
+        if (!th && !qd && !ln) {
+            static const char *const keys[] = {"threads", "numjobs", "iodepth", "luns", NULL};
+            const char *near = nearest(kv, keys, 4);
+            iom_cli_error(CMD, "--workload=%s: unknown key %s; %s%s%sallowed: threads=T,iodepth=D"
+                               "[,luns=K]", list, kv, near ? "did you mean " : "", near ? near : "",
+                          near ? "? " : "");
+            return -1;
+        }
+        if (!eq || parse_u64(eq + 1, 1, ln ? 4096 : MAX_OIO, &u)) {
             iom_cli_error(CMD, "--workload=%s: allowed: threads=T,iodepth=D[,luns=K] with "
                                "1 <= T x D <= %u, 1 <= K <= 4096", list, MAX_OIO);
             return -1;
@@ -228,6 +265,8 @@ static int cmd_fit(int argc, char **argv)
                 goto done;
             }
             out = v;
+            if (!output_ok(out))
+                goto done;
         } else if ((v = optval(argc, argv, &i, "--seed"))) {
             if (parse_u64(v, 0, UINT64_MAX, &seed)) {
                 iom_cli_error(CMD, "--seed=%s: allowed: an integer >= 0", v);
@@ -247,8 +286,12 @@ static int cmd_fit(int argc, char **argv)
                 goto done;
             }
         } else {
-            iom_cli_error(CMD, "%s: unknown option of 'model fit'; allowed: --output, "
-                               "--output-format, --seed, --max-outstanding, --guest-cpu, --help", a);
+            static const char *const opts[] = {"output",      "output-format", "seed",
+                                               "max-outstanding", "guest-cpu", "help", NULL};
+            const char *near = nearest(a, opts, 4);
+            iom_cli_error(CMD, "%s: unknown option of 'model fit'; %s%s%sallowed: --output, "
+                               "--output-format, --seed, --max-outstanding, --guest-cpu, --help",
+                          a, near ? "did you mean --" : "", near ? near : "", near ? "? " : "");
             goto done;
         }
     }
@@ -256,8 +299,6 @@ static int cmd_fit(int argc, char **argv)
         iom_cli_error(CMD, "fit: no document given; name iomark sweep or run JSON files");
         goto done;
     }
-    if (!output_ok(out))
-        goto done;
     struct iom_fit *f = calloc(1, sizeof(*f));
     if (!f) {
         rc = IOM_EXIT_FAIL;
@@ -350,21 +391,44 @@ static struct iom_fit *load_fit(const char *fitpath)
     return f;
 }
 
-static int check_cmd(const char *fitpath, const char **docs, unsigned nd, int json,
-                     const char *out, unsigned long long des_ios, unsigned long long seed)
+/* One warning line when the checked documents are not like the FIT's: another
+ * target, rw or bs (the device model is of the FIT's), or no queue limits in
+ * their probe (predicted with none, L = 0, while the FIT has one). */
+static void check_warn(const struct iom_fit *f, const struct iom_fit *c, const char *doc)
 {
-    struct iom_fit *f = load_fit(fitpath);
-    if (!f)
-        return IOM_EXIT_USAGE;
+    char w[900] = "";
+    size_t n = 0;
+    if (strcmp(f->target, c->target))
+        n += (size_t)snprintf(w + n, sizeof(w) - n, "; target %s, the FIT's is %s", c->target,
+                              f->target);
+    if (strcmp(f->rw, c->rw) || f->bs_bytes != c->bs_bytes)
+        n += (size_t)snprintf(w + n, sizeof(w) - n, "; rw=%s bs=%llu, the FIT's is rw=%s bs=%llu",
+                              c->rw, (unsigned long long)c->bs_bytes, f->rw,
+                              (unsigned long long)f->bs_bytes);
+    if (!iom_model_limit(&c->limits) && iom_model_limit(&f->limits))
+        n += (size_t)snprintf(w + n, sizeof(w) - n, "; no queue limits in its probe, so "
+                              "predicted with none (L = 0; the FIT's L = %u)",
+                              iom_model_limit(&f->limits));
+    if (n)
+        fprintf(stderr, "iomark %s: warning: --check=%s%s\n", CMD, doc, w);
+}
+
+static int check_cmd(struct iom_fit *f, const char *fitpath, const char **docs, unsigned nd,
+                     int json, const char *out, unsigned long long des_ios,
+                     unsigned long long seed)
+{
     struct iom_fit *c = calloc(1, sizeof(*c));
     char err[600];
-    int rc = IOM_EXIT_OK;
-    if (!c) {
-        rc = IOM_EXIT_FAIL;
-    } else if (iom_fit_load_docs(docs, nd, c, err, sizeof(err))) {
+    if (!c)
+        return IOM_EXIT_FAIL;
+    if (iom_fit_load_docs(docs, nd, c, err, sizeof(err))) {
         iom_cli_error(CMD, "--check: %s", err);
-        rc = IOM_EXIT_USAGE;
-    } else if (iom_fit_check(f, c, NULL, des_ios < 50000 ? des_ios : 50000, seed)) {
+        free(c);
+        return IOM_EXIT_USAGE;
+    }
+    check_warn(f, c, docs[0]);
+    int rc = IOM_EXIT_OK;
+    if (iom_fit_check(f, c, NULL, des_ios < 50000 ? des_ios : 50000, seed)) {
         iom_cli_error(CMD, "--check: the model cannot evaluate these points");
         rc = IOM_EXIT_FAIL;
     } else if (json) {
@@ -389,170 +453,194 @@ static int check_cmd(const char *fitpath, const char **docs, unsigned nd, int js
         }
     }
     free(c);
-    free(f);
     return rc;
+}
+
+/* The prediction command's arguments, each checked as it comes (argv order). */
+struct pred_args {
+    const char *fitpath, *out, *workload;
+    struct iom_fit *f; /* FIT.json, loaded when named */
+    const char *whatif[MAX_SCEN];
+    const char *checks[64];
+    unsigned nw, nchk, threads, iodepth, luns;
+    unsigned long long burst, seed, des_ios;
+    int json;
+};
+
+/* Parse argv into a (zeroed by the caller) in argv order, refusing the
+ * first bad option or file with one line. Returns 0, 1 for --help (usage
+ * printed) or -1 (refused). */
+static int parse_pred(int argc, char **argv, struct pred_args *a)
+{
+    static const char *const opts[] = {"what-if",  "check",         "workload", "burst", "seed",
+                                       "des-ios", "output-format", "output",   "help",  NULL};
+    a->luns = 1;
+    a->seed = 1;
+    a->des_ios = 200000;
+    a->workload = "";
+    for (int i = 1; i < argc; i++) {
+        const char *w = argv[i], *v;
+        struct iom_scenario scratch;
+        if (w[0] != '-' || w[1] == '\0') {
+            if (a->fitpath) {
+                iom_cli_error(CMD, "%s: one FIT.json only (already %s); to fit use 'iomark model "
+                                   "fit DOC...'", w, a->fitpath);
+                return -1;
+            }
+            if (i == 1 && access(w, F_OK) != 0 && iom_name_nearness(w, "fit") <= 3) {
+                iom_cli_error(CMD, "%s: unknown sub-command; did you mean fit? allowed: "
+                                   "'iomark model fit DOC...' or 'iomark model FIT.json ...'", w);
+                return -1;
+            }
+            a->fitpath = w;
+            if (!(a->f = load_fit(w)))
+                return -1;
+        } else if (!strcmp(w, "--help") || !strcmp(w, "-h")) {
+            usage(stdout);
+            return 1;
+        } else if ((v = optval(argc, argv, &i, "--what-if"))) {
+            if (a->nw >= MAX_SCEN - 1) {
+                iom_cli_error(CMD, "--what-if=%s: at most %d scenarios", v, MAX_SCEN - 1);
+                return -1;
+            }
+            memset(&scratch, 0, sizeof(scratch));
+            if (parse_whatif("what-if", v, &scratch))
+                return -1;
+            a->whatif[a->nw++] = v;
+        } else if ((v = optval(argc, argv, &i, "--check"))) {
+            if (!*v || a->nchk >= 64) {
+                iom_cli_error(CMD, "--check=%s: allowed: 1 to 64 iomark sweep or run documents", v);
+                return -1;
+            }
+            a->checks[a->nchk++] = v;
+        } else if ((v = optval(argc, argv, &i, "--workload"))) {
+            if (parse_workload(v, &a->threads, &a->iodepth, &a->luns))
+                return -1;
+            a->workload = v;
+        } else if ((v = optval(argc, argv, &i, "--burst"))) {
+            if (parse_u64(v, 1, MAX_BURST, &a->burst)) {
+                iom_cli_error(CMD, "--burst=%s: allowed: an integer 1..%u (I/Os issued at once)", v,
+                              MAX_BURST);
+                return -1;
+            }
+        } else if ((v = optval(argc, argv, &i, "--seed"))) {
+            if (parse_u64(v, 0, UINT64_MAX, &a->seed)) {
+                iom_cli_error(CMD, "--seed=%s: allowed: an integer >= 0", v);
+                return -1;
+            }
+        } else if ((v = optval(argc, argv, &i, "--des-ios"))) {
+            if (parse_u64(v, 1000, 100000000, &a->des_ios)) {
+                iom_cli_error(CMD, "--des-ios=%s: allowed: an integer 1000..100000000", v);
+                return -1;
+            }
+        } else if ((v = optval(argc, argv, &i, "--output-format"))) {
+            if (strcmp(v, "json") && strcmp(v, "normal") && strcmp(v, "text")) {
+                iom_cli_error(CMD, "--output-format=%s: allowed: normal, json", v);
+                return -1;
+            }
+            a->json = !strcmp(v, "json");
+        } else if ((v = optval(argc, argv, &i, "--output")) || (v = optval(argc, argv, &i, "-o"))) {
+            if (!*v) {
+                iom_cli_error(CMD, "--output=: needs a file name");
+                return -1;
+            }
+            a->out = v;
+            if (!output_ok(v))
+                return -1;
+        } else {
+            const char *near = nearest(w, opts, 4);
+            iom_cli_error(CMD, "%s: unknown option; %s%s%sallowed: fit, --what-if, --workload, "
+                               "--burst, --check, --seed, --des-ios, --output-format, --output, "
+                               "--help", w, near ? "did you mean --" : "", near ? near : "",
+                          near ? "? " : "");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* What-if predictions of a loaded FIT (a->f) in text or JSON. */
+static int predict_cmd(const struct pred_args *a)
+{
+    struct iom_fit *f = a->f;
+    struct iom_scenario sc[MAX_SCEN];
+    struct iom_prediction pr[MAX_SCEN];
+    unsigned ns = 1 + a->nw;
+    memset(sc, 0, sizeof(sc));
+    for (unsigned i = 0; i < ns; i++) {
+        sc[i].limits = f->limits;
+        sc[i].parallelism = f->dev.parallelism;
+        sc[i].svc_scale = 1;
+        sc[i].threads = a->threads ? a->threads : 1;
+        sc[i].iodepth = a->iodepth ? a->iodepth : 1;
+        sc[i].burst = (unsigned)a->burst;
+        sc[i].luns = a->luns;
+        sc[i].des_ios = a->des_ios;
+        sc[i].seed = a->seed;
+        if (i == 0) {
+            snprintf(sc[i].name, sizeof(sc[i].name), "as fitted");
+        } else {
+            snprintf(sc[i].name, sizeof(sc[i].name), "what-if %u", i);
+            if (parse_whatif("what-if", a->whatif[i - 1], &sc[i])) /* checked when parsed */
+                return IOM_EXIT_USAGE;
+        }
+    }
+    for (unsigned i = 0; i < ns; i++) {
+        int prc = iom_model_predict(f, &sc[i], &pr[i]);
+        if (prc) {
+            iom_cli_error(CMD, "%s: %s", sc[i].name,
+                          prc == -ENOMEM ? "out of memory" : "the model cannot evaluate this case");
+            return prc == -ENOMEM ? IOM_EXIT_FAIL : IOM_EXIT_USAGE;
+        }
+    }
+    if (a->json) {
+        cJSON *pd = iom_model_pred_json(f, a->fitpath, sc, pr, ns);
+        int w = pd ? iom_json_write(pd, a->out) : -ENOMEM;
+        cJSON_Delete(pd);
+        if (w) {
+            iom_cli_error(CMD, "--output=%s: %s", a->out ? a->out : "-", strerror(-w));
+            return IOM_EXIT_FAIL;
+        }
+        return IOM_EXIT_OK;
+    }
+    FILE *o = a->out ? fopen(a->out, "w") : stdout;
+    if (!o) {
+        iom_cli_error(CMD, "--output=%s: %s", a->out, strerror(errno));
+        return IOM_EXIT_FAIL;
+    }
+    iom_model_pred_text(o, f, a->fitpath, sc, pr, ns);
+    if (a->out && fclose(o)) {
+        iom_cli_error(CMD, "--output=%s: %s", a->out, strerror(errno));
+        return IOM_EXIT_FAIL;
+    }
+    return IOM_EXIT_OK;
 }
 
 int iom_cmd_model(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "fit"))
         return cmd_fit(argc - 1, argv + 1);
-    const char *fitpath = NULL, *out = NULL;
-    const char *whatif[MAX_SCEN];
-    const char *checks[64];
-    unsigned nchk = 0;
-    unsigned nw = 0, threads = 0, iodepth = 0, luns = 1;
-    const char *workload = "";
-    unsigned long long burst = 0, seed = 1, des_ios = 200000;
-    int json = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        if (a[0] != '-' || a[1] == '\0') {
-            if (fitpath) {
-                iom_cli_error(CMD, "%s: one FIT.json only (already %s); to fit use 'iomark model "
-                                   "fit DOC...'", a, fitpath);
-                return IOM_EXIT_USAGE;
-            }
-            fitpath = a;
-        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return IOM_EXIT_OK;
-        } else if ((v = optval(argc, argv, &i, "--what-if"))) {
-            if (nw >= MAX_SCEN - 1) {
-                iom_cli_error(CMD, "--what-if=%s: at most %d scenarios", v, MAX_SCEN - 1);
-                return IOM_EXIT_USAGE;
-            }
-            whatif[nw++] = v;
-        } else if ((v = optval(argc, argv, &i, "--check"))) {
-            if (!*v || nchk >= 64) {
-                iom_cli_error(CMD, "--check=%s: allowed: 1 to 64 iomark sweep or run documents", v);
-                return IOM_EXIT_USAGE;
-            }
-            checks[nchk++] = v;
-        } else if ((v = optval(argc, argv, &i, "--workload"))) {
-            if (parse_workload(v, &threads, &iodepth, &luns))
-                return IOM_EXIT_USAGE;
-            workload = v;
-        } else if ((v = optval(argc, argv, &i, "--burst"))) {
-            if (parse_u64(v, 1, MAX_BURST, &burst)) {
-                iom_cli_error(CMD, "--burst=%s: allowed: an integer 1..%u (I/Os issued at once)", v,
-                              MAX_BURST);
-                return IOM_EXIT_USAGE;
-            }
-        } else if ((v = optval(argc, argv, &i, "--seed"))) {
-            if (parse_u64(v, 0, UINT64_MAX, &seed)) {
-                iom_cli_error(CMD, "--seed=%s: allowed: an integer >= 0", v);
-                return IOM_EXIT_USAGE;
-            }
-        } else if ((v = optval(argc, argv, &i, "--des-ios"))) {
-            if (parse_u64(v, 1000, 100000000, &des_ios)) {
-                iom_cli_error(CMD, "--des-ios=%s: allowed: an integer 1000..100000000", v);
-                return IOM_EXIT_USAGE;
-            }
-        } else if ((v = optval(argc, argv, &i, "--output-format"))) {
-            if (!strcmp(v, "json"))
-                json = 1;
-            else if (!strcmp(v, "normal") || !strcmp(v, "text"))
-                json = 0;
-            else {
-                iom_cli_error(CMD, "--output-format=%s: allowed: normal, json", v);
-                return IOM_EXIT_USAGE;
-            }
-        } else if ((v = optval(argc, argv, &i, "--output")) || (v = optval(argc, argv, &i, "-o"))) {
-            if (!*v) {
-                iom_cli_error(CMD, "--output=: needs a file name");
-                return IOM_EXIT_USAGE;
-            }
-            out = v;
-        } else {
-            iom_cli_error(CMD, "%s: unknown option; allowed: fit, --what-if, --workload, --burst, "
-                               "--seed, --des-ios, --output-format, --output, --help", a);
-            return IOM_EXIT_USAGE;
-        }
-    }
-    if (!fitpath) {
+    struct pred_args a;
+    memset(&a, 0, sizeof(a));
+    int prc = parse_pred(argc, argv, &a), rc = IOM_EXIT_USAGE;
+    if (prc) {
+        rc = prc > 0 ? IOM_EXIT_OK : IOM_EXIT_USAGE;
+    } else if (!a.fitpath) {
         iom_cli_error(CMD, "no FIT.json given; 'iomark model fit -o FIT.json SWEEP.json' makes one");
-        return IOM_EXIT_USAGE;
-    }
-    if (!output_ok(out))
-        return IOM_EXIT_USAGE;
-    if (nchk && (nw || burst || threads)) {
+    } else if (a.nchk && (a.nw || a.burst || a.threads)) {
         iom_cli_error(CMD, "--check: predicts the checked points with their own limits; "
                            "not allowed with --what-if, --workload or --burst");
-        return IOM_EXIT_USAGE;
-    }
-    if (nchk) {
-        return check_cmd(fitpath, checks, nchk, json, out, des_ios, seed);
-    }
-    if (!burst && !threads) {
+    } else if (a.nchk) {
+        rc = check_cmd(a.f, a.fitpath, a.checks, a.nchk, a.json, a.out, a.des_ios, a.seed);
+    } else if (!a.burst && !a.threads) {
         iom_cli_error(CMD, "--workload: missing; give --workload threads=T,iodepth=D or --burst N");
-        return IOM_EXIT_USAGE;
+    } else if (a.luns > 1 && (a.burst ? a.burst % a.luns : a.threads % a.luns)) {
+        iom_cli_error(CMD, "--workload=%s: luns=%u must divide %s", a.workload, a.luns,
+                      a.burst ? "--burst (I/Os spread evenly over the LUNs)"
+                              : "threads (thread t runs on LUN t % luns)");
+    } else {
+        rc = predict_cmd(&a);
     }
-    if (luns > 1 && (burst ? burst % luns : threads % luns)) {
-        iom_cli_error(CMD, "--workload=%s: luns=%u must divide %s", workload, luns,
-                      burst ? "--burst (I/Os spread evenly over the LUNs)"
-                            : "threads (thread t runs on LUN t %% luns)");
-        return IOM_EXIT_USAGE;
-    }
-    struct iom_fit *f = load_fit(fitpath);
-    if (!f)
-        return IOM_EXIT_USAGE;
-    struct iom_scenario sc[MAX_SCEN];
-    struct iom_prediction pr[MAX_SCEN];
-    unsigned ns = 1 + nw;
-    memset(sc, 0, sizeof(sc));
-    for (unsigned i = 0; i < ns; i++) {
-        sc[i].limits = f->limits;
-        sc[i].parallelism = f->dev.parallelism;
-        sc[i].svc_scale = 1;
-        sc[i].threads = threads ? threads : 1;
-        sc[i].iodepth = iodepth ? iodepth : 1;
-        sc[i].burst = (unsigned)burst;
-        sc[i].luns = luns;
-        sc[i].des_ios = des_ios;
-        sc[i].seed = seed;
-        if (i == 0) {
-            snprintf(sc[i].name, sizeof(sc[i].name), "as fitted");
-        } else {
-            snprintf(sc[i].name, sizeof(sc[i].name), "what-if %u", i);
-            if (parse_whatif("what-if", whatif[i - 1], &sc[i])) {
-                free(f);
-                return IOM_EXIT_USAGE;
-            }
-        }
-    }
-    int rc = IOM_EXIT_OK;
-    for (unsigned i = 0; i < ns && rc == IOM_EXIT_OK; i++) {
-        int prc = iom_model_predict(f, &sc[i], &pr[i]);
-        if (prc) {
-            iom_cli_error(CMD, "%s: %s", sc[i].name,
-                          prc == -ENOMEM ? "out of memory" : "the model cannot evaluate this case");
-            rc = prc == -ENOMEM ? IOM_EXIT_FAIL : IOM_EXIT_USAGE;
-        }
-    }
-    if (rc == IOM_EXIT_OK) {
-        if (json) {
-            cJSON *pd = iom_model_pred_json(f, fitpath, sc, pr, ns);
-            int w = pd ? iom_json_write(pd, out) : -ENOMEM;
-            cJSON_Delete(pd);
-            if (w) {
-                iom_cli_error(CMD, "--output=%s: %s", out ? out : "-", strerror(-w));
-                rc = IOM_EXIT_FAIL;
-            }
-        } else {
-            FILE *o = out ? fopen(out, "w") : stdout;
-            if (!o) {
-                iom_cli_error(CMD, "--output=%s: %s", out, strerror(errno));
-                rc = IOM_EXIT_FAIL;
-            } else {
-                iom_model_pred_text(o, f, fitpath, sc, pr, ns);
-                if (out && fclose(o)) {
-                    iom_cli_error(CMD, "--output=%s: %s", out, strerror(errno));
-                    rc = IOM_EXIT_FAIL;
-                }
-            }
-        }
-    }
-    free(f);
+    free(a.f);
     return rc;
 }

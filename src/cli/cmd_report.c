@@ -221,15 +221,24 @@ int iom_cmd_report(int argc, char **argv)
         free(specs);
         return status;
     }
-    /* a lab folder (iomark lab --output-dir): its lab report */
-    if (nspec == 1) {
+    /* a lab folder (iomark lab --output-dir): its lab report; any other
+     * folder is refused here, naming both things a RESULT can be */
+    for (int i = 0; i < nspec; i++) {
         struct stat st;
         char lp[4200];
-        snprintf(lp, sizeof(lp), "%s/lab.json", specs[0]);
-        if (stat(specs[0], &st) == 0 && S_ISDIR(st.st_mode) && access(lp, R_OK) == 0) {
+        if (stat(specs[i], &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        snprintf(lp, sizeof(lp), "%s/lab.json", specs[i]);
+        int lab = access(lp, R_OK) == 0;
+        if (lab && nspec == 1) {
             free(specs);
             return lab_report(lp, out, title);
         }
+        iom_cli_error("report", "%s: %s; allowed: result files, or one lab folder (iomark lab "
+                                "--output-dir) holding lab.json", specs[i],
+                      lab ? "a lab folder is reported alone" : "a folder without lab.json");
+        free(specs);
+        return IOM_EXIT_USAGE;
     }
     /* model check/fit documents: predicted and measured curves */
     int mrc = model_report(specs, nspec, out, title);

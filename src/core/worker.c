@@ -328,7 +328,11 @@ static inline int reap(struct iom_worker *w, struct wctx *c, uint64_t now, uint6
         timeout = c->pace.next_due > now ? c->pace.next_due - now : 1000;
     const struct iom_job *job = w->job; /* iodepth_batch_complete_min/max, iodepth_low */
     unsigned mn = job->iodepth_batch_complete_min ? job->iodepth_batch_complete_min : 1;
-    unsigned mx = job->iodepth_batch_complete_max ? job->iodepth_batch_complete_max : c->depth;
+    /* fio HOWTO: iodepth_batch_complete_max "by default ... is equal to the
+     * iodepth_batch_complete_min value"; without either, as many as there are */
+    unsigned mx = job->iodepth_batch_complete_max   ? job->iodepth_batch_complete_max
+                  : job->iodepth_batch_complete_min ? job->iodepth_batch_complete_min
+                                                    : c->depth;
     if (c->low_wait && c->inflight - job->iodepth_low > mn)
         mn = c->inflight - job->iodepth_low;
     mn = mn < c->inflight ? mn : c->inflight;

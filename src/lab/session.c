@@ -601,9 +601,11 @@ int iom_lab_run(struct iom_lab_opts *o, const volatile sig_atomic_t *stop, FILE 
     char kvm_marker[4300];
     snprintf(kvm_marker, sizeof(kvm_marker), "%s/kvm-does-not-boot", o->labdir);
     if (o->accel_auto && access(kvm_marker, F_OK) == 0) {
+        static char reason[4400]; /* o->accel_reason is borrowed; one lab per process */
+        snprintf(reason, sizeof(reason), "auto: a KVM guest did not boot here before (delete "
+                 "%s to try KVM again)", kvm_marker);
         o->accel = "tcg";
-        o->accel_reason = "auto: a KVM guest did not boot here before (delete "
-                          "LABDIR/kvm-does-not-boot to try KVM again)";
+        o->accel_reason = reason;
     }
     fprintf(o->log, "iomark lab: %s; %zu controller(s) x %zu job(s); backing disk %s (%llu MiB)\n",
             strcmp(o->accel, "kvm") == 0 ? "KVM" : "TCG", o->nr_units,
@@ -666,13 +668,16 @@ int iom_lab_run(struct iom_lab_opts *o, const volatile sig_atomic_t *stop, FILE 
         struct iom_lab_unitout *u0 = &uo[groups[g][0]];
         if (!u0->ok && o->accel_auto && strcmp(o->accel, "kvm") == 0 &&
             strstr(u0->reason, "did not boot") && !(stop && *stop)) {
-            fprintf(o->log, "iomark lab: the KVM guest did not boot; falling back to TCG\n");
             FILE *mk = fopen(kvm_marker, "w");
+            int marked = mk != NULL;
             if (mk) {
                 fprintf(mk, "QEMU %s: a guest under KVM sent nothing within %d s (%s)\n",
                         e->qemu_version, 30, u0->reason);
                 fclose(mk);
             }
+            fprintf(o->log, "iomark lab: the KVM guest did not boot; falling back to TCG%s%s%s\n",
+                    marked ? " (later labs too, until " : "", marked ? kvm_marker : "",
+                    marked ? " is deleted)" : "");
             o->accel = "tcg";
             o->accel_reason = "auto: /dev/kvm opened but the KVM guest did not boot within 30 s";
             for (size_t k = 0; k < gsize[g]; k++) {

@@ -153,7 +153,9 @@ static int check_maps(const struct iom_fio_file *f, const struct iom_fio_parse_o
     return 0;
 }
 
-/* rate=/rate_iops=READ,WRITE: iomark paces a thread's reads and writes together, so
+/* rate=/rate_iops=READ,WRITE (one value = that value for each direction, as fio's
+ * io_u.c rate_ddir paces each direction on its own): iomark paces a thread's reads
+ * and writes together, so
  * a read-only pattern takes the read cap, a write-only one the write cap, and a
  * mixed one both caps as one (their sum) when they stand in the rwmixread
  * proportion, which is what fio's two caps add up to; other pairs are refused by
@@ -178,8 +180,8 @@ static void split_rates(struct iom_fio_file *f, const struct iom_fio_parse_opts 
             char why[200];
             *out = 0;
             snprintf(why, sizeof(why), "line %u: %s=%llu,%llu (separate read and write caps "
-                     "with rwmixread=%u: iomark paces reads and writes together, so only caps "
-                     "in that proportion)", st->rate_line, k ? "rate_iops" : "rate",
+                     "with rwmixread=%u; a single value caps each direction in fio: iomark "
+                     "paces reads and writes together, so only caps in that proportion)", st->rate_line, k ? "rate_iops" : "rate",
                      (unsigned long long)v[0], (unsigned long long)v[1], rp);
             not_run(f, po, why);
         }
@@ -294,7 +296,8 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     /* fio: sequential clones of one job on one file each walk the region from
      * its start (offset_increment, not in iomark, would space them); iomark's
      * native --numjobs gives each thread a slice instead */
-    bool seq_clones = !iom_job_random(job) && job->numjobs > 1 && st.filename[0];
+    bool seq_clones = !iom_job_random(job) && job->numjobs > 1 && st.filename[0] &&
+                      !job->offset_increment_bytes;
     if (seq_clones)
         job->seq_same_start = true;
     /* a buffered job says so in every report (fio's default is direct=0, iomark's own is
@@ -406,6 +409,15 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
                     "block per file", sec->line, sec->name, (unsigned long long)size, nf);
     job->size_bytes = st.filesize ? st.filesize : share;
     per_file_io = st.size_given ? share : st.filesize;
+    if (st.filesize && named && job->offset_increment_bytes && job->numjobs > 1) {
+        /* fio (filesetup.c setup_files): the file is filesize bytes and clone k's
+         * region runs from offset + k x offset_increment to its end; size= only
+         * limits the I/O. Here: create the file at filesize, regions to the end */
+        job->create_bytes = st.filesize;
+        job->size_bytes = 0;
+        if (!st.size_given)
+            per_file_io = 0; /* each clone one pass over its own region */
+    }
     if (nf > 1) {
         uint32_t d = job->iodepth;
         job->iodepth = (d + nf - 1) / nf;

@@ -435,13 +435,13 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         return 0;
     }
 
-    if (strchr(v, ',') && (strcmp(n, "bs") == 0 || strcmp(n, "blocksize") == 0 ||
-                           strcmp(n, "bssplit") == 0 || strcmp(n, "blockalign") == 0 ||
-                           strcmp(n, "ba") == 0 || strcmp(n, "rate") == 0 ||
-                           strcmp(n, "rate_iops") == 0))
+    /* rate/rate_iops: one value caps each direction (fio 3.33: rate_iops=1000 on
+     * randrw ran 1000 reads/s and 1000 writes/s), so it is the pair VALUE,VALUE */
+    if ((strchr(v, ',') && (strcmp(n, "bs") == 0 || strcmp(n, "blocksize") == 0 ||
+                            strcmp(n, "bssplit") == 0 || strcmp(n, "blockalign") == 0 ||
+                            strcmp(n, "ba") == 0)) ||
+        strcmp(n, "rate") == 0 || strcmp(n, "rate_iops") == 0)
         return apply_split(kv, job, st, where, err, errlen);
-    if (strcmp(n, "rate") == 0 || strcmp(n, "rate_iops") == 0)
-        *(n[4] == '_' ? &st->rate_iops_split : &st->rate_split) = false; /* one value: all */
     if (strcmp(n, "bs") == 0 || strcmp(n, "blocksize") == 0 || strcmp(n, "bssplit") == 0) {
         job->wbs_bytes = 0; /* one value for reads and writes */
         job->nr_wbssplit = 0;

@@ -281,4 +281,36 @@ for what in group all; do
     fail "exitall, exit_what=$what: long/later ran $il ms (fio 3.33: $fl)"
   fi
 done
+# 10. iodepth_batch_submit=4, iodepth_batch_complete_min=2 on libaio (iodepth 16):
+#     no io_submit carries more than 4 I/Os and io_getevents waits for 2 and takes
+#     at most 2 (fio HOWTO: the maximum defaults to the minimum), as strace shows
+#     for fio 3.33's run of the same file
+cat >ba.fio <<JOB
+[b]
+filename=$WORK/data
+size=16m
+rw=randread
+ioengine=libaio
+direct=1
+iodepth=16
+iodepth_batch_submit=4
+iodepth_batch_complete_min=2
+time_based
+runtime=1
+JOB
+sub_get() { # TRACE: the largest io_submit count, and the most common io_getevents min,max
+  echo "$(grep -oE 'io_submit\([^,]+, [0-9]+' "$1" | awk '{print $2}' | sort -n | tail -1)" \
+       "$(grep -oE 'io_getevents\([^,]+, [0-9]+, [0-9]+' "$1" | awk '{print $2 $3}' | sort | uniq -c | sort -rn | awk 'NR == 1 {print $2}')"
+}
+if command -v strace >/dev/null && dd if=/dev/zero of=data bs=1M count=16 conv=notrunc oflag=direct status=none 2>/dev/null; then
+  fs=""; [ "$HAVE_FIO" = 1 ] && { strace -f -qq -e trace=io_submit,io_getevents -o fio_ba.tr fio ba.fio >/dev/null 2>&1; fs=$(sub_get fio_ba.tr); }
+  ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=io_submit,io_getevents -o ba.tr "$IOMARK" run ba.fio --quiet --output=/dev/null 2>/dev/null \
+    || fail "iomark ba.fio"
+  set -- $(sub_get ba.tr)
+  if [ -n "${1:-}" ] && [ "$1" -le 4 ] && [ "${2:-}" = "2,2" ]; then
+    pass "iodepth_batch_submit=4: at most $1 I/Os per io_submit; io_getevents(min, max) = $2 (fio 3.33: ${fs:-not run})"
+  else
+    fail "iodepth batching: largest io_submit ${1:-none}, io_getevents ${2:-none} (fio 3.33: $fs)"
+  fi
+fi
 finish

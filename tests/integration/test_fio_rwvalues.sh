@@ -33,11 +33,19 @@ rw=randread
 rate_iops=100,50
 runtime=2
 time_based
+[ratesingle]
+stonewall
+rw=randrw
+rate_iops=100
+runtime=2
+time_based
 JOB
 # fio 3.33: rw48 reads all 4096 B, writes all 8192 B; w8 128 writes of 8192 B
 # (1 MiB); seqrw reads 8192 B, writes 16384 B, 1048576 bytes in all; bss (a
 # write-only job) writes only 8192 B blocks: 128; ratemix: a read-only job
-# takes the read cap, ~100 IOPS (fio: 101 reads in 1 s)
+# takes the read cap, ~100 IOPS (fio: 101 reads in 1 s); ratesingle: one
+# rate_iops value caps each direction (fio 3.33, same job: 176 reads and 178
+# writes in 2 s, ~100/s each, not 100/s in all)
 if "$IOMARK" run sp.fio --quiet --output-format=json --output=sp.json 2>err.txt; then
   $PY - sp.json <<'PY' && pass "READ,WRITE block sizes and rates as fio 3.33" || fail "READ,WRITE values"
 import json, sys
@@ -55,6 +63,10 @@ b = j["bss"]["write"]
 assert b["total_ios"] == 128 and b["io_bytes"] == 1048576, b["total_ios"]
 rm = j["ratemix"]["read"]
 assert 150 <= rm["total_ios"] <= 202, rm["total_ios"]  # 100 IOPS x 2 s, a loaded machine may lag
+r, w = j["ratesingle"]["read"], j["ratesingle"]["write"]
+# each direction well above the old 100/s in all; the sum at most 2 x 100/s x 2 s
+# (iomark draws the direction per I/O under one 200/s pacer, so one side may lead)
+assert r["total_ios"] >= 150 and w["total_ios"] >= 150 and r["total_ios"] + w["total_ios"] <= 404, (r["total_ios"], w["total_ios"])
 PY
 else
   fail "READ,WRITE job: $(head -c 300 err.txt)"

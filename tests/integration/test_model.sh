@@ -158,6 +158,7 @@ grep -q "MVA (mean)" $WORK/out && grep -q "DES (tail)" $WORK/out && grep -q "gue
 
 # --check: the fit predicting the sweep's own points agrees with the FIT's predictions
 expect_status 0 "check" -- "$IOMARK" model $FIT --check "$SWEEP" --output-format=json --output=$WORK/chk.json
+[ ! -s $WORK/err ] && pass "check of the FIT's own sweep: no warning" || fail "check warned: $(cat $WORK/err)"
 $PY - "$FIT" $WORK/chk.json <<'PY' && pass "check document" || fail "check document"
 import json, sys
 fit = json.load(open(sys.argv[1])); chk = json.load(open(sys.argv[2]))
@@ -165,6 +166,41 @@ assert chk["type"] == "model_check" and len(chk["points"]) == len(fit["points"])
 for a, b in zip(fit["points"], chk["points"]):
     assert abs(a["predicted"]["iops"] - b["predicted"]["iops"]) < 1e-9 * a["predicted"]["iops"]
 PY
+
+# --check on documents of another target without probe limits: checked, with one warning line
+# (the fixture's target ./t.dat and L = nr_requests 256 x nr_hw_queues 1, read from its probe)
+$PY - "$SWEEP" $WORK/other.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for p in d["points"]:
+    p["result"]["spec"]["targets"] = ["/dev/sdz"]
+    for t in p["result"]["targets"]:
+        t.pop("probe", None)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_status 0 "check of another target" -- "$IOMARK" model $FIT --check $WORK/other.json
+expect_err_has "iomark model: warning: --check=$WORK/other.json; target /dev/sdz, the FIT's is ./t.dat; no queue limits in its probe, so predicted with none (L = 0; the FIT's L = 256)"
+grep -q "L = 0" $WORK/out && pass "check text still printed" || fail "check text: $(head -5 $WORK/out)"
+
+# each given option or file is checked in argv order before a missing one is reported;
+# mistyped names get the nearest known one (edit distance)
+for args in "$FIT --what-if lun_qeue=4|--what-if=lun_qeue=4: unknown key lun_qeue; did you mean lun_queue? allowed: adapter_queue" \
+            "$FIT --what-if lun_queue=abc|--what-if=lun_queue=abc: lun_queue=abc: allowed: an integer 0..1000000" \
+            "$FIT --what-if parallelism=0.5|--what-if=parallelism=0.5: parallelism=0.5: allowed: a number 1..1000000" \
+            "$SWEEP|not a FIT document" \
+            "$WORK/nothere.json|$WORK/nothere.json: cannot read: No such file or directory" \
+            "$FIT --wokload threads=1,iodepth=1|--wokload: unknown option; did you mean --workload?" \
+            "$FIT --workload thread=2,iodepth=1|--workload=thread=2,iodepth=1: unknown key thread; did you mean threads?" \
+            "$FIT --workload threads=3,iodepth=4,luns=2|--workload=threads=3,iodepth=4,luns=2: luns=2 must divide threads (thread t runs on LUN t % luns)" \
+            "fitt $SWEEP|fitt: unknown sub-command; did you mean fit?" \
+            "fit --ouput=$WORK/never.out $SWEEP|--ouput=$WORK/never.out: unknown option of 'model fit'; did you mean --output?"; do
+  a=${args%%|*}; msg=${args#*|}
+  # shellcheck disable=SC2086
+  expect_status 2 "refused in argv order: $a" -- "$IOMARK" model $a --output=$WORK/never.out
+  expect_err_has "$msg"
+  grep -q -e "--workload: missing" -e "%%" $WORK/err && fail "$a: $(cat $WORK/err)" || pass "no missing-option or %% text ($a)"
+  [ ! -e $WORK/never.out ] && pass "nothing written ($a)" || fail "wrote output for $a"
+done
 
 # refusals: one line naming option and value, exit 2, nothing written
 for args in "--what-if lun_queue=abc --workload threads=1,iodepth=1|--what-if=lun_queue=abc: lun_queue=abc: allowed" \

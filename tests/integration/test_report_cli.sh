@@ -63,6 +63,14 @@ expect_err_has "fio_json_13_empty.json: empty file"
 expect_status 2 "missing folder" -- "$IOMARK" report -o $WORK/nope/r.html "$R/fio_json_5.json"
 expect_err_has "folder $WORK/nope does not exist"
 expect_status 2 "bad option" -- "$IOMARK" report --colour=red "$R/fio_json_5.json"
+# a folder is a lab folder (lab.json inside, reported alone) or refused naming both kinds of RESULT
+mkdir -p $WORK/plain $WORK/lab
+cp "$SRCDIR/tests/data/lab/sweep4.lab.json" $WORK/lab/lab.json
+expect_status 2 "folder without lab.json" -- "$IOMARK" report -o $WORK/dir.html $WORK/plain
+expect_err_has "$WORK/plain: a folder without lab.json; allowed: result files, or one lab folder (iomark lab --output-dir) holding lab.json"
+expect_status 2 "lab folder beside a result" -- "$IOMARK" report -o $WORK/dir.html "$R/fio_json_5.json" $WORK/lab
+expect_err_has "$WORK/lab: a lab folder is reported alone; allowed: result files, or one lab folder"
+[ ! -e $WORK/dir.html ] && pass "nothing written for a refused folder" || fail "page written for a refused folder"
 expect_status 0 "to stdout" -- "$IOMARK" report "$R/kdiskmark_text_1.txt"
 grep -q "</html>" $WORK/out && pass "stdout page" || fail "stdout page"
 finish

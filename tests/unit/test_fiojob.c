@@ -469,6 +469,26 @@ static void test_small(void)
     }
     expect_refused("[a]\nrw=randrw\nrate=1m,1m\nrwmixread=70\n", NULL, "line 3",
                    "rate=1048576,1048576 (separate read and write caps");
+    { /* one rate value caps each direction (fio 3.33: rate_iops=1000 on randrw ran
+       * 1000 reads/s and 1000 writes/s; on rw=read only reads exist) */
+        struct iom_fio_file g;
+        char e[600];
+        CHECK(parse("[a]\nrw=randrw\nrate_iops=1000\n[b]\nrw=randrw\nrate=1m\n"
+                    "[c]\nrw=read\nrate_iops=1000\n[d]\nrw=randrw\nrate_iops=0\n",
+                    NULL, &g, e) == 0);
+        CHECK_U64(g.nr_jobs, 4);
+        if (g.nr_jobs == 4) {
+            CHECK_U64(g.jobs[0].job.rate_iops, 2000);
+            CHECK_U64(g.jobs[1].job.rate_bytes_per_s, 2 * MiB);
+            CHECK_U64(g.jobs[2].job.rate_iops, 1000);
+            CHECK_U64(g.jobs[3].job.rate_iops, 0);
+        }
+        iom_fio_file_free(&g);
+    }
+    /* fio 3.33 with rwmixread=70 rate_iops=1000 ran 1000 reads/s and 1000 writes/s
+     * (not 70:30): one pacer cannot do that, so it is refused by name */
+    expect_refused("[a]\nrw=randrw\nrwmixread=70\nrate_iops=1000\n", NULL, "line 4",
+                   "rate_iops=1000,1000 (separate read and write caps");
     expect_refused("[a]\nba=4k,8k\n", NULL, "line 2", "ba=4k,8k (separate read and write");
     expect_refused("[a]\nsize=0%\n", NULL, "line 2", "size=0%");
     expect_refused("[a]\nrw=trim\n", NULL, "line 2", "rw=trim");
