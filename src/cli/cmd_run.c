@@ -131,12 +131,19 @@ int iom_cmd_run(int argc, char **argv)
     struct iom_job replayed = {0}; /* the targets of --replay, used when none are given */
     const char *replay = replay_path(argc, argv);
     if (replay) {
-        int lrc = iom_replay_load(replay, &job, err, sizeof(err));
+        unsigned doc_repeat;
+        int lrc = iom_replay_load_doc(replay, &job, &doc_repeat, err, sizeof(err));
         if (lrc) {
             iom_cli_error("run", "--replay=%s", err);
             iom_job_free(&job);
             return lrc == -ENOMEM ? IOM_EXIT_FAIL : IOM_EXIT_USAGE;
         }
+        if (doc_repeat && repeat > 1)
+            fprintf(stderr, "iomark run: --replay=%s: a --repeat=%u document; its workload %u times "
+                            "(--repeat=%u)\n", replay, doc_repeat, repeat, repeat);
+        else if (doc_repeat)
+            fprintf(stderr, "iomark run: --replay=%s: a --repeat=%u document; its workload once "
+                            "(add --repeat=%u to repeat it as it did)\n", replay, doc_repeat, doc_repeat);
         replayed.targets = job.targets;
         replayed.nr_targets = job.nr_targets;
         job.targets = NULL;

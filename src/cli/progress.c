@@ -34,6 +34,7 @@ static struct {
     double ramp_s, run_s, cool_s;
     bool in_step;             /* between iom_cli_progress_step and its end */
     bool pausing;
+    bool done;                /* the runner's last figures came: the step's final line */
     double pause_s;
     char phase[32];           /* a phase the runner does not drive; "" none */
     char detail[128];
@@ -119,6 +120,10 @@ static void compose(char *buf, size_t len, uint64_t now, bool with_name)
         o = (size_t)snprintf(buf, len, "%s: ", P.cmd);
     if (o >= len)
         return;
+    if (P.done) {
+        snprintf(buf + o, len - o, "done%s%s [eta %s]", P.rates[0] ? ", " : "", P.rates, eta);
+        return;
+    }
     if (P.phase[0] || !P.in_step) {
         snprintf(buf + o, len - o, "%s%s%s [eta %s]", P.phase[0] ? P.phase : "finishing",
                  P.detail[0] ? ", " : "", P.detail, eta);
@@ -189,6 +194,24 @@ static void draw_locked(uint64_t now)
     P.last_draw_ns = now;
 }
 
+/* A status line now (under mu), the next one an interval after the due one. */
+static void status_locked(uint64_t now)
+{
+    draw_locked(now);
+    P.next_status_ns += P.interval_ns;
+    if (P.next_status_ns <= now)
+        P.next_status_ns = now + P.interval_ns;
+}
+
+/* How long past its due time the ticker holds a status line back (under
+ * mu): in a run, up to an interval for the runner's figures of the second
+ * just ended, which print it themselves (iom_cli_progress_rates), so a line
+ * never shows the interval before; elsewhere (pauses, phases) none. */
+static uint64_t status_wait_locked(void)
+{
+    return P.in_step && !P.phase[0] && !P.pausing && !P.done ? P.interval_ns : 0;
+}
+
 static void *ticker(void *arg)
 {
     (void)arg;
@@ -200,11 +223,8 @@ static void *ticker(void *arg)
         if (P.active) {
             if (P.mode == MODE_TTY && now - P.last_draw_ns >= 1000000000u) {
                 draw_locked(now);
-            } else if (P.mode == MODE_STATUS && now >= P.next_status_ns) {
-                draw_locked(now);
-                P.next_status_ns += P.interval_ns;
-                if (P.next_status_ns <= now)
-                    P.next_status_ns = now + P.interval_ns;
+            } else if (P.mode == MODE_STATUS && now >= P.next_status_ns + status_wait_locked()) {
+                status_locked(now);
             }
         }
         pthread_mutex_unlock(&mu);
@@ -290,6 +310,7 @@ void iom_cli_progress_step(const char *name, double ramp_s, double run_s, double
     P.phase[0] = P.detail[0] = P.rates[0] = 0;
     P.step_t0 = now_ns();
     P.active = P.in_step = true;
+    P.done = false;
     if (P.mode == MODE_TTY)
         draw_locked(P.step_t0);   /* at once: a 1 s run is seen */
     pthread_mutex_unlock(&mu);
@@ -323,6 +344,7 @@ void iom_cli_progress_phase(const char *phase, const char *detail)
         P.active = true;
         P.step_t0 = now_ns();
     }
+    P.done = false;
     snprintf(P.phase, sizeof(P.phase), "%s", phase ? phase : "");
     snprintf(P.detail, sizeof(P.detail), "%s", detail ? detail : "");
     if (P.mode == MODE_TTY)
@@ -337,8 +359,11 @@ void iom_cli_progress_rates(double iops, double bytes_per_s)
         snprintf(P.rates, sizeof(P.rates), "%.0f IOPS, %.1f MB/s", iops, bytes_per_s / 1e6);
     else
         snprintf(P.rates, sizeof(P.rates), "%.0f IOPS, %.1f MiB/s", iops, bytes_per_s / 1048576.0);
+    uint64_t now = now_ns();
     if (P.mode == MODE_TTY)
-        draw_locked(now_ns());
+        draw_locked(now);
+    else if (P.mode == MODE_STATUS && P.active && now + P.interval_ns / 2 >= P.next_status_ns)
+        status_locked(now);   /* due (or nearly): with the figures of the second just ended */
     pthread_mutex_unlock(&mu);
 }
 
@@ -357,6 +382,7 @@ void iom_cli_pause(uint64_t ns)
     if (P.active)
         end_locked();
     P.pausing = true;
+    P.done = false;
     P.pause_s = (double)ns / 1e9;
     P.phase[0] = 0;
     uint64_t t0 = P.step_t0 = now_ns();
@@ -382,7 +408,29 @@ void iom_cli_pause(uint64_t ns)
 void iom_cli_progress(const struct iom_progress *p, void *arg)
 {
     (void)arg;
-    iom_cli_progress_rates(p->iops, p->mib_per_s * 1048576.0);
+    if (p->phase != IOM_PHASE_STOP) {
+        iom_cli_progress_rates(p->iops, p->mib_per_s * 1048576.0);
+        return;
+    }
+    /* the run's end, with the last (partial) interval's figures: as fio, a
+     * final status line; the step counts as done for the eta */
+    pthread_mutex_lock(&mu);
+    if (P.in_step) {
+        if (P.mb)
+            snprintf(P.rates, sizeof(P.rates), "%.0f IOPS, %.1f MB/s", p->iops,
+                     p->mib_per_s * 1048576.0 / 1e6);
+        else
+            snprintf(P.rates, sizeof(P.rates), "%.0f IOPS, %.1f MiB/s", p->iops, p->mib_per_s);
+        end_locked();
+        P.active = P.done = true;
+        uint64_t now = now_ns();
+        if (P.mode == MODE_STATUS)
+            status_locked(now);
+        else if (P.mode == MODE_TTY)
+            draw_locked(now);
+        P.active = false;
+    }
+    pthread_mutex_unlock(&mu);
 }
 
 void iom_cli_progress_clear(void)

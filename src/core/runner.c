@@ -267,10 +267,12 @@ static void series_tick(struct ctl *c, uint64_t now)
         c->next_tick = now + c->job->series_interval_ns;
 }
 
-/* About once a second: the progress hook with the last second's rates (all phases). */
+/* About once a second: the progress hook with the last second's rates (all
+ * phases); IOM_PHASE_STOP: once at the end, the rates since the last call. */
 static void progress(struct ctl *c, uint64_t now, int phase)
 {
-    if (!c->hooks || !c->hooks->progress || now - c->last_prog < 1000000000u)
+    if (!c->hooks || !c->hooks->progress || now <= c->last_prog ||
+        (phase != IOM_PHASE_STOP && now - c->last_prog < 1000000000u))
         return;
     struct iom_snapshot *s = c->b; /* free scratch space between ticks */
     take_snapshot(c, s, false);
@@ -561,6 +563,8 @@ static int run_phases(struct ctl *c, int rc)
     }
     if (c->t_meas && !rc)
         finish_series(c);
+    if (!rc)
+        progress(c, c->t_end, IOM_PHASE_STOP); /* the last, partial interval */
     struct iom_result *r = c->r;
     r->warmup_ns = c->t_meas ? c->t_meas - c->t_start : c->t_end - c->t_start;
     r->measured_ns = c->t_meas ? c->t_meas_end - c->t_meas : 0;

@@ -24,7 +24,8 @@ struct iom_progress {
     enum iom_phase phase;
     double elapsed_s;    /* since the start of the run */
     double remaining_s;  /* until the end of the run, < 0 when unknown (size-based) */
-    double iops;         /* over the last second, all phases */
+    double iops;         /* over the last second, all phases (IOM_PHASE_STOP: the
+                          * one call at the end, over the time since the last) */
     double mib_per_s;
 };
 

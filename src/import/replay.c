@@ -85,6 +85,14 @@ static int apply(const char *path, const cJSON *spec, struct iom_job *job, char 
 
 int iom_replay_load(const char *path, struct iom_job *job, char *err, size_t errlen)
 {
+    unsigned repeat;
+    return iom_replay_load_doc(path, job, &repeat, err, errlen);
+}
+
+int iom_replay_load_doc(const char *path, struct iom_job *job, unsigned *repeat, char *err,
+                        size_t errlen)
+{
+    *repeat = 0;
     char *text = NULL;
     int rc = read_all(path, &text);
     if (rc) {
@@ -95,6 +103,14 @@ int iom_replay_load(const char *path, struct iom_job *job, char *err, size_t err
     cJSON *doc = start ? cJSON_Parse(start) : NULL;
     free(text);
     const cJSON *spec = cJSON_GetObjectItemCaseSensitive(doc, "spec");
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(doc, "type");
+    if (!spec && cJSON_IsString(type) && strcmp(type->valuestring, "repeat") == 0) {
+        /* a --repeat document: the workload its runs ran, from run 1 */
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(doc, "repeat");
+        const cJSON *runs = cJSON_GetObjectItemCaseSensitive(doc, "runs");
+        spec = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(runs, 0), "spec");
+        *repeat = cJSON_IsNumber(n) && n->valuedouble >= 1 ? (unsigned)n->valuedouble : 1;
+    }
     if (!cJSON_IsObject(spec)) {
         snprintf(err, errlen, "%s: not an iomark run result (no JSON document with a \"spec\")",
                  path);

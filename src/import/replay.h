@@ -29,4 +29,13 @@
  */
 int iom_replay_load(const char *path, struct iom_job *job, char *err, size_t errlen);
 
+/*
+ * As iom_replay_load, and also a `run --repeat N` document (type "repeat"):
+ * its runs ran one workload, taken from its first run's spec; *repeat is
+ * then the document's N (the caller says whether it replays once or N
+ * times), else 0 (a run or sweep document).
+ */
+int iom_replay_load_doc(const char *path, struct iom_job *job, unsigned *repeat, char *err,
+                        size_t errlen);
+
 #endif

@@ -90,7 +90,7 @@ static int split_rwt(const char *v, char parts[3][256], bool given[3])
         p += len + 1;
     }
     for (int i = n; i < 3; i++) { /* the last value, not ended by a comma, goes on */
-        snprintf(parts[i], 256, "%s", parts[n - 1]);
+        memcpy(parts[i], parts[n - 1], sizeof(parts[i])); /* i >= n: never the same row */
         given[i] = given[n - 1];
     }
     return n;

@@ -2,8 +2,9 @@
 # test_fio_examples.sh - fio's own job corpus (Debian's fio-examples: fio's
 # examples/ folder) through iomark: every file is parsed (--parse-only), and
 # each one iomark accepts is run with its files remapped into a scratch
-# folder, sizes capped at 4 MiB and 250 ms runtimes (FIO_EX_RUNTIME; a run has
-# only to start, do I/O and end). Each file is classified:
+# folder, sizes capped at 4 MiB, 250 ms runtimes (FIO_EX_RUNTIME; a run has
+# only to start, do I/O and end) and no startdelay (1mbs_clients.fio staggers
+# 32 jobs 4 s apart). Each file is classified:
 #   runs | refused by name (engine/zoned only - with the options fio
 #   --enghelp lists for that engine - or other options) |
 #   refused unclearly | crash | hang

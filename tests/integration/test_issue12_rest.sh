@@ -67,9 +67,11 @@ for j in tail size; do
   fi
 done
 if command -v strace >/dev/null; then
-  ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=pread64 -o tr.txt "$IOMARK" run tail.fio --quiet --output=x.json \
+  # one trace file per thread (-ff: no call split by another thread's), each
+  # fd with its path (-y): only the reads of t.dat
+  ASAN_OPTIONS=detect_leaks=0 strace -f -ff -y -qq -e trace=pread64 -o tr "$IOMARK" run tail.fio --quiet --output=x.json \
     --output-format=json >/dev/null 2>&1 || true
-  offs=$(grep -E ', 4096, [0-9]+\) += 4096' tr.txt | sed -E 's/.*, ([0-9]+)\) += 4096/\1/' | tr '\n' ' ')
+  offs=$(cat tr.* | grep -F "<$WORK/t.dat>" | grep -E ', 4096, [0-9]+\) += 4096' | sed -E 's/.*, ([0-9]+)\) += 4096/\1/' | tr '\n' ' ')
   [ "$offs" = "0 4096 8192 12288 16384 20480 24576 " ] && pass "tail.fio: offsets 0..24576 once each (strace)" \
     || fail "tail.fio: offsets read: $offs"
 fi

@@ -28,6 +28,13 @@ sed -n 's/.*measuring \([0-9]*\)\/4 s.*\[eta \([0-9][0-9]\):\([0-9][0-9]\)\].*/\
   awk '{ d = $1 + $2 * 60 + $3 - 4; if (d < -1 || d > 1) bad = 1; n++ } END { exit (bad || n < 2) }'  && pass "measured seconds + eta = runtime" || fail "measuring+eta != 4: $(cat "$WORK/err")"
 grep -q "run 1/1 $WORK/a.dat: \(warm-up\|measuring\)" "$WORK/err" && pass "line names run k/N, target and phase" || fail "line lacks run/target/phase: $(head -2 "$WORK/err")"
 grep -q "MiB/s" "$WORK/err" && pass "run's rates in MiB/s (as its table)" || fail "no MiB/s: $(cat "$WORK/err")"
+# as fio: a final line with the last (partial) interval's figures, and the
+# lines in the run carry the figures of the second just ended, not none
+tail -1 "$WORK/err" | grep -qE "^run 1/1 $WORK/a.dat: done, [0-9]+ IOPS, [0-9.]+ MiB/s \[eta 00:00\]$" \
+  && pass "final line: done, with figures" || fail "last line: $(tail -1 "$WORK/err")"
+[ "$(grep -c ': done' "$WORK/err")" = 1 ] && pass "one final line" || fail "final lines: $(grep -c ': done' "$WORK/err")"
+n=$(grep -c "measuring" "$WORK/err"); f=$(grep -cE "measuring [0-9]+/4 s, [0-9]+ IOPS" "$WORK/err")
+[ "$f" -ge 1 ] && [ "$f" = "$n" ] && pass "all $n measuring lines with figures" || fail "lines without figures: $(cat "$WORK/err")"
 
 # --- no --status-interval, not a terminal: nothing
 expect_status 0 "run without --status-interval" -- "$IOMARK" run --runtime=1s --size=16M "$WORK/a.dat"

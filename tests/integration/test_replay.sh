@@ -46,5 +46,24 @@ expect_status 2 "replay of a file without a spec" -- "$IOMARK" run --replay x.js
 expect_err_has "x.json: not an iomark run result"
 [ ! -e t3.dat.bak ] && [ ! -e nope.json ] && pass "nothing written on refusal" || fail "refusal wrote files"
 
+# a --repeat document: its workload (run 1's spec), once unless --repeat is
+# given, and one line on stderr saying which
+"$IOMARK" run --repeat=2 --ioengine=null --rw=randwrite --bs=8k --iodepth=4 --runtime=200ms --size=8M \
+  --output-format=json --output=rep.json --quiet rep.dat 2>/dev/null || fail "repeat run failed"
+expect_status 0 "replay a --repeat document" -- "$IOMARK" run --replay=rep.json --runtime=100ms --output-format=json --output=rp1.json
+[ "$(wc -l <"$WORK/err")" = 1 ] && grep -qF "a --repeat=2 document; its workload once (add --repeat=2" "$WORK/err" \
+  && pass "says: once" || fail "stderr: $(cat "$WORK/err")"
+$PY - rep.json rp1.json <<'PY' && pass "replayed run 1's workload once" || fail "replayed workload differs"
+import json, sys
+a = json.load(open(sys.argv[1]))["runs"][0]["spec"]; d = json.load(open(sys.argv[2])); b = d["spec"]
+keys = ("rw", "bs_bytes", "iodepth", "ioengine", "targets")
+print([(k, a[k], b[k]) for k in keys])
+sys.exit(0 if d["type"] == "run" and all(a[k] == b[k] for k in keys) and (a["rw"], a["bs_bytes"], a["iodepth"]) == ("randwrite", 8192, 4) else 1)
+PY
+expect_status 0 "replay a --repeat document with --repeat=2" -- "$IOMARK" run --replay=rep.json --repeat=2 --runtime=100ms --output-format=json --output=rp2.json
+grep -qF "a --repeat=2 document; its workload 2 times (--repeat=2)" "$WORK/err" && pass "says: 2 times" || fail "stderr: $(cat "$WORK/err")"
+$PY -c "import json,sys; d=json.load(open('rp2.json')); sys.exit(0 if d['type']=='repeat' and len(d['runs'])==2 and d['runs'][0]['spec']['rw']=='randwrite' else 1)" \
+  && pass "2 runs of the replayed workload" || fail "rp2.json: $(head -c 300 rp2.json)"
+
 echo "$passes passed, $fails failed"
 [ "$fails" = 0 ]
