@@ -311,8 +311,10 @@ uint64_t iom_offgen_next(struct iom_offgen *g, uint32_t bs)
         uint64_t span = g->len / g->stride * g->stride;
         pos = __atomic_fetch_add(g->shared_next, g->stride, __ATOMIC_RELAXED) % span;
     } else {
-        if (g->next + bs > g->len)
+        if (g->next + bs > g->len) {
             g->next = 0;
+            g->passes++;
+        }
         pos = g->next;
         g->next += g->stride;
     }
@@ -352,8 +354,10 @@ uint64_t iom_offgen_take(struct iom_offgen *g, uint32_t *bs)
     }
     if (got * g->align < *bs)
         *bs = (uint32_t)(got * g->align);
-    if (g->map_left == 0)
+    if (g->map_left == 0) {
         map_reset(g); /* the pass is complete: the next one starts */
+        g->passes++;
+    }
     return g->start + u * g->align;
 }
 

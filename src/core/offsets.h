@@ -80,6 +80,8 @@ struct iom_offgen {
     /* job->random_map: each alignment unit once per pass (see iom_offgen_take) */
     uint64_t *map, *map1;      /* bitmap mode: used units, and full 64-unit words; owned */
     uint64_t map_n, map_left;  /* units in the map, units not yet used this pass */
+    uint64_t passes;           /* passes completed: random map emptied, or a sequential
+                                  walk wrapped to the start (not with seq_shared) */
     bool perm;                 /* permutation mode (regions too large for a bitmap) */
     uint64_t perm_mask, perm_x, perm_a, perm_c, perm_m;
     unsigned perm_shift;

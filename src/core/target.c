@@ -434,6 +434,11 @@ int iom_target_open(const struct iom_job *job, struct iom_target *t, char *err, 
                         t->path);
         return open_failed(err, errlen, e, t->path);
     }
+    if (job->fadvise) { /* fio's fadvise_hint at open (ioengines.c td_io_open_file) */
+        int adv = job->fadvise == 3 || (job->fadvise == 1 && iom_job_random(job))
+                      ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL;
+        (void)posix_fadvise(t->fd, (off_t)t->region_start, (off_t)t->region_len, adv);
+    }
     return 0;
 }
 

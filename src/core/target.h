@@ -71,8 +71,11 @@ int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
 int iom_target_invalidate(const struct iom_target *t, char *err, size_t errlen);
 
 /* Open for the run with the job's flags (O_DIRECT, O_DSYNC/O_SYNC, read or
- * read-write). Sets t->fd. Returns 0 or -errno with err filled (a filesystem
- * refusing O_DIRECT gets a message suggesting --direct=0). */
+ * read-write). Sets t->fd. With job->fadvise, advises the kernel of the pattern
+ * over [region_start, +region_len) as fio's fadvise_hint does at open
+ * (POSIX_FADV_RANDOM turns readahead off; a refused advice is ignored).
+ * Returns 0 or -errno with err filled (a filesystem refusing O_DIRECT gets a
+ * message suggesting --direct=0). */
 int iom_target_open(const struct iom_job *job, struct iom_target *t, char *err, size_t errlen);
 
 /* Close the fd; remove the file when remove_created and prepare() made it. */

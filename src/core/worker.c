@@ -66,6 +66,7 @@ struct wctx {
     int engine_up;
     uint64_t issued_bytes, limit;
     bool limit_hit;
+    uint64_t passes;              /* w->gen.passes when last seen (invalidate at each pass) */
     struct iom_pacer pace;
     struct iom_think think;
     uint32_t next_len;            /* the next I/O's size once drawn, 0 before */
@@ -223,6 +224,12 @@ static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now,
         struct iom_io *io = &c->slots[c->free_stack[--c->nfree]];
         io->len = c->next_len;
         c->next_len = 0;
+        if (w->gen.passes != c->passes) { /* a new pass: fio drops the cache again */
+            char ie[160];                 /* (io_u.c loop_cache_invalidate; buffered) */
+            c->passes = w->gen.passes;
+            if (job->invalidate && !job->direct)
+                (void)iom_target_invalidate(w->target, ie, sizeof(ie));
+        }
         io->offset = iom_offgen_take(&w->gen, &io->len); /* may shorten it (random_map) */
         io->is_write = w->gen.wbs_own ? c->next_write : !iom_offgen_is_read(&w->gen);
         io->start_ns = iom_pacer_take(&c->pace, now, io->len); /* latency from the intended start */

@@ -203,6 +203,7 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     snprintf(st.jobname, sizeof(st.jobname), "%s", sec->name);
     /* fio's defaults: rw=read, bs=4k, iodepth=1, psync, buffered, no runtime limit */
     iom_job_defaults(job);
+    job->fadvise = 1; /* fio's fadvise_hint=1: RANDOM or SEQUENTIAL by the pattern */
     job->rw = IOM_RW_READ;
     job->direct = false;
     strcpy(job->ioengine, "psync");
@@ -306,7 +307,7 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
              seq_clones ? "sequential clones each cover the whole region from its start (fio); " : "",
              job->direct ? "" : "buffered I/O through the page cache (direct=0, fio's default); ",
              job->direct ? ""
-             : job->invalidate ? "invalidate=1: cached pages dropped before the run (fio's default)"
+             : job->invalidate ? "invalidate=1: cached pages dropped before the run and at each pass (fio's default)"
                                : "invalidate=0: cached pages kept");
     size_t nl = strlen(fj->note);
     if (nl >= 2 && strcmp(fj->note + nl - 2, "; ") == 0)

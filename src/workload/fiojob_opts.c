@@ -367,6 +367,15 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         return fio_bool(kv, &st->norandommap, err, errlen);
     if (strcmp(n, "invalidate") == 0)
         return fio_bool(kv, &st->invalidate, err, errlen);
+    if (strcmp(n, "fadvise_hint") == 0) { /* fio's HOWTO: 0, 1, sequential, random */
+        static const char *const adv[] = {"0", "1", "sequential", "random"};
+        for (uint8_t i = 0; i < 4; i++)
+            if (strcmp(v, adv[i]) == 0) {
+                job->fadvise = i;
+                return 0;
+            }
+        return fail(err, errlen, "%s: fadvise_hint=%s: 0, 1, sequential or random", where, v);
+    }
     if (strcmp(n, "do_verify") == 0)
         return fio_bool(kv, &st->do_verify, err, errlen);
     if (strcmp(n, "random_generator") == 0) {

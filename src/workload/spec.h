@@ -78,8 +78,13 @@ struct iom_job {
     bool random_map;             /* random patterns visit each block once per pass (fio's
                                     default random map; false = draw with replacement, fio's
                                     norandommap); core/offsets.h says how */
-    bool invalidate;             /* drop the target's cached pages before the run (fio's
-                                    invalidate: POSIX_FADV_DONTNEED, BLKFLSBUF on a device) */
+    bool invalidate;             /* drop the target's cached pages before the run and at each
+                                    new pass over the region (fio's invalidate, io_u.c
+                                    loop_cache_invalidate: POSIX_FADV_DONTNEED, BLKFLSBUF on a
+                                    device); buffered I/O only at each pass */
+    uint8_t fadvise;             /* posix_fadvise advice given at open over the region (fio's
+                                    fadvise_hint): 0 none, 1 by pattern (RANDOM for a random
+                                    job, else SEQUENTIAL), 2 SEQUENTIAL, 3 RANDOM */
     bool seq_same_start;         /* DiskSpd without -T: every sequential thread walks the whole
                                     region from its start (0 = disjoint slices, fio's way) */
 

@@ -49,6 +49,15 @@ new_loop() {
   if [ -n "${2:-}" ]; then LOOP_DEV=$(losetup -f --show --sector-size "$2" "$1"); else LOOP_DEV=$(losetup -f --show "$1"); fi
   LOOPS+=("$LOOP_DEV")
 }
+# drop_loop DEV: detach DEV now and forget it, so the cleanup at exit does not
+# detach the same name again once another test has attached it (a free loop
+# name is reused at once: a concurrent test's device was detached that way)
+drop_loop() {
+  local keep=() l
+  losetup -d "$1" 2>/dev/null || true
+  for l in "${LOOPS[@]:-}"; do [ -n "$l" ] && [ "$l" != "$1" ] && keep+=("$l"); done
+  LOOPS=("${keep[@]:-}")
+}
 finish() {
   echo "$passes passed, $fails failed"
   [ "$fails" = 0 ]

@@ -47,7 +47,7 @@ t = json.load(open(sys.argv[1]))["total"]["read"]
 print(t["errors"], t["ios"])
 sys.exit(0 if t["errors"] == 16 and t["ios"] == 240 else 1)
 PY
-losetup -d $L 2>/dev/null || true
+drop_loop $L
 umount $WORK/fuse 2>/dev/null || { sleep 1; umount -l $WORK/fuse; }
 MOUNTS=()
 wait $fpid 2>/dev/null || true
