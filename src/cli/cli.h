@@ -93,9 +93,12 @@ int iom_cmd_profiles(int argc, char **argv);
 int iom_cmd_model(int argc, char **argv);
 
 /* `iomark run` front ends (cmd_run_jobfile.c). The index of the first
- * argument that is a fio job file (see iom_fio_is_jobfile), or 0. */
+ * argument that is a fio job file (see iom_fio_is_jobfile); minus the index
+ * of an argument ending in .fio or .ini that does not exist (a mistyped job
+ * file, never a target to create); or 0. */
 int iom_cli_find_jobfile(int argc, char **argv);
-/* Run the fio job file argv[jobfile]; the other arguments are --options. */
+/* Run the fio job file argv[jobfile]; the other arguments are --options.
+ * A negative jobfile (see above) is refused: "job file not found", exit 2. */
 int iom_cmd_run_jobfile(int argc, char **argv, int jobfile);
 /* Take --profile NAME / --profile=NAME out of argv (argc shrinks) and apply
  * the profile to job. 0 when absent or applied; IOM_EXIT_USAGE after

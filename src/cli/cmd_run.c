@@ -118,6 +118,8 @@ int iom_cmd_run(int argc, char **argv)
     if (iom_cli_take_repeat("run", &argc, argv, &repeat))
         return IOM_EXIT_USAGE;
     int jobfile = iom_cli_find_jobfile(argc, argv);
+    if (jobfile < 0) /* a missing *.fio / *.ini: refused, never created as a target */
+        return iom_cmd_run_jobfile(argc, argv, jobfile);
     if (jobfile && repeat > 1) {
         iom_cli_error("run", "--repeat: not available with a fio job file (%s)", argv[jobfile]);
         return IOM_EXIT_USAGE;

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/progress.h"
@@ -24,6 +26,14 @@ int iom_cli_find_jobfile(int argc, char **argv)
             continue;
         if (iom_fio_is_jobfile(argv[i]))
             return i;
+        /* a mistyped job file name is not a target to create; a bare --name
+         * before it may take it as its value (--output x.fio) */
+        size_t l = strlen(argv[i]);
+        struct stat st;
+        bool value = argv[i - 1][0] == '-' && !strchr(argv[i - 1], '=');
+        if (!value && l > 4 && (!strcmp(argv[i] + l - 4, ".fio") || !strcmp(argv[i] + l - 4, ".ini")) &&
+            stat(argv[i], &st) != 0 && errno == ENOENT)
+            return -i;
     }
     return 0;
 }
@@ -189,6 +199,11 @@ static int parse_args(int argc, char **argv, int jf, struct jf_args *a)
             char err[300];
             struct iom_job dummy;
             iom_job_defaults(&dummy);
+            if (strcmp(name, "output-format") == 0 &&
+                (!v || (strcmp(v, "normal") && strcmp(v, "json") && strcmp(v, "json+")))) {
+                iom_cli_error(CMD, "--output-format=%s: allowed: normal, json, json+", v ? v : "");
+                return IOM_EXIT_USAGE;
+            }
             if (strcmp(name, "output-format") == 0)
                 a->json_plus = v && strcmp(v, "json+") == 0;
             if (strcmp(name, "output-format") == 0 && a->json_plus)
@@ -279,6 +294,56 @@ static int emit(const struct iom_fio_file *ff, struct iom_result *const *res,
     return 0;
 }
 
+/* write_*_log=PREFIX: the folder of each log must exist and be writable
+ * before anything runs (fio_log.c writes PREFIX_bw.N.log after the run) */
+static int check_logs(const char *label, const struct iom_fio_job *fj)
+{
+    static const char *const opt[3] = {"write_bw_log", "write_lat_log", "write_iops_log"};
+    static const int kind[3] = {IOM_FIO_LOG_BW, IOM_FIO_LOG_LAT, IOM_FIO_LOG_IOPS};
+    for (int k = 0; k < 3; k++) {
+        const char *p = fj->log_name[kind[k]];
+        const char *slash = strrchr(p, '/');
+        if (!p[0] || !slash)
+            continue; /* not written, or in the working folder */
+        char dir[IOM_FIO_LOG_NAME];
+        snprintf(dir, sizeof(dir), "%.*s", slash == p ? 1 : (int)(slash - p), p);
+        struct stat st;
+        const char *why = stat(dir, &st) ? strerror(errno)
+                          : !S_ISDIR(st.st_mode) ? "not a folder"
+                          : access(dir, W_OK | X_OK) ? strerror(errno) : NULL;
+        if (why) {
+            iom_cli_error(label, "%s=%s: the log folder %s: %s; name an existing folder", opt[k],
+                          p, dir, why);
+            return IOM_EXIT_USAGE;
+        }
+    }
+    return 0;
+}
+
+/* Under an MPI launcher each rank runs the job file on its own: --output
+ * must name one file per rank with %r (the rank, from the launcher's
+ * OMPI_COMM_WORLD_RANK, PMI_RANK or PMIX_RANK), or the ranks overwrite one
+ * another's report. out holds the expanded name. */
+static int mpi_output(struct iom_run_opts *ro, char *out, size_t outlen)
+{
+    const char *size = getenv("OMPI_COMM_WORLD_SIZE") ? getenv("OMPI_COMM_WORLD_SIZE")
+                                                      : getenv("PMI_SIZE");
+    const char *rank = getenv("OMPI_COMM_WORLD_RANK") ? getenv("OMPI_COMM_WORLD_RANK")
+                       : getenv("PMI_RANK") ? getenv("PMI_RANK") : getenv("PMIX_RANK");
+    if (!ro->output_path || (!size && !rank) || (size && strcmp(size, "1") == 0))
+        return 0;
+    const char *r = strstr(ro->output_path, "%r");
+    if (!r || !rank) {
+        iom_cli_error(CMD, "--output=%s: under an MPI launcher every rank runs the job file and "
+                      "writes its own report; put %%r (the rank) in the name, e.g. out.%%r.json",
+                      ro->output_path);
+        return IOM_EXIT_USAGE;
+    }
+    snprintf(out, outlen, "%.*s%s%s", (int)(r - ro->output_path), ro->output_path, rank, r + 2);
+    ro->output_path = out;
+    return 0;
+}
+
 int iom_cmd_run_jobfile(int argc, char **argv, int jf)
 {
     struct jf_args a;
@@ -289,8 +354,16 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
     struct iom_target **tg = NULL;
     struct iom_result **res = NULL;
     char err[4096];
+    char outname[4096];
+    if (jf < 0) {
+        iom_cli_error(CMD, "%s: job file not found (a name ending in .fio or .ini is taken for "
+                      "a fio job file, never for a target)", argv[-jf]);
+        return IOM_EXIT_USAGE;
+    }
     int status = parse_args(argc, argv, jf, &a);
     a.ro.repeat_targets = true; /* fio: a file named twice is two file entries */
+    if (!status && !a.ro.help)
+        status = mpi_output(&a.ro, outname, sizeof(outname));
     if (status || a.ro.help) {
         if (a.ro.help)
             jobfile_usage(stdout);
@@ -353,7 +426,9 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
             }
             continue;
         }
-        status = iom_cli_check(label, &fj->job, &a.ro, tg[i]);
+        status = check_logs(label, fj);
+        if (!status)
+            status = iom_cli_check(label, &fj->job, &a.ro, tg[i]);
         if (status)
             goto out;
     }
@@ -369,7 +444,10 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
             goto out;
         }
     }
-    /* each job's notes (buffered I/O, invalidate) go into the report only (text and JSON) */
+    /* each job's notes (buffered I/O, invalidate): on stderr, and in the report (text, JSON) */
+    for (uint32_t i = 0; i < ff.nr_jobs && !a.ro.quiet; i++)
+        if (ff.jobs[i].note[0])
+            fprintf(stderr, "iomark run: note: [%s] %s\n", ff.jobs[i].jobname, ff.jobs[i].note);
     for (uint32_t i = 0; i < ff.nr_ignored; i++)
         fprintf(stderr, "iomark run: ignored (--ignore-unknown): %s\n", ff.ignored[i]);
 

@@ -298,6 +298,7 @@ static void show_pcts(FILE *f, const struct iom_io_stats *s, const struct iom_fi
 {
     size_t np;
     const double *ps = pct_list(fj, &np);
+    int prec = fj && fj->nr_pcts ? (int)fj->pct_precision : 2; /* fio: "%{p+3}.{p}f" */
     uint64_t v[IOM_FIO_MAX_PCTS > NR_FIO_PCTS ? IOM_FIO_MAX_PCTS : NR_FIO_PCTS];
     uint64_t minv = UINT64_MAX, maxv = 0;
     for (size_t j = 0; j < np; j++) {
@@ -331,13 +332,25 @@ static void show_pcts(FILE *f, const struct iom_io_stats *s, const struct iom_fi
         uint64_t x = v[j];
         for (int i = 0; i < scale; i++)
             x = (x + 999) / 1000;
-        fprintf(f, " %5.2fth=[%*llu]%c", ps[j], width, (unsigned long long)x,
+        fprintf(f, " %*.*fth=[%*llu]%c", prec + 3, prec, ps[j], width, (unsigned long long)x,
                 last ? '\n' : ',');
         if (last)
             break;
         if (j % (size_t)per_line == (size_t)per_line - 1)
             fprintf(f, "\n");
     }
+}
+
+/* fio 3.33 stat.c convert_agg_kbytes_percent(): a job's mean bandwidth (KiB/s,
+ * its whole part: fio passes it as an int) as a share of its group's aggregate
+ * (bytes/s), at most 100% (100% when the aggregate is 1 KiB/s or less): per= of
+ * the bw line and the JSON's bw_agg */
+static double agg_percent(double mean_kib, uint64_t agg_bytes)
+{
+    if (agg_bytes <= 1024)
+        return 100.0;
+    double per = (double)(long long)mean_kib * 100.0 / ((double)agg_bytes / 1024.0);
+    return per > 100.0 ? 100.0 : per;
 }
 
 static void show_samples(FILE *f, const struct unit *u, int d, const struct grp *gr)
@@ -355,7 +368,7 @@ static void show_samples(FILE *f, const struct unit *u, int d, const struct grp 
             mx = kib[i];
     }
     dev = sample_stddev(kib, n, &mean);
-    double per = gr->agg[d] ? mean * 1024.0 * 100.0 / (double)gr->agg[d] : 0;
+    double per = agg_percent(mean, gr->agg[d]);
     fprintf(f, "   bw (%5s/s): min=%5llu, max=%5llu, per=%3.2f%%, avg=%5.02f, stdev=%5.02f, "
                "samples=%u\n", "KiB", (unsigned long long)mn, (unsigned long long)mx, per, mean,
             dev, n);
@@ -606,7 +619,7 @@ static cJSON *dir_obj(const struct unit *u, int d, const struct grp *gr, bool pl
     dev = sample_stddev(kib, n, &mean);
     cJSON_AddNumberToObject(o, "bw_min", floor(mn));
     cJSON_AddNumberToObject(o, "bw_max", floor(mx));
-    cJSON_AddNumberToObject(o, "bw_agg", gr->agg[d] && n ? mean * 1024.0 * 100.0 / (double)gr->agg[d] : 0);
+    cJSON_AddNumberToObject(o, "bw_agg", n ? agg_percent(mean, gr->agg[d]) : 0);
     cJSON_AddNumberToObject(o, "bw_mean", mean);
     cJSON_AddNumberToObject(o, "bw_dev", dev);
     cJSON_AddNumberToObject(o, "bw_samples", n);

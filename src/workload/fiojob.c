@@ -120,12 +120,37 @@ static int format_name(char *out, const char *fmt, const char *job, uint32_t clo
     return 0;
 }
 
-static const char *map_name(const struct iom_fio_parse_opts *po, const char *name)
+/* --filename-map: TO for a file named FROM, or NULL; marks the map used in *used */
+static const char *map_name(const struct iom_fio_parse_opts *po, const char *name, uint32_t *used)
 {
-    for (uint32_t i = 0; po && i < po->nr_maps; i++)
-        if (strcmp(po->map_from[i], name) == 0)
+    for (uint32_t i = 0; po && i < po->nr_maps; i++) {
+        if (strcmp(po->map_from[i], name) == 0) {
+            *used |= 1u << i;
             return po->map_to[i];
+        }
+    }
     return NULL;
+}
+
+/* Refuse a --filename-map whose FROM named no file of any job (it would be
+ * silently ignored and the job would run on the file it was to replace);
+ * err names the map and the job file's own file names. */
+static int check_maps(const struct iom_fio_file *f, const struct iom_fio_parse_opts *po,
+                      char *err, size_t errlen)
+{
+    for (uint32_t i = 0; po && i < po->nr_maps; i++) {
+        if (f->maps_used & (1u << i))
+            continue;
+        size_t o = (size_t)snprintf(err, errlen, "--filename-map=%s=%s: %s is no file of the "
+                                    "job file; its files: ", po->map_from[i], po->map_to[i],
+                                    po->map_from[i]);
+        for (uint32_t j = 0; j < f->nr_jobs && o < errlen; j++)
+            for (uint32_t t = 0; t < f->jobs[j].job.nr_targets && o < errlen; t++)
+                o += (size_t)snprintf(err + o, errlen - o, "%s%s", j || t ? ", " : "",
+                                      f->jobs[j].job.targets[t]);
+        return -EINVAL;
+    }
+    return 0;
 }
 
 /* rate=/rate_iops=READ,WRITE (one value = that value for each direction, as fio's
@@ -256,6 +281,7 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
              st.random_generator[0] ? st.random_generator : "tausworthe");
     fj->nr_pcts = st.nr_pcts;
     memcpy(fj->pcts, st.pcts, sizeof(fj->pcts));
+    fj->pct_precision = st.nr_pcts ? st.pct_precision : 2;
     for (int k = 0; k < 3; k++)
         if (st.log_on[k])
             snprintf(fj->log_name[k], sizeof(fj->log_name[k]), "%s",
@@ -353,14 +379,14 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     }
     for (uint32_t i = 0; i < k; i++) {
         char path[2100];
-        const char *m = map_name(po, files[i]);
+        const char *m = map_name(po, files[i], &f->maps_used);
         if (m)
             snprintf(path, sizeof(path), "%s", m);
         else if (st.directory[0] && files[i][0] != '/')
             snprintf(path, sizeof(path), "%s/%s", st.directory, files[i]);
         else
             snprintf(path, sizeof(path), "%s", files[i]);
-        const char *m2 = map_name(po, path);
+        const char *m2 = map_name(po, path, &f->maps_used);
         if (iom_job_add_target(job, m2 ? m2 : path))
             return -ENOMEM;
     }
@@ -513,6 +539,7 @@ int iom_fio_parse_text(const char *text, const struct iom_fio_parse_opts *po,
         out->jobs[i].job.exitall = exitall;
     out->nr_steps = step + 1;
     out->nr_groups = group + 1;
+    rc = check_maps(out, po, err, errlen);
 out:
     free(lx.kv);
     free(lx.sec);
@@ -540,7 +567,7 @@ int iom_fio_parse_file(const char *path, const struct iom_fio_parse_opts *po,
         if (len < cap - 1)
             break;
         if (cap >= (size_t)16 << 20) {
-            rc = fail(err, errlen, "%s: larger than 16 MiB; not a job file", path);
+            rc = fail(err, errlen, "16 MiB or larger; not a job file");
             break;
         }
         char *t = realloc(text, cap * 2);
@@ -557,7 +584,7 @@ int iom_fio_parse_file(const char *path, const struct iom_fio_parse_opts *po,
         return -ENOMEM;
     text[len] = '\0';
     if (!rc && memchr(text, '\0', len))
-        rc = fail(err, errlen, "%s: contains NUL bytes; not a job file", path);
+        rc = fail(err, errlen, "contains NUL bytes; not a job file");
     if (!rc)
         rc = iom_fio_parse_text(text, po, out, err, errlen);
     free(text);

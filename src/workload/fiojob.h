@@ -72,6 +72,9 @@ struct iom_fio_job {
     uint32_t nr_pcts;            /* percentile_list: nr_pcts values in [0, 100], ascending
                                     (fio sorts them); 0 = fio's default list */
     double pcts[IOM_FIO_MAX_PCTS];
+    uint32_t pct_precision;      /* decimals fio prints the percentiles with: the most digits
+                                    typed after a '.' in percentile_list (fio 3.33 prints
+                                    99.9:50:1 as 1.0th, 50.0th, 99.9th); 2 for the default */
     /* write_bw_log / write_lat_log / write_iops_log: the file prefix of each log
      * ("" = not written; a bare option takes the job's name, as fio), averaged over
      * log_avg_msec (0 = one line per I/O), with the offset column when log_offset */
@@ -90,6 +93,7 @@ struct iom_fio_file {
     char ignored[IOM_FIO_MAX_IGNORED][200];
     uint32_t nr_refused;         /* without ignore_unknown: the same lines, refused at once */
     char refused[IOM_FIO_MAX_IGNORED][200];
+    uint32_t maps_used;          /* bit i: --filename-map i named a file of some job */
 };
 
 struct iom_fio_parse_opts {

@@ -98,6 +98,7 @@ struct state {
     bool unlink;                    /* unlink=1: remove the job's files at its end */
     uint32_t nr_pcts;               /* percentile_list (sorted), 0 = fio's default list */
     double pcts[IOM_FIO_MAX_PCTS];
+    uint32_t pct_precision;         /* the most digits typed after a '.' in percentile_list */
     bool log_on[3];                 /* write_bw_log, write_lat_log, write_iops_log given */
     char log_name[3][IOM_FIO_LOG_NAME]; /* their prefixes ("" = the job's name) */
     uint32_t log_avg_msec;

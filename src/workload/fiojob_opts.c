@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "workload/args.h"
 #include "workload/options.h"
 #include "workload/units.h"
 
@@ -226,9 +227,16 @@ static int apply_pct_list(const char *where, const char *v, struct state *st, ch
 {
     uint32_t n = 0;
     const char *p = v;
+    st->pct_precision = 0;
     while (*p) {
         char *end;
         double x = strtod(p, &end);
+        const char *dot = memchr(p, '.', (size_t)(end - p));
+        uint32_t digits = 0;
+        while (dot && dot[1 + digits] >= '0' && dot[1 + digits] <= '9')
+            digits++;
+        if (digits > st->pct_precision)
+            st->pct_precision = digits; /* fio prints every percentile with this many decimals */
         if (end == p || (*end && *end != ':') || !(x >= 0.0 && x <= 100.0) ||
             n == IOM_FIO_MAX_PCTS)
             return fail(err, errlen, "%s: percentile_list=%s: up to %d numbers from 0 to 100 "
@@ -594,6 +602,22 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
             st->seed_given = true;
         return 0;
     }
-    snprintf(err, errlen, "%s: %s%s%s", where, n, *v ? "=" : "", v);
+    /* a misspelt name on the command line: the nearest fio name iomark runs, within an
+     * edit distance of 2 (workload/args.h), so a real fio option outside the subset
+     * (end_fsync) is not taken for a typo */
+    const char *near = NULL;
+    unsigned nd = 5;
+    for (size_t i = 0; !line && i < sizeof(native_names) / sizeof(native_names[0]); i++) {
+        unsigned d = iom_name_nearness(n, native_names[i][0]);
+        if (d < nd) {
+            nd = d;
+            near = native_names[i][0];
+        }
+    }
+    if (near)
+        snprintf(err, errlen, "%s: --%s%s%s (did you mean --%s?)", where, n, *v ? "=" : "", v,
+                 near);
+    else
+        snprintf(err, errlen, "%s: %s%s%s", where, n, *v ? "=" : "", v);
     return -ENOENT;
 }

@@ -98,7 +98,9 @@ static int set_format(const struct opt *o, const char *v, struct iom_job *job,
     else if (v && strcmp(v, "json") == 0)
         ro->format = IOM_OUT_JSON;
     else
-        return iom_opt_bad(err, errlen, o->name, v, "allowed: normal, json");
+        return iom_opt_bad(err, errlen, o->name, v,
+                           "allowed: normal, json (json+, fio's JSON with latency bins, "
+                           "is for fio job files: iomark run JOBFILE)");
     return 0;
 }
 
