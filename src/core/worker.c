@@ -227,7 +227,7 @@ static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now,
         if (w->gen.passes != c->passes) { /* a new pass: fio drops the cache again */
             char ie[160];                 /* (io_u.c loop_cache_invalidate; buffered) */
             c->passes = w->gen.passes;
-            if (job->invalidate && !job->direct)
+            if (job->invalidate && !job->direct && w->target->fd >= 0) /* not null jobs */
                 (void)iom_target_invalidate(w->target, ie, sizeof(ie));
         }
         io->offset = iom_offgen_take(&w->gen, &io->len); /* may shorten it (random_map) */
