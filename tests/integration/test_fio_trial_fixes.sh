@@ -86,6 +86,18 @@ OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=1 "$IOMARK" run m.fio --quiet --outp
 [ "$rc" = 0 ] && [ -s mj.1.txt ] && pass "MPI: --output=mj.%r.txt written as mj.1.txt (rank 1)" ||
   fail "MPI with %r: rc=$rc, files $(files)"
 rm -f mj.1.txt real.dat
+# the same under a real launcher: two ranks, one report each
+if command -v mpirun >/dev/null; then
+  rc=0
+  timeout 120 mpirun --allow-run-as-root --oversubscribe -np 2 "$IOMARK" run m.fio --quiet \
+    --output-format=json --output=mj.%r.json >out 2>err || rc=$?
+  if [ "$rc" = 0 ] && $PY -c 'import json; [json.load(open("mj.%d.json" % r))["jobs"][0] for r in (0, 1)]'; then
+    pass "mpirun -np 2: mj.0.json and mj.1.json, each a fio JSON document"
+  else
+    fail "mpirun -np 2 with %r: rc=$rc $(head -c 300 err)"
+  fi
+  rm -f mj.0.json mj.1.json real.dat
+fi
 
 # 16a. percentile labels: as fio 3.33 prints the same percentile_list
 cat >p.fio <<JOB
