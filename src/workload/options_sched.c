@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef _WIN32
+#include <windows.h>
+#endif
 
 #include "workload/units.h"
 
@@ -74,7 +77,13 @@ static void list_text(const uint64_t *bits, unsigned max, char *buf, size_t len)
 
 static unsigned nr_cpus(void)
 {
+#ifdef _WIN32
+    SYSTEM_INFO si; /* Win32 has no _SC_NPROCESSORS_CONF; the processors of this group */
+    GetSystemInfo(&si);
+    long n = (long)si.dwNumberOfProcessors;
+#else
     long n = sysconf(_SC_NPROCESSORS_CONF);
+#endif
     return n > 0 && n <= MAX_CPUS ? (unsigned)n : MAX_CPUS;
 }
 
