@@ -73,9 +73,11 @@ complete_words() { # WORDS... : what completing the last word offers
 }
 [ -f $comp ] && ok "completion installed in $comp" || bad "no $comp"
 r=$(complete_words iomark ru); [ "$r" = run ] && ok "iomark ru<TAB> -> run" || bad "iomark ru<TAB> -> '$r'"
-r=$(complete_words iomark run --iodep); [ "$r" = --iodepth= ] && ok "iomark run --iodep<TAB> -> --iodepth=" || bad "--iodep -> '$r'"
+# --iodepth and its fio relatives (--iodepth_batch*, --iodepth_low): --iodepth= among them
+rrun=$(complete_words iomark run --iodep); [[ " $rrun " == *" --iodepth= "* && " $rrun " != *" --numjobs="* ]] \
+  && ok "iomark run --iodep<TAB> -> --iodepth= ..." || bad "--iodep -> '$rrun'"
 r=$(complete_words iomark tpcc lo); [ "$r" = load ] && ok "iomark tpcc lo<TAB> -> load" || bad "tpcc lo -> '$r'"
-r=$(complete_words iomark sweep --iodep); [ "$r" = --iodepth= ] && ok "sweep takes run's options" || bad "sweep --iodep -> '$r'"
+r2=$(complete_words iomark sweep --iodep); [ "$r2" = "$rrun" ] && ok "sweep takes run's options" || bad "sweep --iodep -> '$r2'"
 if [ -f /usr/share/bash-completion/bash_completion ]; then
   r=$(bash -c '. /usr/share/bash-completion/bash_completion; _completion_loader iomark; complete -p iomark' 2>&1)
   case $r in *"-F _iomark iomark"*) ok "bash-completion loads it on demand: $r" ;; *) bad "loader: $r" ;; esac
