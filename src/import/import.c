@@ -12,6 +12,7 @@
 static const struct iom_importer *const importers[] = {
     &iom_import_iomark,      &iom_import_fio_json,     &iom_import_diskspd_xml,
     &iom_import_diskspd_text, &iom_import_fio_text,     &iom_import_cdm_text,
+    &iom_import_iomark_text,
 };
 
 void iom_imp_run_init(struct iom_imp_run *run)

@@ -6,7 +6,8 @@
  * "iomark-result", type run / repeat / mark / sweep / tpcc), fio JSON and
  * json+ (fio 2.x latencies in us and io_bytes in KiB, fio 3.x in ns and
  * bytes; both normalised), fio normal text output, DiskSpd XML (-Rxml) and
- * text, CrystalDiskMark and KDiskMark text reports. Each format is one file
+ * text, CrystalDiskMark and KDiskMark text reports, iomark's own text report
+ * of one run (iomark_text.c). Each format is one file
  * src/import/<format>.c exposing one struct iom_importer.
  *
  * Units in the record, whatever the source: rates per second, MB = 10^6
@@ -119,7 +120,7 @@ struct iom_importer {
 };
 
 extern const struct iom_importer iom_import_iomark, iom_import_fio_json, iom_import_fio_text,
-    iom_import_diskspd_xml, iom_import_diskspd_text, iom_import_cdm_text;
+    iom_import_diskspd_xml, iom_import_diskspd_text, iom_import_cdm_text, iom_import_iomark_text;
 
 /*
  * Read the result file `path` into a new record (*out; free with

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Round trip (issue 12 item 6): every result format iomark writes that its
-# importers read (iomark JSON, DiskSpd text and XML, fio normal and JSON)
+# importers read (iomark JSON and text, DiskSpd text and XML, fio normal and JSON)
 # imports back to the figures printed in the file: IOPS, MB/s, mean and p99
 # latency, for read-only, write-only and mixed runs. One table: each row makes
 # a file, `iomark compare --output-format=json` imports it, and a reader
@@ -15,6 +15,8 @@ for rw in randread randwrite randrw; do
   case $rw in randread) w=0;; randwrite) w=100;; randrw) w=50;; esac
   "$IOMARK" run --ioengine=null --rw=$rw --bs=4k --iodepth=4 --runtime=300ms --size=16M \
     --output-format=json --output=$WORK/$rw.iomark.json --quiet $WORK/n.dat && rows+=("iomark-json $rw $WORK/$rw.iomark.json")
+  "$IOMARK" run --ioengine=null --rw=$rw --bs=4k --iodepth=4 --runtime=300ms --size=16M \
+    $WORK/n.dat >$WORK/$rw.iomark.txt 2>/dev/null && rows+=("iomark-text $rw $WORK/$rw.iomark.txt")
   "$IOMARK" diskspd -b4K -r -w$w -L -d1 -o2 -c16M $WORK/d.dat >$WORK/$rw.diskspd.txt && rows+=("diskspd-text $rw $WORK/$rw.diskspd.txt")
   "$IOMARK" diskspd -b4K -r -w$w -L -d1 -o2 -c16M -Rxml $WORK/d.dat >$WORK/$rw.diskspd.xml && rows+=("diskspd-xml $rw $WORK/$rw.diskspd.xml")
   printf '[global]\nioengine=null\nruntime=300ms\ntime_based=1\nsize=16M\nfilename=%s\n[job]\nrw=%s\nbs=4k\niodepth=4\n' \
@@ -22,7 +24,7 @@ for rw in randread randwrite randrw; do
   "$IOMARK" run $WORK/$rw.fio >$WORK/$rw.fio.txt 2>/dev/null && rows+=("fio-text $rw $WORK/$rw.fio.txt")
   "$IOMARK" run $WORK/$rw.fio --output-format=json >$WORK/$rw.fio.json 2>/dev/null && rows+=("fio-json $rw $WORK/$rw.fio.json")
 done
-[ ${#rows[@]} = 15 ] && pass "15 files made" || fail "only ${#rows[@]} of 15 files made"
+[ ${#rows[@]} = 18 ] && pass "18 files made" || fail "only ${#rows[@]} of 18 files made"
 for row in "${rows[@]}"; do
   set -- $row
   fmt=$1 rw=$2 file=$3
@@ -48,6 +50,12 @@ if fmt == "iomark-json":
     t = json.load(open(path))["total"]["total"]
     want = {"iops": (t["iops"], 1e-6 * t["iops"]), "mb_per_s": (t["mb_per_s"], 1e-6 * t["mb_per_s"]),
             "lat_mean_us": (t["lat_us"]["mean"], 1e-9), "lat_p99_us": (t["lat_us"]["percentiles"]["99"], 1e-9)}
+elif fmt == "iomark-text":
+    # the report's "total" row: IOPS MB/s MiB/s I/Os mean stdev p50 p99 max, as printed
+    f = re.search(r"^  total +(\S+) +(\S+) +\S+ +\S+ +(\S+) +\S+ +\S+ +(\S+)", text, re.M).groups()
+    iops, mbs, mean, p99 = (float(x) for x in f)
+    want = {"iops": (iops, 0.05 + 1e-9), "mb_per_s": (mbs, 0.005 + 1e-9),
+            "lat_mean_us": (mean, 0.005 + 1e-9), "lat_p99_us": (p99, 0.005 * p99 + 1e-9)}
 elif fmt == "fio-json":
     j = json.load(open(path))["jobs"][0]
     # MB/s = io_bytes / runtime, as fio computes bw_bytes; runtime prints in whole ms
