@@ -52,7 +52,7 @@ static void usage(FILE *f, const char *exe)
             "  --scheduler=NAME     I/O scheduler set in the guest for every controller:\n"
             "                       none (default), mq-deadline, kyber, bfq, keep\n"
             "  --vcpus=N            guest vCPUs, 1-64 (default 2)\n"
-            "  --memory=MIB         guest memory in MiB, 256-65536 (default 1024)\n"
+            "  --memory=MIB         guest memory in MiB, 512-65536 (default 1024; the guest image unpacks into it)\n"
             "  --accel=A            auto (default: KVM when /dev/kvm opens, else TCG), kvm, tcg\n"
             "  --timeout=SECONDS    bound per boot (default: computed from the workload)\n"
             "  --output-dir=DIR     results folder (default ./iomark-lab-YYYYmmdd-HHMMSS)\n"
@@ -291,8 +291,8 @@ static int lab_option(int k, const char *v, struct iom_lab_opts *o, struct cli *
     case O_VCPUS:
         return parse_uint(v, 1, 64, &o->vcpus) ? 0 : bad(name, v, "allowed: 1-64");
     case O_MEMORY:
-        return parse_uint(v, 256, 65536, &o->memory_mib) ? 0
-                                                          : bad(name, v, "allowed: 256-65536 (MiB)");
+        return parse_uint(v, 512, 65536, &o->memory_mib) ? 0
+                                                          : bad(name, v, "allowed: 512-65536 (MiB)");
     case O_ACCEL:
         return (o->accel = one_of(v, accels)) ? 0 : bad(name, v, "allowed: auto, kvm, tcg");
     case O_TIMEOUT:
