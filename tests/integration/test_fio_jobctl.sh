@@ -231,7 +231,8 @@ set -- $(check_scr scr.dat); [ "$1" = "$2" ] && [ "$2" = 128 ] && pass "scramble
 # 8. rate_process=poisson: 200 IOPS as a Poisson process (fio HOWTO: "submit I/O
 #    based on a more real world random request flow, known as the Poisson
 #    process"): the I/Os per 100 ms interval then have a variance about equal to
-#    their mean (20); linear pacing keeps every interval at 20 (variance about 0).
+#    their mean (20); linear pacing keeps every interval at 20 (variance about 0);
+#    judged on the intervals without the 3 lowest and 3 highest (stalls).
 #    The job file form (with io_submit_mode=offload, as fio's example
 #    poisson-rate-submission.fio) is accepted.
 for m in poisson linear; do
@@ -243,10 +244,14 @@ set -- $("$PY" - ps_poisson.json ps_linear.json <<'PY'
 import json, statistics, sys
 for f in sys.argv[1:]:
     c = [p['ios'] for p in json.load(open(f))['series']['points'] if abs(p['dur_s'] - 0.1) < 0.01][2:]
+    # a thread the machine stalls catches up in one burst (fio's pacer too): one
+    # 0 and one 100+ interval made variance/mean 21.6 once; the 3 lowest and 3
+    # highest of the ~36 intervals are left out (Poisson(20) trimmed: about 0.7)
+    c = sorted(c)[3:-3]
     print(round(statistics.mean(c), 1), round(statistics.pvariance(c) / statistics.mean(c), 2))
 PY
 )
-if "$PY" -c "import sys; m, r, lm, lr = map(float, sys.argv[1:]); sys.exit(0 if 15 <= m <= 26 and 0.4 <= r <= 2.5 and 15 <= lm <= 26 and lr < 0.3 else 1)" "$@"; then
+if "$PY" -c "import sys; m, r, lm, lr = map(float, sys.argv[1:]); sys.exit(0 if 15 <= m <= 26 and 0.3 <= r <= 2.5 and 15 <= lm <= 26 and lr < 0.2 else 1)" "$@"; then
   pass "rate_process=poisson: $1 I/Os per 100 ms, variance/mean $2 (Poisson: 1); linear: $3, $4 (about 0)"
 else
   fail "rate_process: poisson mean $1 variance/mean $2; linear mean $3 variance/mean $4"
