@@ -77,7 +77,7 @@ elif fmt == "fio-text":
         printed = sec.group(3)
         mib, ms, body = float(printed) * scale, float(sec.group(5)), sec.group(6)
         half_digit = 0.5 * 10 ** -(len(printed.split(".")[1]) if "." in printed else 0) * scale
-        lat = re.search(r"^\s*lat \((\w+)\): .*?avg=([\d.]+)", body, re.M)
+        lat = re.search(r"^\s*lat \((\w+)\): .*?avg=\s*([\d.]+)", body, re.M)  # fio pads: "avg= 3.43"
         unit = {"nsec": 1e-3, "usec": 1, "msec": 1e3}[lat.group(1)]
         pu = {"nsec": 1e-3, "usec": 1, "msec": 1e3}[re.search(r"clat percentiles \((\w+)\)", body).group(1)]
         p99 = float(re.search(r"99\.00th=\[\s*(\d+)\]", body).group(1)) * pu
