@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "import/import.h"
+#include "util/json_get.h"
 
 static int probe(const char *text, size_t len)
 {
@@ -39,33 +40,26 @@ static int probe(const char *text, size_t len)
     return j && strstr(j, "\"iomark-result\"");
 }
 
-static double num(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
 static const cJSON *obj(const cJSON *o, const char *key)
 {
     return cJSON_GetObjectItemCaseSensitive(o, key);
 }
 
-static const char *str(const cJSON *o, const char *key, const char *dflt);
 static void unset_idle_dirs(const cJSON *doc, struct iom_imp_run *run);
 
 static void read_stats(const cJSON *s, struct iom_imp_dir *d)
 {
     if (!cJSON_IsObject(s))
         return;
-    d->ios = num(s, "ios");
-    d->iops = num(s, "iops");
-    d->mb_per_s = num(s, "mb_per_s");
-    d->mib_per_s = num(s, "mib_per_s");
+    d->ios = iom_json_num(s, "ios", NAN);
+    d->iops = iom_json_num(s, "iops", NAN);
+    d->mb_per_s = iom_json_num(s, "mb_per_s", NAN);
+    d->mib_per_s = iom_json_num(s, "mib_per_s", NAN);
     const cJSON *lat = obj(s, "lat_us");
     if (d->ios > 0 && lat) {
-        d->lat_mean_us = num(lat, "mean");
-        d->lat_max_us = num(lat, "max");
-        d->lat_p99_us = num(obj(lat, "percentiles"), "99");
+        d->lat_mean_us = iom_json_num(lat, "mean", NAN);
+        d->lat_max_us = iom_json_num(lat, "max", NAN);
+        d->lat_p99_us = iom_json_num(obj(lat, "percentiles"), "99", NAN);
     }
 }
 
@@ -78,15 +72,16 @@ static int read_run(const cJSON *doc, struct iom_imp_run *run)
     read_stats(obj(tot, "total"), &run->dir[2]);
     read_stats(obj(tot, "trim"), &run->dir[IOM_IMP_TRIM]); /* absent before trims: NAN */
     unset_idle_dirs(doc, run);
-    run->runtime_s = num(obj(doc, "duration"), "measured_s");
+    run->runtime_s = iom_json_num(obj(doc, "duration"), "measured_s", NAN);
     const cJSON *cpu = obj(doc, "cpu");
-    double u = num(cpu, "user_pct"), s = num(cpu, "system_pct");
-    if (!isnan(u) && !isnan(s) && num(cpu, "nr_cpus") > 0)
+    double u = iom_json_num(cpu, "user_pct", NAN), s = iom_json_num(cpu, "system_pct", NAN);
+    if (!isnan(u) && !isnan(s) && iom_json_num(cpu, "nr_cpus", NAN) > 0)
         run->cpu_pct = u + s;
-    double pu = num(cpu, "process_user_s"), ps = num(cpu, "process_system_s");
+    double pu = iom_json_num(cpu, "process_user_s", NAN),
+           ps = iom_json_num(cpu, "process_system_s", NAN);
     if (!isnan(pu) && !isnan(ps) && run->runtime_s > 0)
         run->cpu_proc_pct = (pu + ps) / run->runtime_s * 100.0;
-    run->iops_per_cpu_pct = num(cpu, "iops_per_cpu_pct");
+    run->iops_per_cpu_pct = iom_json_num(cpu, "iops_per_cpu_pct", NAN);
     if (run->iops_per_cpu_pct == 0 && !(run->cpu_pct > 0))
         run->iops_per_cpu_pct = NAN;
     const cJSON *pm = obj(obj(obj(tot, "total"), "lat_us"), "percentiles");
@@ -105,21 +100,22 @@ static int read_run(const cJSON *doc, struct iom_imp_run *run)
         cJSON_ArrayForEach(t, targets)
         {
             const cJSON *tt = obj(t, "total");
-            if (!(num(tt, "ios") > 0))
+            if (!(iom_json_num(tt, "ios", NAN) > 0))
                 continue;
             cJSON_ArrayForEach(e, obj(obj(tt, "lat_us"), "percentiles"))
             {
                 if (e->string && cJSON_IsNumber(e) &&
-                    iom_imp_add_target_pct(run, str(t, "path", "?"), strtod(e->string, NULL),
-                                           e->valuedouble))
+                    iom_imp_add_target_pct(run, iom_json_str(t, "path", "?"),
+                                           strtod(e->string, NULL), e->valuedouble))
                     return -ENOMEM;
             }
         }
     }
     cJSON_ArrayForEach(e, obj(obj(doc, "series"), "points"))
     {
-        struct iom_imp_point p = {num(e, "t_s"), num(e, "iops"), num(e, "lat_mean_us"),
-                                  num(e, "lat_p99_us")};
+        struct iom_imp_point p = {iom_json_num(e, "t_s", NAN), iom_json_num(e, "iops", NAN),
+                                  iom_json_num(e, "lat_mean_us", NAN),
+                                  iom_json_num(e, "lat_p99_us", NAN)};
         if (iom_imp_add_point(run, &p))
             return -ENOMEM;
     }
@@ -132,10 +128,10 @@ static void run_names(const cJSON *doc, struct iom_imp_workload *w)
     const cJSON *t = obj(spec, "targets");
     if (cJSON_GetArraySize(t) == 1 && cJSON_IsString(cJSON_GetArrayItem(t, 0)))
         snprintf(w->target, sizeof(w->target), "%s", cJSON_GetArrayItem(t, 0)->valuestring);
-    double nj = num(spec, "numjobs"), qd = num(spec, "iodepth");
+    double nj = iom_json_num(spec, "numjobs", NAN), qd = iom_json_num(spec, "iodepth", NAN);
     w->threads = iom_imp_count(nj);
     w->iodepth = iom_imp_count(qd);
-    double bs = num(spec, "bs_bytes");
+    double bs = iom_json_num(spec, "bs_bytes", NAN);
     if (bs > 0 && !cJSON_IsArray(obj(spec, "bssplit")))
         w->bs_bytes = (uint64_t)bs;
     const cJSON *rw = obj(spec, "rw");
@@ -143,19 +139,14 @@ static void run_names(const cJSON *doc, struct iom_imp_workload *w)
         snprintf(w->rw, sizeof(w->rw), "%s", rw->valuestring);
 }
 
-static const char *str(const cJSON *o, const char *key, const char *dflt)
-{
-    const cJSON *v = obj(o, key);
-    return cJSON_IsString(v) ? v->valuestring : dflt;
-}
-
 /* A run document with "status": "error" that measured no I/O is refused
  * with its "error" text; one that did is read with a note (below). */
 static int refuse_error(const cJSON *doc, char *err, size_t errlen)
 {
-    if (strcmp(str(doc, "status", "ok"), "error") == 0 &&
-        !(num(obj(obj(doc, "total"), "total"), "ios") > 0)) {
-        snprintf(err, errlen, "the run failed: %s", str(doc, "error", "(no reason given)"));
+    if (strcmp(iom_json_str(doc, "status", "ok"), "error") == 0 &&
+        !(iom_json_num(obj(obj(doc, "total"), "total"), "ios", NAN) > 0)) {
+        snprintf(err, errlen, "the run failed: %s",
+                 iom_json_str(doc, "error", "(no reason given)"));
         return -EINVAL;
     }
     return 0;
@@ -167,15 +158,16 @@ static int refuse_error(const cJSON *doc, char *err, size_t errlen)
  * "source run failed (ERROR) after ... ; its figures are up to the failure". */
 static void note_status(const cJSON *doc, struct iom_imp_result *res)
 {
-    const char *st = str(doc, "status", "ok");
+    const char *st = iom_json_str(doc, "status", "ok");
     int intr = strcmp(st, "interrupted") == 0;
     if (!intr && strcmp(st, "error") != 0)
         return;
     char why[200];
-    snprintf(why, sizeof(why), "%s", intr ? str(doc, "interrupted_by", "signal")
-                                          : str(doc, "error", "no reason given"));
-    double ran = num(obj(doc, "duration"), "measured_s");
-    double asked = num(obj(doc, "spec"), "runtime_s");
+    snprintf(why, sizeof(why), "%s",
+             intr ? iom_json_str(doc, "interrupted_by", "signal")
+                  : iom_json_str(doc, "error", "no reason given"));
+    double ran = iom_json_num(obj(doc, "duration"), "measured_s", NAN);
+    double asked = iom_json_num(obj(doc, "spec"), "runtime_s", NAN);
     const char *tail = intr ? "" : "; its figures are up to the failure";
     st = intr ? "interrupted" : "failed";
     if (!(ran >= 0))
@@ -191,8 +183,8 @@ static void note_status(const cJSON *doc, struct iom_imp_result *res)
  * I/O is missing (NAN), not zero. */
 static void unset_idle_dirs(const cJSON *doc, struct iom_imp_run *run)
 {
-    double rp = num(obj(doc, "spec"), "rwmixread_pct");
-    const char *rw = str(obj(doc, "spec"), "rw", "");
+    double rp = iom_json_num(obj(doc, "spec"), "rwmixread_pct", NAN);
+    const char *rw = iom_json_str(obj(doc, "spec"), "rw", "");
     for (int d = 0; d < IOM_IMP_NDIR; d++) {
         if (d == IOM_IMP_TOTAL || run->dir[d].ios > 0)
             continue;
@@ -213,26 +205,27 @@ static void unset_idle_dirs(const cJSON *doc, struct iom_imp_run *run)
 
 static int read_tpcc(const cJSON *doc, struct iom_imp_run *run)
 {
-    run->nopm = num(doc, "nopm");
-    run->tpm = num(doc, "tpm");
-    run->runtime_s = num(doc, "measured_s");
+    run->nopm = iom_json_num(doc, "nopm", NAN);
+    run->tpm = iom_json_num(doc, "tpm", NAN);
+    run->runtime_s = iom_json_num(doc, "measured_s", NAN);
     if (isnan(run->runtime_s))
-        run->runtime_s = num(obj(doc, "duration"), "measured_s");
-    run->cpu_pct = num(obj(doc, "cpu"), "busy_pct"); /* % of all CPUs */
+        run->runtime_s = iom_json_num(obj(doc, "duration"), "measured_s", NAN);
+    run->cpu_pct = iom_json_num(obj(doc, "cpu"), "busy_pct", NAN); /* % of all CPUs */
     const cJSON *e;
     cJSON_ArrayForEach(e, obj(doc, "transactions"))
     {
         struct iom_imp_txn t;
         memset(&t, 0, sizeof(t));
-        snprintf(t.name, sizeof(t.name), "%s", e->string ? e->string : str(e, "name", "?"));
-        t.calls = num(e, "calls");
-        t.mean_ms = num(e, "mean_ms");
+        snprintf(t.name, sizeof(t.name), "%s",
+                 e->string ? e->string : iom_json_str(e, "name", "?"));
+        t.calls = iom_json_num(e, "calls", NAN);
+        t.mean_ms = iom_json_num(e, "mean_ms", NAN);
         if (isnan(t.mean_ms))
-            t.mean_ms = num(e, "avg_ms");
-        t.p50_ms = num(e, "p50_ms");
-        t.p95_ms = num(e, "p95_ms");
-        t.p99_ms = num(e, "p99_ms");
-        t.max_ms = num(e, "max_ms");
+            t.mean_ms = iom_json_num(e, "avg_ms", NAN);
+        t.p50_ms = iom_json_num(e, "p50_ms", NAN);
+        t.p95_ms = iom_json_num(e, "p95_ms", NAN);
+        t.p99_ms = iom_json_num(e, "p99_ms", NAN);
+        t.max_ms = iom_json_num(e, "max_ms", NAN);
         if (iom_imp_add_txn(run, &t))
             return -ENOMEM;
     }
@@ -255,13 +248,15 @@ static int parse_mark(const cJSON *doc, struct iom_imp_result *res)
             if (n && !counted)
                 continue;
             char name[96];
-            snprintf(name, sizeof(name), "%s %s", str(t, "name", "test"), d ? "write" : "read");
+            snprintf(name, sizeof(name), "%s %s", iom_json_str(t, "name", "test"),
+                     d ? "write" : "read");
             struct iom_imp_workload *w = iom_imp_add_workload(res, name);
             if (!w)
                 return -ENOMEM;
-            w->threads = iom_imp_count(num(t, "threads"));
-            w->iodepth = iom_imp_count(num(t, "iodepth"));
-            snprintf(w->target, sizeof(w->target), "%s", str(obj(doc, "target"), "path", ""));
+            w->threads = iom_imp_count(iom_json_num(t, "threads", NAN));
+            w->iodepth = iom_imp_count(iom_json_num(t, "iodepth", NAN));
+            snprintf(w->target, sizeof(w->target), "%s",
+                     iom_json_str(obj(doc, "target"), "path", ""));
             const cJSON *src = dir;
             int kept = 0;
             for (int k = 0; k < (n ? n : 1); k++) {
@@ -274,13 +269,13 @@ static int parse_mark(const cJSON *doc, struct iom_imp_result *res)
                 if (!run)
                     return -ENOMEM;
                 struct iom_imp_dir *x = &run->dir[d];
-                x->mb_per_s = num(src, "mb_per_s");
-                x->mib_per_s = num(src, "mib_per_s");
-                x->iops = num(src, "iops");
-                x->lat_mean_us = num(src, "lat_mean_us");
-                x->lat_p99_us = num(src, "lat_p99_us");
-                x->ios = num(src, "ios");
-                run->runtime_s = num(src, "measured_s");
+                x->mb_per_s = iom_json_num(src, "mb_per_s", NAN);
+                x->mib_per_s = iom_json_num(src, "mib_per_s", NAN);
+                x->iops = iom_json_num(src, "iops", NAN);
+                x->lat_mean_us = iom_json_num(src, "lat_mean_us", NAN);
+                x->lat_p99_us = iom_json_num(src, "lat_p99_us", NAN);
+                x->ios = iom_json_num(src, "ios", NAN);
+                run->runtime_s = iom_json_num(src, "measured_s", NAN);
                 run->dir[1 - d].iops = run->dir[1 - d].mb_per_s = run->dir[1 - d].mib_per_s = 0;
                 run->dir[1 - d].ios = 0;
                 iom_imp_make_total(run);
@@ -298,15 +293,15 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
         snprintf(err, errlen, "the JSON document does not parse (truncated?)");
         return -EINVAL;
     }
-    const char *type = str(doc, "type", "run");
+    const char *type = iom_json_str(doc, "type", "run");
     snprintf(res->kind, sizeof(res->kind), "%s", type);
-    snprintf(res->tool, sizeof(res->tool), "iomark %s", str(doc, "iomark_version", "?"));
+    snprintf(res->tool, sizeof(res->tool), "iomark %s", iom_json_str(doc, "iomark_version", "?"));
     int rc = refuse_error(doc, err, errlen);
     if (rc)
         goto out;
     if (strcmp(type, "run") == 0) {
         struct iom_imp_workload *w =
-            iom_imp_add_workload(res, str(obj(doc, "spec"), "name", "run"));
+            iom_imp_add_workload(res, iom_json_str(obj(doc, "spec"), "name", "run"));
         rc = w ? read_run(doc, &w->runs[0]) : -ENOMEM;
         if (w)
             run_names(doc, w);
@@ -320,7 +315,7 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
             goto out;
         }
         struct iom_imp_workload *w =
-            iom_imp_add_workload(res, str(obj(first, "spec"), "name", "run"));
+            iom_imp_add_workload(res, iom_json_str(obj(first, "spec"), "name", "run"));
         if (!w) {
             rc = -ENOMEM;
             goto out;
@@ -328,13 +323,13 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
         run_names(first, w);
         int k = 0, whole = 0;
         const cJSON *r;
-        cJSON_ArrayForEach(r, runs)
-            whole += strcmp(str(r, "status", "ok"), "interrupted") != 0;
+        cJSON_ArrayForEach(r, runs) whole +=
+            strcmp(iom_json_str(r, "status", "ok"), "interrupted") != 0;
         cJSON_ArrayForEach(r, runs)
         {
             /* an interrupted run is kept out of the pooled runs, as the
              * repeat summary does, unless no run completed */
-            if (whole && strcmp(str(r, "status", "ok"), "interrupted") == 0)
+            if (whole && strcmp(iom_json_str(r, "status", "ok"), "interrupted") == 0)
                 continue;
             if ((rc = refuse_error(r, err, errlen)))
                 goto out;
@@ -352,8 +347,9 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
         cJSON_ArrayForEach(p, obj(doc, "points"))
         {
             char name[96];
-            int th = iom_imp_count(num(p, "threads")), qd = iom_imp_count(num(p, "iodepth"));
-            const char *tg = str(p, "target", "");
+            int th = iom_imp_count(iom_json_num(p, "threads", NAN)),
+                qd = iom_imp_count(iom_json_num(p, "iodepth", NAN));
+            const char *tg = iom_json_str(p, "target", "");
             snprintf(name, sizeof(name), "%s T%d Q%d", tg, th, qd);
             struct iom_imp_workload *w = iom_imp_add_workload(res, name);
             if (!w) {
@@ -368,13 +364,13 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
                 goto out;
         }
     } else if (strcmp(type, "tpcc") == 0) {
-        struct iom_imp_workload *w = iom_imp_add_workload(res, str(doc, "name", "tpcc"));
+        struct iom_imp_workload *w = iom_imp_add_workload(res, iom_json_str(doc, "name", "tpcc"));
         if (!w) {
             rc = -ENOMEM;
             goto out;
         }
         w->is_tpcc = 1;
-        double vu = num(doc, "vu");
+        double vu = iom_json_num(doc, "vu", NAN);
         w->threads = iom_imp_count(vu);
         const cJSON *runs = obj(doc, "runs");
         if (cJSON_GetArraySize(runs) > 0) {

@@ -1,5 +1,6 @@
 /* collect.c - parse the lab's result channel and the guest's sysfs view. */
 #include "lab/collect.h"
+#include "util/json_get.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -231,12 +232,6 @@ cJSON *iom_lab_guest_view_json(const struct iom_lab_guest_view *v)
     return o;
 }
 
-static double num(const cJSON *o, const char *k)
-{
-    const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, k);
-    return cJSON_IsNumber(n) ? n->valuedouble : -1;
-}
-
 int iom_lab_figures_from_doc(const cJSON *doc, struct iom_lab_figures *f)
 {
     memset(f, 0, sizeof(*f));
@@ -248,17 +243,17 @@ int iom_lab_figures_from_doc(const cJSON *doc, struct iom_lab_figures *f)
     if (!cJSON_IsObject(d)) {
         const cJSON *r = cJSON_GetObjectItemCaseSensitive(tot, "read");
         const cJSON *w = cJSON_GetObjectItemCaseSensitive(tot, "write");
-        d = num(w, "ios") > 0 && num(r, "ios") <= 0 ? w : r;
+        d = iom_json_num(w, "ios", -1) > 0 && iom_json_num(r, "ios", -1) <= 0 ? w : r;
     }
-    if (!cJSON_IsObject(d) || num(d, "iops") < 0)
+    if (!cJSON_IsObject(d) || iom_json_num(d, "iops", -1) < 0)
         return -EINVAL;
-    f->iops = num(d, "iops");
-    f->mib_per_s = num(d, "mib_per_s");
+    f->iops = iom_json_num(d, "iops", -1);
+    f->mib_per_s = iom_json_num(d, "mib_per_s", -1);
     const cJSON *lat = cJSON_GetObjectItemCaseSensitive(d, "lat_us");
-    f->lat_mean_us = num(lat, "mean");
-    f->lat_p99_us = num(cJSON_GetObjectItemCaseSensitive(lat, "percentiles"), "99");
+    f->lat_mean_us = iom_json_num(lat, "mean", -1);
+    f->lat_p99_us = iom_json_num(cJSON_GetObjectItemCaseSensitive(lat, "percentiles"), "99", -1);
     const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(doc, "cpu");
-    double u = num(cpu, "user_pct"), s = num(cpu, "system_pct");
+    double u = iom_json_num(cpu, "user_pct", -1), s = iom_json_num(cpu, "system_pct", -1);
     f->cpu_pct = u >= 0 && s >= 0 ? u + s : -1;
     return 0;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/fit.h"
+#include "util/json_get.h"
 
 static int fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(char *err, size_t len, const char *fmt, ...)
@@ -54,18 +55,6 @@ static char *slurp(const char *path, size_t max)
     return b;
 }
 
-static double num(const cJSON *o, const char *key, double dflt)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsNumber(v) ? v->valuedouble : dflt;
-}
-
-static const char *str(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 static const cJSON *obj(const cJSON *o, const char *key)
 {
     return cJSON_GetObjectItemCaseSensitive(o, key);
@@ -73,7 +62,7 @@ static const cJSON *obj(const cJSON *o, const char *key)
 
 static unsigned unum(const cJSON *o, const char *key)
 {
-    double v = num(o, key, 0);
+    double v = iom_json_num(o, key, 0);
     return v > 0 && v < 4294967296.0 ? (unsigned)v : 0;
 }
 
@@ -83,9 +72,9 @@ static void quantiles_of(const cJSON *lat, struct iom_quantiles *q)
     static const char *keys[] = {"25", "50", "75", "90", "95", "99", "99.9", "99.99", "99.999",
                                  "99.9999"};
     memset(q, 0, sizeof(*q));
-    double samples = num(lat, "samples", 0);
+    double samples = iom_json_num(lat, "samples", 0);
     q->samples = samples > 0 ? (uint64_t)samples : 0;
-    double mn = num(lat, "min", NAN), mx = num(lat, "max", NAN);
+    double mn = iom_json_num(lat, "min", NAN), mx = iom_json_num(lat, "max", NAN);
     if (!(mn >= 0) || !(mx >= mn) || !(mx <= 1e12))
         return;
     q->p[0] = 0;
@@ -96,7 +85,7 @@ static void quantiles_of(const cJSON *lat, struct iom_quantiles *q)
         double p = atof(keys[i]);
         if (samples < 1.0 / (1.0 - p / 100.0) - 1e-9)
             break; /* not resolved by this many samples: equals the max */
-        double v = num(pc, keys[i], NAN);
+        double v = iom_json_num(pc, keys[i], NAN);
         if (!(v >= 0))
             continue;
         v *= 1e-6;
@@ -126,10 +115,11 @@ static int point_of_run(const cJSON *run, const char *src, struct iom_fit *f, ch
     if (cJSON_GetArraySize(targets) != 1)
         return fail(err, len, "%s: %d targets; the model needs runs on one target", src,
                     cJSON_GetArraySize(targets));
-    const char *rw = str(spec, "rw"), *target = cJSON_IsString(cJSON_GetArrayItem(targets, 0))
-                                                    ? cJSON_GetArrayItem(targets, 0)->valuestring
-                                                    : "";
-    uint64_t bs = (uint64_t)num(spec, "bs_bytes", 0);
+    const char *rw = iom_json_str(spec, "rw", NULL),
+               *target = cJSON_IsString(cJSON_GetArrayItem(targets, 0))
+                             ? cJSON_GetArrayItem(targets, 0)->valuestring
+                             : "";
+    uint64_t bs = (uint64_t)iom_json_num(spec, "bs_bytes", 0);
     if (!rw)
         return fail(err, len, "%s: spec.rw missing", src);
     if (f->npoints == 0) {
@@ -143,9 +133,11 @@ static int point_of_run(const cJSON *run, const char *src, struct iom_fit *f, ch
             f->limits.lun_queue = unum(disk, "lun_queue");
             f->limits.nr_requests = unum(disk, "nr_requests");
             f->limits.hw_queues = unum(disk, "nr_hw_queues");
-            snprintf(f->driver, sizeof(f->driver), "%s", str(disk, "driver") ? str(disk, "driver") : "");
+            snprintf(f->driver, sizeof(f->driver), "%s",
+                     iom_json_str(disk, "driver", NULL) ? iom_json_str(disk, "driver", NULL) : "");
             snprintf(f->controller, sizeof(f->controller), "%s",
-                     str(disk, "controller") ? str(disk, "controller") : "");
+                     iom_json_str(disk, "controller", NULL) ? iom_json_str(disk, "controller", NULL)
+                                                            : "");
         }
     } else if (strcmp(f->rw, rw) || f->bs_bytes != bs) {
         return fail(err, len, "%s: rw=%s bs=%llu differs from the first point (rw=%s bs=%llu); "
@@ -161,16 +153,17 @@ static int point_of_run(const cJSON *run, const char *src, struct iom_fit *f, ch
     p->iodepth = unum(spec, "iodepth");
     const cJSON *tot = obj(obj(run, "total"), "total");
     const cJSON *lat = obj(tot, "lat_us");
-    p->iops = num(tot, "iops", 0);
-    p->mean_s = num(lat, "mean", 0) * 1e-6;
-    p->p99_s = num(obj(lat, "percentiles"), "99", 0) * 1e-6;
+    p->iops = iom_json_num(tot, "iops", 0);
+    p->mean_s = iom_json_num(lat, "mean", 0) * 1e-6;
+    p->p99_s = iom_json_num(obj(lat, "percentiles"), "99", 0) * 1e-6;
     if (!p->threads || !p->iodepth || !(p->iops > 0) || !(p->mean_s > 0) || !isfinite(p->iops) ||
         p->mean_s > 1e6 || (unsigned long long)p->threads * p->iodepth > 65536)
         return fail(err, len, "%s: no threads/iodepth or no I/O measured (iops, lat_us.mean), "
                               "or values out of range", src);
     quantiles_of(lat, &p->q);
     const cJSON *cpu = obj(run, "cpu");
-    double ncpu = num(cpu, "nr_cpus", 0), busy = num(cpu, "user_pct", NAN) + num(cpu, "system_pct", NAN);
+    double ncpu = iom_json_num(cpu, "nr_cpus", 0),
+           busy = iom_json_num(cpu, "user_pct", NAN) + iom_json_num(cpu, "system_pct", NAN);
     p->cpu_busy = NAN;
     if (ncpu >= 1 && ncpu <= 4096 && busy >= 0 && busy <= 100.0001) {
         p->cpu_busy = busy > 100 ? 1 : busy / 100;
@@ -196,8 +189,9 @@ int iom_fit_load_docs(const char *const *paths, unsigned npaths, struct iom_fit 
         if (!doc)
             return fail(err, len, "%s: not JSON; expected an iomark sweep or run document",
                         paths[i]);
-        const char *schema = str(doc, "schema"), *type = str(doc, "type");
-        const char *accel = str(obj(doc, "lab"), "accelerator");
+        const char *schema = iom_json_str(doc, "schema", NULL),
+                   *type = iom_json_str(doc, "type", NULL);
+        const char *accel = iom_json_str(obj(doc, "lab"), "accelerator", NULL);
         if (accel && !strcmp(accel, "tcg"))
             f->from_tcg = 1;
         int rc = 0;
@@ -205,7 +199,7 @@ int iom_fit_load_docs(const char *const *paths, unsigned npaths, struct iom_fit 
             rc = fail(err, len, "%s: not an iomark result; allowed: iomark sweep or run documents",
                       paths[i]);
         } else if (!strcmp(type, "run")) {
-            const char *st = str(doc, "status");
+            const char *st = iom_json_str(doc, "status", NULL);
             if (!st || strcmp(st, "ok"))
                 rc = fail(err, len, "%s: status %s; only complete runs (status ok) can be fitted",
                           paths[i], st ? st : "missing");
@@ -217,7 +211,7 @@ int iom_fit_load_docs(const char *const *paths, unsigned npaths, struct iom_fit 
             cJSON_ArrayForEach(pt, pts)
             {
                 const cJSON *run = obj(pt, "result");
-                const char *st = str(run, "status");
+                const char *st = iom_json_str(run, "status", NULL);
                 k++;
                 if (!st || strcmp(st, "ok"))
                     continue; /* an interrupted or failed point says nothing about the device */
@@ -240,28 +234,31 @@ int iom_fit_load_docs(const char *const *paths, unsigned npaths, struct iom_fit 
 
 int iom_fit_from_json(const cJSON *doc, struct iom_fit *f, char *err, size_t len)
 {
-    const char *schema = str(doc, "schema"), *type = str(doc, "type");
+    const char *schema = iom_json_str(doc, "schema", NULL), *type = iom_json_str(doc, "type", NULL);
     if (!schema || strcmp(schema, IOM_MODEL_SCHEMA) || !type || strcmp(type, "model_fit"))
         return fail(err, len, "not a FIT document (schema %s, type model_fit); make one with "
                               "'iomark model fit --output=FIT.json SWEEP.json'",
                     IOM_MODEL_SCHEMA);
     memset(f, 0, sizeof(*f));
     const cJSON *w = obj(doc, "workload"), *l = obj(doc, "limits"), *d = obj(doc, "device");
-    snprintf(f->rw, sizeof(f->rw), "%s", str(w, "rw") ? str(w, "rw") : "");
-    snprintf(f->target, sizeof(f->target), "%s", str(w, "target") ? str(w, "target") : "");
-    f->bs_bytes = (uint64_t)num(w, "bs_bytes", 0);
+    snprintf(f->rw, sizeof(f->rw), "%s",
+             iom_json_str(w, "rw", NULL) ? iom_json_str(w, "rw", NULL) : "");
+    snprintf(f->target, sizeof(f->target), "%s",
+             iom_json_str(w, "target", NULL) ? iom_json_str(w, "target", NULL) : "");
+    f->bs_bytes = (uint64_t)iom_json_num(w, "bs_bytes", 0);
     f->limits.adapter_queue = unum(l, "adapter_queue");
     f->limits.lun_queue = unum(l, "lun_queue");
     f->limits.nr_requests = unum(l, "nr_requests");
     f->limits.hw_queues = unum(l, "nr_hw_queues");
-    snprintf(f->driver, sizeof(f->driver), "%s", str(l, "driver") ? str(l, "driver") : "");
+    snprintf(f->driver, sizeof(f->driver), "%s",
+             iom_json_str(l, "driver", NULL) ? iom_json_str(l, "driver", NULL) : "");
     snprintf(f->controller, sizeof(f->controller), "%s",
-             str(l, "controller") ? str(l, "controller") : "");
-    f->dev.svc_mean_s = num(d, "service_mean_us", NAN) * 1e-6;
-    f->dev.parallelism = num(d, "parallelism", NAN);
-    f->dev.host_s = num(d, "host_us_per_io", 0) * 1e-6;
-    f->dev.cpu_s = num(d, "guest_cpu_us_per_io", 0) * 1e-6;
-    f->dev.cpu_servers = num(d, "guest_cpus", 0);
+             iom_json_str(l, "controller", NULL) ? iom_json_str(l, "controller", NULL) : "");
+    f->dev.svc_mean_s = iom_json_num(d, "service_mean_us", NAN) * 1e-6;
+    f->dev.parallelism = iom_json_num(d, "parallelism", NAN);
+    f->dev.host_s = iom_json_num(d, "host_us_per_io", 0) * 1e-6;
+    f->dev.cpu_s = iom_json_num(d, "guest_cpu_us_per_io", 0) * 1e-6;
+    f->dev.cpu_servers = iom_json_num(d, "guest_cpus", 0);
     if (!(f->dev.cpu_s >= 0 && f->dev.cpu_s <= 1e6) ||
         (f->dev.cpu_s > 0 && !(f->dev.cpu_servers >= 1 && f->dev.cpu_servers <= 4096)))
         return fail(err, len, "device.guest_cpu_us_per_io must be null or in [0, 1e12] and "
@@ -273,12 +270,12 @@ int iom_fit_from_json(const cJSON *doc, struct iom_fit *f, char *err, size_t len
         return fail(err, len, "device.service_mean_us in (0, 1e12], device.parallelism in "
                               "[1, 1e6] and device.host_us_per_io in [0, 1e12] are needed");
     const cJSON *q;
-    f->svc.samples = (uint64_t)num(d, "service_samples", 0);
+    f->svc.samples = (uint64_t)iom_json_num(d, "service_samples", 0);
     cJSON_ArrayForEach(q, obj(d, "service_quantiles"))
     {
         if (f->svc.n >= IOM_FIT_MAXQ)
             return fail(err, len, "device.service_quantiles: more than %d entries", IOM_FIT_MAXQ);
-        double p = num(q, "p", NAN), v = num(q, "us", NAN);
+        double p = iom_json_num(q, "p", NAN), v = iom_json_num(q, "us", NAN);
         if (!(p >= 0 && p <= 100) || !(v >= 0 && v <= 1e12) ||
             (f->svc.n && (p <= f->svc.p[f->svc.n - 1] || v * 1e-6 < f->svc.v_s[f->svc.n - 1])))
             return fail(err, len, "device.service_quantiles: p must rise within 0..100 and us "
@@ -288,10 +285,10 @@ int iom_fit_from_json(const cJSON *doc, struct iom_fit *f, char *err, size_t len
         f->svc.n++;
     }
     const cJSON *fit = obj(doc, "fit");
-    f->rms_iops_err_pct = num(fit, "rms_iops_error_pct", NAN);
-    f->max_iops_err_pct = num(fit, "max_abs_iops_error_pct", NAN);
-    f->rms_mean_err_pct = num(fit, "rms_lat_mean_error_pct", NAN);
-    f->max_mean_err_pct = num(fit, "max_abs_lat_mean_error_pct", NAN);
+    f->rms_iops_err_pct = iom_json_num(fit, "rms_iops_error_pct", NAN);
+    f->max_iops_err_pct = iom_json_num(fit, "max_abs_iops_error_pct", NAN);
+    f->rms_mean_err_pct = iom_json_num(fit, "rms_lat_mean_error_pct", NAN);
+    f->max_mean_err_pct = iom_json_num(fit, "max_abs_lat_mean_error_pct", NAN);
     const cJSON *pt;
     cJSON_ArrayForEach(pt, obj(doc, "points"))
     {
@@ -299,16 +296,17 @@ int iom_fit_from_json(const cJSON *doc, struct iom_fit *f, char *err, size_t len
             break;
         struct iom_fit_point *p = &f->points[f->npoints++];
         memset(p, 0, sizeof(*p));
-        snprintf(p->source, sizeof(p->source), "%s", str(pt, "source") ? str(pt, "source") : "");
+        snprintf(p->source, sizeof(p->source), "%s",
+                 iom_json_str(pt, "source", NULL) ? iom_json_str(pt, "source", NULL) : "");
         p->threads = unum(pt, "threads");
         p->iodepth = unum(pt, "iodepth");
         const cJSON *m = obj(pt, "measured"), *pr = obj(pt, "predicted");
-        p->iops = num(m, "iops", NAN);
-        p->mean_s = num(m, "lat_mean_us", NAN) * 1e-6;
-        p->p99_s = num(m, "lat_p99_us", NAN) * 1e-6;
-        p->pred_iops = num(pr, "iops", NAN);
-        p->pred_mean_s = num(pr, "lat_mean_us", NAN) * 1e-6;
-        p->pred_p99_s = num(pr, "lat_p99_us", NAN) * 1e-6;
+        p->iops = iom_json_num(m, "iops", NAN);
+        p->mean_s = iom_json_num(m, "lat_mean_us", NAN) * 1e-6;
+        p->p99_s = iom_json_num(m, "lat_p99_us", NAN) * 1e-6;
+        p->pred_iops = iom_json_num(pr, "iops", NAN);
+        p->pred_mean_s = iom_json_num(pr, "lat_mean_us", NAN) * 1e-6;
+        p->pred_p99_s = iom_json_num(pr, "lat_p99_us", NAN) * 1e-6;
     }
     return 0;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report/lab_html.h"
+#include "util/json_get.h"
 
 static void esc(FILE *f, const char *s)
 {
@@ -39,18 +40,6 @@ static void esc_words(FILE *f, const char *s)
     }
 }
 
-static double num(const cJSON *o, const char *k)
-{
-    const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, k);
-    return cJSON_IsNumber(n) ? n->valuedouble : NAN;
-}
-
-static const char *str(const cJSON *o, const char *k)
-{
-    const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, k);
-    return cJSON_IsString(s) ? s->valuestring : "";
-}
-
 /* The mean of job j of controller c, or NULL. */
 static const cJSON *job_mean(const cJSON *c, int j)
 {
@@ -76,7 +65,7 @@ static void bars(FILE *f, const cJSON *ctrls, int j, const char *key, bool io, c
     cJSON_ArrayForEach(c, ctrls)
     {
         const cJSON *m = job_mean(c, j);
-        double v = num(io ? cJSON_GetObjectItemCaseSensitive(m, "io_path") : m, key);
+        double v = iom_json_num(io ? cJSON_GetObjectItemCaseSensitive(m, "io_path") : m, key, NAN);
         if (!isnan(v)) {
             max = fmax(max, v);
             have++;
@@ -106,10 +95,10 @@ static void bars(FILE *f, const cJSON *ctrls, int j, const char *key, bool io, c
     cJSON_ArrayForEach(c, ctrls)
     {
         const cJSON *m = job_mean(c, j);
-        double v = num(io ? cJSON_GetObjectItemCaseSensitive(m, "io_path") : m, key);
+        double v = iom_json_num(io ? cJSON_GetObjectItemCaseSensitive(m, "io_path") : m, key, NAN);
         int y = i * rowh + 2;
         fprintf(f, "<text x=\"0\" y=\"%d\" font-size=\"13\">", y + 15);
-        esc(f, str(c, "name"));
+        esc(f, iom_json_str(c, "name", ""));
         fprintf(f, "</text>\n");
         if (!isnan(v)) {
             double bw = (w - lw) * v / max;
@@ -153,7 +142,8 @@ static void sweep_lines(FILE *f, const cJSON *ctrls, int j, const char *key, con
     {
         cJSON_ArrayForEach(p, job_points(c, j))
         {
-            double x = num(p, "threads") * num(p, "iodepth"), y = num(p, key);
+            double x = iom_json_num(p, "threads", NAN) * iom_json_num(p, "iodepth", NAN),
+                   y = iom_json_num(p, key, NAN);
             if (!(x >= 1) || isnan(y))
                 continue;
             maxy = fmax(maxy, y);
@@ -209,29 +199,34 @@ static void sweep_lines(FILE *f, const cJSON *ctrls, int j, const char *key, con
         int np = 0;
         cJSON_ArrayForEach(p, job_points(c, j))
         {
-            double x = num(p, "threads") * num(p, "iodepth");
-            if (np == 64 || !(x >= 1) || isnan(num(p, key)))
+            double x = iom_json_num(p, "threads", NAN) * iom_json_num(p, "iodepth", NAN);
+            if (np == 64 || !(x >= 1) || isnan(iom_json_num(p, key, NAN)))
                 continue;
             int k = np++;
-            while (k > 0 && num(pts[k - 1], "threads") * num(pts[k - 1], "iodepth") > x) {
+            while (k > 0 && iom_json_num(pts[k - 1], "threads", NAN) *
+                                    iom_json_num(pts[k - 1], "iodepth", NAN) >
+                                x) {
                 pts[k] = pts[k - 1];
                 k--;
             }
             pts[k] = p;
         }
-#define PV(pt) PY(num(pt, key) / div)
+#define PV(pt) PY(iom_json_num(pt, key, NAN) / div)
         fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
         for (int k = 0; k < np; k++)
-            fprintf(f, "%.1f,%.1f ", PX(num(pts[k], "threads") * num(pts[k], "iodepth")),
+            fprintf(f, "%.1f,%.1f ",
+                    PX(iom_json_num(pts[k], "threads", NAN) * iom_json_num(pts[k], "iodepth", NAN)),
                     PV(pts[k]));
         fprintf(f, "\"/>\n");
         for (int k = 0; k < np; k++) {
-            double px = PX(num(pts[k], "threads") * num(pts[k], "iodepth"));
+            double px =
+                PX(iom_json_num(pts[k], "threads", NAN) * iom_json_num(pts[k], "iodepth", NAN));
             double py = PV(pts[k]);
             fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>", px, py, col);
-            esc(f, str(c, "name"));
+            esc(f, iom_json_str(c, "name", ""));
             fprintf(f, ": %g threads x %g iodepth, %.4g %s</title></circle>\n",
-                    num(pts[k], "threads"), num(pts[k], "iodepth"), num(pts[k], key) / div, yunit);
+                    iom_json_num(pts[k], "threads", NAN), iom_json_num(pts[k], "iodepth", NAN),
+                    iom_json_num(pts[k], key, NAN) / div, yunit);
             if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pts[k], "knee")))
                 fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"none\" stroke=\"%s\" "
                            "stroke-width=\"1.5\"/>\n", px, py, col);
@@ -239,7 +234,7 @@ static void sweep_lines(FILE *f, const cJSON *ctrls, int j, const char *key, con
         fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>"
                    "<text x=\"%d\" y=\"%d\" font-size=\"13\">", x0 + w + 16, y0 + 16 * i + 10,
                 x0 + w + 36, y0 + 16 * i + 10, col, x0 + w + 42, y0 + 16 * i + 14);
-        esc(f, str(c, "name"));
+        esc(f, iom_json_str(c, "name", ""));
         fprintf(f, "</text>\n");
         i++;
     }
@@ -273,10 +268,10 @@ static void io_path_table(FILE *f, const cJSON *ctrls, int j)
     {
         const cJSON *io = cJSON_GetObjectItemCaseSensitive(job_mean(c, j), "io_path");
         fprintf(f, "<tr><td>");
-        esc(f, str(c, "name"));
+        esc(f, iom_json_str(c, "name", ""));
         fprintf(f, "</td>");
         for (size_t k = 0; k < nc; k++) {
-            double v = num(io, cols[k].key);
+            double v = iom_json_num(io, cols[k].key, NAN);
             fprintf(f, "<td>");
             if (isnan(v))
                 fprintf(f, "-");
@@ -303,12 +298,13 @@ static void time_table(FILE *f, const cJSON *ctrls)
     cJSON_ArrayForEach(c, ctrls)
     {
         fprintf(f, "<tr><td>");
-        esc(f, str(c, "name"));
+        esc(f, iom_json_str(c, "name", ""));
         fprintf(f, "</td><td>");
-        esc(f, str(c, "boot"));
+        esc(f, iom_json_str(c, "boot", ""));
         fprintf(f, "</td><td>%.1f</td><td>%.1f</td><td>%.1f</td><td>%.1f</td><td>%.1f</td></tr>\n",
-                num(c, "image_s"), num(c, "boot_s"), num(c, "jobs_s"), num(c, "wall_s"),
-                num(c, "qemu_cpu_s"));
+                iom_json_num(c, "image_s", NAN), iom_json_num(c, "boot_s", NAN),
+                iom_json_num(c, "jobs_s", NAN), iom_json_num(c, "wall_s", NAN),
+                iom_json_num(c, "qemu_cpu_s", NAN));
     }
     fprintf(f, "</table>\n<p class=\"small\">boot s = QEMU's start to the controller's first job "
                "(in a shared boot it includes the controllers before it); QEMU s and QEMU CPU s "
@@ -326,14 +322,14 @@ static void limits_table(FILE *f, const cJSON *ctrls)
     {
         const cJSON *g = cJSON_GetObjectItemCaseSensitive(c, "guest");
         fprintf(f, "<tr><td>");
-        esc(f, str(c, "name"));
+        esc(f, iom_json_str(c, "name", ""));
         fprintf(f, "</td><td>");
-        esc(f, str(g, "driver"));
+        esc(f, iom_json_str(g, "driver", ""));
         fprintf(f, "</td>");
         const char *keys[] = {"adapter_queue", "lun_queue", "nr_requests", "nr_hw_queues",
                               "max_sectors_kb"};
         for (int k = 0; k < 5; k++) {
-            double v = num(g, keys[k]);
+            double v = iom_json_num(g, keys[k], NAN);
             if (isnan(v))
                 fprintf(f, "<td>-</td>");
             else
@@ -345,11 +341,11 @@ static void limits_table(FILE *f, const cJSON *ctrls)
             fprintf(f, "none (the driver's defaults)");
         cJSON_ArrayForEach(p, eff)
         {
-            esc(f, str(p, "parameter"));
+            esc(f, iom_json_str(p, "parameter", ""));
             fprintf(f, " ");
-            esc(f, str(p, "requested"));
+            esc(f, iom_json_str(p, "requested", ""));
             fprintf(f, " / ");
-            esc(f, str(p, "in_effect"));
+            esc(f, iom_json_str(p, "in_effect", ""));
             fprintf(f, "<br>");
         }
         fprintf(f, "</td></tr>\n");
@@ -374,41 +370,42 @@ int iom_lab_html_report(FILE *f, const cJSON *lab, const char *title)
                "</head><body>\n<h1>");
     esc(f, title ? title : "iomark lab");
     fprintf(f, "</h1>\n<p>");
-    esc(f, str(lab, "start_time"));
-    fprintf(f, ", %.0f s; QEMU ", num(lab, "wall_s"));
-    esc(f, str(env, "qemu_version"));
+    esc(f, iom_json_str(lab, "start_time", ""));
+    fprintf(f, ", %.0f s; QEMU ", iom_json_num(lab, "wall_s", NAN));
+    esc(f, iom_json_str(env, "qemu_version", ""));
     fprintf(f, ", accelerator ");
-    esc(f, str(env, "accelerator"));
+    esc(f, iom_json_str(env, "accelerator", ""));
     fprintf(f, " (");
-    esc(f, str(env, "accelerator_reason"));
+    esc(f, iom_json_str(env, "accelerator_reason", ""));
     fprintf(f, "), guest kernel ");
-    esc(f, str(env, "guest_kernel"));
+    esc(f, iom_json_str(env, "guest_kernel", ""));
     if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(env, "study"))) {
         fprintf(f, "; study ");
-        esc(f, str(env, "study"));
+        esc(f, iom_json_str(env, "study", ""));
         fprintf(f, " (");
-        esc(f, str(env, "study_title"));
-        fprintf(f, "), scale %g", num(env, "scale"));
+        esc(f, iom_json_str(env, "study_title", ""));
+        fprintf(f, "), scale %g", iom_json_num(env, "scale", NAN));
     }
     if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(lab, "interrupted")))
         fprintf(f, "; <b>interrupted: partial results</b>");
     fprintf(f, "</p>\n<div class=\"note\"><p><b>Caveats.</b> ");
-    esc(f, str(env, "note"));
+    esc(f, iom_json_str(env, "note", ""));
     fprintf(f, ".</p><p>");
-    esc(f, str(lab, "cpu_per_io_note"));
+    esc(f, iom_json_str(lab, "cpu_per_io_note", ""));
     fprintf(f, ".</p><p>Host: ");
     const cJSON *h = cJSON_GetObjectItemCaseSensitive(env, "host");
-    esc(f, str(h, "cpu_model"));
-    fprintf(f, ", %.0f CPUs, load average %.1f at start: other work on the host moves every "
-               "figure.</p></div>\n",
-            num(h, "nr_cpus"), num(h, "loadavg_1m_start"));
+    esc(f, iom_json_str(h, "cpu_model", ""));
+    fprintf(f,
+            ", %.0f CPUs, load average %.1f at start: other work on the host moves every "
+            "figure.</p></div>\n",
+            iom_json_num(h, "nr_cpus", NAN), iom_json_num(h, "loadavg_1m_start", NAN));
     int j = 0;
     const cJSON *jb;
     cJSON_ArrayForEach(jb, jobs)
     {
-        const char *cmd = str(jb, "command");
+        const char *cmd = iom_json_str(jb, "command", "");
         fprintf(f, "<h2>Job %d: iomark ", j + 1);
-        esc_words(f, str(jb, "label"));
+        esc_words(f, iom_json_str(jb, "label", ""));
         fprintf(f, "</h2>\n");
         if (strcmp(cmd, "tpcc") == 0) {
             bars(f, ctrls, j, "nopm", false, "TPC-C NOPM", "new orders per minute", "%.0f");
@@ -442,15 +439,15 @@ int iom_lab_html_report(FILE *f, const cJSON *lab, const char *title)
     bool fails = false;
     cJSON_ArrayForEach(c, ctrls)
     {
-        if (strcmp(str(c, "status"), "ok") == 0)
+        if (strcmp(iom_json_str(c, "status", ""), "ok") == 0)
             continue;
         if (!fails)
             fprintf(f, "<h3>Failed</h3>\n<ul>\n");
         fails = true;
         fprintf(f, "<li>");
-        esc(f, str(c, "name"));
+        esc(f, iom_json_str(c, "name", ""));
         fprintf(f, ": ");
-        esc(f, str(c, "reason"));
+        esc(f, iom_json_str(c, "reason", ""));
         fprintf(f, "</li>\n");
     }
     if (fails)

@@ -8,18 +8,7 @@
 
 #include "report/html_int.h"
 #include "report/model.h"
-
-static double jnum(const cJSON *o, const char *k)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
-static const char *jstr(const cJSON *o, const char *k)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-    return cJSON_IsString(v) ? v->valuestring : "";
-}
+#include "util/json_get.h"
 
 int iom_model_doc_kind(const cJSON *doc)
 {
@@ -53,18 +42,18 @@ static size_t series_of(const cJSON *pts, const char *src, int threads, int *idx
     cJSON_ArrayForEach(p, pts)
     {
         char base[200];
-        snprintf(base, sizeof(base), "%s", jstr(p, "source"));
+        snprintf(base, sizeof(base), "%s", iom_json_str(p, "source", ""));
         char *hash = strchr(base, '#');
         if (hash)
             *hash = 0;
-        if (!strcmp(base, src) && (int)jnum(p, "threads") == threads && n < cap)
+        if (!strcmp(base, src) && (int)iom_json_num(p, "threads", NAN) == threads && n < cap)
             idx[n++] = i;
         i++;
     }
     for (size_t a = 1; a < n; a++)
         for (size_t b = a; b > 0; b--) {
-            double x0 = jnum(cJSON_GetArrayItem(pts, idx[b - 1]), "outstanding");
-            double x1 = jnum(cJSON_GetArrayItem(pts, idx[b]), "outstanding");
+            double x0 = iom_json_num(cJSON_GetArrayItem(pts, idx[b - 1]), "outstanding", NAN);
+            double x1 = iom_json_num(cJSON_GetArrayItem(pts, idx[b]), "outstanding", NAN);
             if (x0 <= x1)
                 break;
             int t = idx[b];
@@ -86,8 +75,8 @@ static size_t groups_of(const cJSON *pts, struct group *g, size_t cap)
     const cJSON *p;
     cJSON_ArrayForEach(p, pts)
     {
-        struct group e = {.threads = (int)jnum(p, "threads")};
-        snprintf(e.src, sizeof(e.src), "%s", jstr(p, "source"));
+        struct group e = {.threads = (int)iom_json_num(p, "threads", NAN)};
+        snprintf(e.src, sizeof(e.src), "%s", iom_json_str(p, "source", ""));
         char *hash = strchr(e.src, '#');
         if (hash)
             *hash = 0;
@@ -122,8 +111,8 @@ static void charts(FILE *f, const cJSON *pts, unsigned d)
                 for (size_t q = 0; q < n; q++) {
                     const cJSON *p = cJSON_GetArrayItem(pts, idx[q]);
                     const cJSON *o = cJSON_GetObjectItemCaseSensitive(p, side ? "predicted" : "measured");
-                    xs[q] = jnum(p, "outstanding");
-                    ys[q] = jnum(o, metrics[m].key);
+                    xs[q] = iom_json_num(p, "outstanding", NAN);
+                    ys[q] = iom_json_num(o, metrics[m].key, NAN);
                 }
                 snprintf(nm[nl], sizeof(nm[0]), "%s, %d thread%s: %s", base, g[k].threads,
                          g[k].threads == 1 ? "" : "s", side ? "predicted" : "measured");
@@ -164,20 +153,20 @@ static void table(FILE *f, const cJSON *pts, unsigned d)
         const cJSON *pr = cJSON_GetObjectItemCaseSensitive(p, "predicted");
         const cJSON *e = cJSON_GetObjectItemCaseSensitive(p, "error_pct");
         fprintf(f, "<tr><td>");
-        iom_html_esc(f, jstr(p, "source"));
+        iom_html_esc(f, iom_json_str(p, "source", ""));
         fprintf(f, "</td>");
-        cell(f, jnum(p, "threads"), 0, 0);
-        cell(f, jnum(p, "iodepth"), 0, 0);
-        cell(f, jnum(p, "outstanding"), 0, 0);
-        cell(f, jnum(m, "iops"), 0, 0);
-        cell(f, jnum(pr, "iops"), 0, 0);
-        cell(f, jnum(e, "iops"), 1, 1);
-        cell(f, jnum(m, "lat_mean_us"), 1, 0);
-        cell(f, jnum(pr, "lat_mean_us"), 1, 0);
-        cell(f, jnum(e, "lat_mean"), 1, 1);
-        cell(f, jnum(m, "lat_p99_us"), 1, 0);
-        cell(f, jnum(pr, "lat_p99_us"), 1, 0);
-        cell(f, jnum(e, "lat_p99"), 1, 1);
+        cell(f, iom_json_num(p, "threads", NAN), 0, 0);
+        cell(f, iom_json_num(p, "iodepth", NAN), 0, 0);
+        cell(f, iom_json_num(p, "outstanding", NAN), 0, 0);
+        cell(f, iom_json_num(m, "iops", NAN), 0, 0);
+        cell(f, iom_json_num(pr, "iops", NAN), 0, 0);
+        cell(f, iom_json_num(e, "iops", NAN), 1, 1);
+        cell(f, iom_json_num(m, "lat_mean_us", NAN), 1, 0);
+        cell(f, iom_json_num(pr, "lat_mean_us", NAN), 1, 0);
+        cell(f, iom_json_num(e, "lat_mean", NAN), 1, 1);
+        cell(f, iom_json_num(m, "lat_p99_us", NAN), 1, 0);
+        cell(f, iom_json_num(pr, "lat_p99_us", NAN), 1, 0);
+        cell(f, iom_json_num(e, "lat_p99", NAN), 1, 1);
         fprintf(f, "</tr>\n");
     }
     fprintf(f, "</tbody></table>\n");
@@ -196,30 +185,34 @@ static void section(FILE *f, const cJSON *doc, const char *path, unsigned d)
     fprintf(f, "</h2>\n<p>");
     if (kind == 2) {
         fprintf(f, "Model ");
-        iom_html_esc(f, jstr(doc, "fit"));
+        iom_html_esc(f, iom_json_str(doc, "fit", ""));
         fprintf(f, " predicts points it was not fitted on, with the checked documents' own "
                    "queue limits. ");
     }
     fprintf(f, "Device: service time %.1f us, parallelism c = %.2f, host %.1f us per I/O",
-            jnum(dev, "service_mean_us"), jnum(dev, "parallelism"), jnum(dev, "host_us_per_io"));
-    if (isfinite(jnum(dev, "cpu_us_per_io")))
-        fprintf(f, ", guest CPU %.1f us per I/O on %.0f CPU(s)", jnum(dev, "cpu_us_per_io"),
-                jnum(dev, "cpu_servers"));
+            iom_json_num(dev, "service_mean_us", NAN), iom_json_num(dev, "parallelism", NAN),
+            iom_json_num(dev, "host_us_per_io", NAN));
+    if (isfinite(iom_json_num(dev, "cpu_us_per_io", NAN)))
+        fprintf(f, ", guest CPU %.1f us per I/O on %.0f CPU(s)",
+                iom_json_num(dev, "cpu_us_per_io", NAN), iom_json_num(dev, "cpu_servers", NAN));
     fprintf(f, "; limit L = ");
-    if (isfinite(jnum(lim, "effective")))
-        fprintf(f, "%.0f", jnum(lim, "effective"));
+    if (isfinite(iom_json_num(lim, "effective", NAN)))
+        fprintf(f, "%.0f", iom_json_num(lim, "effective", NAN));
     else
         fprintf(f, "none");
-    if (*jstr(lim, "driver")) {
+    if (*iom_json_str(lim, "driver", "")) {
         fprintf(f, " (");
-        iom_html_esc(f, jstr(lim, "driver"));
+        iom_html_esc(f, iom_json_str(lim, "driver", ""));
         fprintf(f, ")");
     }
-    fprintf(f, ". Error: IOPS rms %.1f%% (max %.1f%%), mean latency rms %.1f%% (max %.1f%%). "
-               "Solid: measured; dashed: predicted (IOPS and mean from MVA, p99 from the "
-               "simulation).</p>\n",
-            jnum(err, "rms_iops_error_pct"), jnum(err, "max_abs_iops_error_pct"),
-            jnum(err, "rms_lat_mean_error_pct"), jnum(err, "max_abs_lat_mean_error_pct"));
+    fprintf(f,
+            ". Error: IOPS rms %.1f%% (max %.1f%%), mean latency rms %.1f%% (max %.1f%%). "
+            "Solid: measured; dashed: predicted (IOPS and mean from MVA, p99 from the "
+            "simulation).</p>\n",
+            iom_json_num(err, "rms_iops_error_pct", NAN),
+            iom_json_num(err, "max_abs_iops_error_pct", NAN),
+            iom_json_num(err, "rms_lat_mean_error_pct", NAN),
+            iom_json_num(err, "max_abs_lat_mean_error_pct", NAN));
     if (cJSON_IsArray(pts) && cJSON_GetArraySize(pts) > 0) {
         charts(f, pts, d);
         table(f, pts, d);
