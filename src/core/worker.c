@@ -12,6 +12,7 @@
 #endif
 
 #include "core/jobctl.h"
+#include "core/lattarget.h"
 #include "core/layers.h"
 #include "core/pace.h"
 #include "core/verify.h"
@@ -83,6 +84,10 @@ struct wctx {
     bool low_wait;                /* iodepth_low: full; wait until it is reached */
     bool more;                    /* iodepth_batch_submit cut the issue short: issue again */
     struct iom_rng fill;          /* refill_buffers: new data for each write */
+    struct iom_lat_target *lt;    /* latency_target: the depth search (&lts), or NULL */
+    struct iom_lat_target lts;
+    bool lt_quiesce;              /* latency_target: drain, then a new window */
+    bool lt_measuring;            /* the search was restarted at the measured phase */
 };
 
 static void worker_fail(struct iom_worker *w, int err, const char *what, uint64_t offset)
@@ -243,7 +248,11 @@ static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now,
             return 0;
         c->low_wait = false;
     }
+    if (__builtin_expect(c->lt != NULL, 0) && c->lt_quiesce)
+        return 0; /* latency_target: draining before a new window */
     while (c->nfree && (!c->limit_hit || c->tw_n) && !c->think.due) {
+        if (__builtin_expect(c->lt != NULL, 0) && c->inflight >= c->lt->qd)
+            break; /* latency_target: the search's depth */
         if (__builtin_expect(c->trim_mode == 2, 0)) { /* trimwrite: a trimmed block's write */
             c->next_write = c->tw_n > 0; /* first (fio io_u.c set_rw_ddir), else a new trim */
             if (c->next_write)
@@ -343,6 +352,55 @@ static void failed(struct iom_worker *w, struct iom_io *io)
     }
 }
 
+/* latency_target: one completion into the search (fio io_u.c io_completed: a
+ * latency above the target is a miss; with latency_percentile 100 at depth 1
+ * the job fails with ETIMEDOUT, fio's lat_fatal). Not during the warm-up's
+ * checks: fio judges windows only after ramp_time (backend.c do_io). */
+static void lt_completed(struct iom_worker *w, struct wctx *c, const struct iom_io *io,
+                         uint64_t end)
+{
+    bool fatal = false;
+    if (iom_lt_complete(c->lt, end - io->start_ns, &fatal) == IOM_LT_QUIESCE)
+        c->lt_quiesce = true;
+    if (fatal && !w->err) {
+        worker_fail(w, -ETIMEDOUT, "max latency exceeded", io->offset);
+        snprintf(w->errmsg, sizeof(w->errmsg),
+                 "latency of %llu nsec exceeds specified max (%llu nsec): %s %s %llu %u",
+                 (unsigned long long)(end - io->start_ns), (unsigned long long)c->lt->target_ns,
+                 w->target->path,
+                 io->ddir == IOM_IO_WRITE ? "write" : io->ddir == IOM_IO_TRIM ? "trim" : "read",
+                 (unsigned long long)io->offset, io->len);
+    }
+}
+
+/* latency_target after a batch of completions at `now`: restart the search when the
+ * measured phase begins (fio reset_all_stats -> lat_target_reset), judge the window,
+ * end a quiesce. Returns true when the search is done (the thread stops, fio td->done). */
+static bool lt_after(struct iom_worker *w, struct wctx *c, uint64_t now)
+{
+    struct iom_lat_target *lt = c->lt;
+    if (!c->lt_measuring) {
+        if (__atomic_load_n(&w->sh->phase, __ATOMIC_ACQUIRE) == IOM_PHASE_WARMUP)
+            return false;
+        c->lt_measuring = true;
+        iom_lt_init(lt, w->job, now);
+        c->lt_quiesce = c->inflight > 0;
+    }
+    if (c->lt_quiesce) {
+        if (c->inflight)
+            return false;
+        c->lt_quiesce = false;
+        iom_lt_cycle(lt, now);
+        return false;
+    }
+    enum iom_lt_action a = iom_lt_window(lt, now);
+    if (a == IOM_LT_DONE)
+        return true;
+    c->lt_quiesce = a == IOM_LT_QUIESCE;
+    w->res->latency_depth = lt->qd;
+    return false;
+}
+
 /* Account n completions in done[], completed at `end`. */
 static inline void complete(struct iom_worker *w, struct wctx *c, int n, uint64_t end)
 {
@@ -356,6 +414,8 @@ static inline void complete(struct iom_worker *w, struct wctx *c, int n, uint64_
             failed(w, io);
             continue;
         }
+        if (__builtin_expect(c->lt != NULL, 0))
+            lt_completed(w, c, io, end);
         c->done_bytes[io->ddir] += io->len;
         c->done_ios[io->ddir]++;
         if (__builtin_expect(io->ddir == IOM_IO_TRIM && c->trim_mode == 2, 0)) {
@@ -477,6 +537,10 @@ static void worker_loop(struct iom_worker *w, struct wctx *c)
         complete(w, c, n, end);
         if (c->rmin.on && n > 0 && after_warmup(sh) && ratemin_failed(w, c, end))
             break;
+        if (__builtin_expect(c->lt != NULL, 0) && lt_after(w, c, end ? end : now)) {
+            w->own_stop = true; /* the search found its depth: fio ends the job */
+            break;
+        }
         if (c->flow_held)
             flow_wait(w->job, c);
     }
@@ -534,6 +598,11 @@ void *iom_worker_main(void *arg)
         iom_think_init(&c.think, w->job);
         c.pace.rs ^= w->seed; /* each thread its own Poisson arrivals */
         iom_ratemin_init(&c.rmin, w->job, w->sh->start_ns);
+        if (w->job->latency_target_ns) { /* fio: depth 1 from the start, ramp included */
+            c.lt = &c.lts;
+            iom_lt_init(c.lt, w->job, w->sh->start_ns);
+            w->res->latency_depth = c.lt->qd;
+        }
         /* a weight the group already holds (flow_reserved) is not added again */
         uint32_t fw = w->job->flow_reserved ? 0 : w->job->flow;
         if (w->job->flow)

@@ -76,6 +76,7 @@ struct unit {
     uint64_t start_ms;           /* the earliest start (ms since the epoch; fio 3.36 job_start) */
     int error;
     double usr_pct, sys_pct;
+    uint32_t lat_depth;          /* latency_target: the depth the search reached (last thread) */
     const struct iom_fio_job *fj;
     /* interval samples (complete intervals only): bytes/s and IOPS per direction */
     uint32_t nr_samples;
@@ -157,6 +158,12 @@ static void unit_add_result(struct unit *u, const struct iom_result *r)
     }
 }
 
+/* fio's latency_depth: the search's depth with latency_target, else the iodepth */
+static uint32_t lat_depth(const struct unit *u)
+{
+    return u->fj->job.latency_target_ns && u->lat_depth ? u->lat_depth : u->fj->fio_iodepth;
+}
+
 /* Build the report entries. Returns the count; *out is malloc'ed. */
 static uint32_t build_units(const struct iom_fio_file *ff, struct iom_result *const *res,
                             struct unit **out)
@@ -190,6 +197,8 @@ static uint32_t build_units(const struct iom_fio_file *ff, struct iom_result *co
                         iom_io_stats_init(&gu->dir[d]);
                 }
                 gu->nr_jobs += fj->fio_numjobs;
+                if (r->nr_threads) /* fio: the group's last thread's (stat.c __show_run_stats) */
+                    gu->lat_depth = r->threads[r->nr_threads - 1].latency_depth;
                 for (int d = 0; d < IOM_NDIR; d++)
                     iom_io_stats_merge(&gu->dir[d], &r->total[d]);
                 unit_add_result(gu, r);
@@ -214,6 +223,9 @@ static uint32_t build_units(const struct iom_fio_file *ff, struct iom_result *co
                             for (int d = 0; d < IOM_NDIR; d++)
                                 iom_io_stats_merge(&u->dir[d], &r->threads[t].dir[d]);
                 }
+                for (uint32_t t = 0; t < r->nr_threads; t++)
+                    if (clones == 1 || clone_of(fj, &r->threads[t]) == c)
+                        u->lat_depth = r->threads[t].latency_depth;
                 unit_add_result(u, r);
                 u->runtime_ns = 0; /* the clone's own: its threads' longest (fio per clone) */
                 for (uint32_t t = 0; t < r->nr_threads; t++)
@@ -513,6 +525,11 @@ void iom_report_fio_text(FILE *f, const struct iom_fio_file *ff, struct iom_resu
             fprintf(f, "     issued rwts: total=%llu,%llu,%llu,0 short=0,0,0,0 dropped=0,0,0,0\n",
                     (unsigned long long)u->dir[0].ios, (unsigned long long)u->dir[1].ios,
                     (unsigned long long)u->dir[2].ios);
+            const struct iom_job *jb = &u->fj->job; /* fio prints it for every job */
+            fprintf(f, "     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
+                    (unsigned long long)jb->latency_target_ns,
+                    (unsigned long long)(jb->latency_window_ns / 1000),
+                    jb->latency_target_ns ? jb->latency_pct : 100.0, lat_depth(u));
         }
     }
     for (uint32_t g = 0; g < ff->nr_groups; g++) {
@@ -720,11 +737,13 @@ cJSON *iom_report_fio_json(const struct iom_fio_file *ff, struct iom_result *con
             cJSON_AddNumberToObject(j, "usr_cpu", u->usr_pct);
             cJSON_AddNumberToObject(j, "sys_cpu", u->sys_pct);
             lat_maps(j, u);
-            /* fio's latency-target settings, at their defaults (not used by iomark) */
-            cJSON_AddNumberToObject(j, "latency_depth", u->fj->fio_iodepth);
-            cJSON_AddNumberToObject(j, "latency_target", 0);
-            cJSON_AddNumberToObject(j, "latency_percentile", 100.0);
-            cJSON_AddNumberToObject(j, "latency_window", 0);
+            /* fio's latency-target fields: target in ns, window in us (fio stat.c) */
+            const struct iom_job *jb = &u->fj->job;
+            cJSON_AddNumberToObject(j, "latency_depth", lat_depth(u));
+            cJSON_AddNumberToObject(j, "latency_target", (double)jb->latency_target_ns);
+            cJSON_AddNumberToObject(j, "latency_percentile",
+                                    jb->latency_target_ns ? jb->latency_pct : 100.0);
+            cJSON_AddNumberToObject(j, "latency_window", (double)(jb->latency_window_ns / 1000));
         }
     }
     cJSON *im = cJSON_AddObjectToObject(doc, "iomark");

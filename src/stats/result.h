@@ -73,6 +73,8 @@ struct iom_thread_result {
                                     completion when it stopped on its own (I/O limit),
                                     else the measured phase (fio's per-clone runtime) */
     struct iom_slog *slog;       /* job.sample_log: its samples (stats/slog.h), owned; or NULL */
+    uint32_t latency_depth;      /* job.latency_target_ns: the depth its search reached
+                                    (fio's latency_depth; core/lattarget.h); else 0 */
 };
 
 struct iom_result {

@@ -48,13 +48,16 @@ static const char *const native_names[][2] = {
     {"refill_buffers", "refill_buffers"}, {"scramble_buffers", "scramble_buffers"},
     {"thinktime", "thinktime"}, {"thinktime_blocks", "thinktime_blocks"},
     {"rate_process", "rate_process"}, {"exitall_on_error", "exitall_on_error"},
-    {"exit_what", "exit_what"},
+    {"exit_what", "exit_what"}, {"latency_target", "latency_target"},
+    {"latency_window", "latency_window"}, {"latency_percentile", "latency_percentile"},
+    {"latency_run", "latency_run"},
 };
 
 /* fio's integer options whose unit iomark's duration parser needs spelled out:
  * rate_cycle is in ms, flow_sleep and thinktime in us (fio HOWTO) */
 static const char *const int_units[][2] = {
-    {"ratecycle", "ms"}, {"rate_cycle", "ms"}, {"flow_sleep", "us"}, {"thinktime", "us"}};
+    {"ratecycle", "ms"}, {"rate_cycle", "ms"}, {"flow_sleep", "us"}, {"thinktime", "us"},
+    {"latency_target", "us"}, {"latency_window", "us"}};
 
 /* fio boolean: bare = 1, else 0/1 (also true/false, as fio's parser) */
 static int fio_bool(const struct iom_fio_kv *kv, bool *out, char *err, size_t errlen)

@@ -28,6 +28,7 @@ void iom_job_defaults(struct iom_job *job)
     job->runtime_ns = UINT64_C(10000000000);
     job->series_interval_ns = UINT64_C(1000000000);
     job->ratecycle_ns = UINT64_C(1000000000);
+    job->latency_pct = 100.0; /* fio's latency_percentile default */
     snprintf(job->ioengine, sizeof(job->ioengine), "%s", iom_engines[0]->name); /* the default */
     job->direct = true;
 }

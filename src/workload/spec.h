@@ -154,6 +154,12 @@ struct iom_job {
     uint32_t iodepth_batch_complete_min; /* completions to wait for at least (0: 1) */
     uint32_t iodepth_batch_complete_max; /* completions to take at most per call (0: iodepth) */
     uint32_t iodepth_low;        /* once full, refill only when in flight falls to this (0: at once) */
+    /* fio's latency_target search (core/lattarget.h): the highest depth up to iodepth at
+     * which latency_pct % of a window's I/Os complete within latency_target_ns */
+    uint64_t latency_target_ns;  /* 0: off, every thread at iodepth */
+    uint64_t latency_window_ns;  /* length of one window judged (fio default 0: each reap) */
+    double latency_pct;          /* 0..100 (fio default 100) */
+    bool latency_run;            /* keep adjusting (fio latency_run); else stop once found */
     /* CPU and memory placement of the worker threads (fio: cpus_allowed, numa_*) */
     uint64_t cpus[16];           /* CPU set, bit c = CPU c (1024 CPUs); all 0: no affinity */
     bool cpus_split;             /* cpus_allowed_policy=split: thread i gets the i-th CPU of the set */
