@@ -468,7 +468,7 @@ static int run_under_mpi(const struct tpcc_opts *o, int argc, char **argv)
     struct iom_cli_tpcc_mpi a = {
         .cmd = cmd_name(o), .load = o->step == STEP_ALL,
         .other_step = o->step == STEP_LOAD || o->step == STEP_CHECK,
-        .keep0 = o->keep_set && !o->keep, .dbc = &o->dbc, .run = &o->run,
+        .keep0 = o->keep_set && !o->keep, .db = o->db, .dbc = &o->dbc, .run = &o->run,
         .warehouses = o->warehouses, .warehouses_set = o->warehouses_set,
         .scale_test = o->scale_test, .json = o->json, .quiet = o->quiet, .output = o->output,
         .status_interval_ns = o->status_interval_ns, .same = same};

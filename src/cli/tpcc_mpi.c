@@ -48,8 +48,9 @@ static int refuse(const struct iom_cli_tpcc_mpi *a, char *why, size_t len)
     else if (a->keep0)
         snprintf(why, len, "--keep=0: not under an MPI launcher (the ranks share one database)");
     else if (a->dbc->engine == TPCC_DB_SQLITE)
-        snprintf(why, len, "--db: SQLite is refused under an MPI launcher: a one-file database "
-                           "cannot be shared by ranks on several hosts; use postgresql://...");
+        snprintf(why, len, "--db=%s: SQLite is refused under an MPI launcher (a one-file "
+                 "database cannot be shared by ranks on several hosts); allowed: postgresql://URI "
+                 "or pg:CONNINFO", a->db ? a->db : "sqlite:.");
     else
         return 0;
     return IOM_EXIT_USAGE;
@@ -206,7 +207,11 @@ int iom_cli_tpcc_mpi(const struct iom_cli_tpcc_mpi *a)
     /* only rank 0 builds or checks the schema; the others wait here, then connect */
     int arc = iom_mpi_agree(status, why, &bad, host, reason, sizeof(reason));
     if (arc) {
-        if (rank == 0)
+        if (rank == 0 && arc == IOM_EXIT_USAGE && bad == 0) /* bad input: one line, no document */
+            iom_cli_error(a->cmd, "%s", reason);
+        else if (rank == 0 && arc == IOM_EXIT_USAGE)
+            iom_cli_error(a->cmd, "rank %d on %s: %s", bad, host, reason);
+        else if (rank == 0)
             refusal_doc(a, bad, host, reason);
         if (c)
             c->ops->disconnect(c);

@@ -13,6 +13,7 @@ struct iom_cli_tpcc_mpi {
     bool load;                  /* no step: rank 0 loads first */
     bool other_step;            /* load or check: refused under a launcher */
     bool keep0;                 /* --keep=0: refused under a launcher */
+    const char *db;             /* this rank's --db as given (NULL: the default) */
     const struct tpcc_db_cfg *dbc; /* this rank's --db */
     const struct tpcc_run_cfg *run; /* --vu is the total over all ranks */
     unsigned warehouses;
