@@ -201,14 +201,8 @@ void iom_mpi_tpcc_json(cJSON *doc, const struct iom_mpi_tpcc_info *in)
         if (k->have_cpu)
             cJSON_AddNumberToObject(r, "cpu_busy_pct", k->cpu.busy_pct);
         cJSON *t = cJSON_AddObjectToObject(r, "transactions");
-        for (int x = 0; x < TPCC_NR_TXN; x++) {
-            struct tpcc_txn_figures f;
-            iom_tpcc_txn_figures(&k->txn[x], &f);
-            cJSON *e = cJSON_AddObjectToObject(t, tpcc_txn_name[x]);
-            cJSON_AddNumberToObject(e, "calls", (double)f.calls);
-            cJSON_AddNumberToObject(e, "mean_ms", f.mean_ms);
-            cJSON_AddNumberToObject(e, "p99_ms", f.p99_ms);
-        }
+        for (int x = 0; x < TPCC_NR_TXN; x++)
+            cJSON_AddItemToObject(t, tpcc_txn_name[x], iom_tpcc_txn_json(&k->txn[x]));
         cJSON_AddItemToArray(arr, r);
     }
 }

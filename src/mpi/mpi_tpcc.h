@@ -75,7 +75,8 @@ void iom_mpi_tpcc_info_free(struct iom_mpi_tpcc_info *info);
 
 /* Add "mpi" to a tpcc document: ranks, how NOPM and the percentiles were
  * formed, the window spread, per_rank (rank, host, status, VUs, home
- * warehouses, window, calls, TPM, per-transaction calls, mean, p99 ms). */
+ * warehouses, window, calls, TPM, per-transaction figures as the
+ * document's own "transactions"). */
 void iom_mpi_tpcc_json(cJSON *doc, const struct iom_mpi_tpcc_info *info);
 
 /* The text report's MPI part: a per-rank table and an "all ranks" line
