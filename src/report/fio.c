@@ -71,20 +71,21 @@ void iom_fio_num2str(uint64_t num, int maxlen, int pow2, const char *unit, char 
 struct unit {
     char name[IOM_NAME_LEN];
     uint32_t groupid, nr_jobs;
-    struct iom_io_stats dir[2];
+    struct iom_io_stats dir[IOM_NDIR]; /* read, write, trim (fio's ddirs) */
     uint64_t runtime_ns, elapsed_ns;
     uint64_t start_ms;           /* the earliest start (ms since the epoch; fio 3.36 job_start) */
     int error;
     double usr_pct, sys_pct;
+    uint32_t lat_depth;          /* latency_target: the depth the search reached (last thread) */
     const struct iom_fio_job *fj;
     /* interval samples (complete intervals only): bytes/s and IOPS per direction */
     uint32_t nr_samples;
-    double *bw[2], *iops[2];
+    double *bw[IOM_NDIR], *iops[IOM_NDIR];
 };
 
 static void unit_free(struct unit *u)
 {
-    for (int d = 0; d < 2; d++) {
+    for (int d = 0; d < IOM_NDIR; d++) {
         free(u->bw[d]);
         free(u->iops[d]);
     }
@@ -110,7 +111,7 @@ static void add_series(struct unit *u, const struct iom_result *r, bool first)
     for (uint32_t i = 0; i < r->nr_series; i++)
         n += r->series[i].dur_s >= step * 0.99;
     if (first) {
-        for (int d = 0; d < 2; d++) {
+        for (int d = 0; d < IOM_NDIR; d++) {
             u->bw[d] = calloc(n ? n : 1, sizeof(double));
             u->iops[d] = calloc(n ? n : 1, sizeof(double));
             if (!u->bw[d] || !u->iops[d])
@@ -125,7 +126,7 @@ static void add_series(struct unit *u, const struct iom_result *r, bool first)
         const struct iom_series_point *p = &r->series[i];
         if (p->dur_s < step * 0.99)
             continue;
-        for (int d = 0; d < 2; d++) {
+        for (int d = 0; d < IOM_NDIR; d++) {
             u->bw[d][k] += (double)p->bytes[d] / p->dur_s;
             u->iops[d][k] += (double)p->ios[d] / p->dur_s;
         }
@@ -157,6 +158,12 @@ static void unit_add_result(struct unit *u, const struct iom_result *r)
     }
 }
 
+/* fio's latency_depth: the search's depth with latency_target, else the iodepth */
+static uint32_t lat_depth(const struct unit *u)
+{
+    return u->fj->job.latency_target_ns && u->lat_depth ? u->lat_depth : u->fj->fio_iodepth;
+}
+
 /* Build the report entries. Returns the count; *out is malloc'ed. */
 static uint32_t build_units(const struct iom_fio_file *ff, struct iom_result *const *res,
                             struct unit **out)
@@ -186,11 +193,13 @@ static uint32_t build_units(const struct iom_fio_file *ff, struct iom_result *co
                     snprintf(gu->name, sizeof(gu->name), "%s", fj->jobname);
                     gu->groupid = g;
                     gu->fj = fj;
-                    iom_io_stats_init(&gu->dir[0]);
-                    iom_io_stats_init(&gu->dir[1]);
+                    for (int d = 0; d < IOM_NDIR; d++)
+                        iom_io_stats_init(&gu->dir[d]);
                 }
                 gu->nr_jobs += fj->fio_numjobs;
-                for (int d = 0; d < 2; d++)
+                if (r->nr_threads) /* fio: the group's last thread's (stat.c __show_run_stats) */
+                    gu->lat_depth = r->threads[r->nr_threads - 1].latency_depth;
+                for (int d = 0; d < IOM_NDIR; d++)
                     iom_io_stats_merge(&gu->dir[d], &r->total[d]);
                 unit_add_result(gu, r);
                 add_series(gu, r, first);
@@ -204,17 +213,19 @@ static uint32_t build_units(const struct iom_fio_file *ff, struct iom_result *co
                 u->nr_jobs = 1;
                 u->fj = fj;
                 if (clones == 1) {
-                    u->dir[0] = r->total[0];
-                    u->dir[1] = r->total[1];
+                    memcpy(u->dir, r->total, sizeof(u->dir));
                     add_series(u, r, true);
                 } else {
-                    iom_io_stats_init(&u->dir[0]);
-                    iom_io_stats_init(&u->dir[1]);
+                    for (int d = 0; d < IOM_NDIR; d++)
+                        iom_io_stats_init(&u->dir[d]);
                     for (uint32_t t = 0; t < r->nr_threads; t++)
                         if (clone_of(fj, &r->threads[t]) == c)
-                            for (int d = 0; d < 2; d++)
+                            for (int d = 0; d < IOM_NDIR; d++)
                                 iom_io_stats_merge(&u->dir[d], &r->threads[t].dir[d]);
                 }
+                for (uint32_t t = 0; t < r->nr_threads; t++)
+                    if (clones == 1 || clone_of(fj, &r->threads[t]) == c)
+                        u->lat_depth = r->threads[t].latency_depth;
                 unit_add_result(u, r);
                 u->runtime_ns = 0; /* the clone's own: its threads' longest (fio per clone) */
                 for (uint32_t t = 0; t < r->nr_threads; t++)
@@ -235,8 +246,9 @@ static uint32_t build_units(const struct iom_fio_file *ff, struct iom_result *co
 
 /* Per-group, per-direction aggregate as fio's struct group_run_stats. */
 struct grp {
-    uint64_t bytes[2], min_run_ms[2], max_run_ms[2], min_bw[2], max_bw[2], agg[2];
-    bool any[2];
+    uint64_t bytes[IOM_NDIR], min_run_ms[IOM_NDIR], max_run_ms[IOM_NDIR], min_bw[IOM_NDIR],
+        max_bw[IOM_NDIR], agg[IOM_NDIR];
+    bool any[IOM_NDIR];
 };
 
 static uint64_t ms_of(uint64_t ns)
@@ -252,7 +264,7 @@ static void group_stats(const struct unit *us, uint32_t n, uint32_t g, struct gr
         if (u->groupid != g)
             continue;
         uint64_t run = ms_of(u->runtime_ns);
-        for (int d = 0; d < 2; d++) {
+        for (int d = 0; d < IOM_NDIR; d++) {
             if (!u->dir[d].ios)
                 continue;
             uint64_t bw = run ? u->dir[d].bytes * 1000 / run : 0;
@@ -268,7 +280,7 @@ static void group_stats(const struct unit *us, uint32_t n, uint32_t g, struct gr
             gr->any[d] = true;
         }
     }
-    for (int d = 0; d < 2; d++)
+    for (int d = 0; d < IOM_NDIR; d++)
         gr->agg[d] = gr->max_run_ms[d] ? gr->bytes[d] * 1000 / gr->max_run_ms[d] : 0;
 }
 
@@ -397,7 +409,8 @@ static void show_dir(FILE *f, const struct unit *u, int d, const struct grp *gr)
     iom_fio_num2str(bps, 4, 1, "B/s", bw, sizeof(bw));
     iom_fio_num2str(bps, 4, 0, "B/s", bwalt, sizeof(bwalt));
     iom_fio_num2str(s->bytes, 4, 1, "B", io, sizeof(io));
-    fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)\n", d ? "write" : "read", iops, bw, bwalt,
+    static const char *const name[IOM_NDIR] = {"read", "write", "trim"}; /* fio's io_ddir_name */
+    fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)\n", name[d], iops, bw, bwalt,
             io, (unsigned long long)ms_of(u->runtime_ns));
     show_lat(f, "clat", s);
     show_lat(f, " lat", s);
@@ -417,8 +430,8 @@ struct lat_dist {
 static void lat_dist(const struct unit *u, struct lat_dist *ld)
 {
     memset(ld, 0, sizeof(*ld));
-    uint64_t total = u->dir[0].ios + u->dir[1].ios;
-    for (int d = 0; d < 2 && total; d++) {
+    uint64_t total = u->dir[0].ios + u->dir[1].ios + u->dir[2].ios;
+    for (int d = 0; d < IOM_NDIR && total; d++) {
         const struct iom_hist *h = &u->dir[d].hist;
         for (unsigned b = 0; b < IOM_HIST_BUCKETS; b++) {
             if (!h->count[b])
@@ -500,7 +513,7 @@ void iom_report_fio_text(FILE *f, const struct iom_fio_file *ff, struct iom_resu
                 strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", &tm);
             fprintf(f, "%s: (groupid=%u, jobs=%u): err=%2d: pid=%d: %s\n", u->name, g, u->nr_jobs,
                     u->error, pid, when);
-            for (int d = 0; d < 2; d++)
+            for (int d = 0; d < IOM_NDIR; d++)
                 if (u->dir[d].ios)
                     show_dir(f, u, d, &gr);
             struct lat_dist ld;
@@ -509,15 +522,21 @@ void iom_report_fio_text(FILE *f, const struct iom_fio_file *ff, struct iom_resu
             show_lat_dist(f, ld.us, 10, "usec");
             show_lat_dist(f, ld.ms, 12, "msec");
             fprintf(f, "  cpu          : usr=%.2f%%, sys=%.2f%%\n", u->usr_pct, u->sys_pct);
-            fprintf(f, "     issued rwts: total=%llu,%llu,0,0 short=0,0,0,0 dropped=0,0,0,0\n",
-                    (unsigned long long)u->dir[0].ios, (unsigned long long)u->dir[1].ios);
+            fprintf(f, "     issued rwts: total=%llu,%llu,%llu,0 short=0,0,0,0 dropped=0,0,0,0\n",
+                    (unsigned long long)u->dir[0].ios, (unsigned long long)u->dir[1].ios,
+                    (unsigned long long)u->dir[2].ios);
+            const struct iom_job *jb = &u->fj->job; /* fio prints it for every job */
+            fprintf(f, "     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
+                    (unsigned long long)jb->latency_target_ns,
+                    (unsigned long long)(jb->latency_window_ns / 1000),
+                    jb->latency_target_ns ? jb->latency_pct : 100.0, lat_depth(u));
         }
     }
     for (uint32_t g = 0; g < ff->nr_groups; g++) {
         struct grp gr;
         group_stats(us, n, g, &gr);
         fprintf(f, "\nRun status group %u (all jobs):\n", g);
-        for (int d = 0; d < 2; d++) {
+        for (int d = 0; d < IOM_NDIR; d++) {
             if (!gr.any[d])
                 continue;
             char agg[32], aggalt[32], mn[32], mnalt[32], mx[32], mxalt[32], io[32], ioalt[32];
@@ -530,7 +549,7 @@ void iom_report_fio_text(FILE *f, const struct iom_fio_file *ff, struct iom_resu
             iom_fio_num2str(gr.bytes[d], 4, 1, "B", io, sizeof(io));
             iom_fio_num2str(gr.bytes[d], 4, 0, "B", ioalt, sizeof(ioalt));
             fprintf(f, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%llu-%llumsec\n",
-                    d ? "  WRITE" : "   READ", agg, aggalt, mn, mx, mnalt, mxalt, io, ioalt,
+                    d == 2 ? "   TRIM" : d ? "  WRITE" : "   READ", agg, aggalt, mn, mx, mnalt, mxalt, io, ioalt,
                     (unsigned long long)gr.min_run_ms[d], (unsigned long long)gr.max_run_ms[d]);
         }
     }
@@ -705,11 +724,7 @@ cJSON *iom_report_fio_json(const struct iom_fio_file *ff, struct iom_result *con
             }
             cJSON_AddItemToObject(j, "read", dir_obj(u, 0, &gr, plus));
             cJSON_AddItemToObject(j, "write", dir_obj(u, 1, &gr, plus));
-            struct unit empty;
-            memset(&empty, 0, sizeof(empty));
-            iom_io_stats_init(&empty.dir[0]);
-            empty.dir[0].lat_min_ns = 0;
-            cJSON_AddItemToObject(j, "trim", dir_obj(&empty, 0, &gr, false));
+            cJSON_AddItemToObject(j, "trim", dir_obj(u, 2, &gr, plus));
             /* iomark issues no fsync/fdatasync: fio's "sync" block is truly empty */
             cJSON *sy = cJSON_AddObjectToObject(j, "sync");
             struct iom_io_stats *none = calloc(1, sizeof(*none));
@@ -722,11 +737,13 @@ cJSON *iom_report_fio_json(const struct iom_fio_file *ff, struct iom_result *con
             cJSON_AddNumberToObject(j, "usr_cpu", u->usr_pct);
             cJSON_AddNumberToObject(j, "sys_cpu", u->sys_pct);
             lat_maps(j, u);
-            /* fio's latency-target settings, at their defaults (not used by iomark) */
-            cJSON_AddNumberToObject(j, "latency_depth", u->fj->fio_iodepth);
-            cJSON_AddNumberToObject(j, "latency_target", 0);
-            cJSON_AddNumberToObject(j, "latency_percentile", 100.0);
-            cJSON_AddNumberToObject(j, "latency_window", 0);
+            /* fio's latency-target fields: target in ns, window in us (fio stat.c) */
+            const struct iom_job *jb = &u->fj->job;
+            cJSON_AddNumberToObject(j, "latency_depth", lat_depth(u));
+            cJSON_AddNumberToObject(j, "latency_target", (double)jb->latency_target_ns);
+            cJSON_AddNumberToObject(j, "latency_percentile",
+                                    jb->latency_target_ns ? jb->latency_pct : 100.0);
+            cJSON_AddNumberToObject(j, "latency_window", (double)(jb->latency_window_ns / 1000));
         }
     }
     cJSON *im = cJSON_AddObjectToObject(doc, "iomark");

@@ -27,7 +27,8 @@ static int set_rw(const struct opt *o, const char *v, struct iom_job *job, struc
     (void)ro;
     if (!v || iom_rw_parse(v, &job->rw))
         return iom_opt_bad(err, errlen, o->name, v,
-                   "allowed: read, write, randread, randwrite, rw (or readwrite), randrw");
+                   "allowed: read, write, randread, randwrite, rw (or readwrite), randrw, trim, "
+                   "randtrim, trimwrite, randtrimwrite");
     return 0;
 }
 
@@ -323,7 +324,9 @@ static int fmt_never(const struct iom_job *job, char *buf, size_t len)
 static const struct opt opts[] = {
     {"name", T_CUSTOM, J(name), 0, 0, set_name, "NAME", "job name shown in reports", fmt_name},
     {"rw", T_CUSTOM, J(rw), 0, 0, set_rw, "PATTERN",
-     "read, write, randread, randwrite, rw, randrw (default randread)", fmt_rw},
+     "read, write, randread, randwrite, rw, randrw (default randread); trim, randtrim, "
+     "trimwrite, randtrimwrite discard blocks (a block device's discard, a hole punched in a "
+     "file; --bs gives the trims' size)", fmt_rw},
     {"readwrite", T_CUSTOM, J(rw), 0, 0, set_rw, "PATTERN", "same as --rw", fmt_rw},
     {"bs", T_SIZE, J(bs_bytes), 1, UINT64_C(1) << 30, NULL, "SIZE", "block size (default 4K)", NULL},
     {"bssplit", T_CUSTOM, J(bssplit), 0, 0, iom_opt_set_bssplit, "SIZE/PCT:...",
@@ -416,6 +419,15 @@ static const struct opt opts[] = {
      "take at most N completions per reap (default: --iodepth)", NULL},
     {"iodepth_low", T_U32, J(iodepth_low), 1, 65536, NULL, "N",
      "once the queue is full, refill it only when N or fewer I/Os are in flight", NULL},
+    {"latency_target", T_DURATION, J(latency_target_ns), 1, UINT64_MAX, NULL, "TIME",
+     "find the highest depth (to --iodepth) whose I/Os stay within TIME (fio's search)", NULL},
+    {"latency_window", T_DURATION, J(latency_window_ns), 0, UINT64_MAX, NULL, "TIME",
+     "--latency_target: length of each window judged at one depth (default 0)", NULL},
+    {"latency_percentile", T_CUSTOM, J(latency_pct), 0, 0, iom_opt_set_latency_pct, "PCT",
+     "--latency_target: share of a window's I/Os that must be within it (default 100)",
+     iom_opt_fmt_latency_pct},
+    {"latency_run", T_BOOL, J(latency_run), 0, 1, NULL, NULL,
+     "--latency_target: keep adjusting the depth (default 0: stop once found)", NULL},
     {"cpus_allowed", T_CUSTOM, J(cpus), 0, 0, iom_opt_set_cpus, "CPUS",
      "run the worker threads on these CPUs, e.g. 0,2-3", iom_opt_fmt_cpus},
     {"cpumask", T_CUSTOM, J(cpus), 0, 0, iom_opt_set_cpus, "MASK",

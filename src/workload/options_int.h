@@ -70,4 +70,9 @@ int iom_opt_set_mem_policy(const struct opt *o, const char *v, struct iom_job *j
                            struct iom_run_opts *ro, char *err, size_t errlen);
 int iom_opt_fmt_mem_policy(const struct iom_job *job, char *buf, size_t len);
 
+/* options_lat.c: latency_percentile (a float 0..100, fio's FIO_OPT_FLOAT_LIST of one) */
+int iom_opt_set_latency_pct(const struct opt *o, const char *v, struct iom_job *job,
+                            struct iom_run_opts *ro, char *err, size_t errlen);
+int iom_opt_fmt_latency_pct(const struct iom_job *job, char *buf, size_t len);
+
 #endif

@@ -5,8 +5,9 @@
 # folder, sizes capped at 4 MiB, 250 ms runtimes (FIO_EX_RUNTIME; a run has
 # only to start, do I/O and end) and no startdelay (1mbs_clients.fio staggers
 # 32 jobs 4 s apart). Each file is classified:
-#   runs | refused by name (engine/zoned only - with the options fio
-#   --enghelp lists for that engine - or other options) |
+#   runs | refused by name (engine/zoned only - with the options fio 3.33's
+#   source tables give that engine, tests/data/fio-3.33-engine-options.txt -
+#   or other options) |
 #   refused unclearly | crash | hang
 # The test fails on a crash, a hang or an unclear refusal, and, for every
 # file that runs, when iomark's parsed workload differs from fio's
@@ -16,6 +17,7 @@
 
 EX=${FIO_EXAMPLES:-/usr/share/doc/fio/examples}
 ls "$EX"/*.fio >/dev/null 2>&1 || { echo "skip: no fio examples in $EX (apt-get install fio-examples)"; exit 77; }
+EOPTS="$SRCDIR/tests/data/fio-3.33-engine-options.txt"
 HAVE_FIO=0; command -v fio >/dev/null && HAVE_FIO=1
 SCR="$WORK/scratch"
 mkdir -p "$SCR"
@@ -59,15 +61,16 @@ for f in "$EX"/*.fio; do
   elif grep -qE 'line [0-9]+: [A-Za-z_0-9]+(=|:| |$)|\$\{[A-Za-z_0-9]+\}' "$WORK/p.err"; then
     # refused naming the option(s): only engines/zoned options, or others too
     items=$(sed -e 's/^[^:]*: [^:]*: //' "$WORK/p.err" | head -1)
-    # the options of a refused engine (fio --enghelp=ENGINE lists them) go with it
-    engopts='^$'
+    # the options of a refused engine and fio's zoned-device options, from fio
+    # 3.33's own option tables (tests/data/fio-3.33-engine-options.txt, see SOURCES.md)
+    engopts=$(awk '$1 == "zoned" {print $3}' "$EOPTS" | tr '\n' '|')
     for e in $(grep -oE 'ioengine=[A-Za-z0-9_-]+ \(an engine' "$WORK/p.err" | sed -E 's/ioengine=([^ ]+).*/\1/' | sort -u); do
-      [ "$HAVE_FIO" = 1 ] || break
-      o=$(timeout 10 fio --enghelp="$e" 2>/dev/null | awk -F' *: ' 'NF > 1 {print $1}' | tr '\n' '|' | sed 's/|$//' || true)
-      [ -n "$o" ] && engopts="$engopts|^ *line [0-9]+: ($o)(=|$)"
+      engopts="$engopts$(awk -v e="$e" '$1 == "engine" && $2 == e {print $3}' "$EOPTS" | tr '\n' '|')"
     done
+    engopts="^ *line [0-9]+: (${engopts%|})(=|$)"
+    # one item per option: split at "; line N:" (a reason may hold a ';')
     if grep -q 'options\? iomark does not run' "$WORK/p.err" &&
-       ! sed -e 's/.*skips them): //' "$WORK/p.err" | tr ';' '\n' | grep -vE 'an engine iomark does not have|zoned-device option' \
+       ! sed -e 's/.*skips them): //' -e 's/; \(line [0-9]\+:\)/\n\1/g' "$WORK/p.err" | grep -vE 'an engine iomark does not have|zoned-device option' \
          | grep -vqE "$engopts"; then
       cls="refused: engine/zoned"
     else

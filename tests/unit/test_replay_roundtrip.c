@@ -35,7 +35,8 @@ static const char *const every[][2] = {
     {"numa_mem_policy", "local"}, {"refill_buffers", "1"}, {"scramble_buffers", "1"},
     {"offset_increment", "1M"}, {"rate_process", "poisson"}, {"bs_write", "16k"},
     {"bssplit_write", "8k/50:64k/50"}, {"exitall", "1"}, {"exitall_on_error", "1"},
-    {"exit_what", "all"},
+    {"exit_what", "all"}, {"latency_target", "500us"}, {"latency_window", "2s"},
+    {"latency_percentile", "99.9"}, {"latency_run", "1"},
 };
 #define NR_EVERY (sizeof(every) / sizeof(every[0]))
 /* options that are not part of a workload's spec: aliases of the rows
