@@ -89,6 +89,7 @@ static const struct mdef io_metrics[] = {
     {"iops", "IOPS", "IO/s", "IOPS", 1, 0},
     {"read_iops", "read IOPS", "IO/s", "read IOPS", 1, 0},
     {"write_iops", "write IOPS", "IO/s", "write IOPS", 1, 0},
+    {"trim_iops", "trim IOPS", "IO/s", "trim IOPS", 1, 0},
     {"mb_per_s", "throughput", "MB/s", "MB/s", 1, 0},
     {"mib_per_s", "throughput", "MiB/s", "MiB/s", 1, 0},
     {"lat_mean_us", "mean latency", "us", "latency", -1, 0},
@@ -108,6 +109,8 @@ static double io_value(const struct iom_imp_run *r, const char *key)
         return r->dir[0].iops;
     if (!strcmp(key, "write_iops"))
         return r->dir[1].iops;
+    if (!strcmp(key, "trim_iops"))
+        return r->dir[IOM_IMP_TRIM].iops;
     if (!strcmp(key, "mb_per_s"))
         return r->dir[2].mb_per_s;
     if (!strcmp(key, "mib_per_s"))
@@ -272,13 +275,16 @@ nomem:
 static int build_workload(struct iom_cmp *c, struct iom_cmp_workload *cw)
 {
     /* does any run of any input do both reads and writes, or TPC-C? */
-    int mixed = 0, tpcc = 0;
+    int mixed = 0, tpcc = 0, trims = 0;
     for (uint32_t i = 0; i < c->nr_inputs; i++)
         for (uint32_t f = 0; f < c->inputs[i].nr_files; f++) {
             const struct iom_imp_workload *w = iom_cmp_find_workload(c->inputs[i].files[f], cw->name, cw->positional);
             for (uint32_t k = 0; w && k < w->nr_runs; k++) {
-                if (w->runs[k].dir[0].iops > 0 && w->runs[k].dir[1].iops > 0)
-                    mixed = 1;
+                const struct iom_imp_dir *d = w->runs[k].dir;
+                if ((d[0].iops > 0) + (d[1].iops > 0) + (d[IOM_IMP_TRIM].iops > 0) > 1)
+                    mixed = 1; /* two directions or more: each its own row */
+                if (d[IOM_IMP_TRIM].iops > 0)
+                    trims = 1;
                 if (w->is_tpcc)
                     tpcc = 1;
             }
@@ -289,7 +295,10 @@ static int build_workload(struct iom_cmp *c, struct iom_cmp_workload *cw)
             const struct mdef *d = &io_metrics[m];
             if (tpcc && d->tpcc != (pass == 0))
                 continue;
-            if (!mixed && (!strcmp(d->key, "read_iops") || !strcmp(d->key, "write_iops")))
+            if (!mixed && (!strcmp(d->key, "read_iops") || !strcmp(d->key, "write_iops") ||
+                           !strcmp(d->key, "trim_iops")))
+                continue;
+            if (!trims && !strcmp(d->key, "trim_iops"))
                 continue;
             if (add_row(c, cw, d->key, d->label, d->unit, d->noun, d->better, NULL, NULL))
                 return -ENOMEM;

@@ -56,11 +56,11 @@ void iom_ratemin_init(struct iom_ratemin *m, const struct iom_job *job, uint64_t
 }
 
 bool iom_ratemin_failed(struct iom_ratemin *m, const char *name, uint64_t now,
-                        const uint64_t bytes[2], const uint64_t ios[2], char *msg, size_t len)
+                        const uint64_t bytes[3], const uint64_t ios[3], char *msg, size_t len)
 {
     if (!m->on || now - m->t0 < UINT64_C(2000000000)) /* fio: a 2 s settle period */
         return false;
-    for (int d = 0; d < 2; d++) {
+    for (int d = 0; d < 3; d++) {
         if (!bytes[d])
             continue;
         if (m->have[d]) {

@@ -42,8 +42,8 @@ int iom_startdelay_wait(uint64_t ns, const volatile sig_atomic_t *stop, const vo
 struct iom_ratemin {
     bool on;
     uint64_t t0, min_bytes, min_iops, cycle_ns;
-    uint64_t last_t[2], last_bytes[2], last_ios[2]; /* per direction: 0 read, 1 write */
-    bool have[2];
+    uint64_t last_t[3], last_bytes[3], last_ios[3]; /* per direction: 0 read, 1 write, 2 trim */
+    bool have[3];
 };
 
 /* Set up the check for a thread that started at t0 (no check when the job sets
@@ -56,7 +56,7 @@ void iom_ratemin_init(struct iom_ratemin *m, const struct iom_job *job, uint64_t
  * msg: "NAME: rate_min=NB/s not met, got MB/s" or "NAME: rate_iops_min=N not
  * met, got M IOPS". */
 bool iom_ratemin_failed(struct iom_ratemin *m, const char *name, uint64_t now,
-                        const uint64_t bytes[2], const uint64_t ios[2], char *msg, size_t len);
+                        const uint64_t bytes[3], const uint64_t ios[3], char *msg, size_t len);
 
 /* ---- flow ---- */
 struct iom_flow; /* one per flow_id, shared by every run in the process */

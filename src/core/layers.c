@@ -87,7 +87,7 @@ const struct iom_engine_ops iom_layer_inject = {
 static void verify_done(struct iom_layer *l, struct iom_io *io)
 {
     io->verify_failed = 0;
-    if (io->is_write || io->result != (int64_t)io->len)
+    if (io->ddir != IOM_IO_READ || io->result != (int64_t)io->len)
         return; /* writes and failed reads carry nothing to check */
     struct iom_verify_found f;
     enum iom_verify_result vr = iom_verify_check(io->buf, io->len, io->offset, l->seed, &f);
@@ -113,7 +113,7 @@ static void verify_done(struct iom_layer *l, struct iom_io *io)
 static int verify_queue(struct iom_engine *e, struct iom_io *io)
 {
     struct iom_layer *l = e->priv;
-    if (io->is_write)
+    if (io->ddir == IOM_IO_WRITE)
         iom_verify_fill(io->buf, io->len, io->offset, l->seed, l->generation++);
     int rc = l->inner_ops->queue(&l->inner, io);
     if (rc == IOM_Q_COMPLETED)

@@ -162,11 +162,11 @@ static struct iom_result *result_new(const struct iom_job *job, const struct iom
         tr->region_len = t[i].region_len;
         tr->unused_tail_bytes = iom_offgen_unused_tail(job, t[i].region_len, job->numjobs);
         tr->logical_block_bytes = t[i].logical_block_bytes;
-        iom_io_stats_init(&tr->dir[0]);
-        iom_io_stats_init(&tr->dir[1]);
+        for (int d = 0; d < IOM_NDIR; d++)
+            iom_io_stats_init(&tr->dir[d]);
     }
-    iom_io_stats_init(&r->total[0]);
-    iom_io_stats_init(&r->total[1]);
+    for (int d = 0; d < IOM_NDIR; d++)
+        iom_io_stats_init(&r->total[d]);
     return r;
 }
 
@@ -184,8 +184,8 @@ static int start_workers(struct ctl *c, struct iom_target *t, const struct iom_e
         w->target = &t[w->target_idx];
         w->res->target_idx = w->target_idx;
         w->res->thread_idx = w->thread_idx;
-        iom_io_stats_init(&w->res->dir[0]);
-        iom_io_stats_init(&w->res->dir[1]);
+        for (int d = 0; d < IOM_NDIR; d++)
+            iom_io_stats_init(&w->res->dir[d]);
         if (c->job->sample_log && !(w->res->slog = iom_slog_new(c->job->sample_log_avg_ns))) {
             snprintf(r->error, sizeof(r->error), "thread %u: no memory for its sample log", i + 1);
             rc = -ENOMEM;
@@ -494,7 +494,7 @@ static int collect(struct ctl *c, int rc)
         const struct iom_worker *w = &c->ws[i];
         struct iom_thread_result *th = &r->threads[i];
         struct iom_target_result *tr = &r->targets[th->target_idx];
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < IOM_NDIR; k++) {
             iom_io_stats_merge(&tr->dir[k], &th->dir[k]);
             iom_io_stats_merge(&r->total[k], &th->dir[k]);
         }
@@ -517,7 +517,7 @@ static int collect(struct ctl *c, int rc)
         }
     }
     /* errors counted under --continue_on_error still fail the run */
-    uint64_t nr_io_errors = r->total[0].errors + r->total[1].errors, nr_mismatch = 0;
+    uint64_t nr_io_errors = r->total[0].errors + r->total[1].errors + r->total[2].errors, nr_mismatch = 0;
     for (unsigned i = 0; i < r->nr_targets; i++)
         nr_mismatch += r->targets[i].verify_errors;
     if ((nr_io_errors || nr_mismatch) && !r->error[0]) {

@@ -13,10 +13,10 @@ void iom_snapshot_clear(struct iom_snapshot *s, bool with_hist)
         iom_hist_reset(&s->hist);
 }
 
-void iom_snapshot_add(struct iom_snapshot *s, const struct iom_io_stats d[2], uint64_t ios_all,
+void iom_snapshot_add(struct iom_snapshot *s, const struct iom_io_stats d[IOM_NDIR], uint64_t ios_all,
                       uint64_t bytes_all, bool with_hist)
 {
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < IOM_NDIR; k++) {
         s->ios[k] += __atomic_load_n(&d[k].ios, __ATOMIC_RELAXED);
         s->bytes[k] += __atomic_load_n(&d[k].bytes, __ATOMIC_RELAXED);
         s->lat_sum_ns += __atomic_load_n(&d[k].lat_sum_ns, __ATOMIC_RELAXED);
@@ -44,7 +44,7 @@ int iom_series_add(struct iom_result *r, const struct iom_snapshot *a,
     pt->t_end_s = t_end_s;
     pt->dur_s = dur_s;
     uint64_t n = 0;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < IOM_NDIR; k++) {
         pt->ios[k] = b->ios[k] - a->ios[k];
         pt->bytes[k] = b->bytes[k] - a->bytes[k];
         n += pt->ios[k];

@@ -14,7 +14,7 @@
 
 /* Sum of live counters of several threads at one moment. */
 struct iom_snapshot {
-    uint64_t ios[2], bytes[2], lat_sum_ns; /* measured, per direction */
+    uint64_t ios[IOM_NDIR], bytes[IOM_NDIR], lat_sum_ns; /* measured, per direction */
     uint64_t ios_all, bytes_all;           /* all phases (progress line) */
     struct iom_hist hist;                  /* measured latencies, when taken with_hist */
 };
@@ -23,12 +23,12 @@ struct iom_snapshot {
 void iom_snapshot_clear(struct iom_snapshot *s, bool with_hist);
 
 /*
- * Add one thread's counters: d[2] (read, write; written by their thread
+ * Add one thread's counters: d[IOM_NDIR] (read, write, trim; written by their thread
  * with relaxed atomic stores, read here with relaxed loads) and its
  * all-phase counters. The histogram is added only when with_hist (it is
  * large; the progress line does not need it).
  */
-void iom_snapshot_add(struct iom_snapshot *s, const struct iom_io_stats d[2], uint64_t ios_all,
+void iom_snapshot_add(struct iom_snapshot *s, const struct iom_io_stats d[IOM_NDIR], uint64_t ios_all,
                       uint64_t bytes_all, bool with_hist);
 
 /*

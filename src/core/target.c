@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <libgen.h>
+#include <linux/falloc.h>
 #include <linux/fs.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -73,6 +74,52 @@ static uint32_t sysfs_logical_block(dev_t dev)
     if (read_sysfs_u64(p, &v) == 0 && v)
         return (uint32_t)v;
     return 512;
+}
+
+/*
+ * Can the target take the trims of a trim pattern? A block device must
+ * discard: /sys/dev/block/M:m/queue/discard_max_bytes above 0 (its disk's for
+ * a partition; kernel Documentation/ABI/stable/sysfs-block: 0 = no discard,
+ * as a loop device with discard off). An existing file must take a punched
+ * hole: a one-page hole past its end with FALLOC_FL_KEEP_SIZE changes nothing
+ * and fails with EOPNOTSUPP where the filesystem has none. 0 or -EOPNOTSUPP
+ * with err set.
+ */
+static int open_failed(char *err, size_t errlen, int e, const char *path);
+static int trims_supported(const struct iom_job *job, const struct iom_target *t,
+                           char *err, size_t errlen)
+{
+    const char *rw = iom_rw_name(job->rw);
+    if (t->is_blockdev) {
+        char p[160];
+        uint64_t v = 0;
+        snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/queue/discard_max_bytes", major(t->dev),
+                 minor(t->dev));
+        if (read_sysfs_u64(p, &v) != 0)
+            snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/../queue/discard_max_bytes",
+                     major(t->dev), minor(t->dev));
+        if (read_sysfs_u64(p, &v) != 0 || v == 0)
+            return fail(err, errlen, -EOPNOTSUPP,
+                        "--rw=%s: target %s does not discard (queue/discard_max_bytes of %s is "
+                        "0 or missing): trims need a device with discard, or a file", rw,
+                        t->path, t->devname[0] ? t->devname : "the device");
+        return 0;
+    }
+    if (!t->exists)
+        return 0; /* created for the run: its filesystem answers the first trim */
+    int fd = open(t->path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return open_failed(err, errlen, errno, t->path);
+    off_t past = (off_t)((t->size_bytes + 8191) / 4096 * 4096);
+    int rc = fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, past, 4096);
+    int e = rc ? errno : 0;
+    close(fd);
+    if (e == EOPNOTSUPP || e == ENOSYS)
+        return fail(err, errlen, -EOPNOTSUPP,
+                    "--rw=%s: the filesystem of %s cannot punch holes (fallocate "
+                    "FALLOC_FL_PUNCH_HOLE: %s): trims need one that can, or a block device "
+                    "with discard", rw, t->path, strerror(e));
+    return 0;
 }
 
 /* Is the maj:min pair `dev` (or one of its partitions) mounted or swap? */
@@ -335,6 +382,9 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
     }
     int rc = iom_target_check_region(job, path, t, need, err, errlen);
     if (rc)
+        return rc;
+    if (iom_job_trims(job) && strcmp(job->ioengine, "null") != 0 &&
+        (rc = trims_supported(job, t, err, errlen)))
         return rc;
 
     /* never destroy data on a device by accident */

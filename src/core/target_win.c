@@ -146,6 +146,11 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
     memset(t, 0, sizeof(*t));
     t->path = path;
     t->fd = -1;
+    if (iom_job_trims(job) && strcmp(job->ioengine, "null") != 0) {
+        snprintf(err, errlen, "--rw=%s: trims are not supported on Windows (no discard or "
+                 "punched hole in this build's engine)", iom_rw_name(job->rw));
+        return -EOPNOTSUPP;
+    }
     uint64_t span = iom_job_span_bytes(job); /* size, and the clones' offset_increment */
     uint64_t need = span ? (span > UINT64_MAX - job->offset_bytes ? UINT64_MAX
                                                                    : job->offset_bytes + span) : 0;

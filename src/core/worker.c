@@ -72,7 +72,11 @@ struct wctx {
     struct iom_think think;
     uint32_t next_len;            /* the next I/O's size once drawn, 0 before */
     bool next_write;              /* its direction, drawn first when writes have own sizes */
-    uint64_t done_bytes[2], done_ios[2]; /* completed, all phases, per direction */
+    uint8_t trim_mode;            /* 0 no trims, 1 trims only, 2 trimwrite (trim, then write) */
+    unsigned tw_n, tw_head;       /* trimwrite: trimmed blocks waiting for their write (FIFO) */
+    uint64_t *tw_off;             /* their offsets and lengths, depth entries each; owned */
+    uint32_t *tw_len;
+    uint64_t done_bytes[IOM_NDIR], done_ios[IOM_NDIR]; /* completed, all phases, per direction */
     struct iom_ratemin rmin;      /* rate_min / rate_iops_min (core/jobctl.h) */
     struct iom_flow *flow;        /* flow=N: the shared flow, or NULL */
     uint64_t flow_mine;           /* this thread's I/Os counted in the flow */
@@ -155,6 +159,15 @@ static void worker_setup(struct iom_worker *w, struct wctx *c)
         c->free_stack[i] = depth - 1 - i;
     }
     c->nfree = depth;
+    c->trim_mode = iom_job_trimwrite(job) ? 2 : iom_job_trims(job) ? 1 : 0;
+    if (c->trim_mode == 2) {
+        c->tw_off = calloc(depth, sizeof(*c->tw_off));
+        c->tw_len = calloc(depth, sizeof(*c->tw_len));
+        if (!c->tw_off || !c->tw_len) {
+            worker_fail(w, -ENOMEM, "allocating trimwrite slots", 0);
+            return;
+        }
+    }
     stack_engine(c, job, w->ops);
     int rc = c->eng.ops->init(&c->eng, depth, w->target->fd, c->bufs, depth > 65535 ? 0 : depth,
                               max_bs);
@@ -197,6 +210,27 @@ static void iom_fill_write(struct iom_io *io, struct iom_rng *r, bool refill)
     }
 }
 
+/* The next I/O of a trim pattern into io (io->len drawn): trims only, every I/O a
+ * trim from the offset generator; trimwrite, the write of the oldest trimmed
+ * block waiting (its offset and length: fio io_u.c get_next_block for
+ * randtrimwrite, and trimwrite's equal trim and write sequences), else a new
+ * trim. A trimmed block waits for its write from the trim's completion, so
+ * the write never overtakes the trim in the device queue. */
+static void take_trim(struct iom_worker *w, struct wctx *c, struct iom_io *io)
+{
+    if (c->trim_mode == 2 && c->next_write) {
+        io->ddir = IOM_IO_WRITE;
+        io->offset = c->tw_off[c->tw_head];
+        io->len = c->tw_len[c->tw_head];
+        c->tw_head = (c->tw_head + 1) % c->depth;
+        c->tw_n--;
+        c->next_write = false;
+        return;
+    }
+    io->ddir = IOM_IO_TRIM;
+    io->offset = iom_offgen_take(&w->gen, &io->len);
+}
+
 /*
  * Issue I/Os while slots are free (and pacing, think time and the io limit
  * allow). Returns how many were queued for a commit; an engine that
@@ -216,9 +250,16 @@ static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now,
     }
     if (__builtin_expect(c->lt != NULL, 0) && c->lt_quiesce)
         return 0; /* latency_target: draining before a new window */
-    while (c->nfree && !c->limit_hit && !c->think.due) {
+    while (c->nfree && (!c->limit_hit || c->tw_n) && !c->think.due) {
         if (__builtin_expect(c->lt != NULL, 0) && c->inflight >= c->lt->qd)
             break; /* latency_target: the search's depth */
+        if (__builtin_expect(c->trim_mode == 2, 0)) { /* trimwrite: a trimmed block's write */
+            c->next_write = c->tw_n > 0; /* first (fio io_u.c set_rw_ddir), else a new trim */
+            if (c->next_write)
+                c->next_len = c->tw_len[c->tw_head];
+            else if (c->limit_hit)
+                break;
+        }
         if (!c->next_len) { /* drawn before the pacing check: --rate paces by each I/O's size */
             if (w->gen.wbs_own) /* writes' own sizes (fio's bs=R,W): the direction first */
                 c->next_write = !iom_offgen_is_read(&w->gen);
@@ -239,14 +280,21 @@ static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now,
             if (job->invalidate && !job->direct && w->target->fd >= 0) /* not null jobs */
                 (void)iom_target_invalidate(w->target, ie, sizeof(ie));
         }
-        io->offset = iom_offgen_take(&w->gen, &io->len); /* may shorten it (random_map) */
-        io->is_write = w->gen.wbs_own ? c->next_write : !iom_offgen_is_read(&w->gen);
+        if (__builtin_expect(c->trim_mode != 0, 0)) {
+            take_trim(w, c, io);
+        } else {
+            io->offset = iom_offgen_take(&w->gen, &io->len); /* may shorten it (random_map) */
+            io->ddir = (w->gen.wbs_own ? c->next_write : !iom_offgen_is_read(&w->gen))
+                           ? IOM_IO_WRITE : IOM_IO_READ;
+        }
         io->start_ns = iom_pacer_take(&c->pace, now, io->len); /* latency from the intended start */
-        if (io->is_write && (job->refill_buffers || job->scramble_buffers) && !job->verify &&
-            !job->zero_buffers)
+        if (io->ddir == IOM_IO_WRITE && (job->refill_buffers || job->scramble_buffers) &&
+            !job->verify && !job->zero_buffers)
             iom_fill_write(io, &c->fill, job->refill_buffers);
-        c->issued_bytes += io->len;
-        c->limit_hit = c->limit && c->issued_bytes >= c->limit;
+        if (io->ddir != IOM_IO_WRITE || c->trim_mode != 2) { /* a trimwrite's io_size: its trims */
+            c->issued_bytes += io->len;
+            c->limit_hit = c->limit && c->issued_bytes >= c->limit;
+        }
         iom_think_issued(&c->think);
         int rc = c->eng.ops->queue(&c->eng, io);
         if (rc == IOM_Q_QUEUED) {
@@ -265,7 +313,8 @@ static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now,
             break;
         }
         c->nfree++;
-        c->issued_bytes -= io->len;
+        if (io->ddir != IOM_IO_WRITE || c->trim_mode != 2)
+            c->issued_bytes -= io->len;
         worker_fail(w, rc, "queueing I/O", io->offset);
         break;
     }
@@ -280,7 +329,7 @@ static void failed(struct iom_worker *w, struct iom_io *io)
     const struct iom_job *job = w->job;
     if (io->result != (int64_t)io->len) {
         int e = io->result < 0 ? (int)io->result : -EIO;
-        struct iom_io_stats *st = &w->res->dir[io->is_write];
+        struct iom_io_stats *st = &w->res->dir[io->ddir];
         __atomic_store_n(&st->errors, st->errors + 1, __ATOMIC_RELAXED);
         if (!w->first_io_errno) {
             w->first_io_errno = -e;
@@ -288,7 +337,9 @@ static void failed(struct iom_worker *w, struct iom_io *io)
         }
         if (!job->continue_on_error)
             worker_fail(w, e,
-                        io->result < 0 ? (io->is_write ? "write" : "read")
+                        io->result < 0 ? (io->ddir == IOM_IO_WRITE  ? "write"
+                                         : io->ddir == IOM_IO_TRIM ? "trim"
+                                                                   : "read")
                                        : "short transfer (target truncated?)",
                         io->offset);
         return;
@@ -316,7 +367,8 @@ static void lt_completed(struct iom_worker *w, struct wctx *c, const struct iom_
         snprintf(w->errmsg, sizeof(w->errmsg),
                  "latency of %llu nsec exceeds specified max (%llu nsec): %s %s %llu %u",
                  (unsigned long long)(end - io->start_ns), (unsigned long long)c->lt->target_ns,
-                 w->target->path, io->is_write ? "write" : "read",
+                 w->target->path,
+                 io->ddir == IOM_IO_WRITE ? "write" : io->ddir == IOM_IO_TRIM ? "trim" : "read",
                  (unsigned long long)io->offset, io->len);
     }
 }
@@ -364,18 +416,23 @@ static inline void complete(struct iom_worker *w, struct wctx *c, int n, uint64_
         }
         if (__builtin_expect(c->lt != NULL, 0))
             lt_completed(w, c, io, end);
-        c->done_bytes[io->is_write] += io->len;
-        c->done_ios[io->is_write]++;
+        c->done_bytes[io->ddir] += io->len;
+        c->done_ios[io->ddir]++;
+        if (__builtin_expect(io->ddir == IOM_IO_TRIM && c->trim_mode == 2, 0)) {
+            unsigned k = (c->tw_head + c->tw_n++) % c->depth; /* its write may go now */
+            c->tw_off[k] = io->offset;
+            c->tw_len[k] = io->len;
+        }
         __atomic_store_n(&w->ios_all, w->ios_all + 1, __ATOMIC_RELAXED);
         __atomic_store_n(&w->bytes_all, w->bytes_all + io->len, __ATOMIC_RELAXED);
         if (measuring) {
-            iom_io_stats_add(&st[io->is_write], io->len, end - io->start_ns);
+            iom_io_stats_add(&st[io->ddir], io->len, end - io->start_ns);
             if (__builtin_expect(w->latlog != NULL, 0))
                 fprintf(w->latlog, "%llu\n", (unsigned long long)(end - io->start_ns));
             if (__builtin_expect(w->res->slog != NULL, 0))
                 iom_slog_add(w->res->slog,
                              end - __atomic_load_n(&w->sh->meas_start_ns, __ATOMIC_ACQUIRE),
-                             io->is_write, io->len, end - io->start_ns, io->offset);
+                             io->ddir, io->len, end - io->start_ns, io->offset);
             w->last_done_ns = end;
         }
     }
@@ -451,7 +508,7 @@ static void worker_loop(struct iom_worker *w, struct wctx *c)
     for (;;) {
         if (__atomic_load_n(&sh->phase, __ATOMIC_ACQUIRE) == IOM_PHASE_STOP || w->err)
             break;
-        if (c->limit_hit && c->inflight == 0) {
+        if (c->limit_hit && c->inflight == 0 && c->tw_n == 0) {
             w->own_stop = true;
             break;
         }
@@ -513,6 +570,8 @@ static void worker_finish(struct iom_worker *w, struct wctx *c)
         for (unsigned i = 0; i < c->depth; i++)
             buf_free(c->bufs[i]);
     free(c->bufs);
+    free(c->tw_off);
+    free(c->tw_len);
     free(c->slots);
     free(c->done);
     free(c->free_stack);

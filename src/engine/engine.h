@@ -20,12 +20,16 @@
 
 enum { IOM_Q_QUEUED = 0, IOM_Q_COMPLETED = 1 };
 
+/* Data direction of an I/O: the same numbers as stats/summary.h's IOM_DIR_*
+ * and fio's enum fio_ddir (io_ddir.h: DDIR_READ 0, DDIR_WRITE 1, DDIR_TRIM 2). */
+enum { IOM_IO_READ = 0, IOM_IO_WRITE = 1, IOM_IO_TRIM = 2 };
+
 /* One in-flight I/O slot; owned by the worker, lent to the engine. */
 struct iom_io {
     void *buf;          /* aligned buffer, at least len bytes */
     uint64_t offset;    /* bytes from the start of the target */
     uint32_t len;       /* bytes */
-    uint8_t is_write;
+    uint8_t ddir;       /* IOM_IO_READ, _WRITE or _TRIM (a trim has no data: buf unused) */
     uint16_t buf_index; /* index of buf in the buffers given to init() */
     uint32_t slot;      /* index of this slot in the worker's array */
     int64_t result;     /* set on completion: bytes transferred, or -errno */
@@ -70,7 +74,21 @@ struct iom_engine {
     void *priv; /* engine-private state */
     int fd;
     unsigned depth;
+    int trim_kind; /* iom_engine_trim_sync's cache: 0 not known yet, 1 block device, 2 file */
 };
+
+/*
+ * One trim done synchronously on e->fd: `len` bytes from byte `offset`
+ * discarded. A block device gets ioctl(BLKDISCARD) with the range {offset,
+ * len} (linux/fs.h; fio's os/os-linux.h os_trim); a regular file gets
+ * fallocate(FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE), the range then reads
+ * back as zeros and the size stays (fallocate(2); fio's falloc engine's trim).
+ * The descriptor's type is looked up once (fstat) and kept in e->trim_kind.
+ * Returns len, or -errno (-EOPNOTSUPP where neither exists, e.g. Windows).
+ * Engines without an asynchronous trim call it from queue() and complete the
+ * I/O at once.
+ */
+int64_t iom_engine_trim_sync(struct iom_engine *e, uint64_t offset, uint32_t len);
 
 /*
  * The registry: every engine, in the order help lists them, NULL-terminated

@@ -3,19 +3,50 @@
  * which saves a file-table lookup and the page pinning of each O_DIRECT I/O;
  * the ring's descriptor is registered as well (no lookup per system call).
  * Queued I/Os are submitted together with the wait for completions
- * (io_uring_submit_and_wait), one system call per batch. */
+ * (io_uring_submit_and_wait), one system call per batch.
+ * Trims: on a regular file IORING_OP_FALLOCATE with FALLOC_FL_PUNCH_HOLE |
+ * FALLOC_FL_KEEP_SIZE (Linux 5.6, fio's falloc engine's trim); on a block
+ * device the block layer's discard command, IORING_OP_URING_CMD with
+ * BLOCK_URING_CMD_DISCARD, the range in addr/addr3 (Linux 6.12; liburing
+ * 2.8's io_uring_prep_cmd_discard, written out here for older liburing). A
+ * kernel without it answers -EOPNOTSUPP/-EINVAL/-ENOTTY; that trim is then
+ * done synchronously (iom_engine_trim_sync: BLKDISCARD) and so are all
+ * later ones. */
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/falloc.h>
 #include <liburing.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 
 #include "engine/engine.h"
 
+#ifndef BLOCK_URING_CMD_DISCARD /* include/uapi/linux/fs.h, Linux 6.12 */
+#define BLOCK_URING_CMD_DISCARD _IO(0x12, 0)
+#endif
+
 struct uring_priv {
     struct io_uring ring;
-    int fixed_bufs; /* buffers registered */
+    int fixed_bufs;   /* buffers registered */
+    int is_blk;       /* the target is a block device (trims: discard command) */
+    int sync_discard; /* the ring has no discard command here: trims go synchronously */
 };
+
+/* A trim's submission entry (see the top of the file). */
+static void uring_prep_trim(struct uring_priv *p, struct io_uring_sqe *sqe, struct iom_io *io)
+{
+    if (!p->is_blk) {
+        io_uring_prep_fallocate(sqe, 0, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                                io->offset, io->len);
+        return;
+    }
+    io_uring_prep_rw(IORING_OP_URING_CMD, sqe, 0, NULL, 0, 0);
+    sqe->cmd_op = BLOCK_URING_CMD_DISCARD;
+    sqe->addr = io->offset;
+    sqe->addr3 = io->len;
+}
 
 static int uring_setup(struct io_uring *ring, unsigned depth)
 {
@@ -79,6 +110,8 @@ static int uring_init(struct iom_engine *e, unsigned depth, int fd, void **bufs,
         p->fixed_bufs = io_uring_register_buffers(&p->ring, iov, nr_bufs) == 0;
         free(iov);
     }
+    struct stat st;
+    p->is_blk = fstat(fd, &st) == 0 && S_ISBLK(st.st_mode);
     e->priv = p;
     e->fd = fd;
     e->depth = depth;
@@ -88,16 +121,22 @@ static int uring_init(struct iom_engine *e, unsigned depth, int fd, void **bufs,
 static int uring_queue(struct iom_engine *e, struct iom_io *io)
 {
     struct uring_priv *p = e->priv;
+    if (__builtin_expect(io->ddir == IOM_IO_TRIM && p->sync_discard, 0)) {
+        io->result = iom_engine_trim_sync(e, io->offset, io->len);
+        return IOM_Q_COMPLETED;
+    }
     struct io_uring_sqe *sqe = io_uring_get_sqe(&p->ring);
     if (!sqe)
         return -EBUSY;
-    if (p->fixed_bufs) {
-        if (io->is_write)
+    if (__builtin_expect(io->ddir == IOM_IO_TRIM, 0))
+        uring_prep_trim(p, sqe, io);
+    else if (p->fixed_bufs) {
+        if (io->ddir == IOM_IO_WRITE)
             io_uring_prep_write_fixed(sqe, 0, io->buf, io->len, io->offset, io->buf_index);
         else
             io_uring_prep_read_fixed(sqe, 0, io->buf, io->len, io->offset, io->buf_index);
     } else {
-        if (io->is_write)
+        if (io->ddir == IOM_IO_WRITE)
             io_uring_prep_write(sqe, 0, io->buf, io->len, io->offset);
         else
             io_uring_prep_read(sqe, 0, io->buf, io->len, io->offset);
@@ -105,6 +144,19 @@ static int uring_queue(struct iom_engine *e, struct iom_io *io)
     sqe->flags |= IOSQE_FIXED_FILE;
     io_uring_sqe_set_data(sqe, io);
     return IOM_Q_QUEUED;
+}
+
+/* A trim's completion: 0 is success (len bytes); a kernel without the discard
+ * command gets this trim and later ones done synchronously. */
+static void uring_trim_done(struct iom_engine *e, struct uring_priv *p, struct iom_io *io)
+{
+    if (io->result == 0) {
+        io->result = io->len;
+    } else if (p->is_blk && (io->result == -EOPNOTSUPP || io->result == -EINVAL ||
+                             io->result == -ENOTTY)) {
+        p->sync_discard = 1;
+        io->result = iom_engine_trim_sync(e, io->offset, io->len);
+    }
 }
 
 static int uring_commit(struct iom_engine *e)
@@ -139,6 +191,8 @@ static int uring_getevents(struct iom_engine *e, unsigned min, unsigned max, uin
         for (unsigned i = 0; i < n; i++) {
             struct iom_io *io = io_uring_cqe_get_data(cqes[i]);
             io->result = cqes[i]->res;
+            if (__builtin_expect(io->ddir == IOM_IO_TRIM, 0))
+                uring_trim_done(e, p, io);
             out[total++] = io;
         }
         io_uring_cq_advance(&p->ring, n);

@@ -88,12 +88,16 @@ fail:
 static int iocp_queue(struct iom_engine *e, struct iom_io *io)
 {
     struct iocp_priv *p = e->priv;
+    if (io->ddir == IOM_IO_TRIM) { /* refused before the run (target_win.c); never queued */
+        io->result = -EOPNOTSUPP;
+        return IOM_Q_COMPLETED;
+    }
     struct iocp_slot *s = &p->slots[io->slot];
     memset(&s->ov, 0, sizeof(s->ov));
     s->ov.Offset = (DWORD)io->offset;
     s->ov.OffsetHigh = (DWORD)(io->offset >> 32);
     s->io = io;
-    BOOL ok = io->is_write ? WriteFile(p->file, io->buf, io->len, NULL, &s->ov)
+    BOOL ok = io->ddir == IOM_IO_WRITE ? WriteFile(p->file, io->buf, io->len, NULL, &s->ov)
                            : ReadFile(p->file, io->buf, io->len, NULL, &s->ov);
     DWORD err = ok ? ERROR_SUCCESS : GetLastError();
     if (ok || err == ERROR_IO_PENDING) { /* done already or later: a packet comes */

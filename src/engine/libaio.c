@@ -57,8 +57,12 @@ static int aio_queue(struct iom_engine *e, struct iom_io *io)
     struct aio_priv *p = e->priv;
     if (p->nr_pending >= e->depth)
         return -EBUSY;
+    if (io->ddir == IOM_IO_TRIM) { /* Linux AIO has no discard: done here, at once */
+        io->result = iom_engine_trim_sync(e, io->offset, io->len);
+        return IOM_Q_COMPLETED;
+    }
     struct iocb *cb = &p->iocbs[io->slot];
-    if (io->is_write)
+    if (io->ddir == IOM_IO_WRITE)
         io_prep_pwrite(cb, e->fd, io->buf, io->len, (long long)io->offset);
     else
         io_prep_pread(cb, e->fd, io->buf, io->len, (long long)io->offset);

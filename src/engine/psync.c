@@ -1,5 +1,7 @@
-/* psync.c - synchronous pread(2)/pwrite(2); every I/O completes in queue(),
- * so a thread has at most one I/O in flight whatever its iodepth. */
+/* psync.c - synchronous pread(2)/pwrite(2), and trims through
+ * iom_engine_trim_sync (BLKDISCARD, or a punched hole in a file); every I/O
+ * completes in queue(), so a thread has at most one I/O in flight whatever
+ * its iodepth. */
 #include <errno.h>
 #include <unistd.h>
 
@@ -22,9 +24,13 @@ static int psync_init(struct iom_engine *e, unsigned depth, int fd, void **bufs,
 
 static int psync_queue(struct iom_engine *e, struct iom_io *io)
 {
+    if (io->ddir == IOM_IO_TRIM) {
+        io->result = iom_engine_trim_sync(e, io->offset, io->len);
+        return IOM_Q_COMPLETED;
+    }
     ssize_t r;
     do {
-        r = io->is_write ? pwrite(e->fd, io->buf, io->len, (off_t)io->offset)
+        r = io->ddir == IOM_IO_WRITE ? pwrite(e->fd, io->buf, io->len, (off_t)io->offset)
                          : pread(e->fd, io->buf, io->len, (off_t)io->offset);
     } while (r < 0 && errno == EINTR);
     io->result = r < 0 ? -errno : r;

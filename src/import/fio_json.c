@@ -189,7 +189,8 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
         if (!isnan(e) && e != 0) {
             double rb = num(cJSON_GetObjectItemCaseSensitive(job, "read"), "io_bytes");
             double wb = num(cJSON_GetObjectItemCaseSensitive(job, "write"), "io_bytes");
-            if (!(rb > 0) && !(wb > 0)) { /* failed before any I/O */
+            double tb = num(cJSON_GetObjectItemCaseSensitive(job, "trim"), "io_bytes");
+            if (!(rb > 0) && !(wb > 0) && !(tb > 0)) { /* failed before any I/O */
                 if (!failed++)
                     snprintf(first_fail, sizeof(first_fail), "job '%s' failed with error=%d", name,
                              iom_imp_count(e));
@@ -205,12 +206,14 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
         }
         struct iom_imp_run run;
         iom_imp_run_init(&run);
-        const cJSON *curve[2] = {NULL, NULL};
-        double scale[2] = {1, 1};
+        const cJSON *curve[3] = {NULL, NULL, NULL}; /* read, write, trim */
+        double scale[3] = {1, 1, 1};
         read_dir(cJSON_GetObjectItemCaseSensitive(job, "read"), &run.dir[0], &run.runtime_s, &curve[0],
                  &scale[0]);
         read_dir(cJSON_GetObjectItemCaseSensitive(job, "write"), &run.dir[1], &run.runtime_s,
                  &curve[1], &scale[1]);
+        read_dir(cJSON_GetObjectItemCaseSensitive(job, "trim"), &run.dir[IOM_IMP_TRIM],
+                 &run.runtime_s, &curve[2], &scale[2]);
         iom_imp_make_total(&run);
         double usr = num(job, "usr_cpu"), sys = num(job, "sys_cpu");
         if (!isnan(usr) && !isnan(sys))
@@ -222,8 +225,9 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
                 w = &res->w[i];
         if (w) { /* same job name again: one of numjobs without group_reporting */
             struct iom_imp_run *r0 = &w->runs[0];
-            for (int d = 0; d < 2; d++)
-                merge_dir(&r0->dir[d], &run.dir[d]);
+            for (int d = 0; d < IOM_IMP_NDIR; d++)
+                if (d != IOM_IMP_TOTAL)
+                    merge_dir(&r0->dir[d], &run.dir[d]);
             r0->dir[2].lat_p99_us = NAN;
             r0->dir[2].lat_mean_us = r0->dir[2].lat_max_us = NAN;
             iom_imp_make_total(r0);
@@ -255,8 +259,8 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
         const char *fn = opt_str(job, glob, "filename");
         if (fn)
             snprintf(w->target, sizeof(w->target), "%s", fn);
-        /* percentile curve of the direction that did I/O (read when both did) */
-        int d = run.dir[0].ios > 0 ? 0 : 1;
+        /* percentile curve of the direction that did I/O (read, then write, then trim) */
+        int d = run.dir[0].ios > 0 ? 0 : run.dir[1].ios > 0 || !(run.dir[IOM_IMP_TRIM].ios > 0) ? 1 : 2;
         const cJSON *e2;
         cJSON_ArrayForEach(e2, curve[d])
         {

@@ -133,6 +133,8 @@ static int dir_line(const char *l)
         return 0;
     if (strncmp(l, "write", 5) == 0 && (l[5] == ':' || l[5] == ' '))
         return 1;
+    if (strncmp(l, "trim", 4) == 0 && (l[4] == ':' || l[4] == ' '))
+        return 2; /* fio's third direction (stat.c: io_ddir_name) */
     return -1;
 }
 
@@ -409,18 +411,20 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
                     char *p2;
                     run->dir[0].ios = strtod(tot, &p2);
                     if (*p2 == ',')
-                        run->dir[1].ios = strtod(p2 + 1, NULL);
+                        run->dir[1].ios = strtod(p2 + 1, &p2);
+                    if (*p2 == ',') /* fio 3: total=READS,WRITES,TRIMS,0 */
+                        run->dir[IOM_IMP_TRIM].ios = strtod(p2 + 1, NULL);
                 }
             }
         }
         /* direction sections: lines "  read" / "  write" up to the next one or "  cpu" */
-        const char *sec[2] = {NULL, NULL};
+        const char *sec[3] = {NULL, NULL, NULL}; /* read, write, trim */
         for (const char *l = line_end(g) + 1; l < end; l = line_end(l) + 1) {
             int dl = dir_line(l);
             if (dl >= 0 && !sec[dl])
                 sec[dl] = l;
         }
-        if (!sec[0] && !sec[1]) {
+        if (!sec[0] && !sec[1] && !sec[2]) {
             /* never a run of zeros: a block without figures is refused */
             snprintf(err, errlen, "line %u: job block \"%s\" has no read or write figures",
                      line_no(text, ls), name);
@@ -433,19 +437,23 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
             if (!isnan(u) && !isnan(s))
                 run->cpu_proc_pct = u + s;
         }
-        for (int d = 0; d < 2; d++) {
-            if (!sec[d]) {
-                run->dir[d].iops = run->dir[d].mb_per_s = run->dir[d].mib_per_s = 0;
-                run->dir[d].ios = 0;
+        for (int d = 0; d < 3; d++) {
+            struct iom_imp_dir *x = &run->dir[d == 2 ? IOM_IMP_TRIM : d];
+            if (!sec[d]) { /* none; trims stay unknown (NAN) as fio 2 had none */
+                if (d < 2) {
+                    x->iops = x->mb_per_s = x->mib_per_s = 0;
+                    x->ios = 0;
+                }
                 continue;
             }
-            const char *se = end;
-            if (sec[1 - d] && sec[1 - d] > sec[d])
-                se = sec[1 - d];
+            const char *se = end; /* up to the next direction's section or "  cpu" */
+            for (int o = 0; o < 3; o++)
+                if (sec[o] && sec[o] > sec[d] && sec[o] < se)
+                    se = sec[o];
             if (cpu && cpu > sec[d] && cpu < se)
                 se = cpu;
-            int want_curve = d == 0 || !sec[0];
-            if (parse_dir(sec[d], se, &run->dir[d], &run->runtime_s, run, want_curve)) {
+            int want_curve = d == 0 || (d == 1 && !sec[0]) || (d == 2 && !sec[0] && !sec[1]);
+            if (parse_dir(sec[d], se, x, &run->runtime_s, run, want_curve)) {
                 free(keys);
                 return -ENOMEM;
             }

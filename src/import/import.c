@@ -2,6 +2,7 @@
 #include "import/import.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
@@ -18,7 +19,7 @@ static const struct iom_importer *const importers[] = {
 void iom_imp_run_init(struct iom_imp_run *run)
 {
     memset(run, 0, sizeof(*run));
-    for (int d = 0; d < 3; d++) {
+    for (int d = 0; d < IOM_IMP_NDIR; d++) {
         struct iom_imp_dir *x = &run->dir[d];
         x->iops = x->mb_per_s = x->mib_per_s = NAN;
         x->lat_mean_us = x->lat_p99_us = x->lat_max_us = x->ios = NAN;
@@ -89,32 +90,35 @@ static double add_known(double a, double b)
 
 void iom_imp_make_total(struct iom_imp_run *run)
 {
-    struct iom_imp_dir *r = &run->dir[0], *w = &run->dir[1], *t = &run->dir[2];
-    t->iops = add_known(r->iops, w->iops);
-    t->mb_per_s = add_known(r->mb_per_s, w->mb_per_s);
-    t->mib_per_s = add_known(r->mib_per_s, w->mib_per_s);
-    t->ios = add_known(r->ios, w->ios);
-    double rn = isnan(r->ios) ? 0 : r->ios, wn = isnan(w->ios) ? 0 : w->ios;
-    if (rn > 0 && wn > 0 && !isnan(r->lat_mean_us) && !isnan(w->lat_mean_us))
-        t->lat_mean_us = (r->lat_mean_us * rn + w->lat_mean_us * wn) / (rn + wn);
-    else if (rn > 0 && wn == 0)
-        t->lat_mean_us = r->lat_mean_us;
-    else if (wn > 0 && rn == 0)
-        t->lat_mean_us = w->lat_mean_us;
-    if (isnan(t->lat_p99_us)) {
-        if (rn > 0 && wn == 0)
-            t->lat_p99_us = r->lat_p99_us;
-        else if (wn > 0 && rn == 0)
-            t->lat_p99_us = w->lat_p99_us;
+    static const int dirs[] = {IOM_IMP_READ, IOM_IMP_WRITE, IOM_IMP_TRIM};
+    struct iom_imp_dir *t = &run->dir[IOM_IMP_TOTAL];
+    double n_all = 0, lat_sum = 0, mx = 0;
+    int active = 0, one = -1;
+    t->iops = t->mb_per_s = t->mib_per_s = t->ios = NAN; /* the sums, made afresh */
+    bool mean_ok = true, max_ok = true;
+    for (size_t k = 0; k < sizeof(dirs) / sizeof(dirs[0]); k++) {
+        const struct iom_imp_dir *x = &run->dir[dirs[k]];
+        t->iops = add_known(t->iops, x->iops);
+        t->mb_per_s = add_known(t->mb_per_s, x->mb_per_s);
+        t->mib_per_s = add_known(t->mib_per_s, x->mib_per_s);
+        t->ios = add_known(t->ios, x->ios);
+        double n = isnan(x->ios) ? 0 : x->ios;
+        if (n <= 0)
+            continue;
+        active++;
+        one = dirs[k];
+        n_all += n;
+        mean_ok = mean_ok && !isnan(x->lat_mean_us);
+        lat_sum += n * x->lat_mean_us;
+        max_ok = max_ok && !isnan(x->lat_max_us);
+        mx = fmax(mx, x->lat_max_us);
     }
-    if (isnan(t->lat_max_us)) {
-        if (!isnan(r->lat_max_us) && !isnan(w->lat_max_us))
-            t->lat_max_us = fmax(rn > 0 ? r->lat_max_us : 0, wn > 0 ? w->lat_max_us : 0);
-        else if (rn > 0 && wn == 0)
-            t->lat_max_us = r->lat_max_us;
-        else if (wn > 0 && rn == 0)
-            t->lat_max_us = w->lat_max_us;
-    }
+    if (active && mean_ok) /* the directions' means weighted by their I/Os */
+        t->lat_mean_us = lat_sum / n_all;
+    if (isnan(t->lat_p99_us) && active == 1)
+        t->lat_p99_us = run->dir[one].lat_p99_us;
+    if (isnan(t->lat_max_us) && active && max_ok)
+        t->lat_max_us = mx;
 }
 
 int iom_imp_add_pct(struct iom_imp_run *run, double pct, double lat_us)

@@ -21,7 +21,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { IOM_IMP_READ = 0, IOM_IMP_WRITE = 1, IOM_IMP_TOTAL = 2 };
+/* Directions of a run's figures: read, write, their total (of every direction,
+ * trims included), and trims (fio's third direction; index 3 so the total
+ * keeps its place). */
+enum { IOM_IMP_READ = 0, IOM_IMP_WRITE = 1, IOM_IMP_TOTAL = 2, IOM_IMP_TRIM = 3, IOM_IMP_NDIR = 4 };
 
 /* Figures of one direction of one run. */
 struct iom_imp_dir {
@@ -64,7 +67,7 @@ struct iom_imp_point {
 
 /* One measured run of a workload. */
 struct iom_imp_run {
-    struct iom_imp_dir dir[3];  /* IOM_IMP_READ, _WRITE, _TOTAL */
+    struct iom_imp_dir dir[IOM_IMP_NDIR]; /* IOM_IMP_READ, _WRITE, _TOTAL, _TRIM */
     double runtime_s;
     double cpu_pct;             /* busy % of the whole machine (all CPUs = 100) */
     double cpu_proc_pct;        /* the tool's own CPU time, % of one CPU */
@@ -170,9 +173,11 @@ void iom_imp_diskspd_key(char *buf, size_t len, double bs, int random, double wr
 /* Append an initialised run to w; returns it or NULL when out of memory. */
 struct iom_imp_run *iom_imp_add_run(struct iom_imp_workload *w);
 
-/* Fill mb_per_s/mib_per_s from bytes and seconds, and total = read + write
- * (IOPS and bandwidth add; mean latency is the I/O-weighted mean; p99 and
- * max of the total are left as they are). Unknown stays NAN. */
+/* Fill mb_per_s/mib_per_s from bytes and seconds (iom_imp_dir_from_bytes), and
+ * total = read + write + trim (iom_imp_make_total: IOPS, bandwidth and I/Os add;
+ * the mean latency is the I/O-weighted mean of the directions with I/Os; p99
+ * is taken over when one direction alone has I/Os, max as the largest; else
+ * they are left as they are). Unknown stays NAN. */
 void iom_imp_dir_from_bytes(struct iom_imp_dir *d, double ios, double bytes, double secs);
 void iom_imp_make_total(struct iom_imp_run *run);
 

@@ -24,6 +24,7 @@
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +70,7 @@ static int read_run(const cJSON *doc, struct iom_imp_run *run)
     read_stats(obj(tot, "read"), &run->dir[0]);
     read_stats(obj(tot, "write"), &run->dir[1]);
     read_stats(obj(tot, "total"), &run->dir[2]);
+    read_stats(obj(tot, "trim"), &run->dir[IOM_IMP_TRIM]); /* absent before trims: NAN */
     unset_idle_dirs(doc, run);
     run->runtime_s = iom_json_num(obj(doc, "duration"), "measured_s", NAN);
     const cJSON *cpu = obj(doc, "cpu");
@@ -177,12 +179,23 @@ static void note_status(const cJSON *doc, struct iom_imp_result *res)
 }
 
 /* A direction the run's workload never does (spec.rwmixread_pct 100: no
- * writes; 0: no reads) and that moved no I/O is missing (NAN), not zero. */
+ * writes; 0: no reads; no trims unless spec.rw names them) and that moved no
+ * I/O is missing (NAN), not zero. */
 static void unset_idle_dirs(const cJSON *doc, struct iom_imp_run *run)
 {
     double rp = iom_json_num(obj(doc, "spec"), "rwmixread_pct", NAN);
-    for (int d = 0; d < 2; d++) {
-        if (rp != (d ? 100.0 : 0.0) || run->dir[d].ios > 0)
+    const char *rw = iom_json_str(obj(doc, "spec"), "rw", "");
+    for (int d = 0; d < IOM_IMP_NDIR; d++) {
+        if (d == IOM_IMP_TOTAL || run->dir[d].ios > 0)
+            continue;
+        bool trims = strstr(rw, "trim") != NULL, does;
+        if (d == IOM_IMP_TRIM)
+            does = trims;
+        else if (d == IOM_IMP_READ)
+            does = rp != 0.0 && !trims;
+        else
+            does = rp != 100.0 && (!trims || strstr(rw, "trimwrite"));
+        if (does)
             continue;
         struct iom_imp_dir *x = &run->dir[d];
         x->iops = x->mb_per_s = x->mib_per_s = x->ios = NAN;

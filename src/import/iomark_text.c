@@ -111,12 +111,14 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
             t++;
         int d = strncmp(t, "read ", 5) == 0 ? IOM_IMP_READ
               : strncmp(t, "write ", 6) == 0 ? IOM_IMP_WRITE
+              : strncmp(t, "trim ", 5) == 0  ? IOM_IMP_TRIM
               : strncmp(t, "total ", 6) == 0 ? IOM_IMP_TOTAL : -1;
-        if (d >= 0 && rows < 3 && table && table < l) {
+        if (d >= 0 && rows < 4 && table && table < l) {
             double f[9];
             if (row(strchr(t, ' '), e, f)) {
+                static const char *const nm[IOM_IMP_NDIR] = {"read", "write", "total", "trim"};
                 snprintf(err, errlen, "line %u: a %s row without its nine figures", line + 1,
-                         d == 2 ? "total" : d ? "write" : "read");
+                         nm[d]);
                 return -EINVAL;
             }
             struct iom_imp_dir *x = &run->dir[d];

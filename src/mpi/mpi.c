@@ -452,8 +452,8 @@ static struct iom_mpi_rank *my_figures(const struct iom_result *r, int run_rc)
     me->rank = g_rank;
     snprintf(me->host, sizeof(me->host), "%s", g_host);
     me->rc = run_rc;
-    iom_io_stats_init(&me->total[0]);
-    iom_io_stats_init(&me->total[1]);
+    for (int d = 0; d < IOM_NDIR; d++)
+        iom_io_stats_init(&me->total[d]);
     if (r) {
         size_t n = 0;
         for (uint32_t i = 0; i < r->nr_targets && n + 2 < sizeof(me->targets); i++)
@@ -471,8 +471,7 @@ static struct iom_mpi_rank *my_figures(const struct iom_result *r, int run_rc)
         me->measured_ns = r->measured_ns;
         me->win_start_ns = S.win_start;
         me->win_end_ns = S.win_end ? S.win_end : S.win_start + (int64_t)r->measured_ns;
-        me->total[0] = r->total[0];
-        me->total[1] = r->total[1];
+        memcpy(me->total, r->total, sizeof(me->total));
         me->cpu = r->cpu;
     } else if (run_rc) {
         snprintf(me->error, sizeof(me->error), "failed before measuring (%s)", strerror(-run_rc));
@@ -539,8 +538,8 @@ static void mark_lost(struct iom_mpi_rank *all, const char *got, int first)
         memset(k, 0, sizeof(*k));
         k->rank = i;
         snprintf(k->host, sizeof(k->host), "%s", g_hosts ? g_hosts[i] : "?");
-        iom_io_stats_init(&k->total[0]);
-        iom_io_stats_init(&k->total[1]);
+        for (int d = 0; d < IOM_NDIR; d++)
+            iom_io_stats_init(&k->total[d]);
         k->rc = -EPIPE;
         if (i == first)
             snprintf(k->error, sizeof(k->error),
@@ -682,8 +681,8 @@ static int merge(struct iom_mpi_rank *all, struct iom_series_point *pts, int *nr
         iom_mpi_info_free(in);
         return -ENOMEM;
     }
-    iom_io_stats_init(&m->total[0]);
-    iom_io_stats_init(&m->total[1]);
+    for (int d = 0; d < IOM_NDIR; d++)
+        iom_io_stats_init(&m->total[d]);
     int64_t s_min = INT64_MAX, s_max = INT64_MIN, e_min = INT64_MAX, e_max = INT64_MIN;
     in->fastest_ns = UINT64_MAX;
     int nr_hosts = 0;
@@ -699,7 +698,7 @@ static int merge(struct iom_mpi_rank *all, struct iom_series_point *pts, int *nr
         t->is_blockdev = k->is_blockdev;
         m->threads[i].target_idx = (uint32_t)i;
         m->threads[i].thread_idx = 0;
-        for (int d = 0; d < 2; d++) {
+        for (int d = 0; d < IOM_NDIR; d++) {
             t->dir[d] = k->total[d];
             m->threads[i].dir[d] = k->total[d];
             iom_io_stats_merge(&m->total[d], &k->total[d]);
@@ -766,11 +765,12 @@ static int merge(struct iom_mpi_rank *all, struct iom_series_point *pts, int *nr
             for (int j = 0; j < n; j++) {
                 const struct iom_series_point *p = &pts[off + j];
                 struct iom_series_point *q = &m->series[j];
-                uint64_t qn = q->ios[0] + q->ios[1], pn = p->ios[0] + p->ios[1];
+                uint64_t qn = q->ios[0] + q->ios[1] + q->ios[2];
+                uint64_t pn = p->ios[0] + p->ios[1] + p->ios[2];
                 if (qn + pn)
                     q->lat_mean_us = (q->lat_mean_us * (double)qn + p->lat_mean_us * (double)pn) /
                                      (double)(qn + pn);
-                for (int d = 0; d < 2; d++) {
+                for (int d = 0; d < IOM_NDIR; d++) {
                     q->ios[d] += p->ios[d];
                     q->bytes[d] += p->bytes[d];
                 }

@@ -112,7 +112,7 @@ struct iom_mpi_rank {
     char error[256];
     uint64_t warmup_ns, measured_ns;
     int64_t win_start_ns, win_end_ns; /* its measured window on CLOCK_REALTIME (ns since 1970) */
-    struct iom_io_stats total[2];     /* read, write; raw histograms */
+    struct iom_io_stats total[IOM_NDIR]; /* read, write, trim; raw histograms */
     struct iom_cpu_usage cpu;         /* its host's CPU over its window, and its own process */
 };
 

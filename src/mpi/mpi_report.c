@@ -36,8 +36,8 @@ static struct host_sum *by_host(const struct iom_mpi_info *in, int *nr)
         }
         h[j].nr_ranks++;
         h[j].proc_s += k->cpu.process_user_s + k->cpu.process_system_s;
-        iom_io_stats_merge(&h[j].st, &k->total[0]);
-        iom_io_stats_merge(&h[j].st, &k->total[1]);
+        for (int d = 0; d < IOM_NDIR; d++)
+            iom_io_stats_merge(&h[j].st, &k->total[d]);
     }
     return h;
 }
@@ -95,8 +95,8 @@ void iom_mpi_report_json(cJSON *doc, const struct iom_mpi_info *in)
         cJSON_AddNumberToObject(e, "window_end_unix_s", (double)k->win_end_ns / 1e9);
         struct iom_io_stats st;
         iom_io_stats_init(&st);
-        iom_io_stats_merge(&st, &k->total[0]);
-        iom_io_stats_merge(&st, &k->total[1]);
+        for (int d = 0; d < IOM_NDIR; d++)
+            iom_io_stats_merge(&st, &k->total[d]);
         /* its own rate over its own measured time */
         cJSON_AddItemToObject(e, "total", iom_json_io_stats(&st, k->measured_ns));
         cJSON_AddNumberToObject(e, "cpu_process_s",
@@ -136,8 +136,8 @@ void iom_mpi_report_text(FILE *f, const struct iom_mpi_info *in, const struct io
              h[i].proc_s);
     struct iom_io_stats all;
     iom_io_stats_init(&all);
-    iom_io_stats_merge(&all, &m->total[0]);
-    iom_io_stats_merge(&all, &m->total[1]);
+    for (int d = 0; d < IOM_NDIR; d++)
+        iom_io_stats_merge(&all, &m->total[d]);
     line(f, "all hosts", in->nr_ranks, &all, in->slowest_ns, m->cpu.busy_pct,
          m->cpu.process_user_s + m->cpu.process_system_s);
     free(h);

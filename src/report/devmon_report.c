@@ -11,7 +11,7 @@ static double target_outstanding(const struct iom_target_result *t, uint64_t mea
 {
     if (!measured_ns)
         return 0;
-    return (double)(t->dir[0].lat_sum_ns + t->dir[1].lat_sum_ns) / (double)measured_ns;
+    return (double)(t->dir[0].lat_sum_ns + t->dir[1].lat_sum_ns + t->dir[2].lat_sum_ns) / (double)measured_ns;
 }
 
 /* The run series point ending at t_end_s (the runner ticks both together). */
@@ -26,7 +26,7 @@ static const struct iom_series_point *series_at(const struct iom_result *r, doub
 static double point_outstanding(const struct iom_series_point *p)
 {
     double d = p->dur_s > 0 ? p->dur_s : 1;
-    return (double)(p->ios[0] + p->ios[1]) * p->lat_mean_us / 1e6 / d;
+    return (double)(p->ios[0] + p->ios[1] + p->ios[2]) * p->lat_mean_us / 1e6 / d;
 }
 
 static void run_advice(const struct iom_result *r, const struct iom_probe_target *p,
@@ -108,7 +108,7 @@ void iom_probe_json_run_target(cJSON *o, const struct iom_result *r, uint32_t i)
     figures_json(m, &d->total);
     double out = target_outstanding(t, r->measured_ns);
     cJSON_AddNumberToObject(m, "iomark_outstanding_mean", out);
-    uint64_t own = t->dir[0].ios + t->dir[1].ios, dev = d->total.ios[0] + d->total.ios[1];
+    uint64_t own = t->dir[0].ios + t->dir[1].ios + t->dir[2].ios, dev = d->total.ios[0] + d->total.ios[1];
     cJSON_AddNumberToObject(m, "iomark_ios", (double)own);
     /* other I/O on the device, split or merged requests: the figures are the device's */
     cJSON_AddNumberToObject(m, "device_vs_iomark_ios_pct",
@@ -173,7 +173,7 @@ void iom_probe_text_run(FILE *f, const struct iom_result *r)
             const struct iom_series_point *sp = series_at(r, pt->t_end_s);
             char io[32], oo[32], mean[32], mx[32];
             double dur = sp && sp->dur_s > 0 ? sp->dur_s : 1;
-            fmt_opt(sp ? (double)(sp->ios[0] + sp->ios[1]) / dur : 0, sp != NULL, io, sizeof(io));
+            fmt_opt(sp ? (double)(sp->ios[0] + sp->ios[1] + sp->ios[2]) / dur : 0, sp != NULL, io, sizeof(io));
             fmt_opt(sp ? point_outstanding(sp) : 0, sp != NULL, oo, sizeof(oo));
             fmt_opt(pt->f.inflight_mean, pt->f.inflight_samples > 0, mean, sizeof(mean));
             fmt_opt(pt->f.inflight_max, pt->f.inflight_samples > 0, mx, sizeof(mx));
@@ -182,7 +182,7 @@ void iom_probe_text_run(FILE *f, const struct iom_result *r)
                     pt->f.aqu_sz, mean, mx, pt->f.util_pct);
         }
         double secs = (double)r->measured_ns / 1e9;
-        uint64_t ios = t->dir[0].ios + t->dir[1].ios;
+        uint64_t ios = t->dir[0].ios + t->dir[1].ios + t->dir[2].ios;
         double out = target_outstanding(t, r->measured_ns);
         char mean[32], mx[32], io[32];
         fmt_opt(d->total.inflight_mean, d->total.inflight_samples > 0, mean, sizeof(mean));

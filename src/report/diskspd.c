@@ -16,11 +16,21 @@
 
 enum sect { S_READ = 0, S_WRITE = 1, S_TOTAL = 2 };
 
-/* The stats of one section (read, write or both) of a pair. */
-static void sect_stats(const struct iom_io_stats dir[2], enum sect s, struct iom_io_stats *out)
+/* DiskSpd has reads and writes only: its Total is their sum (a DiskSpd run
+ * never trims; trims, of fio jobs, have no place in these reports). */
+static void rw_merge(const struct iom_io_stats dir[IOM_NDIR], struct iom_io_stats *out)
+{
+    iom_io_stats_init(out);
+    iom_io_stats_merge(out, &dir[IOM_DIR_READ]);
+    iom_io_stats_merge(out, &dir[IOM_DIR_WRITE]);
+}
+
+/* The stats of one section (read, write or both) of a result's directions. */
+static void sect_stats(const struct iom_io_stats dir[IOM_NDIR], enum sect s,
+                       struct iom_io_stats *out)
 {
     if (s == S_TOTAL)
-        iom_result_merge_dirs(dir, out);
+        rw_merge(dir, out);
     else
         *out = dir[s];
 }
@@ -250,12 +260,12 @@ static void cell(FILE *f, const struct iom_io_stats *s, double ms, const char *s
 }
 
 /* One chart from a read/write pair. */
-static void latency_chart(FILE *f, const struct iom_io_stats dir[2])
+static void latency_chart(FILE *f, const struct iom_io_stats dir[IOM_NDIR])
 {
     struct iom_io_stats *t = malloc(sizeof(*t));
     if (!t)
         return;
-    iom_result_merge_dirs(dir, t);
+    rw_merge(dir, t);
     fprintf(f, "  %%-ile |  Read (ms) | Write (ms) | Total (ms)\n");
     fprintf(f, "----------------------------------------------\n");
     fprintf(f, "    min");
@@ -438,7 +448,7 @@ static void xml_profile(xmlNodePtr root, const struct iom_diskspd *ds)
     }
 }
 
-static void xml_target_latency(xmlNodePtr t, const struct iom_io_stats dir[2])
+static void xml_target_latency(xmlNodePtr t, const struct iom_io_stats dir[IOM_NDIR])
 {
     struct iom_summary sm;
     static const char *const avg[3] = {"AverageReadLatencyMilliseconds",

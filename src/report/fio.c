@@ -71,7 +71,7 @@ void iom_fio_num2str(uint64_t num, int maxlen, int pow2, const char *unit, char 
 struct unit {
     char name[IOM_NAME_LEN];
     uint32_t groupid, nr_jobs;
-    struct iom_io_stats dir[2];
+    struct iom_io_stats dir[IOM_NDIR]; /* read, write, trim (fio's ddirs) */
     uint64_t runtime_ns, elapsed_ns;
     uint64_t start_ms;           /* the earliest start (ms since the epoch; fio 3.36 job_start) */
     int error;
@@ -81,12 +81,12 @@ struct unit {
     const struct iom_fio_job *fj;
     /* interval samples (complete intervals only): bytes/s and IOPS per direction */
     uint32_t nr_samples;
-    double *bw[2], *iops[2];
+    double *bw[IOM_NDIR], *iops[IOM_NDIR];
 };
 
 static void unit_free(struct unit *u)
 {
-    for (int d = 0; d < 2; d++) {
+    for (int d = 0; d < IOM_NDIR; d++) {
         free(u->bw[d]);
         free(u->iops[d]);
     }
@@ -112,7 +112,7 @@ static void add_series(struct unit *u, const struct iom_result *r, bool first)
     for (uint32_t i = 0; i < r->nr_series; i++)
         n += r->series[i].dur_s >= step * 0.99;
     if (first) {
-        for (int d = 0; d < 2; d++) {
+        for (int d = 0; d < IOM_NDIR; d++) {
             u->bw[d] = calloc(n ? n : 1, sizeof(double));
             u->iops[d] = calloc(n ? n : 1, sizeof(double));
             if (!u->bw[d] || !u->iops[d])
@@ -127,7 +127,7 @@ static void add_series(struct unit *u, const struct iom_result *r, bool first)
         const struct iom_series_point *p = &r->series[i];
         if (p->dur_s < step * 0.99)
             continue;
-        for (int d = 0; d < 2; d++) {
+        for (int d = 0; d < IOM_NDIR; d++) {
             u->bw[d][k] += (double)p->bytes[d] / p->dur_s;
             u->iops[d][k] += (double)p->ios[d] / p->dur_s;
         }
@@ -196,13 +196,13 @@ static uint32_t build_units(const struct iom_fio_file *ff, struct iom_result *co
                     snprintf(gu->name, sizeof(gu->name), "%s", fj->jobname);
                     gu->groupid = g;
                     gu->fj = fj;
-                    iom_io_stats_init(&gu->dir[0]);
-                    iom_io_stats_init(&gu->dir[1]);
+                    for (int d = 0; d < IOM_NDIR; d++)
+                        iom_io_stats_init(&gu->dir[d]);
                 }
                 gu->nr_jobs += fj->fio_numjobs;
                 if (r->nr_threads) /* fio: the group's last thread's (stat.c __show_run_stats) */
                     gu->lat_depth = r->threads[r->nr_threads - 1].latency_depth;
-                for (int d = 0; d < 2; d++)
+                for (int d = 0; d < IOM_NDIR; d++)
                     iom_io_stats_merge(&gu->dir[d], &r->total[d]);
                 unit_add_result(gu, r);
                 add_series(gu, r, first);
@@ -216,15 +216,14 @@ static uint32_t build_units(const struct iom_fio_file *ff, struct iom_result *co
                 u->nr_jobs = 1;
                 u->fj = fj;
                 if (clones == 1) {
-                    u->dir[0] = r->total[0];
-                    u->dir[1] = r->total[1];
+                    memcpy(u->dir, r->total, sizeof(u->dir));
                     add_series(u, r, true);
                 } else {
-                    iom_io_stats_init(&u->dir[0]);
-                    iom_io_stats_init(&u->dir[1]);
+                    for (int d = 0; d < IOM_NDIR; d++)
+                        iom_io_stats_init(&u->dir[d]);
                     for (uint32_t t = 0; t < r->nr_threads; t++)
                         if (clone_of(fj, &r->threads[t]) == c)
-                            for (int d = 0; d < 2; d++)
+                            for (int d = 0; d < IOM_NDIR; d++)
                                 iom_io_stats_merge(&u->dir[d], &r->threads[t].dir[d]);
                 }
                 for (uint32_t t = 0; t < r->nr_threads; t++)
@@ -250,8 +249,9 @@ static uint32_t build_units(const struct iom_fio_file *ff, struct iom_result *co
 
 /* Per-group, per-direction aggregate as fio's struct group_run_stats. */
 struct grp {
-    uint64_t bytes[2], min_run_ms[2], max_run_ms[2], min_bw[2], max_bw[2], agg[2];
-    bool any[2];
+    uint64_t bytes[IOM_NDIR], min_run_ms[IOM_NDIR], max_run_ms[IOM_NDIR], min_bw[IOM_NDIR],
+        max_bw[IOM_NDIR], agg[IOM_NDIR];
+    bool any[IOM_NDIR];
 };
 
 static uint64_t ms_of(uint64_t ns)
@@ -267,7 +267,7 @@ static void group_stats(const struct unit *us, uint32_t n, uint32_t g, struct gr
         if (u->groupid != g)
             continue;
         uint64_t run = ms_of(u->runtime_ns);
-        for (int d = 0; d < 2; d++) {
+        for (int d = 0; d < IOM_NDIR; d++) {
             if (!u->dir[d].ios)
                 continue;
             uint64_t bw = run ? u->dir[d].bytes * 1000 / run : 0;
@@ -283,7 +283,7 @@ static void group_stats(const struct unit *us, uint32_t n, uint32_t g, struct gr
             gr->any[d] = true;
         }
     }
-    for (int d = 0; d < 2; d++)
+    for (int d = 0; d < IOM_NDIR; d++)
         gr->agg[d] = gr->max_run_ms[d] ? gr->bytes[d] * 1000 / gr->max_run_ms[d] : 0;
 }
 
@@ -412,7 +412,8 @@ static void show_dir(FILE *f, const struct unit *u, int d, const struct grp *gr)
     iom_fio_num2str(bps, 4, 1, "B/s", bw, sizeof(bw));
     iom_fio_num2str(bps, 4, 0, "B/s", bwalt, sizeof(bwalt));
     iom_fio_num2str(s->bytes, 4, 1, "B", io, sizeof(io));
-    fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)\n", d ? "write" : "read", iops, bw, bwalt,
+    static const char *const name[IOM_NDIR] = {"read", "write", "trim"}; /* fio's io_ddir_name */
+    fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)\n", name[d], iops, bw, bwalt,
             io, (unsigned long long)ms_of(u->runtime_ns));
     show_lat(f, "clat", s);
     show_lat(f, " lat", s);
@@ -432,8 +433,8 @@ struct lat_dist {
 static void lat_dist(const struct unit *u, struct lat_dist *ld)
 {
     memset(ld, 0, sizeof(*ld));
-    uint64_t total = u->dir[0].ios + u->dir[1].ios;
-    for (int d = 0; d < 2 && total; d++) {
+    uint64_t total = u->dir[0].ios + u->dir[1].ios + u->dir[2].ios;
+    for (int d = 0; d < IOM_NDIR && total; d++) {
         const struct iom_hist *h = &u->dir[d].hist;
         for (unsigned b = 0; b < IOM_HIST_BUCKETS; b++) {
             if (!h->count[b])
@@ -515,7 +516,7 @@ void iom_report_fio_text(FILE *f, const struct iom_fio_file *ff, struct iom_resu
                 strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", &tm);
             fprintf(f, "%s: (groupid=%u, jobs=%u): err=%2d: pid=%d: %s\n", u->name, g, u->nr_jobs,
                     u->error, pid, when);
-            for (int d = 0; d < 2; d++)
+            for (int d = 0; d < IOM_NDIR; d++)
                 if (u->dir[d].ios)
                     show_dir(f, u, d, &gr);
             struct lat_dist ld;
@@ -524,8 +525,9 @@ void iom_report_fio_text(FILE *f, const struct iom_fio_file *ff, struct iom_resu
             show_lat_dist(f, ld.us, 10, "usec");
             show_lat_dist(f, ld.ms, 12, "msec");
             fprintf(f, "  cpu          : usr=%.2f%%, sys=%.2f%%\n", u->usr_pct, u->sys_pct);
-            fprintf(f, "     issued rwts: total=%llu,%llu,0,0 short=0,0,0,0 dropped=0,0,0,0\n",
-                    (unsigned long long)u->dir[0].ios, (unsigned long long)u->dir[1].ios);
+            fprintf(f, "     issued rwts: total=%llu,%llu,%llu,0 short=0,0,0,0 dropped=0,0,0,0\n",
+                    (unsigned long long)u->dir[0].ios, (unsigned long long)u->dir[1].ios,
+                    (unsigned long long)u->dir[2].ios);
             const struct iom_job *jb = &u->fj->job; /* fio prints it for every job */
             fprintf(f, "     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
                     (unsigned long long)jb->latency_target_ns,
@@ -539,7 +541,7 @@ void iom_report_fio_text(FILE *f, const struct iom_fio_file *ff, struct iom_resu
         struct grp gr;
         group_stats(us, n, g, &gr);
         fprintf(f, "\nRun status group %u (all jobs):\n", g);
-        for (int d = 0; d < 2; d++) {
+        for (int d = 0; d < IOM_NDIR; d++) {
             if (!gr.any[d])
                 continue;
             char agg[32], aggalt[32], mn[32], mnalt[32], mx[32], mxalt[32], io[32], ioalt[32];
@@ -552,7 +554,7 @@ void iom_report_fio_text(FILE *f, const struct iom_fio_file *ff, struct iom_resu
             iom_fio_num2str(gr.bytes[d], 4, 1, "B", io, sizeof(io));
             iom_fio_num2str(gr.bytes[d], 4, 0, "B", ioalt, sizeof(ioalt));
             fprintf(f, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%llu-%llumsec\n",
-                    d ? "  WRITE" : "   READ", agg, aggalt, mn, mx, mnalt, mxalt, io, ioalt,
+                    d == 2 ? "   TRIM" : d ? "  WRITE" : "   READ", agg, aggalt, mn, mx, mnalt, mxalt, io, ioalt,
                     (unsigned long long)gr.min_run_ms[d], (unsigned long long)gr.max_run_ms[d]);
         }
     }
@@ -727,11 +729,7 @@ cJSON *iom_report_fio_json(const struct iom_fio_file *ff, struct iom_result *con
             }
             cJSON_AddItemToObject(j, "read", dir_obj(u, 0, &gr, plus));
             cJSON_AddItemToObject(j, "write", dir_obj(u, 1, &gr, plus));
-            struct unit empty;
-            memset(&empty, 0, sizeof(empty));
-            iom_io_stats_init(&empty.dir[0]);
-            empty.dir[0].lat_min_ns = 0;
-            cJSON_AddItemToObject(j, "trim", dir_obj(&empty, 0, &gr, false));
+            cJSON_AddItemToObject(j, "trim", dir_obj(u, 2, &gr, plus));
             /* iomark issues no fsync/fdatasync: fio's "sync" block is truly empty */
             cJSON *sy = cJSON_AddObjectToObject(j, "sync");
             struct iom_io_stats *none = calloc(1, sizeof(*none));

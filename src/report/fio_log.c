@@ -41,7 +41,7 @@ static void write_windows(FILE *f, const struct iom_slog *l, enum kind k, bool w
         if (b > end_ns && end_ns > a)
             b = end_ns; /* the last window: to the clone's end */
         uint64_t spent_ms = b / 1000000u - a / 1000000u;
-        for (uint32_t d = 0; d < 2; d++) {
+        for (uint32_t d = 0; d < 3; d++) { /* read, write, trim: fio's ddir column */
             const struct iom_slog_win *x = &l->win[w];
             if (!x->ios[d] || (k != K_LAT && !spent_ms))
                 continue;

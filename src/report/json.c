@@ -159,11 +159,13 @@ cJSON *iom_json_spec(const struct iom_job *job)
     return s;
 }
 
-static void add_dirs(cJSON *o, const struct iom_io_stats d[2], uint64_t interval_ns)
+/* "read", "write", "trim" (fio's third direction, as fio's JSON) and their "total" */
+static void add_dirs(cJSON *o, const struct iom_io_stats d[IOM_NDIR], uint64_t interval_ns)
 {
     struct iom_io_stats *all = malloc(sizeof(*all));
-    cJSON_AddItemToObject(o, "read", iom_json_io_stats(&d[0], interval_ns));
-    cJSON_AddItemToObject(o, "write", iom_json_io_stats(&d[1], interval_ns));
+    cJSON_AddItemToObject(o, "read", iom_json_io_stats(&d[IOM_DIR_READ], interval_ns));
+    cJSON_AddItemToObject(o, "write", iom_json_io_stats(&d[IOM_DIR_WRITE], interval_ns));
+    cJSON_AddItemToObject(o, "trim", iom_json_io_stats(&d[IOM_DIR_TRIM], interval_ns));
     if (all) {
         iom_result_merge_dirs(d, all);
         cJSON_AddItemToObject(o, "total", iom_json_io_stats(all, interval_ns));
@@ -199,7 +201,7 @@ cJSON *iom_report_json(const struct iom_result *r)
     cJSON_AddNumberToObject(du, "measured_s", (double)r->measured_ns / 1e9);
     cJSON_AddNumberToObject(du, "cooldown_s", (double)r->cooldown_ns / 1e9);
 
-    uint64_t ios = r->total[0].ios + r->total[1].ios;
+    uint64_t ios = r->total[0].ios + r->total[1].ios + r->total[2].ios;
     double proc_s = r->cpu.process_user_s + r->cpu.process_system_s;
     double busy = r->cpu.user_pct + r->cpu.system_pct;
     double secs = (double)r->measured_ns / 1e9;
@@ -281,9 +283,12 @@ cJSON *iom_report_json(const struct iom_result *r)
         cJSON_AddNumberToObject(o, "dur_s", p->dur_s);
         cJSON_AddNumberToObject(o, "read_iops", (double)p->ios[0] / dur);
         cJSON_AddNumberToObject(o, "write_iops", (double)p->ios[1] / dur);
-        cJSON_AddNumberToObject(o, "iops", (double)(p->ios[0] + p->ios[1]) / dur);
-        cJSON_AddNumberToObject(o, "ios", (double)(p->ios[0] + p->ios[1]));
-        cJSON_AddNumberToObject(o, "mib_per_s", (double)(p->bytes[0] + p->bytes[1]) / dur / 1048576.0);
+        cJSON_AddNumberToObject(o, "trim_iops", (double)p->ios[2] / dur);
+        uint64_t n = p->ios[0] + p->ios[1] + p->ios[2];
+        cJSON_AddNumberToObject(o, "iops", (double)n / dur);
+        cJSON_AddNumberToObject(o, "ios", (double)n);
+        cJSON_AddNumberToObject(o, "mib_per_s",
+                                (double)(p->bytes[0] + p->bytes[1] + p->bytes[2]) / dur / 1048576.0);
         cJSON_AddNumberToObject(o, "lat_mean_us", p->lat_mean_us);
         cJSON_AddNumberToObject(o, "lat_p99_us", p->lat_p99_us);
         cJSON_AddItemToArray(pts, o);

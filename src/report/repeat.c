@@ -21,7 +21,7 @@ static int p99_index(void)
     return IOM_NR_PCT - 1;
 }
 
-/* Figures of one direction (0 read, 1 write, 2 total) of one run. */
+/* Figures of one direction (0 read, 1 write, 2 total, 3 trim) of one run. */
 static void figures(const struct iom_result *r, int dir, double out[NR_M])
 {
     struct iom_io_stats *s = malloc(sizeof(*s));
@@ -34,7 +34,7 @@ static void figures(const struct iom_result *r, int dir, double out[NR_M])
     if (dir == 2)
         iom_result_merge_dirs(r->total, s);
     else
-        *s = r->total[dir];
+        *s = r->total[dir == 3 ? IOM_DIR_TRIM : dir];
     iom_summarize(s, r->measured_ns, &m);
     free(s);
     out[M_IOPS] = m.iops;
@@ -107,8 +107,10 @@ cJSON *iom_repeat_json(struct iom_result *const *r, unsigned nr, unsigned asked)
                             "interrupted or failed runs are in runs[] but not in summary");
     cJSON_AddStringToObject(d, "stddev", "sample (n - 1)");
     cJSON *sum = cJSON_AddObjectToObject(d, "summary");
-    static const char *const dn[3] = {"read", "write", "total"};
-    for (int dir = 0; dir < 3; dir++) {
+    static const char *const dn[4] = {"read", "write", "total", "trim"};
+    for (int dir = 0; dir < 4; dir++) {
+        if (dir == 3 && !iom_job_trims(&r[0]->job))
+            continue; /* a trim summary for jobs that trim */
         cJSON *o = cJSON_AddObjectToObject(sum, dn[dir]);
         for (int k = 0; k < NR_M; k++) {
             unsigned m = 0;

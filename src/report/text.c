@@ -27,7 +27,9 @@ void iom_fmt_bytes(uint64_t b, char *buf, size_t len)
     snprintf(buf, len, "%.2f %s", d, u[i]);
 }
 
-static const char *const dir_names[3] = {"read", "write", "total"};
+/* rows: the directions (stats/summary.h IOM_DIR_*), then their total (index NT) */
+#define NT IOM_NDIR
+static const char *const dir_names[NT + 1] = {"read", "write", "trim", "total"};
 
 /* Latency in us with a width-independent precision. */
 static void fmt_us(double us, char *buf, size_t len)
@@ -58,17 +60,18 @@ static void print_rate_header(FILE *f, const char *first)
             "MiB/s", "I/Os", "mean(us)", "stdev(us)", "p50(us)", "p99(us)", "max(us)");
 }
 
-static void dirs_summaries(const struct iom_io_stats d[2], uint64_t ns, struct iom_summary m[3])
+static void dirs_summaries(const struct iom_io_stats d[IOM_NDIR], uint64_t ns,
+                           struct iom_summary m[NT + 1])
 {
     struct iom_io_stats *all = malloc(sizeof(*all));
-    iom_summarize(&d[0], ns, &m[0]);
-    iom_summarize(&d[1], ns, &m[1]);
+    for (int k = 0; k < IOM_NDIR; k++)
+        iom_summarize(&d[k], ns, &m[k]);
     if (all) {
         iom_result_merge_dirs(d, all);
-        iom_summarize(all, ns, &m[2]);
+        iom_summarize(all, ns, &m[NT]);
         free(all);
     } else {
-        memset(&m[2], 0, sizeof(m[2]));
+        memset(&m[NT], 0, sizeof(m[NT]));
     }
 }
 
@@ -133,12 +136,12 @@ void iom_report_text(FILE *f, const struct iom_result *r)
     if (r->error[0])
         fprintf(f, "  ERROR: %s\n", r->error);
 
-    struct iom_summary m[3];
+    struct iom_summary m[NT + 1];
     dirs_summaries(r->total, r->measured_ns, m);
     fprintf(f, "\n");
     print_rate_header(f, "");
-    for (int k = 0; k < 3; k++)
-        if (k == 2 || m[k].ios)
+    for (int k = 0; k <= NT; k++)
+        if (k == NT || m[k].ios)
             print_rates(f, dir_names[k], &m[k]);
 
     fprintf(f, "\n  latency percentiles in us, submission to completion "
@@ -150,8 +153,8 @@ void iom_report_text(FILE *f, const struct iom_result *r)
         fprintf(f, " %9s ", h);
     }
     fprintf(f, " %10s %12s\n", "max", "samples");
-    for (int k = 0; k < 3; k++) {
-        if (k != 2 && !m[k].ios)
+    for (int k = 0; k <= NT; k++) {
+        if (k != NT && !m[k].ios)
             continue;
         char v[32];
         fmt_us(m[k].lat_min_us, v, sizeof(v));
@@ -166,32 +169,32 @@ void iom_report_text(FILE *f, const struct iom_result *r)
         fprintf(f, " %10s %12llu\n", v, (unsigned long long)m[k].ios);
     }
 
-    uint64_t ios = m[2].ios;
+    uint64_t ios = m[NT].ios;
     double busy = r->cpu.user_pct + r->cpu.system_pct;
     double proc = r->cpu.process_user_s + r->cpu.process_system_s;
     fprintf(f,
             "\n  CPU (%u CPUs): user %.1f%%, system %.1f%%, iowait %.1f%%, idle %.1f%%; "
             "%.0f IOPS per CPU-%%; iomark used %.2f CPU-s = %.2f us per I/O\n",
             r->cpu.nr_cpus, r->cpu.user_pct, r->cpu.system_pct, r->cpu.iowait_pct,
-            r->cpu.idle_pct, busy > 0 ? m[2].iops / busy : 0.0, proc,
+            r->cpu.idle_pct, busy > 0 ? m[NT].iops / busy : 0.0, proc,
             ios ? proc * 1e6 / (double)ios : 0.0);
 
     if (r->nr_targets > 1) {
         fprintf(f, "\n  per target:\n");
         print_rate_header(f, "target");
         for (uint32_t i = 0; i < r->nr_targets; i++) {
-            struct iom_summary tm[3];
+            struct iom_summary tm[NT + 1];
             char lab[16];
             dirs_summaries(r->targets[i].dir, r->measured_ns, tm);
             snprintf(lab, sizeof(lab), "%u", i);
-            print_rates(f, lab, &tm[2]);
+            print_rates(f, lab, &tm[NT]);
         }
     }
     for (uint32_t i = 0; i < r->nr_targets; i++) {
         const struct iom_target_result *t = &r->targets[i];
         if (t->first_error_errno)
             fprintf(f, "  target %u: %llu errors; first at byte %llu: %s\n", i,
-                    (unsigned long long)(t->dir[0].errors + t->dir[1].errors),
+                    (unsigned long long)(t->dir[0].errors + t->dir[1].errors + t->dir[2].errors),
                     (unsigned long long)t->first_error_offset, strerror(t->first_error_errno));
         if (r->job.verify)
             fprintf(f, "  target %u: verify crc32c: %llu blocks checked, %llu mismatches\n", i,
@@ -212,27 +215,33 @@ void iom_report_text(FILE *f, const struct iom_result *r)
         fprintf(f, "\n  per thread:\n");
         print_rate_header(f, "thread");
         for (uint32_t i = 0; i < r->nr_threads; i++) {
-            struct iom_summary tm[3];
+            struct iom_summary tm[NT + 1];
             char lab[24];
             dirs_summaries(r->threads[i].dir, r->measured_ns, tm);
             snprintf(lab, sizeof(lab), "%u.%u", r->threads[i].target_idx,
                      r->threads[i].thread_idx);
-            print_rates(f, lab, &tm[2]);
+            print_rates(f, lab, &tm[NT]);
         }
     }
+    bool trims = iom_job_trims(j); /* a trim IOPS column for jobs that trim */
     if (r->nr_series) {
-        fprintf(f, "\n  series (every %.3g s):\n  %8s %12s %12s %10s %12s %12s\n",
-                (double)j->series_interval_ns / 1e9, "t(s)", "read IOPS", "write IOPS",
-                "MiB/s", "mean(us)", "p99(us)");
+        fprintf(f, "\n  series (every %.3g s):\n  %8s %12s %12s", (double)j->series_interval_ns / 1e9,
+                "t(s)", "read IOPS", "write IOPS");
+        if (trims)
+            fprintf(f, " %12s", "trim IOPS");
+        fprintf(f, " %10s %12s %12s\n", "MiB/s", "mean(us)", "p99(us)");
         for (uint32_t i = 0; i < r->nr_series; i++) {
             const struct iom_series_point *p = &r->series[i];
             double d = p->dur_s > 0 ? p->dur_s : 1;
             char mean[32], p99[32];
             fmt_us(p->lat_mean_us, mean, sizeof(mean));
             fmt_us(p->lat_p99_us, p99, sizeof(p99));
-            fprintf(f, "  %8.2f %12.1f %12.1f %10.2f %12s %12s\n", p->t_end_s,
-                    (double)p->ios[0] / d, (double)p->ios[1] / d,
-                    (double)(p->bytes[0] + p->bytes[1]) / d / 1048576.0, mean, p99);
+            fprintf(f, "  %8.2f %12.1f %12.1f", p->t_end_s, (double)p->ios[0] / d,
+                    (double)p->ios[1] / d);
+            if (trims)
+                fprintf(f, " %12.1f", (double)p->ios[2] / d);
+            fprintf(f, " %10.2f %12s %12s\n",
+                    (double)(p->bytes[0] + p->bytes[1] + p->bytes[2]) / d / 1048576.0, mean, p99);
         }
     }
     iom_probe_text_run(f, r); /* probe line, advice, device view per target */

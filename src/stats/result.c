@@ -26,9 +26,9 @@ void iom_result_free(struct iom_result *r)
     free(r);
 }
 
-void iom_result_merge_dirs(const struct iom_io_stats dir[2], struct iom_io_stats *out)
+void iom_result_merge_dirs(const struct iom_io_stats dir[IOM_NDIR], struct iom_io_stats *out)
 {
     iom_io_stats_init(out);
-    iom_io_stats_merge(out, &dir[0]);
-    iom_io_stats_merge(out, &dir[1]);
+    for (int d = 0; d < IOM_NDIR; d++)
+        iom_io_stats_merge(out, &dir[d]);
 }

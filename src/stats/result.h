@@ -21,8 +21,8 @@ struct iom_devmon_result;
 struct iom_series_point {
     double t_end_s;              /* seconds since the measured phase began */
     double dur_s;                /* length of this interval (the last may be short) */
-    uint64_t ios[2];             /* read, write */
-    uint64_t bytes[2];
+    uint64_t ios[IOM_NDIR];      /* read, write, trim */
+    uint64_t bytes[IOM_NDIR];
     double lat_mean_us;          /* all directions */
     double lat_p99_us;
 };
@@ -51,7 +51,7 @@ struct iom_target_result {
     uint64_t region_start, region_len;
     uint64_t unused_tail_bytes;  /* end of the region no I/O touches (not a whole block) */
     uint32_t logical_block_bytes;/* logical block size (direct I/O alignment) */
-    struct iom_io_stats dir[2];  /* merged over this target's threads */
+    struct iom_io_stats dir[IOM_NDIR]; /* merged over this target's threads */
     uint64_t first_error_offset;
     int first_error_errno;       /* 0 = no error */
     uint64_t verified_blocks;    /* blocks read and checked by --verify */
@@ -68,7 +68,7 @@ struct iom_slog;
 struct iom_thread_result {
     uint32_t target_idx;
     uint32_t thread_idx;         /* within its target */
-    struct iom_io_stats dir[2];
+    struct iom_io_stats dir[IOM_NDIR]; /* read, write, trim */
     uint64_t runtime_ns;         /* this thread's measured time: to its last counted
                                     completion when it stopped on its own (I/O limit),
                                     else the measured phase (fio's per-clone runtime) */
@@ -95,7 +95,7 @@ struct iom_result {
     struct iom_target_result *targets;
     uint32_t nr_threads;
     struct iom_thread_result *threads;
-    struct iom_io_stats total[2];
+    struct iom_io_stats total[IOM_NDIR]; /* read, write, trim */
     struct iom_cpu_usage cpu;
 
     uint32_t nr_series, series_cap;
@@ -107,7 +107,7 @@ struct iom_result {
 /* Free a result and everything it owns. NULL is fine. */
 void iom_result_free(struct iom_result *r);
 
-/* Merged read+write stats of a stats pair into *out. */
-void iom_result_merge_dirs(const struct iom_io_stats dir[2], struct iom_io_stats *out);
+/* Every direction (read, write, trim) of dir[] merged into *out. */
+void iom_result_merge_dirs(const struct iom_io_stats dir[IOM_NDIR], struct iom_io_stats *out);
 
 #endif

@@ -43,7 +43,7 @@ void iom_slog_add(struct iom_slog *l, uint64_t t_ns, int dir, uint32_t len, uint
         }
         l->rec[l->nr_rec++] = (struct iom_slog_rec){.t_ns = t_ns, .lat_ns = lat_ns,
                                                     .offset = offset, .len = len,
-                                                    .dir = (uint32_t)(dir != 0)};
+                                                    .dir = (uint32_t)(dir < 0 || dir > 2 ? 1 : dir)};
         return;
     }
     size_t k = (size_t)(t_ns / l->avg_ns);
@@ -54,7 +54,7 @@ void iom_slog_add(struct iom_slog *l, uint64_t t_ns, int dir, uint32_t len, uint
     if (k + 1 > l->nr_win)
         l->nr_win = k + 1;
     struct iom_slog_win *w = &l->win[k];
-    dir = dir != 0;
+    dir = dir < 0 || dir > 2 ? 1 : dir;
     w->ios[dir]++;
     w->bytes[dir] += len;
     w->lat_sum_ns[dir] += lat_ns;
@@ -65,7 +65,7 @@ int iom_slog_merge_windows(struct iom_slog *dst, const struct iom_slog *src)
     if (grow((void **)&dst->win, &dst->cap_win, src->nr_win, sizeof(*dst->win)))
         return -ENOMEM;
     for (size_t k = 0; k < src->nr_win; k++)
-        for (int d = 0; d < 2; d++) {
+        for (int d = 0; d < 3; d++) {
             dst->win[k].ios[d] += src->win[k].ios[d];
             dst->win[k].bytes[d] += src->win[k].bytes[d];
             dst->win[k].lat_sum_ns[d] += src->win[k].lat_sum_ns[d];

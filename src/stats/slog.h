@@ -26,11 +26,11 @@ struct iom_slog_rec {
     uint64_t lat_ns;     /* submit-to-complete time */
     uint64_t offset;     /* bytes */
     uint32_t len;        /* bytes */
-    uint32_t dir;        /* 0 read, 1 write */
+    uint32_t dir;        /* 0 read, 1 write, 2 trim (fio's log ddir column) */
 };
 
 struct iom_slog_win {
-    uint64_t ios[2], bytes[2], lat_sum_ns[2];
+    uint64_t ios[3], bytes[3], lat_sum_ns[3]; /* read, write, trim */
 };
 
 struct iom_slog {
@@ -49,7 +49,7 @@ struct iom_slog *iom_slog_new(uint64_t avg_ns);
 
 /*
  * Add one I/O that completed t_ns after the measured phase began, after
- * lat_ns, in direction dir (0/1), len bytes at offset. O(1) amortized; on
+ * lat_ns, in direction dir (0 read, 1 write, 2 trim), len bytes at offset. O(1) amortized; on
  * allocation failure the sample is dropped and l->enomem set (the writer
  * reports it). l may be NULL (no-op).
  */

@@ -19,6 +19,8 @@ void iom_io_stats_merge(struct iom_io_stats *dst, const struct iom_io_stats *src
     dst->errors += src->errors;
     dst->lat_sum_ns += src->lat_sum_ns;
     dst->lat_sumsq_ns2 += src->lat_sumsq_ns2;
+    if (!src->ios) /* an empty direction (e.g. no trims) leaves the extremes alone */
+        return;
     if (src->lat_min_ns < dst->lat_min_ns)
         dst->lat_min_ns = src->lat_min_ns;
     if (src->lat_max_ns > dst->lat_max_ns)

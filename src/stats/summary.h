@@ -2,7 +2,7 @@
  * summary.h - per-direction I/O counters and the figures derived from them.
  *
  * struct iom_io_stats is what a worker thread accumulates for one direction
- * (read or write) during the measured interval: counts, bytes, exact latency
+ * (read, write or trim) during the measured interval: counts, bytes, exact latency
  * min/max/sum/sum of squares, and the latency histogram. Counters are written
  * by one thread with relaxed atomic stores so the main thread can sample
  * them for the per-interval series and the progress line.
@@ -17,7 +17,9 @@
 
 #include "stats/hist.h"
 
-enum { IOM_DIR_READ = 0, IOM_DIR_WRITE = 1, IOM_DIR_TOTAL = 2 };
+/* Data directions, as fio's enum fio_ddir (io_ddir.h): read, write, trim; the
+ * per-direction arrays of results have IOM_NDIR entries. */
+enum { IOM_DIR_READ = 0, IOM_DIR_WRITE = 1, IOM_DIR_TRIM = 2, IOM_NDIR = 3 };
 
 struct iom_io_stats {
     uint64_t ios;          /* completed I/Os */

@@ -250,6 +250,11 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
         }
     }
     split_rates(f, po, &st, job);
+    if (st.trim_split && iom_job_trims(job)) { /* a trim pattern's I/Os: bs's trim value */
+        job->bs_bytes = st.trim_bs;
+        job->nr_bssplit = st.nr_trim_bssplit;
+        memcpy(job->bssplit, st.trim_bssplit, sizeof(job->bssplit));
+    }
     if (f->nr_refused)
         return 0; /* the caller lists every refused option of the file at once */
     /* "job options": the section's own, then the command line's, replacing an

@@ -89,6 +89,10 @@ struct state {
     char random_generator[16];
     bool rate_split, rate_iops_split; /* rate= / rate_iops= given as READ,WRITE[,TRIM] */
     uint64_t rate_rw[2], rate_iops_rw[2]; /* their read and write values (0 = no cap) */
+    bool trim_split;                /* bs=/bssplit= given as READ,WRITE[,TRIM]: trims' own */
+    uint64_t trim_bs;               /* the trims' bs (fio's third value, 4096 by default) */
+    uint32_t nr_trim_bssplit;       /* the trims' bssplit list (0 entries: trim_bs) */
+    struct iom_bs_weight trim_bssplit[IOM_MAX_BSSPLIT];
     uint32_t rate_line;             /* the line of the last such value */
     uint32_t nrfiles;               /* nrfiles= (files per clone without filename=), 1 */
     char filename_format[256];      /* filename_format=, "" = $jobname.$jobnum.$filenum */

@@ -106,7 +106,9 @@ static int apply_native(const char *name, const char *v, struct iom_job *job, co
                         char *err, size_t errlen);
 
 /* bs/bssplit/blockalign/rate/rate_iops=READ,WRITE[,TRIM]: reads' and writes' own
- * values (iomark issues no trims, so a trim value has nothing to apply to) */
+ * values; bs's and bssplit's trim value is kept in st (a trim pattern's I/Os take
+ * it: build_job), rate's trim value is not applied (iomark paces a thread's I/Os
+ * together) */
 static int apply_split(const struct iom_fio_kv *kv, struct iom_job *job, struct state *st,
                        const char *where, char *err, size_t errlen)
 {
@@ -116,17 +118,21 @@ static int apply_split(const struct iom_fio_kv *kv, struct iom_job *job, struct 
     if (split_rwt(v, part, given) < 0)
         return fail(err, errlen, "%s: %s=%s: at most three values (read,write,trim)", where, n, v);
     if (strcmp(n, "bs") == 0 || strcmp(n, "blocksize") == 0) {
-        uint64_t r = 4096, w = 4096; /* fio's default */
+        uint64_t r = 4096, w = 4096, t = 4096; /* fio's default */
         if ((given[0] && iom_parse_size(part[0], &r, &why)) ||
-            (given[1] && iom_parse_size(part[1], &w, &why)) || !r || !w)
+            (given[1] && iom_parse_size(part[1], &w, &why)) ||
+            (given[2] && iom_parse_size(part[2], &t, &why)) || !r || !w || !t)
             return fail(err, errlen, "%s: %s=%s: each value a block size, e.g. 4k,8k", where, n,
                         v);
-        char t[32];
-        snprintf(t, sizeof(t), "%llu", (unsigned long long)r);
-        int rc = apply_native("bs", t, job, where, err, errlen);
-        snprintf(t, sizeof(t), "%llu", (unsigned long long)w);
+        char tv[32];
+        snprintf(tv, sizeof(tv), "%llu", (unsigned long long)r);
+        int rc = apply_native("bs", tv, job, where, err, errlen);
+        snprintf(tv, sizeof(tv), "%llu", (unsigned long long)w);
         if (rc == 0 && w != r)
-            rc = apply_native("bs_write", t, job, where, err, errlen);
+            rc = apply_native("bs_write", tv, job, where, err, errlen);
+        st->trim_split = true;
+        st->trim_bs = t;
+        st->nr_trim_bssplit = 0;
         if (rc == 0 && w == r)
             job->wbs_bytes = 0;
         job->nr_wbssplit = 0;
@@ -134,6 +140,17 @@ static int apply_split(const struct iom_fio_kv *kv, struct iom_job *job, struct 
     }
     if (strcmp(n, "bssplit") == 0) {
         int rc = 0;
+        st->trim_split = true; /* trims: their own list, else the bs value */
+        st->trim_bs = job->bs_bytes;
+        st->nr_trim_bssplit = 0;
+        if (given[2]) {
+            struct iom_job tmp = *job; /* the list parsed as reads' would be, then kept */
+            rc = apply_native("bssplit", part[2], &tmp, where, err, errlen);
+            if (rc)
+                return rc;
+            st->nr_trim_bssplit = tmp.nr_bssplit;
+            memcpy(st->trim_bssplit, tmp.bssplit, sizeof(st->trim_bssplit));
+        }
         if (given[0])
             rc = apply_native("bssplit", part[0], job, where, err, errlen);
         else
@@ -332,11 +349,6 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         st->number_ios = u;
         return 0;
     }
-    if ((strcmp(n, "rw") == 0 || strcmp(n, "readwrite") == 0) && strstr(v, "trim")) {
-        snprintf(err, errlen, "%s: %s=%s (trims: iomark issues reads and writes only)", where, n,
-                 v);
-        return -ENOENT;
-    }
     if (strcmp(n, "flow") == 0 && strcmp(v, "0") == 0) {
         job->flow = 0; /* fio's default: no flow control */
         return 0;
@@ -458,8 +470,9 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         strcmp(n, "rate") == 0 || strcmp(n, "rate_iops") == 0)
         return apply_split(kv, job, st, where, err, errlen);
     if (strcmp(n, "bs") == 0 || strcmp(n, "blocksize") == 0 || strcmp(n, "bssplit") == 0) {
-        job->wbs_bytes = 0; /* one value for reads and writes */
+        job->wbs_bytes = 0; /* one value for reads, writes and trims */
         job->nr_wbssplit = 0;
+        st->trim_split = false;
     }
     if (strcmp(n, "name") == 0) {
         if (!*v || strlen(v) >= IOM_NAME_LEN)

@@ -27,7 +27,8 @@ static int set_rw(const struct opt *o, const char *v, struct iom_job *job, struc
     (void)ro;
     if (!v || iom_rw_parse(v, &job->rw))
         return iom_opt_bad(err, errlen, o->name, v,
-                   "allowed: read, write, randread, randwrite, rw (or readwrite), randrw");
+                   "allowed: read, write, randread, randwrite, rw (or readwrite), randrw, trim, "
+                   "randtrim, trimwrite, randtrimwrite");
     return 0;
 }
 
@@ -323,7 +324,9 @@ static int fmt_never(const struct iom_job *job, char *buf, size_t len)
 static const struct opt opts[] = {
     {"name", T_CUSTOM, J(name), 0, 0, set_name, "NAME", "job name shown in reports", fmt_name},
     {"rw", T_CUSTOM, J(rw), 0, 0, set_rw, "PATTERN",
-     "read, write, randread, randwrite, rw, randrw (default randread)", fmt_rw},
+     "read, write, randread, randwrite, rw, randrw (default randread); trim, randtrim, "
+     "trimwrite, randtrimwrite discard blocks (a block device's discard, a hole punched in a "
+     "file; --bs gives the trims' size)", fmt_rw},
     {"readwrite", T_CUSTOM, J(rw), 0, 0, set_rw, "PATTERN", "same as --rw", fmt_rw},
     {"bs", T_SIZE, J(bs_bytes), 1, UINT64_C(1) << 30, NULL, "SIZE", "block size (default 4K)", NULL},
     {"bssplit", T_CUSTOM, J(bssplit), 0, 0, iom_opt_set_bssplit, "SIZE/PCT:...",

@@ -11,6 +11,8 @@
 static const char *const rw_names[] = {
     [IOM_RW_READ] = "read",          [IOM_RW_WRITE] = "write", [IOM_RW_RANDREAD] = "randread",
     [IOM_RW_RANDWRITE] = "randwrite", [IOM_RW_RW] = "rw",       [IOM_RW_RANDRW] = "randrw",
+    [IOM_RW_TRIM] = "trim",           [IOM_RW_RANDTRIM] = "randtrim",
+    [IOM_RW_TRIMWRITE] = "trimwrite", [IOM_RW_RANDTRIMWRITE] = "randtrimwrite",
 };
 
 void iom_job_defaults(struct iom_job *job)
@@ -75,12 +77,22 @@ uint32_t iom_job_read_pct(const struct iom_job *job)
     case IOM_RW_READ:
     case IOM_RW_RANDREAD:
         return 100;
-    case IOM_RW_WRITE:
-    case IOM_RW_RANDWRITE:
-        return 0;
-    default:
+    case IOM_RW_RW:
+    case IOM_RW_RANDRW:
         return job->rwmixread_pct;
+    default: /* writes, trims */
+        return 0;
     }
+}
+
+bool iom_job_trims(const struct iom_job *job)
+{
+    return job->rw >= IOM_RW_TRIM;
+}
+
+bool iom_job_trimwrite(const struct iom_job *job)
+{
+    return job->rw == IOM_RW_TRIMWRITE || job->rw == IOM_RW_RANDTRIMWRITE;
 }
 
 bool iom_job_writes(const struct iom_job *job)
@@ -90,7 +102,8 @@ bool iom_job_writes(const struct iom_job *job)
 
 bool iom_job_random(const struct iom_job *job)
 {
-    return job->rw == IOM_RW_RANDREAD || job->rw == IOM_RW_RANDWRITE || job->rw == IOM_RW_RANDRW;
+    return job->rw == IOM_RW_RANDREAD || job->rw == IOM_RW_RANDWRITE || job->rw == IOM_RW_RANDRW ||
+           job->rw == IOM_RW_RANDTRIM || job->rw == IOM_RW_RANDTRIMWRITE;
 }
 
 uint64_t iom_job_span_bytes(const struct iom_job *job)
@@ -104,7 +117,7 @@ uint64_t iom_job_span_bytes(const struct iom_job *job)
 
 bool iom_job_write_sizes(const struct iom_job *job)
 {
-    return job->wbs_bytes || job->nr_wbssplit;
+    return (job->wbs_bytes || job->nr_wbssplit) && !iom_job_trims(job);
 }
 
 /* smallest and largest of one direction's sizes: a bssplit list, else one size */
@@ -232,7 +245,7 @@ int iom_job_validate(const struct iom_job *job, const char **option, const char 
         return -EINVAL;
     }
     if (job->verify) {
-        if (job->nr_bssplit || job->rw == IOM_RW_RW || job->rw == IOM_RW_RANDRW ||
+        if (iom_job_trims(job) || job->nr_bssplit || job->rw == IOM_RW_RW || job->rw == IOM_RW_RANDRW ||
             (job->blockalign_bytes && job->blockalign_bytes % job->bs_bytes) ||
             job->seq_stride_bytes || job->thread_stride_bytes ||
             job->bs_bytes < 40 || job->offset_bytes % job->bs_bytes) {

@@ -22,6 +22,15 @@ enum iom_rw {
     IOM_RW_RANDWRITE,
     IOM_RW_RW,        /* sequential mixed, rwmixread % reads */
     IOM_RW_RANDRW,    /* random mixed */
+    /* trims (fio's third data direction, HOWTO "rw"): a trim discards a block
+     * (BLKDISCARD on a block device, a punched hole on a file). Trims take the
+     * reads' block sizes (bs_bytes / bssplit: fio's bs third value); in the
+     * trimwrite patterns each trim is followed by a write of the same block
+     * (fio io_u.c: set_rw_ddir, get_next_block), so trims == writes. */
+    IOM_RW_TRIM,          /* sequential trims */
+    IOM_RW_RANDTRIM,      /* random trims */
+    IOM_RW_TRIMWRITE,     /* sequential trim, then write the trimmed block */
+    IOM_RW_RANDTRIMWRITE, /* the same at random offsets */
 };
 
 enum iom_sync {
@@ -212,18 +221,24 @@ void iom_job_free(struct iom_job *job);
  */
 int iom_job_validate(const struct iom_job *job, const char **option, const char **why);
 
-/* Share of reads in %: 100 for read/randread, 0 for write/randwrite,
- * rwmixread_pct for rw/randrw. */
+/* Share of reads in %: 100 for read/randread, 0 for write/randwrite and the
+ * trim patterns, rwmixread_pct for rw/randrw. */
 uint32_t iom_job_read_pct(const struct iom_job *job);
 /* True when the pattern issues writes. */
 bool iom_job_writes(const struct iom_job *job);
-/* True for randread/randwrite/randrw. */
+/* True for randread/randwrite/randrw/randtrim/randtrimwrite. */
 bool iom_job_random(const struct iom_job *job);
+/* True when the pattern issues trims (trim, randtrim, trimwrite, randtrimwrite);
+ * such a job also counts as writing (iom_job_writes: it changes data). */
+bool iom_job_trims(const struct iom_job *job);
+/* True for trimwrite/randtrimwrite: each trim is followed by a write of its block. */
+bool iom_job_trimwrite(const struct iom_job *job);
 /* Bytes from the region's start that the job's threads cover: size_bytes,
  * plus (numjobs - 1) x offset_increment_bytes when both are set; 0 when
  * size_bytes is 0 (to the end of the target). Saturates at UINT64_MAX. */
 uint64_t iom_job_span_bytes(const struct iom_job *job);
-/* True when writes have block sizes of their own (wbs_bytes or wbssplit). */
+/* True when writes have block sizes of their own (wbs_bytes or wbssplit); never
+ * for the trim patterns (a trimwrite's write takes its trim's block). */
 bool iom_job_write_sizes(const struct iom_job *job);
 /* Smallest block size the job issues (reads', and writes' own ones when the
  * pattern writes). */

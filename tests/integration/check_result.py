@@ -8,7 +8,7 @@ The expected relations are computed here, independently of iomark:
   bytes = I/Os x block size (fixed block size)
   IOPS x measured seconds = I/Os;  MB/s = bytes / s / 1e6;  MiB/s = bytes / s / 2^20
   min <= p25 <= p50 <= ... <= p99.9999 <= max
-  sum over threads = per target; sum over targets = total; read + write = total
+  sum over threads = per target; sum over targets = total; read + write + trim = total
   the per-interval series adds up to the total I/O count (exactly, from the
   points' integer ios; from iops x dur_s within 2% for documents without them).
 """
@@ -61,10 +61,12 @@ def check_io(o, where):
         check(lat["percentiles"]["50"] <= lat["percentiles"]["99"] <= lat["max"], "%s: p50<=p99<=max" % where)
 
 def check_dirs(o, where):
-    for d in ("read", "write", "total"):
+    # "trim" (fio's third direction) is in documents since trims came; older ones lack it
+    dirs = [d for d in ("read", "write", "trim") if d in o]
+    for d in dirs + ["total"]:
         check_io(o[d], where + "." + d)
-    check(o["read"]["ios"] + o["write"]["ios"] == o["total"]["ios"], where + ": read+write != total")
-    check(o["read"]["bytes"] + o["write"]["bytes"] == o["total"]["bytes"], where + ": bytes read+write != total")
+    check(sum(o[d]["ios"] for d in dirs) == o["total"]["ios"], where + ": read+write+trim != total")
+    check(sum(o[d]["bytes"] for d in dirs) == o["total"]["bytes"], where + ": bytes read+write+trim != total")
 
 if doc.get("status") != "error":
     check_dirs(doc["total"], "total")

@@ -123,13 +123,16 @@ static struct iom_result *synthetic(const struct iom_job *job)
     r->targets[0].region_len = 1ULL << 30;
     iom_io_stats_init(&r->targets[0].dir[0]);
     iom_io_stats_init(&r->targets[0].dir[1]);
+    iom_io_stats_init(&r->targets[0].dir[2]);
     iom_io_stats_init(&r->total[0]);
     iom_io_stats_init(&r->total[1]);
+    iom_io_stats_init(&r->total[2]);
     for (uint32_t t = 0; t < 2; t++) {
         struct iom_thread_result *th = &r->threads[t];
         th->thread_idx = t;
         iom_io_stats_init(&th->dir[0]);
         iom_io_stats_init(&th->dir[1]);
+        iom_io_stats_init(&th->dir[2]);
         for (uint64_t k = 0; k < 1000; k++)
             iom_io_stats_add(&th->dir[0], 8192, (100 + k + 1000 * t) * 1000);
         for (uint64_t k = 0; k < 400; k++)

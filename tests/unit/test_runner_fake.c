@@ -49,7 +49,7 @@ static void finish(struct iom_io *io)
 {
     uint64_t k = ++S.delivered;
     if (io->offset + io->len <= DISK) {
-        if (io->is_write)
+        if (io->ddir == IOM_IO_WRITE)
             memcpy(S.disk + io->offset, io->buf, io->len);
         else
             memcpy(io->buf, S.disk + io->offset, io->len);
