@@ -20,10 +20,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* The criterion (fio FIO_SS_* bits): */
-#define IOM_SS_IOPS 1u  /* judge IOPS (else bandwidth in bytes/s) */
-#define IOM_SS_SLOPE 4u /* the slope (else the largest deviation from the mean) */
-#define IOM_SS_PCT 64u  /* the limit is a percentage of the mean */
+#include "workload/spec.h"
+
+/* The criterion bits IOM_SS_IOPS, IOM_SS_SLOPE, IOM_SS_PCT: workload/spec.h. */
 
 struct iom_ss {
     uint32_t state;        /* IOM_SS_* */

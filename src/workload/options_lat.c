@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/steady.h"
 #include "workload/units.h"
 
 int iom_opt_set_latency_pct(const struct opt *o, const char *v, struct iom_job *job,
