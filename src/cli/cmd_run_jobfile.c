@@ -133,6 +133,8 @@ static void print_parsed(FILE *f, const struct iom_fio_file *ff)
         }
         if (j->offset_increment_bytes)
             fprintf(f, " offset_increment=%llu", (unsigned long long)j->offset_increment_bytes);
+        if (j->seq_back_bytes)
+            fprintf(f, " seq_back=%llu", (unsigned long long)j->seq_back_bytes);
         fprintf(f, " iodepth=%u clones=%u rwmixread=%u size=%llu offset=%llu seq_stride=%llu "
                 "runtime_s=%.3f time_based=%d io_limit=%s", fj->fio_iodepth, fj->fio_numjobs,
                 iom_job_read_pct(j), (unsigned long long)j->size_bytes,

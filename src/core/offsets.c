@@ -195,6 +195,11 @@ int iom_offgen_init(struct iom_offgen *g, const struct iom_job *job, uint64_t re
         *why = "the region is smaller than one block";
         return -EINVAL;
     }
+    if (job->seq_back_bytes && g->len < job->seq_back_bytes) {
+        /* fio would wrap to (end - skip) below the region's start */
+        *why = "the region is smaller than the backward skip (rw=read:-N)";
+        return -EINVAL;
+    }
     g->dist_n = (g->len - max_bs) / g->align + 1;
     if (job->random_map && g->random) {
         uint64_t units = g->len / g->align;
@@ -296,6 +301,25 @@ static uint64_t random_unit(struct iom_offgen *g, uint64_t n)
     }
 }
 
+/* fio's backward skips (rw=read:-N; io_u.c get_next_seq_offset, fio 3.33):
+ * the first I/O is at the region's start; then each starts N bytes before the
+ * end of the previous one (last = previous offset + bs), and when that would
+ * be below the start, at N before the region's end. g->next holds `last`,
+ * relative to the start. fio counts no new pass here (it never invalidates
+ * again), so neither does this. */
+static uint64_t back_next(struct iom_offgen *g, uint32_t bs)
+{
+    uint64_t skip = g->job->seq_back_bytes, last = g->next, pos;
+    if (last == 0)
+        pos = 0;
+    else if (last >= skip)
+        pos = last - skip;
+    else
+        pos = g->len - skip;
+    g->next = pos + bs;
+    return pos;
+}
+
 uint64_t iom_offgen_next(struct iom_offgen *g, uint32_t bs)
 {
     const struct iom_job *job = g->job;
@@ -306,6 +330,8 @@ uint64_t iom_offgen_next(struct iom_offgen *g, uint32_t bs)
         uint64_t n = (g->len - bs) / g->align + 1;
         return g->start + random_unit(g, n) * g->align;
     }
+    if (job->seq_back_bytes)
+        return g->start + back_next(g, bs);
     uint64_t pos;
     if (g->shared_next) {
         uint64_t span = g->len / g->stride * g->stride;
@@ -374,6 +400,8 @@ uint64_t iom_offgen_unused_tail(const struct iom_job *job, uint64_t region_len,
         uint64_t last = (region_len - bs) / align * align; /* highest offset used */
         return region_len - (last + bs);
     }
+    if (job->seq_back_bytes) /* the highest I/O is at end - skip (back_next) */
+        return job->seq_back_bytes - bs < region_len ? job->seq_back_bytes - bs : region_len;
     if (nr_threads > 1 && !job->seq_shared && !job->thread_stride_bytes && !job->seq_same_start) {
         uint64_t slice = region_len / nr_threads;
         slice -= slice % bs;
@@ -391,6 +419,9 @@ uint64_t iom_offgen_pass_bytes(const struct iom_offgen *g)
         return g->map_n * g->align;
     if (g->len < bs)
         return 0;
+    if (g->job->seq_back_bytes) /* fio 3.33 goes on until size is done: a partial block's
+                                   worth rounds up to a whole I/O (size=30k bs=4k: 8 reads) */
+        return (g->len + bs - 1) / bs * bs;
     if (!g->random && !g->job->nr_bssplit && g->stride > bs)
         return ((g->len - bs) / g->stride + 1) * bs;
     return g->len - iom_offgen_unused_tail(g->job, g->len, 1);

@@ -110,7 +110,9 @@ int iom_offgen_init(struct iom_offgen *g, const struct iom_job *job, uint64_t re
  * Bytes at the end of a region of region_len bytes that no I/O of `job`
  * with nr_threads threads can touch, because they do not make a whole
  * block (or alignment unit): random I/O ends at the last aligned offset
- * where a largest block still fits; sequential slices are whole blocks.
+ * where a largest block still fits; sequential slices are whole blocks;
+ * backward skips (job->seq_back_bytes = N) never reach above end - N + bs,
+ * so N - bs bytes.
  */
 uint64_t iom_offgen_unused_tail(const struct iom_job *job, uint64_t region_len,
                                 unsigned nr_threads);
@@ -141,7 +143,9 @@ uint64_t iom_offgen_take(struct iom_offgen *g, uint32_t *bs);
  * (fio's size-based jobs: a 30 KiB file read with bs=4k is 7 reads, 28 KiB,
  * the tail left): with a random map, every alignment unit once (units x
  * alignment); a sequential walk with a skip (stride > bs, fixed bs), the
- * blocks it reads (count x bs); otherwise the range up to the end of the last
+ * blocks it reads (count x bs); backward skips (job->seq_back_bytes), the
+ * range rounded up to whole blocks (fio 3.33 issues I/Os until `size` is
+ * done, every offset of the walk lying inside the range); otherwise the range up to the end of the last
  * whole block (iom_offgen_unused_tail with one thread over g->len). 0 when
  * the range holds no block. Pure; never fails.
  */
@@ -156,7 +160,10 @@ uint32_t iom_offgen_bs(struct iom_offgen *g);
  * wbssplit: fio's bs=READ,WRITE); otherwise iom_offgen_bs(g). */
 uint32_t iom_offgen_bs_dir(struct iom_offgen *g, bool is_write);
 
-/* Offset in bytes of the next I/O of `bs` bytes; offset + bs never passes the range. */
+/* Offset in bytes of the next I/O of `bs` bytes; offset + bs never passes the range.
+ * With job->seq_back_bytes = N (fio's rw=read:-N, io_u.c get_next_seq_offset):
+ * the range's start first, then N before the previous I/O's end, wrapping to
+ * N before the range's end (bs=4k N=8k on 64 KiB: 0, 56k, 52k, ..., 4k, 0, 56k). */
 uint64_t iom_offgen_next(struct iom_offgen *g, uint32_t bs);
 
 /* True when the next I/O should be a read (rwmixread_pct chance for mixed patterns). */

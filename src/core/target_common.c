@@ -71,7 +71,8 @@ int iom_target_check_region(const struct iom_job *job, const char *path, struct 
                         "--blockalign=%llu: not a multiple of %s's logical block size (%u "
                         "bytes)",
                         (unsigned long long)job->blockalign_bytes, path, a);
-        if (job->seq_stride_bytes % a || job->thread_stride_bytes % a ||
+        if (job->seq_stride_bytes % a || job->seq_back_bytes % a ||
+            job->thread_stride_bytes % a ||
             job->offset_increment_bytes % a)
             return fail(err, errlen, -EINVAL,
                         "stride or offset_increment: not a multiple of %s's logical block size "

@@ -408,7 +408,9 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
         job->numjobs = 1; /* one thread per generated file */
     }
     uint64_t share = size / nf;
-    if (named || nf > 1)
+    /* whole blocks per file; fio's backward walk uses a named file's whole size
+     * (io_u.c get_next_seq_offset wraps to io_size - skip) */
+    if (nf > 1 || (named && !job->seq_back_bytes))
         share -= share % bs;
     if (st.size_given && !st.size_pct && share == 0)
         return fail(err, errlen, "line %u: [%s]: size=%llu over %u files leaves less than one "

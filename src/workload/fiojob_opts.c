@@ -574,8 +574,9 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
     }
     if ((strcmp(n, "rw") == 0 || strcmp(n, "readwrite") == 0) && strchr(v, ':')) {
         /* fio: "rw=read:8k" skips 8k after every I/O of a sequential pattern
-         * (offset += bs + 8k); negative skips and random patterns' ":<nr>"
-         * (a new random offset every nr I/Os) are not in iomark */
+         * (offset += bs + 8k), "rw=read:-8k" goes backwards (job->seq_back_bytes);
+         * random patterns' ":<nr>" (a new random offset every nr I/Os) and
+         * backward skips of a mixed pattern are not in iomark */
         char pat[32];
         const char *colon = strchr(v, ':');
         size_t pl = (size_t)(colon - v);
@@ -587,19 +588,34 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         if (iom_rw_parse(pat, &rw))
             return fail(err, errlen, "%s: %s=%s: allowed patterns: read, write, randread, "
                         "randwrite, rw, randrw", where, n, v);
+        if ((rw == IOM_RW_READ || rw == IOM_RW_WRITE) && colon[1] == '-') {
+            /* fio's backward skip (io_u.c get_next_seq_offset, ddir_seq_add < 0) */
+            if (iom_parse_size(colon + 2, &u, &why) || u == 0)
+                return fail(err, errlen, "%s: %s=%s: the backward skip after ':-' needs a size, "
+                            "e.g. read:-8k", where, n, v);
+            job->rw = rw;
+            st->rw_skip = 0;
+            job->seq_back_bytes = u;
+            return 0;
+        }
         if (iom_rw_parse(pat, &rw) == 0 && (rw == IOM_RW_READ || rw == IOM_RW_WRITE ||
                                             rw == IOM_RW_RW) && colon[1] != '-') {
             if (iom_parse_size(colon + 1, &u, &why))
                 return fail(err, errlen, "%s: %s=%s: the skip after ':' needs a size, e.g. 8k",
                             where, n, v);
             job->rw = rw;
+            job->seq_back_bytes = 0;
             st->rw_skip = u; /* the block size is added in build_job */
             return 0;
         }
         snprintf(err, errlen, "%s: %s=%s (the ':<nr>' modifier of %s; iomark has skips of "
-                 "sequential patterns only)", where, n, v, colon[1] == '-' ? "backward skips" :
-                 "random patterns");
+                 "sequential patterns only, backward ones of read or write)", where, n, v,
+                 colon[1] == '-' ? "mixed backward skips" : "random patterns");
         return -ENOENT;
+    }
+    if (strcmp(n, "rw") == 0 || strcmp(n, "readwrite") == 0) {
+        st->rw_skip = 0; /* a later rw= without ':' drops an earlier skip */
+        job->seq_back_bytes = 0;
     }
     for (size_t i = 0; i < sizeof(native_names) / sizeof(native_names[0]); i++) {
         if (strcmp(n, native_names[i][0]) != 0)

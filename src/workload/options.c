@@ -348,6 +348,9 @@ static const struct opt opts[] = {
      "sequential threads of a target share one offset (DiskSpd -si)", NULL},
     {"seq_stride", T_SIZE, J(seq_stride_bytes), 1, UINT64_C(1) << 40, NULL, "SIZE",
      "step between sequential I/Os (default: the block size; DiskSpd -s<stride>)", NULL},
+    {"seq_back", T_SIZE, J(seq_back_bytes), 1, UINT64_C(1) << 40, NULL, "SIZE",
+     "sequential I/Os go backwards: each starts SIZE before the previous one's end (fio "
+     "rw=read:-SIZE; at least the block size)", NULL},
     {"thread_stride", T_SIZE, J(thread_stride_bytes), 1, UINT64_MAX, NULL, "SIZE",
      "sequential thread k starts at k * SIZE in the region (DiskSpd -T)", NULL},
     {"random_map", T_BOOL, J(random_map), 0, 1, NULL, "0|1",

@@ -244,10 +244,25 @@ int iom_job_validate(const struct iom_job *job, const char **option, const char 
         *why = "the region is smaller than one block";
         return -EINVAL;
     }
+    if (job->seq_back_bytes) {
+        if (iom_job_random(job) || job->rw == IOM_RW_RW || job->nr_bssplit ||
+            iom_job_write_sizes(job) || job->seq_shared || job->seq_stride_bytes ||
+            job->thread_stride_bytes || job->offset_bytes) {
+            *option = "seq_back";
+            *why = "backward skips need a pure sequential read or write pattern with one "
+                   "block size, offset 0 and no other stride";
+            return -EINVAL;
+        }
+        if (job->seq_back_bytes < job->bs_bytes) {
+            *option = "seq_back";
+            *why = "the backward skip must be at least the block size";
+            return -EINVAL;
+        }
+    }
     if (job->verify) {
         if (iom_job_trims(job) || job->nr_bssplit || job->rw == IOM_RW_RW || job->rw == IOM_RW_RANDRW ||
             (job->blockalign_bytes && job->blockalign_bytes % job->bs_bytes) ||
-            job->seq_stride_bytes || job->thread_stride_bytes ||
+            job->seq_stride_bytes || job->seq_back_bytes || job->thread_stride_bytes ||
             job->bs_bytes < 40 || job->offset_bytes % job->bs_bytes) {
             *option = "verify";
             *why = "needs a fixed block size of at least 40 bytes, block-aligned offsets, and a "

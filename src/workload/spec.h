@@ -88,6 +88,10 @@ struct iom_job {
     struct iom_zone zones[IOM_MAX_ZONES];
     bool seq_shared;             /* sequential threads of a target share one offset (DiskSpd -si) */
     uint64_t seq_stride_bytes;   /* sequential step; 0 = block size (DiskSpd -s<stride>) */
+    uint64_t seq_back_bytes;     /* fio's rw=read:-N / write:-N: the next sequential I/O starts
+                                    N bytes before the end of the previous one, wrapping to
+                                    N before the region's end (io_u.c get_next_seq_offset);
+                                    0 = off. core/offsets.h says how */
     uint64_t thread_stride_bytes;/* DiskSpd -T: start offset step between threads; 0 = regions */
     bool random_map;             /* random patterns visit each block once per pass (fio's
                                     default random map; false = draw with replacement, fio's

@@ -3,7 +3,7 @@
 (in file order), what fio 3.x parsed (`fio --parse-only --debug=parse`) with
 iomark's `run FILE --parse-only` lines: rw, bs (when no bssplit), iodepth,
 clones (numjobs), rwmixread (mixed patterns), size (one-file jobs), offset,
-runtime, random map (norandommap), invalidate. fio's defaults where the
+runtime, random map (norandommap), invalidate, a backward skip (rw=read:-8k). fio's defaults where the
 file sets nothing (HOWTO): rw=read, bs=4k, iodepth=1, numjobs=1,
 rwmixread=50, offset=0, norandommap=0, invalidate=1. Prints one line per
 mismatch and exits 1 if any; prints the number of fields compared."""
@@ -64,6 +64,11 @@ def main():
         rw = d.get('rw', d.get('readwrite', ['read']))[0].split(':')[0]
         rw = {'readwrite': 'rw'}.get(rw, rw)
         cmp(name, 'rw', rw, i['rw'])
+        # rw=read:-8k: fio's backward skip (HOWTO "rw", the ':<nr>' suffix)
+        sk = re.match(r'-(\d+)([kmg]?)$', d.get('rw', d.get('readwrite', ['']))[0].partition(':')[2].lower())
+        if sk:
+            cmp(name, 'seq_back', int(sk.group(1)) * 1024 ** ' kmg'.index(sk.group(2) or ' '),
+                i.get('seq_back'))
         if 'bssplit' not in i and 'bsrange' not in d:
             cmp(name, 'bs', num('bs', num('blocksize', 4096)), i['bs'])
         cmp(name, 'iodepth', num('iodepth', 1), i['iodepth'])

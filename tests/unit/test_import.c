@@ -172,6 +172,46 @@ static void fio_text(void)
     iom_imp_result_free(r);
 }
 
+/* fio 3.33's own trims (rw=randtrimwrite on a loop device, fio_*_trim: SOURCES.md):
+ * fio's third direction read into IOM_IMP_TRIM, and the total over all three */
+static void fio_trims(void)
+{
+    struct iom_imp_result *r = load("fio_json_trim.json");
+    const struct iom_imp_workload *w = wl(r, "tw");
+    if (w) {
+        const struct iom_imp_run *u = &w->runs[0];
+        NEAR(u->dir[IOM_IMP_TRIM].ios, 512, 0);            /* trim: "total_ios" : 512 (line 133) */
+        NEAR(u->dir[IOM_IMP_TRIM].iops, 56888.888889, 1e-12); /* "iops" : 56888.888889 */
+        NEAR(u->dir[IOM_IMP_TRIM].mb_per_s, 2097152 / 0.009 / 1e6, 1e-12); /* io_bytes, runtime 9 */
+        NEAR(u->dir[IOM_IMP_TRIM].lat_mean_us, 12.945287109, 1e-12); /* lat_ns mean (line 172) */
+        NEAR(u->dir[IOM_IMP_TRIM].lat_max_us, 341.423, 1e-12);       /* lat_ns max 341423 */
+        NEAR(u->dir[IOM_IMP_TRIM].lat_p99_us, 179.2, 1e-12); /* clat "99.000000" : 179200 */
+        NEAR(u->dir[IOM_IMP_WRITE].ios, 512, 0);           /* write: "total_ios" : 512 */
+        NEAR(u->dir[IOM_IMP_READ].ios, 0, 0);
+        NEAR(u->dir[IOM_IMP_TOTAL].ios, 1024, 0);          /* 0 + 512 + 512 */
+        NEAR(u->dir[IOM_IMP_TOTAL].iops, 2 * 56888.888889, 1e-12);
+        NEAR(u->dir[IOM_IMP_TOTAL].lat_mean_us, (3.127673828 + 12.945287109) / 2, 1e-12);
+        NEAR(u->dir[IOM_IMP_TOTAL].lat_max_us, 341.423, 1e-12); /* the larger of 100185, 341423 ns */
+        CHECK(isnan(u->dir[IOM_IMP_TOTAL].lat_p99_us));    /* two directions: not derivable */
+        CHECK(strcmp(w->rw, "randtrimwrite") == 0);
+    }
+    iom_imp_result_free(r);
+    r = load("fio_text_trim.txt");
+    w = wl(r, "tw");
+    if (w) {
+        const struct iom_imp_run *u = &w->runs[0];
+        NEAR(u->dir[IOM_IMP_TRIM].ios, 512, 0);            /* issued rwts: total=0,512,512,0 */
+        NEAR(u->dir[IOM_IMP_WRITE].ios, 512, 0);
+        NEAR(u->dir[IOM_IMP_TRIM].iops, 13100, 0);         /* trim: IOPS=13.1k */
+        NEAR(u->dir[IOM_IMP_TRIM].mib_per_s, 2048.0 / 1024 / 0.039, 1e-9); /* (2048KiB/39msec) */
+        NEAR(u->dir[IOM_IMP_TRIM].lat_mean_us, 61.42, 1e-9); /* lat (usec): ... avg=61.42 */
+        NEAR(u->dir[IOM_IMP_TRIM].lat_p99_us, 1004, 1e-9);   /* 99.00th=[ 1004] usec */
+        NEAR(u->dir[IOM_IMP_WRITE].lat_mean_us, 10.14236, 1e-9); /* lat (nsec): avg=10142.36 */
+        NEAR(u->dir[IOM_IMP_TOTAL].iops, 26200, 0);         /* 13.1k + 13.1k */
+    }
+    iom_imp_result_free(r);
+}
+
 static void diskspd(void)
 {
     struct iom_imp_result *r = load("diskspd_xml_1.xml");
@@ -543,6 +583,7 @@ int main(void)
     }
     fio_json();
     fio_text();
+    fio_trims();
     diskspd();
     cdm();
     not_results();

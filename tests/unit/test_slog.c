@@ -33,6 +33,13 @@ int main(void)
     CHECK_U64(a->win[2].ios[0] + a->win[2].ios[1], 0);
     CHECK_U64(a->win[3].ios[0], 2);
     CHECK_U64(a->last_t_ns, 999 * MS);
+    /* a trim (fio's direction 2) counts in its own column, not as a write */
+    iom_slog_add(a, 800 * MS, 2, 65536, 700, 0);
+    CHECK_U64(a->win[3].ios[2], 1);
+    CHECK_U64(a->win[3].bytes[2], 65536);
+    CHECK_U64(a->win[3].lat_sum_ns[2], 700);
+    CHECK_U64(a->win[3].ios[1], 0);
+    CHECK_U64(a->win[3].ios[0], 2);
     /* a second thread of the same clone: windows add up */
     struct iom_slog *b = iom_slog_new(250 * MS);
     CHECK(b != NULL);

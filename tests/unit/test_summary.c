@@ -44,6 +44,19 @@ int main(void)
     CHECK_NEAR(mm.lat_min_us, 100.0, 1e-12);
     CHECK_NEAR(mm.lat_max_us, 1000.0, 1e-12);
 
+    /* a direction without I/O (no trims) merged in leaves the extremes and the
+     * percentiles alone, also when its struct was zeroed rather than initialised */
+    struct iom_io_stats *z = calloc(1, sizeof(*z));
+    if (z) {
+        iom_io_stats_merge(a, z);
+        iom_summarize(a, UINT64_C(2000000000), &mm);
+        CHECK_U64(mm.ios, 10);
+        CHECK_NEAR(mm.lat_min_us, 100.0, 1e-12); /* not 0 from the zeroed min */
+        CHECK_NEAR(mm.lat_max_us, 1000.0, 1e-12);
+        CHECK_NEAR(mm.lat_pct_us[1], 500.0, 0.01);
+        free(z);
+    }
+
     /* constant latency: stddev exactly 0, no negative variance from rounding */
     iom_io_stats_init(s);
     for (int i = 0; i < 100000; i++)
