@@ -16,6 +16,10 @@
 
 #include "cli/cli.h"
 #include "cli/progress.h"
+#include "cli/tpcc_mpi.h"
+#ifdef IOMARK_HAVE_MPI
+#include "mpi/mpi.h"
+#endif
 #include "workload/args.h"
 #include "tpcc/report.h"
 #include "workload/units.h"
@@ -441,6 +445,37 @@ static void probe_devices(struct tpcc_conn *c, struct tpcc_report *rep)
         rep->have_dev = true;
 }
 
+#ifdef IOMARK_HAVE_MPI
+/* Under a launcher: the options every rank must share (all but --db, where
+ * the report goes, and how progress is shown), then the ranks' run. */
+static int run_under_mpi(const struct tpcc_opts *o, int argc, char **argv)
+{
+    static const char *const own[] = {"--db", "--output", "-o", "--quiet", "-q",
+                                      "--status-interval", NULL};
+    char same[2048] = "";
+    size_t n = 0;
+    for (int i = 1; i < argc; i++) {
+        bool skip = false;
+        for (int k = 0; own[k] && !skip; k++) {
+            size_t l = strlen(own[k]);
+            skip = strncmp(argv[i], own[k], l) == 0 && (argv[i][l] == '=' || !argv[i][l]);
+            if (skip && !argv[i][l] && own[k][1] == '-' && strcmp(own[k], "--quiet") != 0)
+                i++; /* "--db VALUE": its value too */
+        }
+        if (!skip && n + strlen(argv[i]) + 2 < sizeof(same))
+            n += (size_t)snprintf(same + n, sizeof(same) - n, "%s ", argv[i]);
+    }
+    struct iom_cli_tpcc_mpi a = {
+        .cmd = cmd_name(o), .load = o->step == STEP_ALL,
+        .other_step = o->step == STEP_LOAD || o->step == STEP_CHECK,
+        .keep0 = o->keep_set && !o->keep, .db = o->db, .dbc = &o->dbc, .run = &o->run,
+        .warehouses = o->warehouses, .warehouses_set = o->warehouses_set,
+        .scale_test = o->scale_test, .json = o->json, .quiet = o->quiet, .output = o->output,
+        .status_interval_ns = o->status_interval_ns, .same = same};
+    return iom_cli_tpcc_mpi(&a);
+}
+#endif
+
 int iom_cmd_tpcc(int argc, char **argv)
 {
     struct tpcc_opts o;
@@ -502,6 +537,10 @@ int iom_cmd_tpcc(int argc, char **argv)
         free(dup);
     }
     o.dbc.create = o.step == STEP_ALL || o.step == STEP_LOAD;
+#ifdef IOMARK_HAVE_MPI
+    if (iom_mpi_launched())
+        return run_under_mpi(&o, argc, argv);
+#endif
     iom_cli_signals_install();
     if (!o.quiet)
         banner(&o);

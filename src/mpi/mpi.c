@@ -60,7 +60,6 @@ void iom_mpi_finalize(void)
 }
 
 bool iom_mpi_lost(void) { return g_lost >= 0; }
-
 int iom_mpi_rank(void) { return g_rank; }
 int iom_mpi_size(void) { return g_size; }
 const char *iom_mpi_host(void) { return g_host; }
@@ -74,8 +73,7 @@ static int expand_one(const char *in, char **out, bool *patterned, char *why, si
     for (const char *p = in; *p; p++) {
         char add[80];
         if (*p != '%') {
-            add[0] = *p;
-            add[1] = 0;
+            snprintf(add, sizeof(add), "%c", *p);
         } else {
             switch (p[1]) {
             case 'r': snprintf(add, sizeof(add), "%d", g_rank); *patterned = true; break;
@@ -94,11 +92,10 @@ static int expand_one(const char *in, char **out, bool *patterned, char *why, si
         if (n + k + 1 > cap) {
             cap = (n + k + 1) * 2;
             char *t = realloc(o, cap);
-            if (!t) {
+            if (!t)
                 free(o);
+            if (!(o = t))
                 return -ENOMEM;
-            }
-            o = t;
         }
         memcpy(o + n, add, k);
         n += k;
@@ -137,7 +134,7 @@ int iom_mpi_check_same(const struct iom_job *job, const char *extra, char *why, 
 {
     uint64_t hv = fnv1a(UINT64_C(14695981039346656037), IOMARK_VERSION);
     uint64_t hw = UINT64_C(14695981039346656037);
-    cJSON *spec = iom_json_spec(job);
+    cJSON *spec = job ? iom_json_spec(job) : NULL;
     char *txt = spec ? cJSON_PrintUnformatted(spec) : NULL;
     cJSON_Delete(spec);
     if (txt) {
@@ -479,11 +476,12 @@ static struct iom_mpi_rank *my_figures(const struct iom_result *r, int run_rc)
     return me;
 }
 
-/* Rank 0: every other rank's figures (TAG_FINAL) into all[], point to point,
- * while the ranks' other messages are taken as signs of life. A rank silent
- * for longer than the limit is lost (got[i] = 2) and not waited for. Returns
- * the first lost rank or -1; never blocks on a rank that does not answer. */
-static int collect_finals(struct iom_mpi_rank *all, char *got)
+/* Rank 0: every other rank's figures (TAG_FINAL, len bytes each) into all,
+ * point to point, while the ranks' other messages are taken as signs of
+ * life. A rank silent for longer than the limit is lost (got[i] = 2) and not
+ * waited for. Returns the first lost rank or -1; never blocks on a rank
+ * that does not answer. */
+static int collect_finals(char *all, size_t len, char *got)
 {
     int remaining = g_size - 1, first = -1;
     uint64_t first_silent = 0;
@@ -495,8 +493,8 @@ static int collect_finals(struct iom_mpi_rank *all, char *got)
         if (flag) {
             int src = st.MPI_SOURCE;
             if (st.MPI_TAG == TAG_FINAL && !got[src]) {
-                MPI_Recv(&all[src], (int)sizeof(*all), MPI_BYTE, src, TAG_FINAL, MPI_COMM_WORLD,
-                         MPI_STATUS_IGNORE);
+                MPI_Recv(all + (size_t)src * len, (int)len, MPI_BYTE, src, TAG_FINAL,
+                         MPI_COMM_WORLD, MPI_STATUS_IGNORE);
                 got[src] = 1;
                 remaining--;
             } else { /* a beat or a late DONE/STOP: received and dropped */
@@ -528,6 +526,18 @@ static int collect_finals(struct iom_mpi_rank *all, char *got)
     return first;
 }
 
+void iom_mpi_lost_why(int rank, int first, char host[64], char *why, size_t whylen)
+{
+    snprintf(host, 64, "%s", g_hosts && rank >= 0 && rank < g_size ? g_hosts[rank] : "?");
+    if (rank == first)
+        snprintf(why, whylen, "lost: no word from it for %.1f s (its process died or its host is "
+                 "unreachable); its figures are missing, the others are kept",
+                 (double)S.lost_silent_ns / 1e9);
+    else
+        snprintf(why, whylen, "lost: sent no result (silent for %.1f s)",
+                 (double)S.silence_ns / 1e9);
+}
+
 /* Rank 0, a rank lost: the entries of the ranks that sent nothing. */
 static void mark_lost(struct iom_mpi_rank *all, const char *got, int first)
 {
@@ -537,20 +547,45 @@ static void mark_lost(struct iom_mpi_rank *all, const char *got, int first)
         struct iom_mpi_rank *k = &all[i];
         memset(k, 0, sizeof(*k));
         k->rank = i;
-        snprintf(k->host, sizeof(k->host), "%s", g_hosts ? g_hosts[i] : "?");
         for (int d = 0; d < IOM_NDIR; d++)
             iom_io_stats_init(&k->total[d]);
         k->rc = -EPIPE;
-        if (i == first)
-            snprintf(k->error, sizeof(k->error),
-                     "lost: no word from it for %.1f s (its process died or its host is "
-                     "unreachable); its figures are missing, the others are kept",
-                     (double)S.lost_silent_ns / 1e9);
-        else
-            snprintf(k->error, sizeof(k->error), "lost: sent no result (silent for %.1f s)",
-                     (double)S.silence_ns / 1e9);
+        iom_mpi_lost_why(i, first, k->host, k->error, sizeof(k->error));
     }
 }
+
+int iom_mpi_collect(const void *mine, size_t len, void *all, char *got)
+{
+    /* point to point first, so that rank 0 never waits in a collective for a
+     * rank that died: each rank sends its figures, rank 0 answers with the
+     * lost rank (-1: none, every rank goes on together) */
+    int lost = -1;
+    if (g_rank != 0) {
+        if (S.beat_req != MPI_REQUEST_NULL)
+            MPI_Wait(&S.beat_req, MPI_STATUS_IGNORE);
+        MPI_Send(mine, (int)len, MPI_BYTE, 0, TAG_FINAL, MPI_COMM_WORLD);
+        MPI_Recv(&lost, 1, MPI_INT, 0, TAG_VERDICT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+        memcpy(all, mine, len);
+        lost = collect_finals(all, len, got);
+        if (lost < 0 && S.lost >= 0) /* lost during the run, answered since: still ended */
+            lost = S.lost;
+        for (int i = 1; i < g_size; i++)
+            if (got[i] == 1)
+                MPI_Send(&lost, 1, MPI_INT, i, TAG_VERDICT, MPI_COMM_WORLD);
+        if (lost >= 0 && got[lost] == 1) { /* stopped as lost during the run, then answered */
+            got[lost] = 2;
+            S.lost_silent_ns = S.silence_ns;
+        }
+    }
+    if (lost >= 0) /* rank 0 writes what it has; the others end */
+        return g_lost = lost;
+    MPI_Barrier(MPI_COMM_WORLD);
+    drain();
+    return -1;
+}
+
+int iom_mpi_stop_signal(void) { return S.sig; }
 
 int iom_mpi_gather(const struct iom_result *r, int run_rc, bool patterned,
                    struct iom_result **merged, struct iom_mpi_info **info, int *job_rc,
@@ -559,56 +594,22 @@ int iom_mpi_gather(const struct iom_result *r, int run_rc, bool patterned,
     *merged = NULL;
     *info = NULL;
     struct iom_mpi_rank *me = my_figures(r, run_rc);
-    if (!me)
+    struct iom_mpi_rank *all = g_rank ? NULL : calloc((size_t)g_size, sizeof(*all));
+    char *got = g_rank ? NULL : calloc((size_t)g_size, 1);
+    if (!me || (g_rank == 0 && (!all || !got)))
         MPI_Abort(MPI_COMM_WORLD, 1); /* the others would wait for ever */
-    /* point to point first, so that rank 0 never waits in a collective for a
-     * rank that died: each rank sends its figures, rank 0 answers with the
-     * lost rank (-1: none, every rank goes on together) */
-    struct iom_mpi_rank *all = NULL;
-    char *got = NULL;
-    int lost = -1;
-    if (g_rank != 0) {
-        if (S.beat_req != MPI_REQUEST_NULL)
-            MPI_Wait(&S.beat_req, MPI_STATUS_IGNORE);
-        MPI_Send(me, (int)sizeof(*me), MPI_BYTE, 0, TAG_FINAL, MPI_COMM_WORLD);
-        MPI_Recv(&lost, 1, MPI_INT, 0, TAG_VERDICT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        free(me);
-        if (lost >= 0) { /* rank 0 writes what it has; this rank ends */
-            g_lost = lost;
-            *job_rc = -EPIPE;
-            *job_sig = S.sig;
+    int lost = iom_mpi_collect(me, sizeof(*me), all, got);
+    free(me);
+    if (lost >= 0) {
+        *job_rc = -EPIPE;
+        *job_sig = S.sig;
+        if (g_rank)
             return 0;
-        }
-    } else {
-        all = calloc((size_t)g_size, sizeof(*all));
-        got = calloc((size_t)g_size, 1);
-        if (!all || !got)
-            MPI_Abort(MPI_COMM_WORLD, 1);
-        all[0] = *me;
-        free(me);
-        lost = collect_finals(all, got);
-        if (lost < 0 && S.lost >= 0) { /* lost during the run, answered since: still ended */
-            lost = S.lost;
-        }
-        for (int i = 1; i < g_size; i++)
-            if (got[i] == 1)
-                MPI_Send(&lost, 1, MPI_INT, i, TAG_VERDICT, MPI_COMM_WORLD);
-        if (lost >= 0) {
-            if (got[lost] == 1) { /* stopped as lost during the run, then answered late */
-                got[lost] = 2;
-                S.lost_silent_ns = S.silence_ns;
-            }
-            g_lost = lost;
-            mark_lost(all, got, lost);
-            free(got);
-            *job_rc = -EPIPE;
-            *job_sig = S.sig;
-            return merge(all, NULL, NULL, 0, r, patterned, lost, merged, info);
-        }
+        mark_lost(all, got, lost);
         free(got);
+        return merge(all, NULL, NULL, 0, r, patterned, lost, merged, info);
     }
-    MPI_Barrier(MPI_COMM_WORLD);
-    drain();
+    free(got);
     MPI_Allreduce(&run_rc, job_rc, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD); /* -errno: MIN = any */
     int my_sig = r ? r->interrupted_signal : 0;
     MPI_Allreduce(&my_sig, job_sig, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -793,8 +794,7 @@ static int merge(struct iom_mpi_rank *all, struct iom_series_point *pts, int *nr
 
 void iom_mpi_info_free(struct iom_mpi_info *info)
 {
-    if (!info)
-        return;
-    free(info->ranks);
+    if (info)
+        free(info->ranks);
     free(info);
 }

@@ -67,9 +67,10 @@ int iom_mpi_expand_targets(struct iom_job *job, bool *patterned, char *why, size
 /*
  * Refuse mismatched ranks: every rank hashes its iomark version and its
  * workload (the spec as iom_json_spec() prints it, targets before
- * expansion) with 64-bit FNV-1a and the hashes are compared with rank 0's.
- * extra (may be NULL) is hashed with the workload: a command's own settings
- * that the spec does not hold (mark: profile, runs, preparation, pause).
+ * expansion; job NULL: none) with 64-bit FNV-1a and the hashes are
+ * compared with rank 0's. extra (may be NULL) is hashed with the workload:
+ * a command's own settings that the spec does not hold (mark: profile,
+ * runs, preparation, pause; tpcc: its options but --db and the output).
  * Collective. Returns 0 when all agree; -EPROTO otherwise, with why naming
  * the lowest differing rank, its host and what differs (version or
  * workload). Identical on every rank.
@@ -161,6 +162,31 @@ int iom_mpi_gather(const struct iom_result *r, int run_rc, bool patterned,
                    int *job_sig);
 
 void iom_mpi_info_free(struct iom_mpi_info *info);
+
+/*
+ * The point-to-point half of a gather that survives a lost rank (used by
+ * iom_mpi_gather and by tpcc, mpi/mpi_tpcc.h). Every rank sends mine (len
+ * bytes, the same len on every rank) to rank 0; rank 0 copies its own into
+ * all[0] and the others' into all + i * len (all: size * len bytes, got:
+ * size bytes, rank 0 only; others pass NULL), taking every other message
+ * as a sign of life, and stops waiting for a rank silent longer than
+ * IOMARK_MPI_TIMEOUT (got[i] = 1 received, 2 lost). Rank 0 then tells every
+ * rank that answered the verdict. Returns -1 on every rank when none was
+ * lost (then a barrier was passed and the control messages drained: the
+ * caller may go on with collectives), else the first lost rank (no
+ * collective may follow; iom_mpi_finalize skips MPI_Finalize). Call after
+ * the run whose iom_mpi_sync() poll sent the beats.
+ */
+int iom_mpi_collect(const void *mine, size_t len, void *all, char *got);
+
+/* Rank 0, after iom_mpi_collect found a rank lost: rank's host (64 bytes)
+ * and why it is missing (first: the rank found lost first, whose silence
+ * is given in seconds). */
+void iom_mpi_lost_why(int rank, int first, char host[64], char *why, size_t whylen);
+
+/* The signal that stopped the last synchronised run on any rank (0: none),
+ * as rank 0 announced it (valid on every rank after the run). */
+int iom_mpi_stop_signal(void);
 
 /* Add the "mpi" object to a run document: ranks, hosts (merged per host:
  * I/Os, IOPS over the slowest rank's time, p50/p99/p99.9 from the host's

@@ -79,6 +79,7 @@ struct unit {
     bool coe;           /* a continue_on_error class set: fio prints total_err, first_error */
     double usr_pct, sys_pct;
     uint32_t lat_depth;          /* latency_target: the depth the search reached (last thread) */
+    const struct iom_ss *ss;     /* steady state: the job's window and verdict, or NULL */
     const struct iom_fio_job *fj;
     /* interval samples (complete intervals only): bytes/s and IOPS per direction */
     uint32_t nr_samples;
@@ -138,6 +139,8 @@ static void add_series(struct unit *u, const struct iom_result *r, bool first)
 
 static void unit_add_result(struct unit *u, const struct iom_result *r)
 {
+    if (r->ss) /* fio: the group's last job's (stat.c __show_run_stats) */
+        u->ss = r->ss;
     if (r->measured_ns > u->runtime_ns)
         u->runtime_ns = r->measured_ns;
     uint64_t el = r->warmup_ns + r->measured_ns + r->cooldown_ns;
@@ -536,6 +539,8 @@ void iom_report_fio_text(FILE *f, const struct iom_fio_file *ff, struct iom_resu
                     (unsigned long long)jb->latency_target_ns,
                     (unsigned long long)(jb->latency_window_ns / 1000),
                     jb->latency_target_ns ? jb->latency_pct : 100.0, lat_depth(u));
+            if (u->ss)
+                iom_fio_ss_text(f, u->ss);
         }
     }
     for (uint32_t g = 0; g < ff->nr_groups; g++) {
@@ -756,6 +761,8 @@ cJSON *iom_report_fio_json(const struct iom_fio_file *ff, struct iom_result *con
             cJSON_AddNumberToObject(j, "latency_percentile",
                                     jb->latency_target_ns ? jb->latency_pct : 100.0);
             cJSON_AddNumberToObject(j, "latency_window", (double)(jb->latency_window_ns / 1000));
+            if (u->ss)
+                iom_fio_ss_json(j, u->ss);
         }
     }
     cJSON *im = cJSON_AddObjectToObject(doc, "iomark");

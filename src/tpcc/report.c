@@ -21,6 +21,24 @@ void iom_tpcc_txn_figures(const struct tpcc_txn_stats *s, struct tpcc_txn_figure
     f->stddev_ms = m.lat_stddev_us / 1e3;
 }
 
+cJSON *iom_tpcc_txn_json(const struct tpcc_txn_stats *s)
+{
+    struct tpcc_txn_figures f;
+    iom_tpcc_txn_figures(s, &f);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "calls", (double)f.calls);
+    cJSON_AddNumberToObject(o, "min_ms", f.min_ms);
+    cJSON_AddNumberToObject(o, "mean_ms", f.mean_ms);
+    cJSON_AddNumberToObject(o, "p50_ms", f.p50_ms);
+    cJSON_AddNumberToObject(o, "p95_ms", f.p95_ms);
+    cJSON_AddNumberToObject(o, "p99_ms", f.p99_ms);
+    cJSON_AddNumberToObject(o, "max_ms", f.max_ms);
+    cJSON_AddNumberToObject(o, "stddev_ms", f.stddev_ms);
+    cJSON_AddNumberToObject(o, "rollbacks", (double)s->rollbacks);
+    cJSON_AddNumberToObject(o, "retries", (double)s->retries);
+    return o;
+}
+
 unsigned iom_tpcc_mix_measured(const struct tpcc_run_result *x, double pct[TPCC_NR_TXN])
 {
     uint64_t all = 0;
@@ -113,19 +131,7 @@ cJSON *iom_tpcc_json(const struct tpcc_report *r)
         cJSON *t = cJSON_AddObjectToObject(d, "transactions");
         uint64_t rb = 0, rt = 0, bw = 0;
         for (int k = 0; k < TPCC_NR_TXN; k++) {
-            struct tpcc_txn_figures f;
-            iom_tpcc_txn_figures(&x->txn[k], &f);
-            cJSON *o = cJSON_AddObjectToObject(t, tpcc_txn_name[k]);
-            cJSON_AddNumberToObject(o, "calls", (double)f.calls);
-            cJSON_AddNumberToObject(o, "min_ms", f.min_ms);
-            cJSON_AddNumberToObject(o, "mean_ms", f.mean_ms);
-            cJSON_AddNumberToObject(o, "p50_ms", f.p50_ms);
-            cJSON_AddNumberToObject(o, "p95_ms", f.p95_ms);
-            cJSON_AddNumberToObject(o, "p99_ms", f.p99_ms);
-            cJSON_AddNumberToObject(o, "max_ms", f.max_ms);
-            cJSON_AddNumberToObject(o, "stddev_ms", f.stddev_ms);
-            cJSON_AddNumberToObject(o, "rollbacks", (double)x->txn[k].rollbacks);
-            cJSON_AddNumberToObject(o, "retries", (double)x->txn[k].retries);
+            cJSON_AddItemToObject(t, tpcc_txn_name[k], iom_tpcc_txn_json(&x->txn[k]));
             rb += x->txn[k].rollbacks;
             rt += x->txn[k].retries;
             bw += x->txn[k].busy_waits;

@@ -46,6 +46,11 @@ struct tpcc_txn_figures {
 };
 void iom_tpcc_txn_figures(const struct tpcc_txn_stats *s, struct tpcc_txn_figures *f);
 
+/* One transaction type's JSON object: calls, min/mean/p50/p95/p99/max/
+ * stddev in ms (iom_tpcc_txn_figures), rollbacks, retries. Returns a new
+ * object (the caller adds it to a tree) or NULL on ENOMEM. */
+cJSON *iom_tpcc_txn_json(const struct tpcc_txn_stats *s);
+
 /*
  * The measured transaction mix of run x: pct[t] = calls of type t in the
  * measured interval / all calls x 100 (0 when nothing ran). Returns a bit

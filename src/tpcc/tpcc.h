@@ -127,6 +127,8 @@ struct tpcc_run_cfg {
     unsigned mix[TPCC_NR_TXN];       /* weights, default 10:10:1:1:1 */
     bool keying_think;               /* clause 5.2.5 keying and think times */
     uint64_t seed;
+    unsigned vu_first;               /* global number (0-based) of this process's first VU:
+                                      * 0 alone; under MPI the ranks continue the numbering */
 };
 
 struct tpcc_txn_stats {
@@ -141,10 +143,20 @@ struct tpcc_run_progress {
     double nopm;          /* New-Order commits per minute over the last second */
 };
 
+struct iom_run_sync;
 struct tpcc_run_hooks {
     const volatile sig_atomic_t *stop;  /* non-zero: stop now, report what was measured */
     void (*progress)(const struct tpcc_run_progress *p, void *arg); /* about 1/s, may be NULL */
     void *arg;
+    /* When non-NULL, the phases follow this coordinator (core/runner.h; MPI:
+     * iom_mpi_sync): every VU connects, sync->ready() agrees and names the
+     * start, no VU runs a transaction before it, and the ends of ramp-up and
+     * of the measured interval are the instants sync->poll() returns; a call
+     * is measured when it finishes inside them. */
+    const struct iom_run_sync *sync;
+    /* Check mode (tests), when non-NULL: VU g writes "TYPE NS" (type index,
+     * latency in ns) for every measured call to latency_log.vG. */
+    const char *latency_log;
 };
 
 struct tpcc_run_result {
@@ -158,6 +170,7 @@ struct tpcc_run_result {
     bool have_cpu;
     struct iom_cpu_usage cpu; /* whole machine (/proc/stat) over the measured interval */
     int interrupted_signal;
+    int64_t win_start_ns, win_end_ns; /* measured interval on CLOCK_REALTIME (ns since 1970) */
     char error[600];
 };
 
@@ -166,9 +179,11 @@ void tpcc_run_cfg_defaults(struct tpcc_run_cfg *cfg);
 
 /*
  * Run the timed workload against a loaded database: cfg->vu threads, each
- * with its own connection and home warehouse ((i mod W) + 1), ramp-up, then
+ * with its own connection and home warehouse ((g mod W) + 1 for global VU
+ * number g = cfg->vu_first + i, as HammerDB assigns them), ramp-up, then
  * the measured interval. `main_conn` (the caller's) samples sum(d_next_o_id)
- * and the database's counters. Returns 0 (also when stopped through
+ * and the database's counters; NULL (MPI ranks but 0): none are sampled,
+ * nopm and tpm_db stay 0. Returns 0 (also when stopped through
  * hooks->stop: out->interrupted_signal) or -errno with out->error.
  */
 int tpcc_run(const struct tpcc_db_cfg *dbc, struct tpcc_conn *main_conn,

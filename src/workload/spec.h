@@ -46,6 +46,11 @@ enum iom_dist {
     IOM_DIST_ZONED,   /* zones[]: pct of accesses to pct of range (fio: zoned:60/10:30/20:10/70) */
 };
 
+/* fio's steady-state criterion (FIO_SS_* bits; stats/steady.h judges it) */
+#define IOM_SS_IOPS 1u  /* judge IOPS (else bandwidth in bytes/s) */
+#define IOM_SS_SLOPE 4u /* the slope (else the largest deviation from the mean) */
+#define IOM_SS_PCT 64u  /* the limit is a percentage of the mean */
+
 #define IOM_MAX_BSSPLIT 64
 #define IOM_MAX_ZONES 16
 #define IOM_MAX_IGNORE_ERRNO 16 /* errnos per class in fio's ignore_error */
@@ -169,6 +174,12 @@ struct iom_job {
     uint64_t latency_window_ns;  /* length of one window judged (fio default 0: each reap) */
     double latency_pct;          /* 0..100 (fio default 100) */
     bool latency_run;            /* keep adjusting (fio latency_run); else stop once found */
+    /* fio's steady state (stats/steady.h): the job ends once the criterion holds over
+     * ss_dur_ns of 1 s samples, taken from ss_ramp_ns + 1 s into the measured phase */
+    uint32_t ss_state;           /* IOM_SS_* bits above (default iops_slope, %: fio's) */
+    double ss_limit;             /* the criterion's limit (default 0.01 %) */
+    uint64_t ss_dur_ns;          /* 0: off; whole seconds */
+    uint64_t ss_ramp_ns;
     /* CPU and memory placement of the worker threads (fio: cpus_allowed, numa_*) */
     uint64_t cpus[16];           /* CPU set, bit c = CPU c (1024 CPUs); all 0: no affinity */
     bool cpus_split;             /* cpus_allowed_policy=split: thread i gets the i-th CPU of the set */
