@@ -428,17 +428,10 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
     }
     if (strcmp(n, "log_offset") == 0)
         return fio_bool(kv, &st->log_offset, err, errlen);
-    if (strcmp(n, "continue_on_error") == 0) {
-        if (strcmp(v, "none") == 0 || strcmp(v, "0") == 0)
-            job->continue_on_error = false;
-        else if (strcmp(v, "all") == 0 || strcmp(v, "1") == 0 || !*v)
-            job->continue_on_error = true;
-        else {
-            snprintf(err, errlen, "%s: continue_on_error=%s (iomark continues on every error "
-                     "class or none: allowed none, 0, all, 1)", where, v);
-            return -ENOENT;
-        }
-        return 0;
+    {
+        int erc = iom_fioj_error_opt(n, v, job, where, err, errlen);
+        if (erc != 1)
+            return erc;
     }
     if (strcmp(n, "verify") == 0) {
         if (strcmp(v, "0") == 0 || strcmp(v, "none") == 0)

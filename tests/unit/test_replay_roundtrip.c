@@ -20,7 +20,7 @@ static const char *const every[][2] = {
     {"name", "rt-job"}, {"rw", "randrw"}, {"bs", "8k"}, {"bssplit", "4k/60:64k/40"},
     {"blockalign", "8k"}, {"rwmixread", "70"}, {"percentage_random", "90"},
     {"random_distribution", "zoned:60/10:30/20:10/70"}, {"sequential_shared", "1"},
-    {"seq_stride", "16k"}, {"thread_stride", "1M"}, {"random_map", "1"}, {"seq_same_start", "1"},
+    {"seq_stride", "16k"}, {"seq_back", "8k"}, {"thread_stride", "1M"}, {"random_map", "1"}, {"seq_same_start", "1"},
     {"iodepth", "32"},
     {"numjobs", "3"}, {"size", "64M"}, {"create_size", "128M"}, {"offset", "4k"},
     {"runtime", "7s"}, {"io_size", "32M"}, {"ramp_time", "2s"}, {"cooldown_time", "1500ms"},
