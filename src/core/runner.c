@@ -17,6 +17,7 @@
 #include "core/series.h"
 #include "core/worker.h"
 #include "stats/slog.h"
+#include "stats/steady.h"
 #include "engine/engine.h"
 #include "probe/devmon.h"
 #include "probe/probe.h"
@@ -50,6 +51,10 @@ struct ctl {
     const struct iom_run_sync *sync;
     bool sync_meas, sync_end;
     uint64_t sync_meas_at, sync_end_at;
+    /* steady state (job->ss_dur_ns; stats/steady.h): r->ss, the next 1 s check, the
+     * measured counts and time at the last one; ss_met ends the measured phase */
+    uint64_t ss_next, ss_prev_t, ss_prev_ios, ss_prev_bytes;
+    bool ss_met;
 };
 
 static void set_phase(struct iom_run_shared *sh, enum iom_phase p)
@@ -228,6 +233,8 @@ static void begin_measure(struct ctl *c, uint64_t now)
     c->next_tick = now + c->job->series_interval_ns;
     __atomic_store_n(&c->sh->meas_start_ns, now, __ATOMIC_RELEASE);
     set_phase(c->sh, IOM_PHASE_MEASURE);
+    c->ss_next = now + 1000000000u;
+    c->ss_prev_t = now;
     iom_cpu_sample_take(&c->cpu_a, NULL);
     iom_devmon_begin(c->mon);
 }
@@ -265,6 +272,28 @@ static void series_tick(struct ctl *c, uint64_t now)
     c->next_tick += c->job->series_interval_ns;
     if (c->next_tick <= now)
         c->next_tick = now + c->job->series_interval_ns;
+}
+
+/* Steady state, once a second of the measured phase (fio steadystate_check, run by
+ * its helper thread every second): the IOPS and bytes/s since the last check in
+ * whole units (1000 * delta / elapsed ms), recorded from ss_ramp + 1 s on (at once
+ * without ss_ramp). The criterion met ends the measured phase (fio terminates the job). */
+static void ss_tick(struct ctl *c, uint64_t now)
+{
+    struct iom_snapshot *s = c->b; /* free scratch space between ticks */
+    take_snapshot(c, s, false);
+    uint64_t ios = s->ios[0] + s->ios[1], bytes = s->bytes[0] + s->bytes[1];
+    uint64_t ms = (now - c->ss_prev_t) / 1000000u;
+    const struct iom_job *job = c->job;
+    if (ms && (!job->ss_ramp_ns || now - c->t_meas >= job->ss_ramp_ns + 1000000000u))
+        c->ss_met = iom_ss_add(c->r->ss, 1000 * (ios - c->ss_prev_ios) / ms,
+                               1000 * (bytes - c->ss_prev_bytes) / ms);
+    c->ss_prev_t = now;
+    c->ss_prev_ios = ios;
+    c->ss_prev_bytes = bytes;
+    c->ss_next += 1000000000u;
+    if (c->ss_next <= now)
+        c->ss_next = now + 1000000000u;
 }
 
 /* About once a second: the progress hook with the last second's rates (all
@@ -400,7 +429,7 @@ static void control_loop(struct ctl *c)
         uint64_t now = iom_now_ns(), at;
         int phase = c->sh->phase, sig = stop ? *stop : 0;
         bool all_done = __atomic_load_n(&c->sh->nr_finished, __ATOMIC_RELAXED) == c->nw ||
-                        (c->hooks && c->hooks->end && *c->hooks->end);
+                        (c->hooks && c->hooks->end && *c->hooks->end) || c->ss_met;
         if (c->sync ? sync_poll(c, now, phase, all_done, &sig) == IOM_RSYNC_STOP : sig) {
             c->r->interrupted_signal = sig;
             if (!c->sync && phase == IOM_PHASE_WARMUP)
@@ -421,6 +450,11 @@ static void control_loop(struct ctl *c)
             }
             if (now >= c->next_tick)
                 series_tick(c, now);
+            if (c->r->ss && now >= c->ss_next) {
+                ss_tick(c, now);
+                if (c->ss_met)
+                    continue; /* ends the measured phase now */
+            }
         }
         if (phase == IOM_PHASE_COOLDOWN &&
             (now - c->t_meas_end >= job->cooldown_ns || all_done))
@@ -486,7 +520,9 @@ static int collect(struct ctl *c, int rc)
     uint64_t nr_io_errors = r->total[0].errors + r->total[1].errors + r->total[2].errors, nr_mismatch = 0;
     for (unsigned i = 0; i < r->nr_targets; i++)
         nr_mismatch += r->targets[i].verify_errors;
-    if ((nr_io_errors || nr_mismatch) && !r->error[0]) {
+    /* fio (job files): errors its continue_on_error let pass are counted
+     * (total_err) and the run succeeds */
+    if ((nr_io_errors || nr_mismatch) && !r->error[0] && !c->job->fio_errors) {
         snprintf(r->error, sizeof(r->error), "%llu I/O error%s and %llu verify mismatch%s%s",
                  (unsigned long long)nr_io_errors, nr_io_errors == 1 ? "" : "s",
                  (unsigned long long)nr_mismatch, nr_mismatch == 1 ? "" : "es",
@@ -613,6 +649,15 @@ int iom_run_ops(const struct iom_job *job, struct iom_target *t, unsigned nr,
     c.prev = malloc(sizeof(*c.prev));
     c.scratch = malloc(sizeof(*c.scratch));
     int rc = 0;
+    if (job->ss_dur_ns && !c.sync) { /* fio: whole seconds of samples (o->ss_dur /= 10^6 us) */
+        r->ss = calloc(1, sizeof(*r->ss));
+        if (!r->ss || iom_ss_init(r->ss, job->ss_state, job->ss_limit,
+                                  (uint32_t)(job->ss_dur_ns / 1000000000u))) {
+            snprintf(r->error, sizeof(r->error), "out of memory for the steady-state window");
+            rc = -ENOMEM;
+            goto out;
+        }
+    }
     if (!r->targets || !r->threads || !c.ws || !shared_next || !c.a || !c.b || !c.prev ||
         !c.scratch) {
         snprintf(r->error, sizeof(r->error), "out of memory for %u threads", c.nw);

@@ -323,19 +323,56 @@ static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now,
     return nq;
 }
 
+/* Whether an error (errno err > 0) of class cls lets the job go on: the native
+ * --continue_on_error (every error), or fio's per-class rule (td_error.c
+ * td_non_fatal_error: the class's continue_on_error bit and the errno in its
+ * ignore_error list, by default EIO and EILSEQ). */
+static bool non_fatal(const struct iom_job *job, int cls, int err)
+{
+    if (job->continue_on_error)
+        return true;
+    if (!(job->coe_classes & (1u << cls)))
+        return false;
+    if (!job->nr_ignore_errno[cls])
+        return err == EIO || err == EILSEQ;
+    for (unsigned i = 0; i < job->nr_ignore_errno[cls]; i++)
+        if (job->ignore_errno[cls][i] == err)
+            return true;
+    return false;
+}
+
+/* fio's error_dump: a non-fatal error is printed as fio's io_u_log_error does */
+static void dump_error(const struct iom_worker *w, const struct iom_io *io, int err)
+{
+    if (w->job->error_dump)
+        fprintf(stderr, "iomark: io_u error on file %s: %s: %s offset=%llu, buflen=%u\n",
+                w->target->path, strerror(err),
+                io->ddir == IOM_IO_WRITE ? "write" : io->ddir == IOM_IO_TRIM ? "trim" : "read",
+                (unsigned long long)io->offset, (unsigned)io->len);
+}
+
 /* A completion that failed (error, short transfer, verify mismatch). */
 static void failed(struct iom_worker *w, struct iom_io *io)
 {
     const struct iom_job *job = w->job;
     if (io->result != (int64_t)io->len) {
         int e = io->result < 0 ? (int)io->result : -EIO;
+        /* fio td_error_type: EILSEQ is a verify error, a read a read, the rest writes */
+        int cls = -e == EILSEQ ? IOM_ERRCLS_VERIFY
+                  : io->ddir == IOM_IO_READ ? IOM_ERRCLS_READ : IOM_ERRCLS_WRITE;
+        /* fio counts an error (total_err) only in a class continue_on_error names
+         * (backend.c break_on_this_error); iomark's native runs count every one */
         struct iom_io_stats *st = &w->res->dir[io->ddir];
-        __atomic_store_n(&st->errors, st->errors + 1, __ATOMIC_RELAXED);
+        if (!job->fio_errors || (job->coe_classes & (1u << cls)))
+            __atomic_store_n(&st->errors, st->errors + 1, __ATOMIC_RELAXED);
         if (!w->first_io_errno) {
             w->first_io_errno = -e;
             w->first_io_offset = io->offset;
         }
-        if (!job->continue_on_error)
+        bool go_on = non_fatal(job, cls, -e);
+        if (go_on)
+            dump_error(w, io, -e);
+        if (!go_on)
             worker_fail(w, e,
                         io->result < 0 ? (io->ddir == IOM_IO_WRITE  ? "write"
                                          : io->ddir == IOM_IO_TRIM ? "trim"
@@ -344,7 +381,7 @@ static void failed(struct iom_worker *w, struct iom_io *io)
                         io->offset);
         return;
     }
-    if (!job->continue_on_error) { /* the verify layer found a bad block */
+    if (!non_fatal(job, IOM_ERRCLS_VERIFY, EILSEQ)) { /* the verify layer found a bad block */
         worker_fail(w, -EILSEQ, "verify", io->offset);
         snprintf(w->errmsg, sizeof(w->errmsg), "%s: verify failed at byte %llu: %s",
                  w->target->path, (unsigned long long)io->offset,

@@ -75,8 +75,11 @@ struct unit {
     uint64_t runtime_ns, elapsed_ns;
     uint64_t start_ms;           /* the earliest start (ms since the epoch; fio 3.36 job_start) */
     int error;
+    uint64_t total_err; /* I/O errors counted (fio's total_err) */
+    bool coe;           /* a continue_on_error class set: fio prints total_err, first_error */
     double usr_pct, sys_pct;
     uint32_t lat_depth;          /* latency_target: the depth the search reached (last thread) */
+    const struct iom_ss *ss;     /* steady state: the job's window and verdict, or NULL */
     const struct iom_fio_job *fj;
     /* interval samples (complete intervals only): bytes/s and IOPS per direction */
     uint32_t nr_samples;
@@ -136,6 +139,8 @@ static void add_series(struct unit *u, const struct iom_result *r, bool first)
 
 static void unit_add_result(struct unit *u, const struct iom_result *r)
 {
+    if (r->ss) /* fio: the group's last job's (stat.c __show_run_stats) */
+        u->ss = r->ss;
     if (r->measured_ns > u->runtime_ns)
         u->runtime_ns = r->measured_ns;
     uint64_t el = r->warmup_ns + r->measured_ns + r->cooldown_ns;
@@ -151,6 +156,10 @@ static void unit_add_result(struct unit *u, const struct iom_result *r)
             }
     if (!u->error && r->error[0])
         u->error = 5; /* EIO: the run failed without a per-target errno */
+    for (int k = 0; k < IOM_NDIR; k++)
+        u->total_err += r->total[k].errors;
+    if (r->job.coe_classes || r->job.continue_on_error)
+        u->coe = true;
     double secs = (double)r->measured_ns / 1e9;
     if (secs > 0) {
         u->usr_pct += r->cpu.process_user_s / secs * 100.0;
@@ -530,6 +539,8 @@ void iom_report_fio_text(FILE *f, const struct iom_fio_file *ff, struct iom_resu
                     (unsigned long long)jb->latency_target_ns,
                     (unsigned long long)(jb->latency_window_ns / 1000),
                     jb->latency_target_ns ? jb->latency_pct : 100.0, lat_depth(u));
+            if (u->ss)
+                iom_fio_ss_text(f, u->ss);
         }
     }
     for (uint32_t g = 0; g < ff->nr_groups; g++) {
@@ -714,6 +725,12 @@ cJSON *iom_report_fio_json(const struct iom_fio_file *ff, struct iom_result *con
             cJSON_AddStringToObject(j, "jobname", u->name);
             cJSON_AddNumberToObject(j, "groupid", g);
             cJSON_AddNumberToObject(j, "error", u->error);
+            /* fio 3.33's counts of errors continue_on_error let pass (td_error.c
+             * update_error_count; a fatal one counts too) */
+            if (u->coe) { /* fio stat.c: "if (ts->continue_on_error)" */
+                cJSON_AddNumberToObject(j, "total_err", (double)u->total_err);
+                cJSON_AddNumberToObject(j, "first_error", u->total_err ? u->error : 0);
+            }
             cJSON_AddNumberToObject(j, "eta", 0);
             cJSON_AddNumberToObject(j, "elapsed", (double)((u->elapsed_ns + 500000000) / 1000000000));
             cJSON_AddNumberToObject(j, "job_start", (double)u->start_ms); /* fio 3.36's field */
@@ -744,6 +761,8 @@ cJSON *iom_report_fio_json(const struct iom_fio_file *ff, struct iom_result *con
             cJSON_AddNumberToObject(j, "latency_percentile",
                                     jb->latency_target_ns ? jb->latency_pct : 100.0);
             cJSON_AddNumberToObject(j, "latency_window", (double)(jb->latency_window_ns / 1000));
+            if (u->ss)
+                iom_fio_ss_json(j, u->ss);
         }
     }
     cJSON *im = cJSON_AddObjectToObject(doc, "iomark");

@@ -74,4 +74,18 @@ int iom_fio_write_logs(const struct iom_fio_file *jobfile, struct iom_result *co
  */
 void iom_fio_num2str(uint64_t num, int maxlen, int pow2, const char *unit, char *buf, size_t len);
 
+struct iom_ss;
+/*
+ * fio's steady-state report of a job (fio 3.33 stat.c): iom_fio_ss_text writes
+ * the normal report's line "  steadystate  : attained=yes, bw=8002KiB/s
+ * (8002kB/s), iops=2000, iops mean dev=0.033%" (the window's means; bw is the
+ * mean in whole KiB/s, shown in KiB/s and, as fio does, the same number in
+ * kB/s) to f; iom_fio_ss_json adds the "steadystate" object (ss, duration,
+ * attained, criterion, max_deviation, slope, data: bw_mean, iops_mean, iops[],
+ * bw[] in time order) to the job object j. ss is the result's (stats/steady.h),
+ * read only; out of memory leaves the object out.
+ */
+void iom_fio_ss_text(FILE *f, const struct iom_ss *ss);
+void iom_fio_ss_json(cJSON *j, const struct iom_ss *ss);
+
 #endif

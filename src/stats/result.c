@@ -1,5 +1,6 @@
 /* result.c - ownership helpers for struct iom_result. */
 #include "stats/result.h"
+#include "stats/steady.h"
 #include "stats/slog.h"
 
 #include <stdlib.h>
@@ -18,6 +19,9 @@ void iom_result_free(struct iom_result *r)
         iom_slog_free(r->threads[i].slog);
     free(r->threads);
     free(r->series);
+    if (r->ss)
+        iom_ss_free(r->ss);
+    free(r->ss);
     iom_job_free(&r->job);
     free(r);
 }

@@ -77,6 +77,8 @@ struct iom_thread_result {
                                     (fio's latency_depth; core/lattarget.h); else 0 */
 };
 
+struct iom_ss;
+
 struct iom_result {
     struct iom_job job;          /* the spec that ran (owned copy) */
     char engine[16];             /* engine actually used */
@@ -98,6 +100,8 @@ struct iom_result {
 
     uint32_t nr_series, series_cap;
     struct iom_series_point *series;
+    struct iom_ss *ss;           /* job.ss_dur_ns: the steady-state window and verdict
+                                    (stats/steady.h), owned; else NULL */
 };
 
 /* Free a result and everything it owns. NULL is fine. */

@@ -119,6 +119,18 @@ struct state {
  * name=value (why)" or "command line: ..." for the caller's list of skipped
  * or refused options); -EINVAL with err set when the value is malformed.
  */
+/*
+ * iom_fioj_error_opt (fiojob_err.c): fio's error-handling options
+ * continue_on_error (none read write io verify all 0 1), ignore_error
+ * (READ,WRITE,VERIFY lists of errno names EPERM..ERANGE or numbers joined by
+ * ':'; a non-empty list sets its class, as fio's ignore_error_type) and
+ * error_dump into job->coe_classes / ignore_errno / error_dump. n, v: the
+ * option and its value; where: "line N" for messages. Returns 0 (applied),
+ * 1 (n is none of them), -EINVAL (bad value; err holds one line).
+ */
+int iom_fioj_error_opt(const char *n, const char *v, struct iom_job *job, const char *where,
+                       char *err, size_t errlen);
+
 int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct state *st, char *err,
           size_t errlen);
 

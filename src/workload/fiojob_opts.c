@@ -50,14 +50,17 @@ static const char *const native_names[][2] = {
     {"rate_process", "rate_process"}, {"exitall_on_error", "exitall_on_error"},
     {"exit_what", "exit_what"}, {"latency_target", "latency_target"},
     {"latency_window", "latency_window"}, {"latency_percentile", "latency_percentile"},
-    {"latency_run", "latency_run"},
+    {"latency_run", "latency_run"}, {"ss", "ss"}, {"steadystate", "ss"}, {"ss_dur", "ss_dur"},
+    {"steadystate_duration", "ss_dur"}, {"ss_ramp", "ss_ramp"},
+    {"steadystate_ramp_time", "ss_ramp"},
 };
 
 /* fio's integer options whose unit iomark's duration parser needs spelled out:
  * rate_cycle is in ms, flow_sleep and thinktime in us (fio HOWTO) */
 static const char *const int_units[][2] = {
     {"ratecycle", "ms"}, {"rate_cycle", "ms"}, {"flow_sleep", "us"}, {"thinktime", "us"},
-    {"latency_target", "us"}, {"latency_window", "us"}};
+    {"latency_target", "us"}, {"latency_window", "us"}, {"ss_dur", "s"},
+    {"steadystate_duration", "s"}, {"ss_ramp", "s"}, {"steadystate_ramp_time", "s"}};
 
 /* fio boolean: bare = 1, else 0/1 (also true/false, as fio's parser) */
 static int fio_bool(const struct iom_fio_kv *kv, bool *out, char *err, size_t errlen)
@@ -421,17 +424,10 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
     }
     if (strcmp(n, "log_offset") == 0)
         return fio_bool(kv, &st->log_offset, err, errlen);
-    if (strcmp(n, "continue_on_error") == 0) {
-        if (strcmp(v, "none") == 0 || strcmp(v, "0") == 0)
-            job->continue_on_error = false;
-        else if (strcmp(v, "all") == 0 || strcmp(v, "1") == 0 || !*v)
-            job->continue_on_error = true;
-        else {
-            snprintf(err, errlen, "%s: continue_on_error=%s (iomark continues on every error "
-                     "class or none: allowed none, 0, all, 1)", where, v);
-            return -ENOENT;
-        }
-        return 0;
+    {
+        int erc = iom_fioj_error_opt(n, v, job, where, err, errlen);
+        if (erc != 1)
+            return erc;
     }
     if (strcmp(n, "verify") == 0) {
         if (strcmp(v, "0") == 0 || strcmp(v, "none") == 0)

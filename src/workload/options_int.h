@@ -74,5 +74,9 @@ int iom_opt_fmt_mem_policy(const struct iom_job *job, char *buf, size_t len);
 int iom_opt_set_latency_pct(const struct opt *o, const char *v, struct iom_job *job,
                             struct iom_run_opts *ro, char *err, size_t errlen);
 int iom_opt_fmt_latency_pct(const struct iom_job *job, char *buf, size_t len);
+/* steadystate (fio's ss=iops|iops_slope|bw|bw_slope:LIMIT[%]) */
+int iom_opt_set_ss(const struct opt *o, const char *v, struct iom_job *job,
+                   struct iom_run_opts *ro, char *err, size_t errlen);
+int iom_opt_fmt_ss(const struct iom_job *job, char *buf, size_t len);
 
 #endif

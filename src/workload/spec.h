@@ -46,8 +46,18 @@ enum iom_dist {
     IOM_DIST_ZONED,   /* zones[]: pct of accesses to pct of range (fio: zoned:60/10:30/20:10/70) */
 };
 
+/* fio's steady-state criterion (FIO_SS_* bits; stats/steady.h judges it) */
+#define IOM_SS_IOPS 1u  /* judge IOPS (else bandwidth in bytes/s) */
+#define IOM_SS_SLOPE 4u /* the slope (else the largest deviation from the mean) */
+#define IOM_SS_PCT 64u  /* the limit is a percentage of the mean */
+
 #define IOM_MAX_BSSPLIT 64
 #define IOM_MAX_ZONES 16
+#define IOM_MAX_IGNORE_ERRNO 16 /* errnos per class in fio's ignore_error */
+/* fio's error classes (td_error.h enum error_type_bit): bits of coe_classes */
+#define IOM_ERRCLS_READ 0
+#define IOM_ERRCLS_WRITE 1
+#define IOM_ERRCLS_VERIFY 2
 #define IOM_NAME_LEN 64
 
 struct iom_bs_weight {
@@ -164,6 +174,12 @@ struct iom_job {
     uint64_t latency_window_ns;  /* length of one window judged (fio default 0: each reap) */
     double latency_pct;          /* 0..100 (fio default 100) */
     bool latency_run;            /* keep adjusting (fio latency_run); else stop once found */
+    /* fio's steady state (stats/steady.h): the job ends once the criterion holds over
+     * ss_dur_ns of 1 s samples, taken from ss_ramp_ns + 1 s into the measured phase */
+    uint32_t ss_state;           /* IOM_SS_* bits above (default iops_slope, %: fio's) */
+    double ss_limit;             /* the criterion's limit (default 0.01 %) */
+    uint64_t ss_dur_ns;          /* 0: off; whole seconds */
+    uint64_t ss_ramp_ns;
     /* CPU and memory placement of the worker threads (fio: cpus_allowed, numa_*) */
     uint64_t cpus[16];           /* CPU set, bit c = CPU c (1024 CPUs); all 0: no affinity */
     bool cpus_split;             /* cpus_allowed_policy=split: thread i gets the i-th CPU of the set */
@@ -179,6 +195,16 @@ struct iom_job {
 
     /* faults */
     bool continue_on_error;      /* count I/O errors and verify mismatches and go on */
+    /* fio's per-class error handling (job files; fio td_error.c td_non_fatal_error):
+     * an error of class c (IOM_ERRCLS_*: a read, a write or trim, a verify failure or
+     * EILSEQ) lets the job go on when bit c of coe_classes is set and its errno is in
+     * ignore_errno[c] (fio's ignore_error; empty = fio's default EIO, EILSEQ) */
+    uint8_t coe_classes;
+    uint8_t nr_ignore_errno[3];
+    uint16_t ignore_errno[3][IOM_MAX_IGNORE_ERRNO];
+    bool error_dump;             /* fio's error_dump: every non-fatal error on stderr too */
+    bool fio_errors;             /* job files: errors let pass do not fail the run (fio's
+                                    exit status 0, the errors counted: total_err) */
     int32_t inject_errno;        /* testing aid: complete every inject_every-th I/O with */
     uint64_t inject_every;       /* -inject_errno (0 = never) */
     bool runtime_set;            /* --runtime given explicitly (else io_size runs unbounded) */

@@ -184,4 +184,10 @@ grep -q '^iomark run: --rw=randtrim: ' $WORK/err && pass "one line: iomark run: 
 expect_status 2 "trimwrite with --verify refused" -- "$IOMARK" run --rw=trimwrite --verify=crc32c --size=1m --io_size=64k $D
 expect_err_has "--verify"
 drop_loop $N
+# fio 3.33 has no rwmixtrim (fio: "Bad option <rwmixtrim=10>"): iomark refuses it by name too
+printf '[x]\nfilename=%s\nrw=randrw\nrwmixtrim=10\nsize=1m\n' "$F" >$WORK/mix.fio
+rc=0; fio --parse-only $WORK/mix.fio >/dev/null 2>&1 || rc=$?
+[ "$rc" != 0 ] && pass "fio 3.33 refuses rwmixtrim" || fail "fio took rwmixtrim"
+expect_status 2 "iomark refuses rwmixtrim" -- "$IOMARK" run $WORK/mix.fio
+expect_err_has "rwmixtrim=10"
 finish

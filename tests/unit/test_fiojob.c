@@ -534,10 +534,10 @@ static void test_small(void)
     struct iom_fio_parse_opts po;
     memset(&po, 0, sizeof(po));
     po.ignore_unknown = true;
-    CHECK(parse("[global]\nss_dur=1\n[a]\nsize=1m\nfsync=4\n[b]\nsize=1m\n", &po, &f, err) == 0);
+    CHECK(parse("[global]\nlog_prio=1\n[a]\nsize=1m\nfsync=4\n[b]\nsize=1m\n", &po, &f, err) == 0);
     CHECK_U64(f.nr_ignored, 2);
     if (f.nr_ignored == 2) {
-        CHECK(strcmp(f.ignored[0], "line 2: ss_dur=1") == 0);
+        CHECK(strcmp(f.ignored[0], "line 2: log_prio=1") == 0);
         CHECK(strcmp(f.ignored[1], "line 5: fsync=4") == 0);
     }
     iom_fio_file_free(&f);
@@ -618,13 +618,13 @@ static void test_syntax(void)
     }
     iom_fio_file_free(&f);
     /* every unsupported option of the file in one refusal, engines and zoned options by name */
-    CHECK(parse("[global]\nioengine=rbd\nzonemode=zbd\n[a]\nss=iops:10%\n[b]\nss_dur=2\n", NULL,
+    CHECK(parse("[global]\nioengine=rbd\nzonemode=zbd\n[a]\nprioclass=3\n[b]\nlog_prio=1\n", NULL,
                 &f, err) == -EINVAL);
     CHECK(strstr(err, "4 options") != NULL);
     CHECK(strstr(err, "line 2: ioengine=rbd") != NULL);
     CHECK(strstr(err, "line 3: zonemode=zbd (zoned") != NULL);
-    CHECK(strstr(err, "line 5: ss=iops:10%") != NULL);
-    CHECK(strstr(err, "line 7: ss_dur=2") != NULL);
+    CHECK(strstr(err, "line 5: prioclass=3") != NULL);
+    CHECK(strstr(err, "line 7: log_prio=1") != NULL);
     /* defaults and options fio's corpus uses */
     CHECK(parse("[a]\nfilename=/tmp/x\nrw=randread\n[b]\nfilename=/tmp/y\nnorandommap\n"
                 "invalidate=0\nrandom_generator=lfsr\nverify=crc32c\ncontinue_on_error=none\n"
