@@ -11,6 +11,7 @@
 #include <sched.h>
 #endif
 
+#include "core/bufgen.h"
 #include "core/jobctl.h"
 #include "core/lattarget.h"
 #include "core/layers.h"
@@ -84,6 +85,8 @@ struct wctx {
     bool low_wait;                /* iodepth_low: full; wait until it is reached */
     bool more;                    /* iodepth_batch_submit cut the issue short: issue again */
     struct iom_rng fill;          /* refill_buffers: new data for each write */
+    struct iom_bufgen *bg;        /* buffer_pattern/compress/dedupe: write data (&bgs), or NULL */
+    struct iom_bufgen bgs;
     struct iom_lat_target *lt;    /* latency_target: the depth search (&lts), or NULL */
     struct iom_lat_target lts;
     bool lt_quiesce;              /* latency_target: drain, then a new window */
@@ -151,8 +154,15 @@ static void worker_setup(struct iom_worker *w, struct wctx *c)
             return;
         }
         uint64_t *p = c->bufs[i];
-        for (size_t k = 0; k < max_bs / 8; k++)
-            p[k] = job->zero_buffers ? 0 : iom_rng_next(fill);
+        if (i == 0 && iom_bufgen_wanted(job)) {
+            c->bg = &c->bgs;
+            iom_bufgen_init(c->bg, job, w->seed);
+        }
+        if (c->bg)
+            iom_bufgen_fill(c->bg, p, max_bs);
+        else
+            for (size_t k = 0; k < max_bs / 8; k++)
+                p[k] = job->zero_buffers ? 0 : iom_rng_next(fill);
         c->slots[i].buf = c->bufs[i];
         c->slots[i].buf_index = (uint16_t)(i < 65535 ? i : 0);
         c->slots[i].slot = i;
@@ -288,9 +298,14 @@ static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now,
                            ? IOM_IO_WRITE : IOM_IO_READ;
         }
         io->start_ns = iom_pacer_take(&c->pace, now, io->len); /* latency from the intended start */
-        if (io->ddir == IOM_IO_WRITE && (job->refill_buffers || job->scramble_buffers) &&
-            !job->verify && !job->zero_buffers)
-            iom_fill_write(io, &c->fill, job->refill_buffers);
+        if (io->ddir == IOM_IO_WRITE && !job->verify) {
+            if (__builtin_expect(c->bg != NULL, 0)) { /* fio's pattern/compress/dedupe data */
+                if (c->bg->refill)
+                    iom_bufgen_fill(c->bg, io->buf, io->len);
+            } else if ((job->refill_buffers || job->scramble_buffers) && !job->zero_buffers) {
+                iom_fill_write(io, &c->fill, job->refill_buffers);
+            }
+        }
         if (io->ddir != IOM_IO_WRITE || c->trim_mode != 2) { /* a trimwrite's io_size: its trims */
             c->issued_bytes += io->len;
             c->limit_hit = c->limit && c->issued_bytes >= c->limit;

@@ -52,7 +52,9 @@ static const char *const native_names[][2] = {
     {"latency_window", "latency_window"}, {"latency_percentile", "latency_percentile"},
     {"latency_run", "latency_run"}, {"ss", "ss"}, {"steadystate", "ss"}, {"ss_dur", "ss_dur"},
     {"steadystate_duration", "ss_dur"}, {"ss_ramp", "ss_ramp"},
-    {"steadystate_ramp_time", "ss_ramp"},
+    {"steadystate_ramp_time", "ss_ramp"}, {"buffer_pattern", "buffer_pattern"},
+    {"buffer_compress_percentage", "buffer_compress_percentage"},
+    {"buffer_compress_chunk", "buffer_compress_chunk"}, {"dedupe_percentage", "dedupe_percentage"},
 };
 
 /* fio's integer options whose unit iomark's duration parser needs spelled out:
@@ -365,6 +367,8 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         return fio_bool(kv, &job->exitall, err, errlen);
     if (strcmp(n, "flow_watermark") == 0)
         return 0; /* fio 3.33: a soft-deprecated option it accepts and ignores */
+    if (strcmp(n, "dedupe_mode") == 0 && strcmp(v, "repeat") == 0)
+        return 0; /* fio's default, what dedupe_percentage does (core/bufgen.h) */
     if (strcmp(n, "create_serialize") == 0) {
         bool b; /* iomark lays out a job's files one after another (fio's default 1) */
         return fio_bool(kv, &b, err, errlen);

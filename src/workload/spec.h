@@ -191,6 +191,15 @@ struct iom_job {
     bool zero_buffers;           /* write zeros instead of random data */
     bool refill_buffers;         /* new random data in every write's buffer (fio) */
     bool scramble_buffers;       /* each write's 512-byte blocks get its offset and time (fio) */
+    /* fio's buffer contents (core/bufgen.h): a pattern, compressible and dedupable data */
+    uint8_t buf_pattern[512];    /* buffer_pattern's bytes (workload/pattern.h) */
+    uint32_t buf_pattern_len;    /* 0: none */
+    uint32_t compress_pct;       /* buffer_compress_percentage: share of each chunk that is
+                                    zeros (or the pattern), 0 = off */
+    uint64_t compress_chunk;     /* buffer_compress_chunk: the chunk (fio's default 512;
+                                    0: the job's smallest write size) */
+    uint32_t dedupe_pct;         /* dedupe_percentage: share of writes repeating an earlier
+                                    buffer's data (fio's dedupe_mode=repeat), 0 = off */
     bool verify;                 /* --verify=crc32c: self-checking blocks (core/verify.h) */
 
     /* faults */

@@ -37,7 +37,9 @@ static const char *const every[][2] = {
     {"bssplit_write", "8k/50:64k/50"}, {"exitall", "1"}, {"exitall_on_error", "1"},
     {"exit_what", "all"}, {"latency_target", "500us"}, {"latency_window", "2s"},
     {"latency_percentile", "99.9"}, {"latency_run", "1"}, {"ss", "bw:10485760"},
-    {"ss_dur", "30s"}, {"ss_ramp", "5s"},
+    {"ss_dur", "30s"}, {"ss_ramp", "5s"}, {"buffer_pattern", "0xdeadbeef\"ab\""},
+    {"buffer_compress_percentage", "40"}, {"buffer_compress_chunk", "4k"},
+    {"dedupe_percentage", "20"},
 };
 #define NR_EVERY (sizeof(every) / sizeof(every[0]))
 /* options that are not part of a workload's spec: aliases of the rows
