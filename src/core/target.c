@@ -331,7 +331,7 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
     if (job->create_bytes > need)
         need = job->create_bytes;
     if (!t->exists) {
-        if (!need)
+        if (!need && !job->fill_device)
             return fail(err, errlen, -ENOENT,
                         "target %s does not exist; give --size to have iomark create it", path);
         char *dup = strdup(path);
@@ -345,7 +345,16 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
             return rc;
         }
         struct statvfs vfs;
-        if (statvfs(dir, &vfs) == 0) {
+        if (job->fill_device && statvfs(dir, &vfs) == 0) {
+            /* fio's fill_device: the region is the free space, written until ENOSPC */
+            need = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+            if (need < iom_job_max_bs(job)) {
+                free(dup);
+                return fail(err, errlen, -ENOSPC, "target %s: fill_device: the filesystem "
+                            "has less than one block free", path);
+            }
+            t->fill_need = need;
+        } else if (statvfs(dir, &vfs) == 0) {
             uint64_t free_b = (uint64_t)vfs.f_bavail * vfs.f_frsize;
             /* keep 1% or 64 MiB of the filesystem free, whichever is smaller */
             uint64_t reserve = (uint64_t)vfs.f_blocks * vfs.f_frsize / 100;
@@ -411,6 +420,18 @@ int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
         return fail(err, errlen, -errno, "target %s: cannot create: %s", t->path,
                     strerror(errno));
     t->created = !t->exists;
+    if (t->fill_need) { /* fill_device: an empty (sparse) file the job's writes fill */
+        int rc = ftruncate(fd, (off_t)t->need_bytes) ? -errno : 0;
+        close(fd);
+        if (rc) {
+            unlink(t->path);
+            t->created = false;
+            return fail(err, errlen, rc, "target %s: fill_device: %s", t->path, strerror(-rc));
+        }
+        t->size_bytes = t->need_bytes;
+        t->sparse = true;
+        return 0;
+    }
     const size_t chunk = 1 << 20;
     uint64_t *buf = NULL;
     int rc = 0;
