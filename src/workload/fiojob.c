@@ -409,6 +409,10 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     uint64_t size = job->size_bytes, bs = iom_job_max_bs(job);
     uint64_t per_file_io;
     uint32_t nf = named ? k : (st.nrfiles ? st.nrfiles : 1); /* files of one clone */
+    if (st.openfiles && st.openfiles < nf)
+        return fail(err, errlen, "line %u: openfiles=%llu: iomark keeps all %u files of [%s] "
+                    "open, one thread each; allowed openfiles >= the job's files",
+                    st.openfiles_line, (unsigned long long)st.openfiles, nf, sec->name);
     if (!named) {
         if (job->offset_increment_bytes && job->numjobs > 1)
             return fail(err, errlen, "line %u: [%s]: offset_increment with numjobs=%u and no "

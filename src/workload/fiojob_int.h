@@ -86,6 +86,8 @@ struct state {
     uint32_t size_pct, offset_pct;  /* size=N% / offset=N% of the file */
     uint64_t rw_skip;               /* rw=read:<nr> */
     uint64_t number_ios;            /* number_ios=N: stop after N I/Os */
+    uint64_t openfiles;             /* openfiles=N (0 = fio's default, all of them) */
+    uint32_t openfiles_line;
     char random_generator[16];
     bool rate_split, rate_iops_split; /* rate= / rate_iops= given as READ,WRITE[,TRIM] */
     uint64_t rate_rw[2], rate_iops_rw[2]; /* their read and write values (0 = no cap) */
