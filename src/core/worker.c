@@ -372,9 +372,18 @@ static void dump_error(const struct iom_worker *w, const struct iom_io *io, int 
 }
 
 /* A completion that failed (error, short transfer, verify mismatch). */
-static void failed(struct iom_worker *w, const struct wctx *c, struct iom_io *io)
+static void failed(struct iom_worker *w, struct wctx *c, struct iom_io *io)
 {
     const struct iom_job *job = w->job;
+    if (job->fill_device && io->ddir == IOM_IO_WRITE &&
+        (io->result == -ENOSPC || io->result == -EDQUOT ||
+         (io->result >= 0 && io->result < (int64_t)io->len))) {
+        /* fio's fill_device: the device is full, the job ends without an error (backend.c
+         * do_io: ENOSPC/EDQUOT clears td->error); a short write is the last space
+         * (its bytes are not counted, as a failed I/O's) */
+        c->limit_hit = true;
+        return;
+    }
     if (io->result != (int64_t)io->len) {
         int e = io->result < 0 ? (int)io->result : -EIO;
         /* fio td_error_type: EILSEQ is a verify error, a read a read, the rest writes */

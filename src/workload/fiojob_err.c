@@ -99,6 +99,17 @@ int iom_fioj_error_opt(const char *n, const char *v, struct iom_job *job, const 
         }
         return 0;
     }
+    if (strcmp(n, "fill_device") == 0 || strcmp(n, "fill_fs") == 0) {
+        if (!*v || strcmp(v, "1") == 0)
+            job->fill_device = true;
+        else if (strcmp(v, "0") == 0)
+            job->fill_device = false;
+        else {
+            snprintf(err, errlen, "%s: %s=%s: allowed 0 or 1", where, n, v);
+            return -EINVAL;
+        }
+        return 0;
+    }
     if (strcmp(n, "error_dump") == 0) {
         if (!*v || strcmp(v, "1") == 0)
             job->error_dump = true;

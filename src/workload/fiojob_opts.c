@@ -444,6 +444,16 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         st->log_avg_msec = (uint32_t)u;
         return 0;
     }
+    if (strcmp(n, "openfiles") == 0) {
+        /* fio: at most N of a job's files open at once (default nrfiles); iomark
+         * keeps every file open (one thread each), checked in build_job */
+        if (iom_parse_u64(v, &u, &why) || u == 0)
+            return fail(err, errlen, "%s: openfiles=%s: a whole number of files, at least 1",
+                        where, v);
+        st->openfiles = u;
+        st->openfiles_line = line;
+        return 0;
+    }
     if (strcmp(n, "log_offset") == 0)
         return fio_bool(kv, &st->log_offset, err, errlen);
     {

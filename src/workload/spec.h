@@ -217,6 +217,9 @@ struct iom_job {
     uint8_t coe_classes;
     uint8_t nr_ignore_errno[3];
     uint16_t ignore_errno[3][IOM_MAX_IGNORE_ERRNO];
+    bool fill_device;            /* fio's fill_device (job files): a new file is created
+                                    empty, its region the filesystem's free space, and the
+                                    sequential writes end at ENOSPC/EDQUOT without an error */
     bool error_dump;             /* fio's error_dump: every non-fatal error on stderr too */
     bool fio_errors;             /* job files: errors let pass do not fail the run (fio's
                                     exit status 0, the errors counted: total_err) */
