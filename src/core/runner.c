@@ -520,7 +520,9 @@ static int collect(struct ctl *c, int rc)
     uint64_t nr_io_errors = r->total[0].errors + r->total[1].errors + r->total[2].errors, nr_mismatch = 0;
     for (unsigned i = 0; i < r->nr_targets; i++)
         nr_mismatch += r->targets[i].verify_errors;
-    if ((nr_io_errors || nr_mismatch) && !r->error[0]) {
+    /* fio (job files): errors its continue_on_error let pass are counted
+     * (total_err) and the run succeeds */
+    if ((nr_io_errors || nr_mismatch) && !r->error[0] && !c->job->fio_errors) {
         snprintf(r->error, sizeof(r->error), "%llu I/O error%s and %llu verify mismatch%s%s",
                  (unsigned long long)nr_io_errors, nr_io_errors == 1 ? "" : "s",
                  (unsigned long long)nr_mismatch, nr_mismatch == 1 ? "" : "es",

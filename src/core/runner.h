@@ -49,7 +49,8 @@ struct iom_run_sync {
      * participant agreed on: 0 = start at *start_at (CLOCK_MONOTONIC ns of
      * this process, iom_now_ns(); 0 = now; the runner sleeps until then),
      * non-zero = do not start; why (whylen bytes) then says which other
-     * participant failed and why. Blocks until all participants called it. */
+     * participant failed and why (on entry: this process's own reason when
+     * local_rc is non-zero, or ""). Blocks until all participants called it. */
     int (*ready)(void *arg, int local_rc, char *why, size_t whylen, uint64_t *start_at);
     /* Called on every pass of the control loop with this process's wish
      * (an enum iom_rsync_event: what its own clock, signal or I/O limit

@@ -278,6 +278,39 @@ static uint32_t file_dio_align(const char *path, dev_t dev)
     return sysfs_logical_block(dev);
 }
 
+/* A new file's room on its filesystem (dir: its folder): with fill_device the
+ * free space becomes *need (t->fill_need); otherwise *need must fit with 1% or
+ * 64 MiB of the filesystem kept free. Returns 0 or -ENOSPC (err set). */
+static int new_file_space(const struct iom_job *job, struct iom_target *t, const char *path,
+                          const char *dir, uint64_t *need, char *err, size_t errlen)
+{
+    struct statvfs vfs;
+    if (statvfs(dir, &vfs) != 0)
+        return 0;
+    uint64_t free_b = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+    if (job->fill_device) {
+        /* fio's fill_device: the region is the free space, written until ENOSPC */
+        if (free_b < iom_job_max_bs(job))
+            return fail(err, errlen, -ENOSPC, "target %s: fill_device: the filesystem has "
+                        "less than one block free", path);
+        *need = t->fill_need = free_b;
+        return 0;
+    }
+    /* keep 1% or 64 MiB of the filesystem free, whichever is smaller */
+    uint64_t reserve = (uint64_t)vfs.f_blocks * vfs.f_frsize / 100;
+    if (reserve > (UINT64_C(64) << 20))
+        reserve = UINT64_C(64) << 20;
+    if (*need + reserve > free_b) {
+        char a[64], b[64];
+        return fail(err, errlen, -ENOSPC,
+                    "target %s: creating it needs %s but the filesystem has %s free; "
+                    "choose a smaller --size",
+                    path, iom_format_bytes(*need, a, sizeof(a)),
+                    iom_format_bytes(free_b, b, sizeof(b)));
+    }
+    return 0;
+}
+
 int iom_target_check(const struct iom_job *job, const char *path, struct iom_target *t,
                      char *err, size_t errlen)
 {
@@ -331,7 +364,7 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
     if (job->create_bytes > need)
         need = job->create_bytes;
     if (!t->exists) {
-        if (!need)
+        if (!need && !job->fill_device)
             return fail(err, errlen, -ENOENT,
                         "target %s does not exist; give --size to have iomark create it", path);
         char *dup = strdup(path);
@@ -344,22 +377,10 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
             free(dup); /* dir points into dup */
             return rc;
         }
-        struct statvfs vfs;
-        if (statvfs(dir, &vfs) == 0) {
-            uint64_t free_b = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-            /* keep 1% or 64 MiB of the filesystem free, whichever is smaller */
-            uint64_t reserve = (uint64_t)vfs.f_blocks * vfs.f_frsize / 100;
-            if (reserve > (UINT64_C(64) << 20))
-                reserve = UINT64_C(64) << 20;
-            if (need + reserve > free_b) {
-                free(dup);
-                char a[64], b[64];
-                return fail(err, errlen, -ENOSPC,
-                            "target %s: creating it needs %s but the filesystem has %s free; "
-                            "choose a smaller --size",
-                            path, iom_format_bytes(need, a, sizeof(a)),
-                            iom_format_bytes(free_b, b, sizeof(b)));
-            }
+        int nrc = new_file_space(job, t, path, dir, &need, err, errlen);
+        if (nrc) {
+            free(dup); /* dir points into dup */
+            return nrc;
         }
         t->dev = dst.st_dev;
         t->logical_block_bytes = sysfs_logical_block(dst.st_dev);
@@ -411,6 +432,18 @@ int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
         return fail(err, errlen, -errno, "target %s: cannot create: %s", t->path,
                     strerror(errno));
     t->created = !t->exists;
+    if (t->fill_need) { /* fill_device: an empty (sparse) file the job's writes fill */
+        int rc = ftruncate(fd, (off_t)t->need_bytes) ? -errno : 0;
+        close(fd);
+        if (rc) {
+            unlink(t->path);
+            t->created = false;
+            return fail(err, errlen, rc, "target %s: fill_device: %s", t->path, strerror(-rc));
+        }
+        t->size_bytes = t->need_bytes;
+        t->sparse = true;
+        return 0;
+    }
     const size_t chunk = 1 << 20;
     uint64_t *buf = NULL;
     int rc = 0;

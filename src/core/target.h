@@ -27,6 +27,8 @@ struct iom_target {
     bool sparse;                 /* regular file with unallocated blocks */
     uint64_t size_bytes;         /* current size (after prepare: final size) */
     uint64_t need_bytes;         /* size the job needs (file targets) */
+    uint64_t fill_need;          /* fill_device: the free space the new file's region spans
+                                    (created empty, not filled); 0 otherwise */
     uint32_t logical_block_bytes;/* direct I/O offset/size alignment */
     dev_t dev;                   /* the block device: st_rdev, or st_dev for files */
     char devname[64];            /* its kernel name ("vda1", "loop0"), "" if not a block device */

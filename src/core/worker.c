@@ -11,6 +11,7 @@
 #include <sched.h>
 #endif
 
+#include "core/bufgen.h"
 #include "core/jobctl.h"
 #include "core/lattarget.h"
 #include "core/layers.h"
@@ -84,6 +85,8 @@ struct wctx {
     bool low_wait;                /* iodepth_low: full; wait until it is reached */
     bool more;                    /* iodepth_batch_submit cut the issue short: issue again */
     struct iom_rng fill;          /* refill_buffers: new data for each write */
+    struct iom_bufgen *bg;        /* buffer_pattern/compress/dedupe: write data (&bgs), or NULL */
+    struct iom_bufgen bgs;
     struct iom_lat_target *lt;    /* latency_target: the depth search (&lts), or NULL */
     struct iom_lat_target lts;
     bool lt_quiesce;              /* latency_target: drain, then a new window */
@@ -151,8 +154,15 @@ static void worker_setup(struct iom_worker *w, struct wctx *c)
             return;
         }
         uint64_t *p = c->bufs[i];
-        for (size_t k = 0; k < max_bs / 8; k++)
-            p[k] = job->zero_buffers ? 0 : iom_rng_next(fill);
+        if (i == 0 && iom_bufgen_wanted(job)) {
+            c->bg = &c->bgs;
+            iom_bufgen_init(c->bg, job, w->seed);
+        }
+        if (c->bg)
+            iom_bufgen_fill(c->bg, p, max_bs);
+        else
+            for (size_t k = 0; k < max_bs / 8; k++)
+                p[k] = job->zero_buffers ? 0 : iom_rng_next(fill);
         c->slots[i].buf = c->bufs[i];
         c->slots[i].buf_index = (uint16_t)(i < 65535 ? i : 0);
         c->slots[i].slot = i;
@@ -289,9 +299,14 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
                            ? IOM_IO_WRITE : IOM_IO_READ;
         }
         io->start_ns = iom_pacer_take(&c->pace, now, io->len); /* latency from the intended start */
-        if (io->ddir == IOM_IO_WRITE && (job->refill_buffers || job->scramble_buffers) &&
-            !job->verify && !job->zero_buffers)
-            iom_fill_write(io, &c->fill, job->refill_buffers);
+        if (io->ddir == IOM_IO_WRITE && !job->verify) {
+            if (__builtin_expect(c->bg != NULL, 0)) { /* fio's pattern/compress/dedupe data */
+                if (c->bg->refill)
+                    iom_bufgen_fill(c->bg, io->buf, io->len);
+            } else if ((job->refill_buffers || job->scramble_buffers) && !job->zero_buffers) {
+                iom_fill_write(io, &c->fill, job->refill_buffers);
+            }
+        }
         if (!trims || c->trim_mode != 2 || io->ddir != IOM_IO_WRITE) { /* trimwrite: its trims */
             c->issued_bytes += io->len;
             c->limit_hit = c->limit && c->issued_bytes >= c->limit;
@@ -331,19 +346,65 @@ static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now,
                                                    : issue_t(w, c, now, sync_end, false);
 }
 
+/* Whether an error (errno err > 0) of class cls lets the job go on: the native
+ * --continue_on_error (every error), or fio's per-class rule (td_error.c
+ * td_non_fatal_error: the class's continue_on_error bit and the errno in its
+ * ignore_error list, by default EIO and EILSEQ). */
+static bool non_fatal(const struct iom_job *job, int cls, int err)
+{
+    if (job->continue_on_error)
+        return true;
+    if (!(job->coe_classes & (1u << cls)))
+        return false;
+    if (!job->nr_ignore_errno[cls])
+        return err == EIO || err == EILSEQ;
+    for (unsigned i = 0; i < job->nr_ignore_errno[cls]; i++)
+        if (job->ignore_errno[cls][i] == err)
+            return true;
+    return false;
+}
+
+/* fio's error_dump: a non-fatal error is printed as fio's io_u_log_error does */
+static void dump_error(const struct iom_worker *w, const struct iom_io *io, int err)
+{
+    if (w->job->error_dump)
+        fprintf(stderr, "iomark: io_u error on file %s: %s: %s offset=%llu, buflen=%u\n",
+                w->target->path, strerror(err),
+                io->ddir == IOM_IO_WRITE ? "write" : io->ddir == IOM_IO_TRIM ? "trim" : "read",
+                (unsigned long long)io->offset, (unsigned)io->len);
+}
+
 /* A completion that failed (error, short transfer, verify mismatch). */
-static void failed(struct iom_worker *w, struct iom_io *io)
+static void failed(struct iom_worker *w, struct wctx *c, struct iom_io *io)
 {
     const struct iom_job *job = w->job;
+    if (job->fill_device && io->ddir == IOM_IO_WRITE &&
+        (io->result == -ENOSPC || io->result == -EDQUOT ||
+         (io->result >= 0 && io->result < (int64_t)io->len))) {
+        /* fio's fill_device: the device is full, the job ends without an error (backend.c
+         * do_io: ENOSPC/EDQUOT clears td->error); a short write is the last space
+         * (its bytes are not counted, as a failed I/O's) */
+        c->limit_hit = true;
+        return;
+    }
     if (io->result != (int64_t)io->len) {
         int e = io->result < 0 ? (int)io->result : -EIO;
+        /* fio td_error_type: EILSEQ is a verify error, a read a read, the rest writes */
+        int cls = -e == EILSEQ ? IOM_ERRCLS_VERIFY
+                  : io->ddir == IOM_IO_READ ? IOM_ERRCLS_READ : IOM_ERRCLS_WRITE;
+        /* fio counts an error (total_err) only in a class continue_on_error names
+         * (backend.c break_on_this_error); iomark's native runs count every one */
         struct iom_io_stats *st = &w->res->dir[io->ddir];
-        __atomic_store_n(&st->errors, st->errors + 1, __ATOMIC_RELAXED);
+        if (!job->fio_errors || (job->coe_classes & (1u << cls)))
+            __atomic_store_n(&st->errors, st->errors + 1, __ATOMIC_RELAXED);
         if (!w->first_io_errno) {
             w->first_io_errno = -e;
             w->first_io_offset = io->offset;
         }
-        if (!job->continue_on_error)
+        bool go_on = non_fatal(job, cls, -e);
+        if (go_on)
+            dump_error(w, io, -e);
+        if (!go_on)
             worker_fail(w, e,
                         io->result < 0 ? (io->ddir == IOM_IO_WRITE  ? "write"
                                          : io->ddir == IOM_IO_TRIM ? "trim"
@@ -352,7 +413,7 @@ static void failed(struct iom_worker *w, struct iom_io *io)
                         io->offset);
         return;
     }
-    if (!job->continue_on_error) { /* the verify layer found a bad block */
+    if (!non_fatal(job, IOM_ERRCLS_VERIFY, EILSEQ)) { /* the verify layer found a bad block */
         worker_fail(w, -EILSEQ, "verify", io->offset);
         snprintf(w->errmsg, sizeof(w->errmsg), "%s: verify failed at byte %llu: %s",
                  w->target->path, (unsigned long long)io->offset,
@@ -420,7 +481,7 @@ complete_t(struct iom_worker *w, struct wctx *c, int n, uint64_t end, const bool
         c->inflight--;
         c->free_stack[c->nfree++] = io->slot;
         if (__builtin_expect(io->result != (int64_t)io->len || io->verify_failed, 0)) {
-            failed(w, io);
+            failed(w, c, io);
             continue;
         }
         if (__builtin_expect(c->lt != NULL, 0))

@@ -303,9 +303,9 @@ static int sync_ready(void *arg, int local_rc, char *why, size_t whylen, uint64_
 {
     (void)arg;
     int bad = 0;
-    char host[64], reason[400];
-    char mine[300];
-    snprintf(mine, sizeof(mine), "setting up the I/O threads failed (%s)", strerror(-local_rc));
+    char host[64], reason[400], mine[300]; /* why on entry: the caller's own reason, or "" */
+    snprintf(mine, sizeof(mine), why[0] ? "%s" : "setting up the I/O threads failed (%s)",
+             why[0] ? why : strerror(-local_rc));
     int rc = iom_mpi_agree(local_rc, mine, &bad, host, reason, sizeof(reason));
     if (rc) {
         snprintf(why, whylen, "rank %d on %s: %s", bad, host, reason);

@@ -92,6 +92,8 @@ int iom_mpi_tpcc_gather(const struct tpcc_run_result *mine, int run_rc,
             if (got[i] == 1)
                 continue;
             memset(&all[i], 0, sizeof(all[i]));
+            for (int t = 0; t < TPCC_NR_TXN; t++)
+                iom_io_stats_init(&all[i].txn[t].lat);
             all[i].rank = i;
             all[i].rc = -EPIPE;
             iom_mpi_lost_why(i, lost, all[i].host, all[i].error, sizeof(all[i].error));

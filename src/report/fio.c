@@ -75,6 +75,8 @@ struct unit {
     uint64_t runtime_ns, elapsed_ns;
     uint64_t start_ms;           /* the earliest start (ms since the epoch; fio 3.36 job_start) */
     int error;
+    uint64_t total_err; /* I/O errors counted (fio's total_err) */
+    bool coe;           /* a continue_on_error class set: fio prints total_err, first_error */
     double usr_pct, sys_pct;
     uint32_t lat_depth;          /* latency_target: the depth the search reached (last thread) */
     const struct iom_ss *ss;     /* steady state: the job's window and verdict, or NULL */
@@ -154,6 +156,10 @@ static void unit_add_result(struct unit *u, const struct iom_result *r)
             }
     if (!u->error && r->error[0])
         u->error = 5; /* EIO: the run failed without a per-target errno */
+    for (int k = 0; k < IOM_NDIR; k++)
+        u->total_err += r->total[k].errors;
+    if (r->job.coe_classes || r->job.continue_on_error)
+        u->coe = true;
     double secs = (double)r->measured_ns / 1e9;
     if (secs > 0) {
         u->usr_pct += r->cpu.process_user_s / secs * 100.0;
@@ -719,6 +725,12 @@ cJSON *iom_report_fio_json(const struct iom_fio_file *ff, struct iom_result *con
             cJSON_AddStringToObject(j, "jobname", u->name);
             cJSON_AddNumberToObject(j, "groupid", g);
             cJSON_AddNumberToObject(j, "error", u->error);
+            /* fio 3.33's counts of errors continue_on_error let pass (td_error.c
+             * update_error_count; a fatal one counts too) */
+            if (u->coe) { /* fio stat.c: "if (ts->continue_on_error)" */
+                cJSON_AddNumberToObject(j, "total_err", (double)u->total_err);
+                cJSON_AddNumberToObject(j, "first_error", u->total_err ? u->error : 0);
+            }
             cJSON_AddNumberToObject(j, "eta", 0);
             cJSON_AddNumberToObject(j, "elapsed", (double)((u->elapsed_ns + 500000000) / 1000000000));
             cJSON_AddNumberToObject(j, "job_start", (double)u->start_ms); /* fio 3.36's field */

@@ -311,6 +311,7 @@ static int sync_loop(struct ctl *c)
     if (!local && cfg->ramp_ns == 0)
         local = start_measuring(c);
     char why[600];
+    snprintf(why, sizeof(why), "%s", local ? c->out->error : ""); /* this process's reason */
     uint64_t start_at = 0;
     int rc = s->ready(s->arg, local, why, sizeof(why), &start_at);
     if (rc) {
@@ -345,8 +346,9 @@ static int sync_loop(struct ctl *c)
         if (ev == IOM_RSYNC_END && c->end_at == UINT64_MAX)
             __atomic_store_n(&c->end_at, at, __ATOMIC_RELEASE);
         if (ev == IOM_RSYNC_STOP) {
+            /* sig 0: rank 0 stopped the run for a lost process */
             if (!__atomic_load_n(&c->abort_run, __ATOMIC_RELAXED))
-                c->out->interrupted_signal = sig ? sig : 15;
+                c->out->interrupted_signal = sig;
             break;
         }
         now = iom_now_ns();

@@ -206,6 +206,7 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     job->fadvise = 1; /* fio's fadvise_hint=1: RANDOM or SEQUENTIAL by the pattern */
     job->rw = IOM_RW_READ;
     job->direct = false;
+    job->fio_errors = true; /* errors continue_on_error lets pass: fio exits 0 */
     strcpy(job->ioengine, "psync");
     job->runtime_ns = 0;
     job->scramble_buffers = true; /* fio's default scramble_buffers=1 */
@@ -395,10 +396,23 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
         if (iom_job_add_target(job, m2 ? m2 : path))
             return -ENOMEM;
     }
+    if (job->fill_device) {
+        /* fio's fill_device: sequential writes into the free space until ENOSPC */
+        if (job->rw != IOM_RW_WRITE || job->nr_bssplit || job->seq_back_bytes || st.rw_skip)
+            return fail(err, errlen, "line %u: [%s]: fill_device: iomark fills with a plain "
+                        "sequential write (rw=write, one block size)", sec->line, sec->name);
+        job->size_bytes = 0; /* the region is the free space (core/target.c) */
+        st.size_given = false;
+        st.filesize = 0;
+    }
     /* sizes: fio's size is the job's total over its files, filesize one file's size */
     uint64_t size = job->size_bytes, bs = iom_job_max_bs(job);
     uint64_t per_file_io;
     uint32_t nf = named ? k : (st.nrfiles ? st.nrfiles : 1); /* files of one clone */
+    if (st.openfiles && st.openfiles < nf)
+        return fail(err, errlen, "line %u: openfiles=%llu: iomark keeps all %u files of [%s] "
+                    "open, one thread each; allowed openfiles >= the job's files",
+                    st.openfiles_line, (unsigned long long)st.openfiles, nf, sec->name);
     if (!named) {
         if (job->offset_increment_bytes && job->numjobs > 1)
             return fail(err, errlen, "line %u: [%s]: offset_increment with numjobs=%u and no "

@@ -86,6 +86,8 @@ struct state {
     uint32_t size_pct, offset_pct;  /* size=N% / offset=N% of the file */
     uint64_t rw_skip;               /* rw=read:<nr> */
     uint64_t number_ios;            /* number_ios=N: stop after N I/Os */
+    uint64_t openfiles;             /* openfiles=N (0 = fio's default, all of them) */
+    uint32_t openfiles_line;
     char random_generator[16];
     bool rate_split, rate_iops_split; /* rate= / rate_iops= given as READ,WRITE[,TRIM] */
     uint64_t rate_rw[2], rate_iops_rw[2]; /* their read and write values (0 = no cap) */
@@ -119,6 +121,19 @@ struct state {
  * name=value (why)" or "command line: ..." for the caller's list of skipped
  * or refused options); -EINVAL with err set when the value is malformed.
  */
+/*
+ * iom_fioj_error_opt (fiojob_err.c): fio's error-handling options
+ * continue_on_error (none read write io verify all 0 1), ignore_error
+ * (READ,WRITE,VERIFY lists of errno names EPERM..ERANGE or numbers joined by
+ * ':'; a non-empty list sets its class, as fio's ignore_error_type) and
+ * error_dump into job->coe_classes / ignore_errno / error_dump, and
+ * fill_device/fill_fs (0|1) into job->fill_device. n, v: the
+ * option and its value; where: "line N" for messages. Returns 0 (applied),
+ * 1 (n is none of them), -EINVAL (bad value; err holds one line).
+ */
+int iom_fioj_error_opt(const char *n, const char *v, struct iom_job *job, const char *where,
+                       char *err, size_t errlen);
+
 int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct state *st, char *err,
           size_t errlen);
 

@@ -52,7 +52,9 @@ static const char *const native_names[][2] = {
     {"latency_window", "latency_window"}, {"latency_percentile", "latency_percentile"},
     {"latency_run", "latency_run"}, {"ss", "ss"}, {"steadystate", "ss"}, {"ss_dur", "ss_dur"},
     {"steadystate_duration", "ss_dur"}, {"ss_ramp", "ss_ramp"},
-    {"steadystate_ramp_time", "ss_ramp"},
+    {"steadystate_ramp_time", "ss_ramp"}, {"buffer_pattern", "buffer_pattern"},
+    {"buffer_compress_percentage", "buffer_compress_percentage"},
+    {"buffer_compress_chunk", "buffer_compress_chunk"}, {"dedupe_percentage", "dedupe_percentage"},
 };
 
 /* fio's integer options whose unit iomark's duration parser needs spelled out:
@@ -365,6 +367,8 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         return fio_bool(kv, &job->exitall, err, errlen);
     if (strcmp(n, "flow_watermark") == 0)
         return 0; /* fio 3.33: a soft-deprecated option it accepts and ignores */
+    if (strcmp(n, "dedupe_mode") == 0 && strcmp(v, "repeat") == 0)
+        return 0; /* fio's default, what dedupe_percentage does (core/bufgen.h) */
     if (strcmp(n, "create_serialize") == 0) {
         bool b; /* iomark lays out a job's files one after another (fio's default 1) */
         return fio_bool(kv, &b, err, errlen);
@@ -422,19 +426,22 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         st->log_avg_msec = (uint32_t)u;
         return 0;
     }
+    if (strcmp(n, "openfiles") == 0) {
+        /* fio: at most N of a job's files open at once (default nrfiles); iomark
+         * keeps every file open (one thread each), checked in build_job */
+        if (iom_parse_u64(v, &u, &why) || u == 0)
+            return fail(err, errlen, "%s: openfiles=%s: a whole number of files, at least 1",
+                        where, v);
+        st->openfiles = u;
+        st->openfiles_line = line;
+        return 0;
+    }
     if (strcmp(n, "log_offset") == 0)
         return fio_bool(kv, &st->log_offset, err, errlen);
-    if (strcmp(n, "continue_on_error") == 0) {
-        if (strcmp(v, "none") == 0 || strcmp(v, "0") == 0)
-            job->continue_on_error = false;
-        else if (strcmp(v, "all") == 0 || strcmp(v, "1") == 0 || !*v)
-            job->continue_on_error = true;
-        else {
-            snprintf(err, errlen, "%s: continue_on_error=%s (iomark continues on every error "
-                     "class or none: allowed none, 0, all, 1)", where, v);
-            return -ENOENT;
-        }
-        return 0;
+    {
+        int erc = iom_fioj_error_opt(n, v, job, where, err, errlen);
+        if (erc != 1)
+            return erc;
     }
     if (strcmp(n, "verify") == 0) {
         if (strcmp(v, "0") == 0 || strcmp(v, "none") == 0)

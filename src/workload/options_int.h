@@ -78,5 +78,9 @@ int iom_opt_fmt_latency_pct(const struct iom_job *job, char *buf, size_t len);
 int iom_opt_set_ss(const struct opt *o, const char *v, struct iom_job *job,
                    struct iom_run_opts *ro, char *err, size_t errlen);
 int iom_opt_fmt_ss(const struct iom_job *job, char *buf, size_t len);
+/* buffer_pattern (workload/pattern.h syntax; back as one 0xHEX number) */
+int iom_opt_set_pattern(const struct opt *o, const char *v, struct iom_job *job,
+                        struct iom_run_opts *ro, char *err, size_t errlen);
+int iom_opt_fmt_pattern(const struct iom_job *job, char *buf, size_t len);
 
 #endif

@@ -1,5 +1,5 @@
 /* options_lat.c - setters of the native option table for fio's latency_target
- * search and steady state (options_int.h). */
+ * search, steady state and buffer pattern (options_int.h). */
 #include "workload/options_int.h"
 
 #include <math.h>
@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "workload/pattern.h"
 #include "workload/units.h"
 
 int iom_opt_set_latency_pct(const struct opt *o, const char *v, struct iom_job *job,
@@ -75,4 +76,28 @@ int iom_opt_fmt_ss(const struct iom_job *job, char *buf, size_t len)
     uint32_t i = (job->ss_state & IOM_SS_IOPS ? 1u : 0u) + (job->ss_state & IOM_SS_SLOPE ? 2u : 0u);
     snprintf(buf, len, "%s:%.17g%s", names[i], job->ss_limit, job->ss_state & IOM_SS_PCT ? "%" : "");
     return job->ss_dur_ns ? 1 : 0;
+}
+
+int iom_opt_set_pattern(const struct opt *o, const char *v, struct iom_job *job,
+                        struct iom_run_opts *ro, char *err, size_t errlen)
+{
+    (void)ro;
+    int n = iom_pattern_parse(v, job->buf_pattern, sizeof(job->buf_pattern));
+    if (n <= 0)
+        return iom_opt_bad(err, errlen, o->name, v,
+                           "allowed: fio's pattern of up to 512 bytes: 0xHEX, \"text\", a number "
+                           "(INT_MIN..INT_MAX) or 'file', in any order, e.g. 0xdeadbeef\"abc\"");
+    memset(job->buf_pattern + n, 0, sizeof(job->buf_pattern) - (size_t)n);
+    job->buf_pattern_len = (uint32_t)n;
+    return 0;
+}
+
+int iom_opt_fmt_pattern(const struct iom_job *job, char *buf, size_t len)
+{
+    if (!job->buf_pattern_len || len < 3)
+        return 0;
+    size_t k = (size_t)snprintf(buf, len, "0x");
+    for (uint32_t i = 0; i < job->buf_pattern_len && k + 3 <= len; i++)
+        k += (size_t)snprintf(buf + k, len - k, "%02x", job->buf_pattern[i]);
+    return 1;
 }

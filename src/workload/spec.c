@@ -31,6 +31,7 @@ void iom_job_defaults(struct iom_job *job)
     job->latency_pct = 100.0; /* fio's latency_percentile default */
     job->ss_state = IOM_SS_IOPS | IOM_SS_SLOPE | IOM_SS_PCT; /* fio's default iops_slope:0.01% */
     job->ss_limit = 0.01;
+    job->compress_chunk = 512; /* fio's buffer_compress_chunk default */
     snprintf(job->ioengine, sizeof(job->ioengine), "%s", iom_engines[0]->name); /* the default */
     job->direct = true;
 }

@@ -53,6 +53,11 @@ enum iom_dist {
 
 #define IOM_MAX_BSSPLIT 64
 #define IOM_MAX_ZONES 16
+#define IOM_MAX_IGNORE_ERRNO 16 /* errnos per class in fio's ignore_error */
+/* fio's error classes (td_error.h enum error_type_bit): bits of coe_classes */
+#define IOM_ERRCLS_READ 0
+#define IOM_ERRCLS_WRITE 1
+#define IOM_ERRCLS_VERIFY 2
 #define IOM_NAME_LEN 64
 
 struct iom_bs_weight {
@@ -186,10 +191,32 @@ struct iom_job {
     bool zero_buffers;           /* write zeros instead of random data */
     bool refill_buffers;         /* new random data in every write's buffer (fio) */
     bool scramble_buffers;       /* each write's 512-byte blocks get its offset and time (fio) */
+    /* fio's buffer contents (core/bufgen.h): a pattern, compressible and dedupable data */
+    uint8_t buf_pattern[512];    /* buffer_pattern's bytes (workload/pattern.h) */
+    uint32_t buf_pattern_len;    /* 0: none */
+    uint32_t compress_pct;       /* buffer_compress_percentage: share of each chunk that is
+                                    zeros (or the pattern), 0 = off */
+    uint64_t compress_chunk;     /* buffer_compress_chunk: the chunk (fio's default 512;
+                                    0: the job's smallest write size) */
+    uint32_t dedupe_pct;         /* dedupe_percentage: share of writes repeating an earlier
+                                    buffer's data (fio's dedupe_mode=repeat), 0 = off */
     bool verify;                 /* --verify=crc32c: self-checking blocks (core/verify.h) */
 
     /* faults */
     bool continue_on_error;      /* count I/O errors and verify mismatches and go on */
+    /* fio's per-class error handling (job files; fio td_error.c td_non_fatal_error):
+     * an error of class c (IOM_ERRCLS_*: a read, a write or trim, a verify failure or
+     * EILSEQ) lets the job go on when bit c of coe_classes is set and its errno is in
+     * ignore_errno[c] (fio's ignore_error; empty = fio's default EIO, EILSEQ) */
+    uint8_t coe_classes;
+    uint8_t nr_ignore_errno[3];
+    uint16_t ignore_errno[3][IOM_MAX_IGNORE_ERRNO];
+    bool fill_device;            /* fio's fill_device (job files): a new file is created
+                                    empty, its region the filesystem's free space, and the
+                                    sequential writes end at ENOSPC/EDQUOT without an error */
+    bool error_dump;             /* fio's error_dump: every non-fatal error on stderr too */
+    bool fio_errors;             /* job files: errors let pass do not fail the run (fio's
+                                    exit status 0, the errors counted: total_err) */
     int32_t inject_errno;        /* testing aid: complete every inject_every-th I/O with */
     uint64_t inject_every;       /* -inject_errno (0 = never) */
     bool runtime_set;            /* --runtime given explicitly (else io_size runs unbounded) */

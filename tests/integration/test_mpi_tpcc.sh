@@ -15,7 +15,8 @@
 #   home warehouse ((g - 1) mod 2) + 1; the ranks' windows agree;
 # - a rank whose --db names no server ends both ranks, non-zero, with that
 #   rank and its host in the document; SQLite and differing options are
-#   refused (exit 2, nothing written); SIGINT gives an interrupted document.
+#   refused (exit 2, nothing written); a rank killed mid-run is named in
+#   rank 0's partial document; SIGINT gives an interrupted document.
 # Skips (77) without mpirun, without MPI in iomark, or without PostgreSQL.
 . "${SRCDIR:?}/tests/integration/mpi_env.sh" mpi-tpcc
 PGDIR=$(mktemp -d /tmp/iomark-pg.XXXXXX) # its own folder: as root the server runs as postgres
@@ -121,6 +122,37 @@ timeout --foreground 120 $QUICK $MPIRUN -np 1 "$IOMARK" tpcc run --db="$URI" --v
     -np 1 "$IOMARK" tpcc run --db="$URI" --vu=3 --runtime=5 >"$D/mm.out" 2>&1 || rc=$?
 [ $rc = 2 ] || { cat "$D/mm.out"; fail "different --vu on two ranks: exit $rc, wanted 2"; }
 grep -q "rank 1 on $HOST was given another workload" "$D/mm.out" || { cat "$D/mm.out"; fail "mismatch message"; }
+
+# rank 1 dies (SIGKILL) while measuring: rank 0 names it after
+# IOMARK_MPI_TIMEOUT (1.5 s) of silence and keeps its own figures. Open MPI
+# sends rank 0 SIGTERM 5 s and SIGKILL 10 s after the death (rank 0 has
+# written its document long before: test_mpi_rankdeath.sh)
+before=$(orders)
+timeout --foreground 120 env OMPI_MCA_odls_base_sigkill_timeout=5 $MPIRUN -np 2 sh -c \
+    '"$0" tpcc run --db="$1" --vu=2 --ramp_time=0 --runtime=60 --quiet --output-format=json \
+    --output="$2/lost.json" & echo $! >"$2/pid.$OMPI_COMM_WORLD_RANK"; wait $!' \
+    "$IOMARK" "$URI" "$D" >"$D/lost.out" 2>&1 &
+mp=$!
+for i in $(seq 1 600); do  # the state we need: both ranks started, New-Orders committed
+    [ -s "$D/pid.1" ] && [ $(( $(orders) - before )) -ge 20 ] && break
+    sleep 0.1
+done
+kill -9 "$(cat "$D/pid.1")"
+rc=0; wait $mp || rc=$?
+[ $rc != 0 ] || fail "rank 1 killed: mpirun exit 0"
+[ -s "$D/lost.json" ] || { cat "$D/lost.out"; fail "no document after rank 1 died"; }
+python3 - "$D/lost.json" "$HOST" <<'PY' || { cat "$D/lost.out"; exit 1; }
+import json, sys
+doc = json.load(open(sys.argv[1]))
+m = doc["mpi"]
+calls = sum(t["calls"] for t in doc["transactions"].values())
+print("rank 1 killed:", doc["status"], "-", doc.get("error"), "calls", calls)
+assert doc["status"] == "error" and m["partial"] is True
+assert m["lost_rank"] == 1 and m["lost_host"] == sys.argv[2]
+assert doc["error"].startswith("rank 1 on %s: lost" % sys.argv[2])
+assert m["per_rank"][1]["status"] == "lost" and m["per_rank"][1]["calls"] == 0
+assert calls == m["per_rank"][0]["calls"] > 0
+PY
 
 # SIGINT to mpirun (once; --foreground: see docs/mpi.md) while measuring
 before=$(orders)

@@ -20,7 +20,7 @@ static const char *const every[][2] = {
     {"name", "rt-job"}, {"rw", "randrw"}, {"bs", "8k"}, {"bssplit", "4k/60:64k/40"},
     {"blockalign", "8k"}, {"rwmixread", "70"}, {"percentage_random", "90"},
     {"random_distribution", "zoned:60/10:30/20:10/70"}, {"sequential_shared", "1"},
-    {"seq_stride", "16k"}, {"thread_stride", "1M"}, {"random_map", "1"}, {"seq_same_start", "1"},
+    {"seq_stride", "16k"}, {"seq_back", "8k"}, {"thread_stride", "1M"}, {"random_map", "1"}, {"seq_same_start", "1"},
     {"iodepth", "32"},
     {"numjobs", "3"}, {"size", "64M"}, {"create_size", "128M"}, {"offset", "4k"},
     {"runtime", "7s"}, {"io_size", "32M"}, {"ramp_time", "2s"}, {"cooldown_time", "1500ms"},
@@ -37,7 +37,9 @@ static const char *const every[][2] = {
     {"bssplit_write", "8k/50:64k/50"}, {"exitall", "1"}, {"exitall_on_error", "1"},
     {"exit_what", "all"}, {"latency_target", "500us"}, {"latency_window", "2s"},
     {"latency_percentile", "99.9"}, {"latency_run", "1"}, {"ss", "bw:10485760"},
-    {"ss_dur", "30s"}, {"ss_ramp", "5s"},
+    {"ss_dur", "30s"}, {"ss_ramp", "5s"}, {"buffer_pattern", "0xdeadbeef\"ab\""},
+    {"buffer_compress_percentage", "40"}, {"buffer_compress_chunk", "4k"},
+    {"dedupe_percentage", "20"},
 };
 #define NR_EVERY (sizeof(every) / sizeof(every[0]))
 /* options that are not part of a workload's spec: aliases of the rows

@@ -1,0 +1,118 @@
+/* bufgen.c - fio's pattern, compressible and dedupable write data (bufgen.h). */
+#include "core/bufgen.h"
+
+#include <string.h>
+
+#include "workload/pattern.h"
+
+bool iom_bufgen_wanted(const struct iom_job *job)
+{
+    return job->buf_pattern_len || job->compress_pct || job->dedupe_pct;
+}
+
+void iom_bufgen_init(struct iom_bufgen *g, const struct iom_job *job, uint64_t seed)
+{
+    memset(g, 0, sizeof(*g));
+    g->job = job;
+    iom_rng_seed(&g->state, seed ^ 0xb0f5eedULL);
+    g->prev = g->state;
+    iom_rng_seed(&g->dedupe, seed ^ 0xdedeULL);
+    g->min_write = iom_job_min_bs(job);
+    bool compress = job->compress_pct && job->compress_pct < 100;
+    g->refill = job->refill_buffers || compress || job->dedupe_pct ||
+                (job->buf_pattern_len && iom_job_read_pct(job) > 0);
+}
+
+/* fio get_buf_state: the state this write's data comes from */
+static struct iom_rng *buf_state(struct iom_bufgen *g, struct iom_rng *ret)
+{
+    uint32_t d = g->job->dedupe_pct;
+    if (!d)
+        return &g->state;
+    if (d == 100) {
+        g->prev = g->state;
+        return &g->state;
+    }
+    if (iom_rng_below(&g->dedupe, 100) + 1 <= d) { /* fio rand_between(1, 100) <= D */
+        *ret = g->prev;
+        return ret;
+    }
+    return &g->state;
+}
+
+/* fio save_buf_state */
+static void save_state(struct iom_bufgen *g, struct iom_rng *rs)
+{
+    if (g->job->dedupe_pct == 100)
+        *rs = g->prev;
+    else if (rs == &g->state)
+        g->prev = *rs;
+}
+
+static void fill_random(struct iom_rng *rs, uint8_t *p, uint64_t len)
+{
+    uint64_t v;
+    for (; len >= 8; p += 8, len -= 8) {
+        v = iom_rng_next(rs);
+        memcpy(p, &v, 8);
+    }
+    if (len) {
+        v = iom_rng_next(rs);
+        memcpy(p, &v, len);
+    }
+}
+
+static void fill_rest(const struct iom_job *job, uint8_t *p, uint64_t len)
+{
+    if (job->buf_pattern_len)
+        iom_pattern_fill(job->buf_pattern, job->buf_pattern_len, p, len);
+    else
+        memset(p, 0, len);
+}
+
+/* fio fill_random_buf_percentage: segments of (100 - pct) % random, pct % zeros/pattern */
+static void fill_pct(const struct iom_job *job, struct iom_rng *rs, uint8_t *p, uint32_t pct,
+                     uint64_t segment, uint64_t len)
+{
+    if (pct == 100) {
+        fill_rest(job, p, len);
+        return;
+    }
+    while (len) {
+        uint64_t n = segment * (100 - pct) / 100;
+        n = n > len ? len : n;
+        fill_random(rs, p, n);
+        len -= n;
+        p += n;
+        if (!len)
+            break;
+        n = segment - n;
+        n = n > len ? len : n;
+        fill_rest(job, p, n);
+        len -= n;
+        p += n;
+    }
+}
+
+void iom_bufgen_fill(struct iom_bufgen *g, void *buf, uint64_t len)
+{
+    const struct iom_job *job = g->job;
+    uint8_t *p = buf;
+    if (job->compress_pct || job->dedupe_pct) { /* fio fill_io_buffer */
+        struct iom_rng ret, *rs = NULL;
+        uint64_t left = len;
+        do {
+            if (!rs)
+                rs = buf_state(g, &ret);
+            uint64_t w = g->min_write < left ? g->min_write : left;
+            if (job->compress_chunk && job->compress_chunk < w)
+                w = job->compress_chunk;
+            fill_pct(job, rs, p, job->compress_pct, w, w);
+            p += w;
+            left -= w;
+            save_state(g, rs);
+        } while (left);
+    } else if (job->buf_pattern_len) {
+        iom_pattern_fill(job->buf_pattern, job->buf_pattern_len, p, len);
+    }
+}

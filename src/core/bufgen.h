@@ -1,0 +1,49 @@
+/*
+ * bufgen.h - the data of writes as fio makes it with buffer_pattern,
+ * buffer_compress_percentage/_chunk and dedupe_percentage (fio 3.33 io_u.c
+ * fill_io_buffer, get_buf_state, save_buf_state; lib/rand.c
+ * fill_random_buf_percentage; options.c str_buffer_pattern_cb, str_dedupe_cb;
+ * init.c fixup_options). Internal to src/core (core/worker.c).
+ *
+ *  - compression P % (1..99): each chunk of a write (buffer_compress_chunk,
+ *    default 512, or the job's smallest write size when that is smaller or
+ *    the chunk is 0) is (100 - P) % random bytes, then
+ *    P % zeros, or the pattern when one is set; 100 % is all zeros (or the
+ *    pattern);
+ *  - dedupe D %: before each write's data is made, with probability D % it
+ *    is made from the same random state as an earlier unique write (fio's
+ *    dedupe_mode=repeat), so it repeats that write's bytes; 100 % makes
+ *    every write the same;
+ *  - a pattern alone: every buffer holds the pattern, repeated.
+ * fio's scramble_buffers is off with any of these (TD_F_COMPRESS, and the
+ * pattern callback clears it); writes get new data each time with
+ * compression (1..99 %) or dedupe (fio sets refill_buffers), with a pattern
+ * when the job also reads, or with refill_buffers.
+ */
+#ifndef IOMARK_CORE_BUFGEN_H
+#define IOMARK_CORE_BUFGEN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/offsets.h"
+#include "workload/spec.h"
+
+struct iom_bufgen {
+    const struct iom_job *job;
+    struct iom_rng state, prev, dedupe; /* fio buf_state, buf_state_prev, dedupe_state */
+    uint64_t min_write;                  /* the job's smallest write size */
+    bool refill;                         /* new data for every write */
+};
+
+/* Whether the job's writes take their data from a bufgen (a pattern,
+ * compression or dedupe is set). */
+bool iom_bufgen_wanted(const struct iom_job *job);
+
+/* Set up for job (iom_bufgen_wanted true) from seed. */
+void iom_bufgen_init(struct iom_bufgen *g, const struct iom_job *job, uint64_t seed);
+
+/* Fill buf (len bytes) with the next write's data. */
+void iom_bufgen_fill(struct iom_bufgen *g, void *buf, uint64_t len);
+
+#endif
