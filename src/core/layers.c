@@ -2,9 +2,14 @@
 #include "core/layers.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/verify.h"
+#include "workload/pattern.h"
 
 void iom_layer_make(struct iom_engine *e, const struct iom_engine_ops *ops,
                     const struct iom_engine_ops *inner_ops, struct iom_layer *l)
@@ -84,11 +89,82 @@ const struct iom_engine_ops iom_layer_inject = {
 
 /* ---- verify: self-checking blocks written, read blocks checked ---- */
 
+/* fio dump_buf: <basename>.<offset>.<type> in the current directory */
+static void dump_buf(const char *path, const void *buf, uint64_t len, uint64_t off,
+                     const char *type)
+{
+    const char *base = strrchr(path, '/');
+    char name[4096];
+    snprintf(name, sizeof(name), "%s.%llu.%s", base ? base + 1 : path, (unsigned long long)off,
+             type);
+    int fd = open(name, O_CREAT | O_TRUNC | O_WRONLY, 0644);
+    if (fd < 0)
+        return;
+    const char *p = buf;
+    while (len) {
+        ssize_t n = write(fd, p, len);
+        if (n <= 0)
+            break;
+        p += n;
+        len -= (uint64_t)n;
+    }
+    close(fd);
+    fprintf(stderr, "       %s data dumped as %s\n", type, name);
+}
+
+/* verify_pattern (fio verify_io_u_pattern): the pattern runs on from the I/O's
+ * start; the first differing byte's interval is the mismatch (fio reports that
+ * interval's offset and the byte within it) */
+static bool pattern_ok(struct iom_layer *l, const struct iom_io *io)
+{
+    const uint8_t *b = io->buf;
+    uint32_t pos = 0, i = 0;
+    for (; i < io->len; i++) {
+        if (b[i] != l->pat[pos])
+            break;
+        if (++pos == l->pat_len)
+            pos = 0;
+    }
+    if (i == io->len)
+        return true;
+    uint64_t iv = l->interval && l->interval < io->len ? l->interval : io->len;
+    uint64_t start = i / iv * iv;
+    if (!l->mismatches) {
+        struct iom_verify_mismatch *m = &l->first;
+        memset(m, 0, sizeof(*m));
+        m->offset = io->offset + start;
+        m->kind = IOM_VERIFY_BAD_PATTERN;
+        m->reason = iom_verify_result_name(IOM_VERIFY_BAD_PATTERN);
+        m->pattern_byte = (uint32_t)(i - start);
+        m->got = b[i];
+        m->wanted = l->pat[pos];
+    }
+    if (l->dump_path) {
+        uint64_t n = start + iv <= io->len ? iv : io->len - start;
+        uint8_t *exp = malloc(io->len);
+        dump_buf(l->dump_path, b + start, n, io->offset + start, "received");
+        if (exp) {
+            iom_pattern_fill(l->pat, l->pat_len, exp, io->len);
+            dump_buf(l->dump_path, exp + start, n, io->offset + start, "expected");
+        }
+        free(exp);
+    }
+    return false;
+}
+
 static void verify_done(struct iom_layer *l, struct iom_io *io)
 {
     io->verify_failed = 0;
     if (io->ddir != IOM_IO_READ || io->result != (int64_t)io->len)
         return; /* writes and failed reads carry nothing to check */
+    if (l->pat_len) {
+        l->verified++;
+        if (!pattern_ok(l, io)) {
+            io->verify_failed = IOM_VERIFY_BAD_PATTERN;
+            l->mismatches++;
+        }
+        return;
+    }
     struct iom_verify_found f;
     enum iom_verify_result vr = iom_verify_check(io->buf, io->len, io->offset, l->seed, &f);
     l->verified++;
@@ -113,7 +189,9 @@ static void verify_done(struct iom_layer *l, struct iom_io *io)
 static int verify_queue(struct iom_engine *e, struct iom_io *io)
 {
     struct iom_layer *l = e->priv;
-    if (io->ddir == IOM_IO_WRITE)
+    if (io->ddir == IOM_IO_WRITE && l->pat_len)
+        iom_pattern_fill(l->pat, l->pat_len, io->buf, io->len);
+    else if (io->ddir == IOM_IO_WRITE)
         iom_verify_fill(io->buf, io->len, io->offset, l->seed, l->generation++);
     int rc = l->inner_ops->queue(&l->inner, io);
     if (rc == IOM_Q_COMPLETED)

@@ -31,6 +31,12 @@ struct iom_layer {
     uint32_t generation;            /* writes of this thread so far */
     uint64_t verified, mismatches;  /* reads checked, reads that failed */
     struct iom_verify_mismatch first;
+    /* verify_pattern (fio's verify=pattern) instead of the header: the pattern, the
+     * reporting interval (0: the I/O), and verify_dump's file name (NULL: no dump) */
+    const uint8_t *pat;
+    uint32_t pat_len;
+    uint64_t interval;
+    const char *dump_path;
 };
 
 /* The layers' ops tables (name "inject" and "verify"). */

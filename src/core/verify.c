@@ -96,6 +96,8 @@ const char *iom_verify_result_name(enum iom_verify_result r)
         return "block belongs at another offset (swapped or misdirected write)";
     case IOM_VERIFY_STALE:
         return "stale block from a run with another seed";
+    case IOM_VERIFY_BAD_PATTERN:
+        return "bad pattern (a byte differs from verify_pattern)";
     }
     return "?";
 }

@@ -24,6 +24,7 @@ enum iom_verify_result {
     IOM_VERIFY_BAD_LEN,     /* block written with another block size */
     IOM_VERIFY_BAD_OFFSET,  /* block belongs elsewhere (swapped, misdirected) */
     IOM_VERIFY_STALE,       /* block from a run with another seed */
+    IOM_VERIFY_BAD_PATTERN, /* verify_pattern: a byte differs from the pattern */
 };
 
 /* What a header said, for the mismatch report. */

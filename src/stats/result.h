@@ -37,6 +37,10 @@ struct iom_verify_mismatch {
     uint64_t found_offset, found_seed;
     uint32_t found_generation, found_len;
     uint32_t crc_stored, crc_computed;
+    /* verify_pattern: offset is the failing interval's; the first bad byte in it,
+     * what was read and what the pattern has there (fio's "bad pattern block offset") */
+    uint32_t pattern_byte;
+    uint8_t got, wanted;
 };
 
 struct iom_target_result {

@@ -82,6 +82,7 @@ struct state {
     bool size_given, runtime_given, time_based, stonewall, new_group, group_reporting;
     bool randrepeat, seed_given;
     bool norandommap, invalidate, do_verify;
+    bool verify_nohdr;           /* verify=pattern (fio VERIFY_PATTERN_NO_HDR) */
     uint32_t loops;
     uint32_t size_pct, offset_pct;  /* size=N% / offset=N% of the file */
     uint64_t rw_skip;               /* rw=read:<nr> */

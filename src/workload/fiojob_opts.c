@@ -11,6 +11,7 @@
 #include "engine/engine.h"
 #include "workload/args.h"
 #include "workload/options.h"
+#include "workload/pattern.h"
 #include "workload/units.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -398,6 +399,23 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
             }
         return fail(err, errlen, "%s: fadvise_hint=%s: 0, 1, sequential or random", where, v);
     }
+    if (strcmp(n, "verify_pattern") == 0) { /* fio: also verify=pattern unless verify is set */
+        int np = iom_pattern_parse(v, job->verify_pat, sizeof(job->verify_pat));
+        if (np <= 0)
+            return fail(err, errlen, "%s: verify_pattern=%s: allowed: fio's pattern of up to 512 "
+                        "bytes: 0xHEX, \"text\", a number or 'file' (no %%o formats)", where, v);
+        job->verify_pat_len = (uint32_t)np;
+        job->verify = true;
+        return 0;
+    }
+    if (strcmp(n, "verify_interval") == 0) {
+        const char *bad;
+        if (iom_parse_size(v, &job->verify_interval, &bad) || !job->verify_interval)
+            return fail(err, errlen, "%s: verify_interval=%s: a size above 0, e.g. 512", where, v);
+        return 0;
+    }
+    if (strcmp(n, "verify_dump") == 0)
+        return fio_bool(kv, &job->verify_dump, err, errlen);
     if (strcmp(n, "do_verify") == 0)
         return fio_bool(kv, &st->do_verify, err, errlen);
     if (strcmp(n, "random_generator") == 0) {
@@ -448,6 +466,8 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
             job->verify = false;
         else if (strcmp(v, "crc32c") == 0 || strcmp(v, "crc32c-intel") == 0)
             job->verify = true;
+        else if (strcmp(v, "pattern") == 0) /* with verify_pattern (core/layers.h) */
+            job->verify = st->verify_nohdr = true;
         else {
             snprintf(err, errlen, "%s: verify=%s (iomark verifies with crc32c only)", where, v);
             return -ENOENT;

@@ -201,6 +201,12 @@ struct iom_job {
     uint32_t dedupe_pct;         /* dedupe_percentage: share of writes repeating an earlier
                                     buffer's data (fio's dedupe_mode=repeat), 0 = off */
     bool verify;                 /* --verify=crc32c: self-checking blocks (core/verify.h) */
+    uint8_t verify_pat[512];     /* verify_pattern's bytes (fio's verify=pattern): writes carry the
+                                    pattern, reads are compared with it; replaces the header */
+    uint32_t verify_pat_len;     /* 0: none */
+    uint64_t verify_interval;    /* verify_pattern: a mismatch is reported at its interval (0: bs) */
+    bool verify_dump;            /* write a failing interval's received and expected bytes to
+                                    <file>.<offset>.received/.expected (fio verify_dump) */
 
     /* faults */
     bool continue_on_error;      /* count I/O errors and verify mismatches and go on */
