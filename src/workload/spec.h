@@ -224,6 +224,11 @@ struct iom_job {
     bool fill_device;            /* fio's fill_device (job files): a new file is created
                                     empty, its region the filesystem's free space, and the
                                     sequential writes end at ENOSPC/EDQUOT without an error */
+    uint8_t fallocate;           /* fio's fallocate (job files), how a new file of a job
+                                    without reads is laid out: 0 filled with data (iomark's
+                                    way), 1 none (empty, grows by the writes), 2 posix/native
+                                    (allocated), 3 keep (allocated, size 0: KEEP_SIZE),
+                                    4 truncate (sparse, full size) */
     bool error_dump;             /* fio's error_dump: every non-fatal error on stderr too */
     bool fio_errors;             /* job files: errors let pass do not fail the run (fio's
                                     exit status 0, the errors counted: total_err) */
