@@ -153,9 +153,18 @@ int iom_place_thread(const struct iom_job *job, unsigned idx, char *err, size_t 
     unsigned n = 0;
     for (unsigned k = 0; k < 16; k++)
         n += (unsigned)__builtin_popcountll(job->cpus[k]);
-    if (!n && !job->mem_policy)
+    if (!n && !job->mem_policy && !job->ioprio_given)
         return 0;
 #ifdef __linux__
+    if (job->ioprio_given) { /* fio backend.c thread_main: before the job's I/O */
+        int cls = job->ioprio_class ? job->ioprio_class : 2;
+        if (syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, 0,
+                    (cls << 13) | job->ioprio_level)) {
+            int e = errno;
+            snprintf(err, errlen, "prio/prioclass: ioprio_set: %s", strerror(e));
+            return -e;
+        }
+    }
     if (n) {
         cpu_set_t *set = CPU_ALLOC(1024);
         size_t sz = CPU_ALLOC_SIZE(1024);

@@ -76,8 +76,11 @@ void iom_flow_leave(struct iom_flow *f, uint64_t mine, uint32_t weight);
 /* ---- placement ---- */
 
 /* Bind the calling thread (worker number `idx` of the run) to the job's CPUs
- * (all of them; with cpus_split only the (idx mod n)-th of the n CPUs) and set
- * its memory policy. 0 when the job asks for neither or both succeeded; else
+ * (all of them; with cpus_split only the (idx mod n)-th of the n CPUs), set
+ * its memory policy, and its I/O priority with job->ioprio_given (ioprio_set(2)
+ * IOPRIO_WHO_PROCESS on the thread, value class << 13 | level, class 0 taken as
+ * best-effort as fio's os-linux.h ioprio_value; the real-time class needs
+ * CAP_SYS_ADMIN). 0 when the job asks for none or all succeeded; else
  * -errno with the reason in err (errlen bytes). Linux only; elsewhere -ENOTSUP
  * when the job asks for it. */
 int iom_place_thread(const struct iom_job *job, unsigned idx, char *err, size_t errlen);

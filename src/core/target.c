@@ -432,13 +432,25 @@ int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
         return fail(err, errlen, -errno, "target %s: cannot create: %s", t->path,
                     strerror(errno));
     t->created = !t->exists;
-    if (t->fill_need) { /* fill_device: an empty (sparse) file the job's writes fill */
-        int rc = ftruncate(fd, (off_t)t->need_bytes) ? -errno : 0;
+    if (t->fill_need || (job->fallocate && !t->exists && iom_job_read_pct(job) == 0 &&
+                         !iom_job_trims(job) && !job->verify)) {
+        /* fill_device: an empty (sparse) file the job's writes fill; fio's fallocate
+         * modes for a new file of a write job (filesetup.c extend_file: fio lays out,
+         * i.e. writes, only files a job reads) */
+        int m = t->fill_need ? 4 : job->fallocate, rc = 0;
+        if (m == 2)
+            rc = posix_fallocate(fd, 0, (off_t)t->need_bytes);
+        else if (m == 3 && fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)t->need_bytes))
+            rc = errno;
+        else if (m == 4 && ftruncate(fd, (off_t)t->need_bytes))
+            rc = errno;
+        rc = -rc;
         close(fd);
         if (rc) {
             unlink(t->path);
             t->created = false;
-            return fail(err, errlen, rc, "target %s: fill_device: %s", t->path, strerror(-rc));
+            return fail(err, errlen, rc, "target %s: %s: %s", t->path,
+                        t->fill_need ? "fill_device" : "fallocate", strerror(-rc));
         }
         t->size_bytes = t->need_bytes;
         t->sparse = true;

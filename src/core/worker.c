@@ -252,7 +252,8 @@ static void take_trim(struct iom_worker *w, struct wctx *c, struct iom_io *io)
  * completes at once (psync) leaves its I/O in done[0] with *sync_end set
  * to its completion time.
  */
-static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end)
+static inline __attribute__((always_inline)) unsigned
+issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, const bool trims)
 {
     const struct iom_job *job = w->job;
     unsigned nq = 0;
@@ -268,7 +269,7 @@ static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now,
     while (c->nfree && (!c->limit_hit || c->tw_n) && !c->think.due) {
         if (__builtin_expect(c->lt != NULL, 0) && c->inflight >= c->lt->qd)
             break; /* latency_target: the search's depth */
-        if (__builtin_expect(c->trim_mode == 2, 0)) { /* trimwrite: a trimmed block's write */
+        if (trims && c->trim_mode == 2) { /* trimwrite: a trimmed block's write */
             c->next_write = c->tw_n > 0; /* first (fio io_u.c set_rw_ddir), else a new trim */
             if (c->next_write)
                 c->next_len = c->tw_len[c->tw_head];
@@ -295,7 +296,7 @@ static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now,
             if (job->invalidate && !job->direct && w->target->fd >= 0) /* not null jobs */
                 (void)iom_target_invalidate(w->target, ie, sizeof(ie));
         }
-        if (__builtin_expect(c->trim_mode != 0, 0)) {
+        if (trims) {
             take_trim(w, c, io);
         } else {
             io->offset = iom_offgen_take(&w->gen, &io->len); /* may shorten it (random_map) */
@@ -311,7 +312,7 @@ static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now,
                 iom_fill_write(io, &c->fill, job->refill_buffers);
             }
         }
-        if (io->ddir != IOM_IO_WRITE || c->trim_mode != 2) { /* a trimwrite's io_size: its trims */
+        if (!trims || c->trim_mode != 2 || io->ddir != IOM_IO_WRITE) { /* trimwrite: its trims */
             c->issued_bytes += io->len;
             c->limit_hit = c->limit && c->issued_bytes >= c->limit;
         }
@@ -333,7 +334,7 @@ static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now,
             break;
         }
         c->nfree++;
-        if (io->ddir != IOM_IO_WRITE || c->trim_mode != 2)
+        if (!trims || c->trim_mode != 2 || io->ddir != IOM_IO_WRITE)
             c->issued_bytes -= io->len;
         worker_fail(w, rc, "queueing I/O", io->offset);
         break;
@@ -341,6 +342,13 @@ static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now,
     if (job->iodepth_low && c->nfree == 0)
         c->low_wait = true;
     return nq;
+}
+
+/* issue_t made twice, so a job without trims tests for them once per call, not per I/O */
+static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end)
+{
+    return __builtin_expect(c->trim_mode != 0, 0) ? issue_t(w, c, now, sync_end, true)
+                                                   : issue_t(w, c, now, sync_end, false);
 }
 
 /* Whether an error (errno err > 0) of class cls lets the job go on: the native
@@ -474,7 +482,8 @@ static bool lt_after(struct iom_worker *w, struct wctx *c, uint64_t now)
 }
 
 /* Account n completions in done[], completed at `end`. */
-static inline void complete(struct iom_worker *w, struct wctx *c, int n, uint64_t end)
+static inline __attribute__((always_inline)) void
+complete_t(struct iom_worker *w, struct wctx *c, int n, uint64_t end, const bool trims)
 {
     bool measuring = measured_at(w->sh, end); /* one timestamp for the whole batch */
     struct iom_io_stats *st = w->res->dir;
@@ -490,7 +499,7 @@ static inline void complete(struct iom_worker *w, struct wctx *c, int n, uint64_
             lt_completed(w, c, io, end);
         c->done_bytes[io->ddir] += io->len;
         c->done_ios[io->ddir]++;
-        if (__builtin_expect(io->ddir == IOM_IO_TRIM && c->trim_mode == 2, 0)) {
+        if (trims && c->trim_mode == 2 && io->ddir == IOM_IO_TRIM) {
             unsigned k = (c->tw_head + c->tw_n++) % c->depth; /* its write may go now */
             c->tw_off[k] = io->offset;
             c->tw_len[k] = io->len;
@@ -508,6 +517,15 @@ static inline void complete(struct iom_worker *w, struct wctx *c, int n, uint64_
             w->last_done_ns = end;
         }
     }
+}
+
+/* complete_t made twice, as issue() */
+static inline void complete(struct iom_worker *w, struct wctx *c, int n, uint64_t end)
+{
+    if (__builtin_expect(c->trim_mode != 0, 0))
+        complete_t(w, c, n, end, true);
+    else
+        complete_t(w, c, n, end, false);
 }
 
 /* Wait for completions (or, with nothing in flight, for the next due time). */

@@ -128,7 +128,8 @@ struct state {
  * (READ,WRITE,VERIFY lists of errno names EPERM..ERANGE or numbers joined by
  * ':'; a non-empty list sets its class, as fio's ignore_error_type) and
  * error_dump into job->coe_classes / ignore_errno / error_dump, and
- * fill_device/fill_fs (0|1) into job->fill_device. n, v: the
+ * fill_device/fill_fs (0|1) into job->fill_device and fallocate (none native
+ * posix keep truncate 0 1) into job->fallocate. n, v: the
  * option and its value; where: "line N" for messages. Returns 0 (applied),
  * 1 (n is none of them), -EINVAL (bad value; err holds one line).
  */

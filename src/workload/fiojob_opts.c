@@ -444,6 +444,19 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         st->log_avg_msec = (uint32_t)u;
         return 0;
     }
+    if (strcmp(n, "prio") == 0 || strcmp(n, "prioclass") == 0) {
+        /* fio: the job's I/O priority, ioprio_set(2) (HOWTO prio, prioclass) */
+        bool cls = n[4] == 'c';
+        if (iom_parse_u64(v, &u, &why) || u > (cls ? 3u : 7u))
+            return fail(err, errlen, "%s: %s=%s: allowed %s", where, n, v,
+                        cls ? "0 to 3 (1 real-time, 2 best-effort, 3 idle)" : "0 (highest) to 7");
+        if (cls)
+            job->ioprio_class = (uint8_t)u;
+        else
+            job->ioprio_level = (uint8_t)u;
+        job->ioprio_given = true;
+        return 0;
+    }
     if (strcmp(n, "openfiles") == 0) {
         /* fio: at most N of a job's files open at once (default nrfiles); iomark
          * keeps every file open (one thread each), checked in build_job */

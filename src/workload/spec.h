@@ -183,6 +183,10 @@ struct iom_job {
     /* CPU and memory placement of the worker threads (fio: cpus_allowed, numa_*) */
     uint64_t cpus[16];           /* CPU set, bit c = CPU c (1024 CPUs); all 0: no affinity */
     bool cpus_split;             /* cpus_allowed_policy=split: thread i gets the i-th CPU of the set */
+    bool ioprio_given;           /* fio's prio/prioclass: each worker thread calls
+                                    ioprio_set(IOPRIO_WHO_PROCESS, 0, ...) (ioprio_set(2)) */
+    uint8_t ioprio_class;        /* 0 (= best-effort, as fio), 1 RT, 2 BE, 3 idle */
+    uint8_t ioprio_level;        /* 0 (highest) ... 7 */
     uint8_t mem_policy;          /* 0 unset; else 1 + MPOL_ mode: default, preferred, bind, interleave, local */
     uint64_t mem_nodes;          /* the policy's NUMA nodes, bit n = node n */
 
@@ -224,6 +228,11 @@ struct iom_job {
     bool fill_device;            /* fio's fill_device (job files): a new file is created
                                     empty, its region the filesystem's free space, and the
                                     sequential writes end at ENOSPC/EDQUOT without an error */
+    uint8_t fallocate;           /* fio's fallocate (job files), how a new file of a job
+                                    without reads is laid out: 0 filled with data (iomark's
+                                    way), 1 none (empty, grows by the writes), 2 posix/native
+                                    (allocated), 3 keep (allocated, size 0: KEEP_SIZE),
+                                    4 truncate (sparse, full size) */
     bool error_dump;             /* fio's error_dump: every non-fatal error on stderr too */
     bool fio_errors;             /* job files: errors let pass do not fail the run (fio's
                                     exit status 0, the errors counted: total_err) */

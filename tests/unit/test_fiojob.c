@@ -491,7 +491,7 @@ static void test_small(void)
                    "rate_iops=1000,1000 (separate read and write caps");
     expect_refused("[a]\nba=4k,8k\n", NULL, "line 2", "ba=4k,8k (separate read and write");
     expect_refused("[a]\nsize=0%\n", NULL, "line 2", "size=0%");
-    expect_refused("[a]\nrw=trim\n", NULL, "line 2", "rw=trim");
+    expect_refused("[a]\nrw=randread:8\n", NULL, "line 2", "rw=randread:8");
     expect_refused("[a]\nioengine=posixaio\n", NULL, "line 2", "ioengine=posixaio");
     expect_refused("[a]\nbs=4q\n", NULL, "line 2", "bs=4q");
     expect_refused("[a]\nrandom_distribution=normal:50\n", NULL, "line 2", "random_distribution");
@@ -618,13 +618,13 @@ static void test_syntax(void)
     }
     iom_fio_file_free(&f);
     /* every unsupported option of the file in one refusal, engines and zoned options by name */
-    CHECK(parse("[global]\nioengine=rbd\nzonemode=zbd\n[a]\nprioclass=3\n[b]\nlog_prio=1\n", NULL,
+    CHECK(parse("[global]\nioengine=rbd\nzonemode=zbd\n[a]\ncgroup=x\n[b]\nexec_prerun=ls\n", NULL,
                 &f, err) == -EINVAL);
     CHECK(strstr(err, "4 options") != NULL);
     CHECK(strstr(err, "line 2: ioengine=rbd") != NULL);
     CHECK(strstr(err, "line 3: zonemode=zbd (zoned") != NULL);
-    CHECK(strstr(err, "line 5: prioclass=3") != NULL);
-    CHECK(strstr(err, "line 7: log_prio=1") != NULL);
+    CHECK(strstr(err, "line 5: cgroup=x") != NULL);
+    CHECK(strstr(err, "line 7: exec_prerun=ls") != NULL);
     /* defaults and options fio's corpus uses */
     CHECK(parse("[a]\nfilename=/tmp/x\nrw=randread\n[b]\nfilename=/tmp/y\nnorandommap\n"
                 "invalidate=0\nrandom_generator=lfsr\nverify=crc32c\ncontinue_on_error=none\n"
