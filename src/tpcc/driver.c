@@ -73,10 +73,21 @@ void tpcc_run_cfg_defaults(struct tpcc_run_cfg *cfg)
     cfg->seed = (uint64_t)time(NULL);
 }
 
+/* Whether the measured interval is over: its agreed end, or its start plus
+ * --runtime (known as soon as the start is: a VU starts no transaction
+ * after the end even when its control thread learns of it late). */
+static bool past_end(const struct vu_thread *t)
+{
+    uint64_t m = __atomic_load_n(t->meas_at, __ATOMIC_ACQUIRE);
+    uint64_t e = __atomic_load_n(t->end_at, __ATOMIC_ACQUIRE), now = mono_ns();
+    return now >= e || (m != UINT64_MAX && now >= m && now - m >= t->cfg->runtime_ns);
+}
+
 static bool stopping(const struct vu_thread *t)
 {
     return __atomic_load_n(t->phase, __ATOMIC_RELAXED) == PH_STOP ||
-           __atomic_load_n(t->abort_run, __ATOMIC_RELAXED) || (t->vu.stop && *t->vu.stop);
+           __atomic_load_n(t->abort_run, __ATOMIC_RELAXED) || (t->vu.stop && *t->vu.stop) ||
+           past_end(t);
 }
 
 /* Sleep secs seconds in slices, waking early when the run stops. */

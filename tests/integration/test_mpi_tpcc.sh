@@ -4,9 +4,11 @@
 # warehouses. Checks, with the test's own arithmetic:
 # - NOPM is counted once, from the database: the test counts the orders
 #   rows with psql before and after; the document's New-Orders (NOPM x
-#   measured minutes) lie between that count minus the VUs (a New-Order in
-#   flight at the end commits after rank 0's last sample) and that count;
-#   a sum of per-rank counts would be twice as large;
+#   measured minutes) lie between that count minus the VUs and that count
+#   (with --ramp_time=0 rank 0's first sample comes before any VU starts;
+#   no VU starts a transaction after the measured end, so at most the one
+#   each VU has in flight then commits after rank 0's last sample); a sum
+#   of per-rank counts would be twice as large;
 # - total transactions = the sum of the ranks' = the lines of the ranks'
 #   latency logs (IOMARK_LATENCY_LOG check mode);
 # - the merged New-Order p99 = the nearest-rank p99 of the union of the
