@@ -14,39 +14,30 @@ void iom_bufgen_init(struct iom_bufgen *g, const struct iom_job *job, uint64_t s
 {
     memset(g, 0, sizeof(*g));
     g->job = job;
-    iom_rng_seed(&g->state, seed ^ 0xb0f5eedULL);
-    g->prev = g->state;
+    g->base = seed ^ 0xb0f5eedULL;
     iom_rng_seed(&g->dedupe, seed ^ 0xdedeULL);
     g->min_write = iom_job_min_bs(job);
+    g->ws = job->size_bytes * job->dedupe_ws_pct / 100 / (g->min_write ? g->min_write : 1);
+    if (!g->ws)
+        g->ws = 1;
     bool compress = job->compress_pct && job->compress_pct < 100;
     g->refill = job->refill_buffers || compress || job->dedupe_pct ||
                 (job->buf_pattern_len && iom_job_read_pct(job) > 0);
 }
 
-/* fio get_buf_state: the state this write's data comes from */
-static struct iom_rng *buf_state(struct iom_bufgen *g, struct iom_rng *ret)
+/* fio get_buf_state / save_buf_state: the generator of this write's data, from
+ * the number of the unique write whose bytes it carries */
+static void buf_state(struct iom_bufgen *g, struct iom_rng *rs)
 {
     uint32_t d = g->job->dedupe_pct;
-    if (!d)
-        return &g->state;
-    if (d == 100) {
-        g->prev = g->state;
-        return &g->state;
-    }
-    if (iom_rng_below(&g->dedupe, 100) + 1 <= d) { /* fio rand_between(1, 100) <= D */
-        *ret = g->prev;
-        return ret;
-    }
-    return &g->state;
-}
-
-/* fio save_buf_state */
-static void save_state(struct iom_bufgen *g, struct iom_rng *rs)
-{
-    if (g->job->dedupe_pct == 100)
-        *rs = g->prev;
-    else if (rs == &g->state)
-        g->prev = *rs;
+    uint64_t id;
+    if (d == 100)
+        id = 0;
+    else if (d && iom_rng_below(&g->dedupe, 100) + 1 <= d) /* fio rand_between(1, 100) <= D */
+        id = g->job->dedupe_ws ? iom_rng_below(&g->dedupe, g->ws) : g->last;
+    else
+        id = g->last = g->next++;
+    iom_rng_seed(rs, g->base ^ (id * UINT64_C(0x9e3779b97f4a7c15)));
 }
 
 static void fill_random(struct iom_rng *rs, uint8_t *p, uint64_t len)
@@ -99,18 +90,16 @@ void iom_bufgen_fill(struct iom_bufgen *g, void *buf, uint64_t len)
     const struct iom_job *job = g->job;
     uint8_t *p = buf;
     if (job->compress_pct || job->dedupe_pct) { /* fio fill_io_buffer */
-        struct iom_rng ret, *rs = NULL;
+        struct iom_rng r, *rs = &r;
         uint64_t left = len;
+        buf_state(g, rs); /* the whole buffer from one generator (fio: chunks go on) */
         do {
-            if (!rs)
-                rs = buf_state(g, &ret);
             uint64_t w = g->min_write < left ? g->min_write : left;
             if (job->compress_chunk && job->compress_chunk < w)
                 w = job->compress_chunk;
             fill_pct(job, rs, p, job->compress_pct, w, w);
             p += w;
             left -= w;
-            save_state(g, rs);
         } while (left);
     } else if (job->buf_pattern_len) {
         iom_pattern_fill(job->buf_pattern, job->buf_pattern_len, p, len);

@@ -11,9 +11,13 @@
  *    P % zeros, or the pattern when one is set; 100 % is all zeros (or the
  *    pattern);
  *  - dedupe D %: before each write's data is made, with probability D % it
- *    is made from the same random state as an earlier unique write (fio's
- *    dedupe_mode=repeat), so it repeats that write's bytes; 100 % makes
- *    every write the same;
+ *    repeats an earlier unique write's bytes: the last one (fio's
+ *    dedupe_mode=repeat) or, with dedupe_mode=working_set, one drawn at
+ *    random from the first K unique writes, K = size x
+ *    dedupe_working_set_percentage / 100 / the smallest write size (fio
+ *    dedupe.c init_dedupe_working_set_seeds); 100 % makes every write the
+ *    same. Each unique write's data comes from a seed of its own (its
+ *    number), so repeating one is regenerating it;
  *  - a pattern alone: every buffer holds the pattern, repeated.
  * fio's scramble_buffers is off with any of these (TD_F_COMPRESS, and the
  * pattern callback clears it); writes get new data each time with
@@ -31,7 +35,10 @@
 
 struct iom_bufgen {
     const struct iom_job *job;
-    struct iom_rng state, prev, dedupe; /* fio buf_state, buf_state_prev, dedupe_state */
+    uint64_t base;                       /* seed of the unique writes' seeds */
+    uint64_t next, last;                 /* the next unique write's number; the last one's */
+    uint64_t ws;                         /* working set: its number of writes (K) */
+    struct iom_rng dedupe;               /* fio dedupe_state: the D % draws */
     uint64_t min_write;                  /* the job's smallest write size */
     bool refill;                         /* new data for every write */
 };

@@ -56,6 +56,8 @@ static const char *const native_names[][2] = {
     {"steadystate_ramp_time", "ss_ramp"}, {"buffer_pattern", "buffer_pattern"},
     {"buffer_compress_percentage", "buffer_compress_percentage"},
     {"buffer_compress_chunk", "buffer_compress_chunk"}, {"dedupe_percentage", "dedupe_percentage"},
+    {"dedupe_mode", "dedupe_mode"},
+    {"dedupe_working_set_percentage", "dedupe_working_set_percentage"},
 };
 
 /* fio's integer options whose unit iomark's duration parser needs spelled out:
@@ -324,8 +326,8 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
     /* accepted fio options without an effect on iomark's I/O */
     if (strcmp(n, "gtod_reduce") == 0 || strcmp(n, "create_on_open") == 0 ||
         strcmp(n, "thread") == 0 || strcmp(n, "threads") == 0 ||
-        strcmp(n, "verify_backlog") == 0)
-        return 0;
+        strcmp(n, "verify_backlog") == 0 || strcmp(n, "verify_async") == 0)
+        return 0; /* verify_async: iomark checks a block in the thread that completed it */
     /* fio's switches that turn some of its statistics off or on: iomark
      * measures and reports latency and bandwidth whatever they say */
     if (strcmp(n, "disable_lat") == 0 || strcmp(n, "disable_clat") == 0 ||
@@ -368,8 +370,6 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         return fio_bool(kv, &job->exitall, err, errlen);
     if (strcmp(n, "flow_watermark") == 0)
         return 0; /* fio 3.33: a soft-deprecated option it accepts and ignores */
-    if (strcmp(n, "dedupe_mode") == 0 && strcmp(v, "repeat") == 0)
-        return 0; /* fio's default, what dedupe_percentage does (core/bufgen.h) */
     if (strcmp(n, "create_serialize") == 0) {
         bool b; /* iomark lays out a job's files one after another (fio's default 1) */
         return fio_bool(kv, &b, err, errlen);

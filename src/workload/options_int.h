@@ -82,5 +82,9 @@ int iom_opt_fmt_ss(const struct iom_job *job, char *buf, size_t len);
 int iom_opt_set_pattern(const struct opt *o, const char *v, struct iom_job *job,
                         struct iom_run_opts *ro, char *err, size_t errlen);
 int iom_opt_fmt_pattern(const struct iom_job *job, char *buf, size_t len);
+/* dedupe_mode: repeat (default) or working_set */
+int iom_opt_set_dedupe_mode(const struct opt *o, const char *v, struct iom_job *job,
+                            struct iom_run_opts *ro, char *err, size_t errlen);
+int iom_opt_fmt_dedupe_mode(const struct iom_job *job, char *buf, size_t len);
 
 #endif

@@ -101,3 +101,20 @@ int iom_opt_fmt_pattern(const struct iom_job *job, char *buf, size_t len)
         k += (size_t)snprintf(buf + k, len - k, "%02x", job->buf_pattern[i]);
     return 1;
 }
+
+int iom_opt_set_dedupe_mode(const struct opt *o, const char *v, struct iom_job *job,
+                            struct iom_run_opts *ro, char *err, size_t errlen)
+{
+    (void)ro;
+    if (v && (strcmp(v, "repeat") == 0 || strcmp(v, "working_set") == 0))
+        job->dedupe_ws = v[0] == 'w';
+    else
+        return iom_opt_bad(err, errlen, o->name, v, "allowed: repeat, working_set");
+    return 0;
+}
+
+int iom_opt_fmt_dedupe_mode(const struct iom_job *job, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", job->dedupe_ws ? "working_set" : "repeat");
+    return job->dedupe_ws ? 1 : 0;
+}

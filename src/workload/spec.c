@@ -197,6 +197,13 @@ int iom_job_validate(const struct iom_job *job, const char **option, const char 
         *why = "no target given; name a file or block device";
         return -EINVAL;
     }
+    if (job->dedupe_pct && job->dedupe_ws &&
+        (!job->dedupe_ws_pct || job->dedupe_ws_pct + job->dedupe_pct > 100 || !job->size_bytes)) {
+        *option = "dedupe_working_set_percentage"; /* fio init.c fixup_options */
+        *why = "dedupe_mode=working_set needs --size and a working set of 1-100 % that, added "
+               "to --dedupe_percentage, is at most 100 (its writes are unique)";
+        return -EINVAL;
+    }
     if (job->nr_bssplit) {
         uint32_t sum = 0;
         for (uint32_t i = 0; i < job->nr_bssplit; i++)

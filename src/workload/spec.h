@@ -203,7 +203,11 @@ struct iom_job {
     uint64_t compress_chunk;     /* buffer_compress_chunk: the chunk (fio's default 512;
                                     0: the job's smallest write size) */
     uint32_t dedupe_pct;         /* dedupe_percentage: share of writes repeating an earlier
-                                    buffer's data (fio's dedupe_mode=repeat), 0 = off */
+                                    buffer's data, 0 = off */
+    bool dedupe_ws;              /* dedupe_mode=working_set: the data of one of the first
+                                    unique writes, drawn at random (else repeat: the last) */
+    uint32_t dedupe_ws_pct;      /* dedupe_working_set_percentage: the working set's share of
+                                    the region (in writes of the smallest size) */
     bool verify;                 /* --verify=crc32c: self-checking blocks (core/verify.h) */
     uint8_t verify_pat[512];     /* verify_pattern's bytes (fio's verify=pattern): writes carry the
                                     pattern, reads are compared with it; replaces the header */

@@ -38,6 +38,21 @@ expect_err_has() {
   if grep -qF -- "$1" "$WORK/err" && [ "$(wc -l <"$WORK/err")" -le 1 ]; then pass "message has '$1'";
   else fail "message lacks '$1' or is not one line: $(cat "$WORK/err")"; fi
 }
+# expect_job_refused DESC JOBTEXT TEXT: `iomark run` of a job file holding
+# JOBTEXT (printf's %b escapes: \n) exits 2 with a one-line message holding TEXT
+expect_job_refused() {
+  printf '%b\n' "$2" >"$WORK/refused.fio"
+  expect_status 2 "$1" -- "$IOMARK" run "$WORK/refused.fio"
+  expect_err_has "$3"
+}
+# tmpfs_at DIR SIZE: a tmpfs of SIZE (mount's size=) at DIR, unmounted at exit;
+# skips the test (exit 77) without root or tmpfs
+tmpfs_at() {
+  [ "$(id -u)" = 0 ] || { echo "skip: mounting a tmpfs needs root"; exit 77; }
+  mkdir -p "$1"
+  mount -t tmpfs -o size="$2" iomark-test "$1" || { echo "skip: no tmpfs mount"; exit 77; }
+  MOUNTS+=("$1")
+}
 need_root_loop() {
   if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null || ! losetup -f >/dev/null 2>&1; then
     echo "skip: needs root and loop devices"; exit 77

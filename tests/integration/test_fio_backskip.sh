@@ -52,12 +52,9 @@ got=$(tr '\n' ' ' <back8.iom.off)
 [ "$got" = "$want" ] && pass "read:-8k on 64 KiB by hand: $want" || fail "read:-8k on 64 KiB: $got, by hand $want"
 
 # refusals: exit 2, one line naming the option, nothing created
-printf '[m]\nfilename=%s/new1\nrw=rw:-8k\nbs=4k\nsize=64k\n' "$WORK" >mixed.fio
-expect_status 2 "rw=rw:-8k refused" -- "$IOMARK" run mixed.fio
-expect_err_has "rw=rw:-8k"
+expect_job_refused "rw=rw:-8k refused" "[m]\nfilename=$WORK/new1\nrw=rw:-8k\nbs=4k\nsize=64k" "rw=rw:-8k"
 [ ! -e new1 ] && pass "nothing created" || fail "rw=rw:-8k created new1"
-printf '[s]\nfilename=%s/new2\nrw=read:-2k\nbs=4k\nsize=64k\n' "$WORK" >small.fio
-expect_status 2 "rw=read:-2k with bs=4k refused" -- "$IOMARK" run small.fio
-expect_err_has "at least the block size"
+expect_job_refused "rw=read:-2k with bs=4k refused" "[s]\nfilename=$WORK/new2\nrw=read:-2k\nbs=4k\nsize=64k" \
+  "at least the block size"
 [ ! -e new2 ] && pass "nothing created" || fail "rw=read:-2k created new2"
 finish

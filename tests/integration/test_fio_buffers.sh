@@ -9,6 +9,11 @@
 #   dedupe 30 + compress 50: 30 % repeated blocks within 5 points, and in
 #     every 512-byte chunk (fio's default buffer_compress_chunk) the first 256
 #     bytes random, the last 256 zeros (fio: random first, then zeros);
+#   dedupe_mode=working_set (dedupe 50 %, working set 10 % of 16 MiB = 409
+#     writes of 4 KiB, fio's HOWTO and dedupe.c): 50 % repeated blocks within
+#     5 points, at most 409 distinct contents repeated, each first written
+#     within the first 1000 blocks (409 unique writes take 818 writes on
+#     average at 50 %, 6 standard deviations below 1000);
 #   buffer_compress_percentage=100: all zeros;
 #   buffer_pattern: "abc", and 0xdeadbeef"xy"-12 = de ad be ef 78 79 f4 ff ff ff
 #     (fio lib/pattern.c: hex as written, text, a decimal in its fewest bytes
@@ -37,6 +42,11 @@ dedupe_percentage=50
 filename=$1/dc.bin
 dedupe_percentage=30
 buffer_compress_percentage=50
+[ws]
+filename=$1/ws.bin
+dedupe_percentage=50
+dedupe_mode=working_set
+dedupe_working_set_percentage=10
 [z]
 filename=$1/z.bin
 size=1m
@@ -71,6 +81,16 @@ f = dup(bl)
 halves = all(b[i + 256:i + 512] == bytes(256) and b[i:i + 256] != bytes(256)
              for i in range(0, len(b), 512))
 out.append(f"dc:{'ok' if 0.25 <= f <= 0.35 and halves else 'bad'}:dup={f:.4f},halves={halves}")
+b, bl = blocks("ws.bin")
+f = dup(bl)
+first = {}
+for i, x in enumerate(bl):
+    first.setdefault(x, i)
+cnt = collections.Counter(bl)
+rep = [x for x, n in cnt.items() if n > 1]
+late = max((first[x] for x in rep), default=0)
+ok = 0.45 <= f <= 0.55 and len(rep) <= 409 and late < 1000
+out.append(f"ws:{'ok' if ok else 'bad'}:dup={f:.4f},repeated={len(rep)},last_first={late}")
 b, bl = blocks("z.bin")
 out.append(f"z:{'ok' if b == bytes(1 << 20) else 'bad'}")
 b, bl = blocks("p.bin")
@@ -99,4 +119,6 @@ expect_err_has "buffer_pattern"
 printf '[x]\nioengine=null\nsize=1m\nbuffer_pattern=99999999999\n' >bad2.fio
 expect_status 2 "a decimal above INT_MAX refused (fio: INT_MIN..INT_MAX)" -- "$IOMARK" run bad2.fio
 [ ! -e bad.json ] && pass "nothing written for the refused file" || fail "bad.json written"
+printf '[x]\nioengine=null\nsize=1m\ndedupe_percentage=60\ndedupe_mode=working_set\ndedupe_working_set_percentage=50\n' >ws.fio
+expect_status 2 "working set + dedupe above 100 % refused (fio init.c)" -- "$IOMARK" run ws.fio
 finish

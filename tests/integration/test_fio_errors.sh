@@ -8,11 +8,8 @@
 # written bytes must be fio's own.
 . "$(dirname "$0")/lib.sh"
 command -v fio >/dev/null || { echo "skip: fio not installed"; exit 77; }
-[ "$(id -u)" = 0 ] || { echo "skip: mounting a tmpfs needs root"; exit 77; }
 cd "$WORK"
-mkdir mnt
-mount -t tmpfs -o size=1m iomark-fioerr mnt || { echo "skip: no tmpfs mount"; exit 77; }
-MOUNTS+=("$WORK/mnt")
+tmpfs_at "$WORK/mnt" 1m
 
 # fields TOOL JSON RC: "rc error total_err first_error write_bytes" (- when absent)
 fields() {
@@ -62,14 +59,10 @@ ni=$(grep -c 'io_u error' wenospc.iom.err || true)
 [ "$ni" = 0 ] && pass "no error_dump: no error lines" || fail "without error_dump: $ni error lines"
 
 # refusals: exit 2, one line naming the option, nothing created
-printf '[b]\nfilename=%s/new1\nrw=write\nsize=64k\ncontinue_on_error=sometimes\n' "$WORK" >bad1.fio
-expect_status 2 "continue_on_error=sometimes refused" -- "$IOMARK" run bad1.fio
-expect_err_has "continue_on_error=sometimes: allowed none, read, write, io, verify, all"
-printf '[b]\nfilename=%s/new1\nrw=write\nsize=64k\nignore_error=,ENOSPACE\n' "$WORK" >bad2.fio
-expect_status 2 "ignore_error=,ENOSPACE refused" -- "$IOMARK" run bad2.fio
-expect_err_has "ignore_error=,ENOSPACE: ENOSPACE"
-printf '[b]\nfilename=%s/new1\nrw=write\nsize=64k\nignore_error=EIO,EIO,EIO,EIO\n' "$WORK" >bad3.fio
-expect_status 2 "four ignore_error lists refused" -- "$IOMARK" run bad3.fio
-expect_err_has "at most three lists"
+J="[b]\nfilename=$WORK/new1\nrw=write\nsize=64k"
+expect_job_refused "continue_on_error=sometimes refused" "$J\ncontinue_on_error=sometimes" \
+  "continue_on_error=sometimes: allowed none, read, write, io, verify, all"
+expect_job_refused "ignore_error=,ENOSPACE refused" "$J\nignore_error=,ENOSPACE" "ignore_error=,ENOSPACE: ENOSPACE"
+expect_job_refused "four ignore_error lists refused" "$J\nignore_error=EIO,EIO,EIO,EIO" "at most three lists"
 [ ! -e new1 ] && pass "nothing created" || fail "a refused job created new1"
 finish

@@ -22,8 +22,7 @@ one() { # MODE RW
 for m in none native posix keep truncate 0 1; do one $m write; done
 one none read
 one keep randread
-printf '[b]\nfilename=%s/new\nrw=write\nsize=64k\nfallocate=sometimes\n' "$WORK" >bad.fio
-expect_status 2 "fallocate=sometimes refused" -- "$IOMARK" run bad.fio
-expect_err_has "fallocate=sometimes: allowed none, native, posix, keep, truncate, 0, 1"
+expect_job_refused "fallocate=sometimes refused" "[b]\nfilename=$WORK/new\nrw=write\nsize=64k\nfallocate=sometimes" \
+  "fallocate=sometimes: allowed none, native, posix, keep, truncate, 0, 1"
 [ ! -e new ] && pass "nothing created" || fail "a refused job created a file"
 finish

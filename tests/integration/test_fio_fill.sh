@@ -6,11 +6,8 @@
 # job, and the file's allocated size (stat); exit 0 and fio's error 0, as fio.
 . "$(dirname "$0")/lib.sh"
 command -v fio >/dev/null || { echo "skip: fio not installed"; exit 77; }
-[ "$(id -u)" = 0 ] || { echo "skip: mounting a tmpfs needs root"; exit 77; }
 cd "$WORK"
-mkdir mnt
-mount -t tmpfs -o size=16m iomark-fill mnt || { echo "skip: no tmpfs mount"; exit 77; }
-MOUNTS+=("$WORK/mnt")
+tmpfs_at "$WORK/mnt" 16m
 printf '[fill]\nfilename=%s/mnt/fill\nrw=write\nbs=64k\nfill_device=1\nioengine=psync\n' "$WORK" >fill.fio
 res() { $PY -c "import json,sys; j=json.load(open(sys.argv[1]))['jobs'][0]; print(j['error'], j['write']['io_bytes'])" "$1"; }
 
@@ -33,8 +30,7 @@ left=$(df -B1 --output=avail mnt | tail -1 | tr -d ' ')
 
 # refusals: exit 2, one line, nothing created
 rm -f mnt/fill
-printf '[f]\nfilename=%s/mnt/new\nrw=randwrite\nfill_device=1\n' "$WORK" >bad.fio
-expect_status 2 "fill_device with rw=randwrite refused" -- "$IOMARK" run bad.fio
-expect_err_has "fill_device: iomark fills with a plain sequential write"
+expect_job_refused "fill_device with rw=randwrite refused" \
+  "[f]\nfilename=$WORK/mnt/new\nrw=randwrite\nfill_device=1" "fill_device: iomark fills with a plain sequential write"
 [ ! -e mnt/new ] && pass "nothing created" || fail "a refused job created mnt/new"
 finish

@@ -17,7 +17,5 @@ printf '[o]\nfilename=%s/c:%s/d\nrw=write\nbs=4k\nsize=128k\nopenfiles=1\n' "$WO
 expect_status 2 "openfiles=1 with 2 files refused" -- "$IOMARK" run one.fio
 expect_err_has "line 6: openfiles=1: iomark keeps all 2 files of [o] open"
 [ ! -e c ] && [ ! -e d ] && pass "nothing created" || fail "a refused job created files"
-printf '[o]\nfilename=%s/e\nopenfiles=0\n' "$WORK" >zero.fio
-expect_status 2 "openfiles=0 refused" -- "$IOMARK" run zero.fio
-expect_err_has "openfiles=0: a whole number of files, at least 1"
+expect_job_refused "openfiles=0 refused" "[o]\nfilename=$WORK/e\nopenfiles=0" "openfiles=0: a whole number of files, at least 1"
 finish

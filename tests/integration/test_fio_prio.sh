@@ -63,11 +63,7 @@ if command -v fio >/dev/null; then
   kill -INT $fpid 2>/dev/null || true; wait $fpid 2>/dev/null || true
   [ "$got" = "$want" ] && pass "fio 3.33's job processes the same: $got" || fail "fio's processes: $got, wanted $want"
 fi
-printf '[b]\nfilename=%s/new\nsize=64k\nprio=8\n' "$WORK" >bad.fio
-expect_status 2 "prio=8 refused" -- "$IOMARK" run bad.fio
-expect_err_has "prio=8: allowed 0 (highest) to 7"
-printf '[b]\nfilename=%s/new\nsize=64k\nprioclass=4\n' "$WORK" >bad2.fio
-expect_status 2 "prioclass=4 refused" -- "$IOMARK" run bad2.fio
-expect_err_has "prioclass=4: allowed 0 to 3"
+expect_job_refused "prio=8 refused" "[b]\nfilename=$WORK/new\nsize=64k\nprio=8" "prio=8: allowed 0 (highest) to 7"
+expect_job_refused "prioclass=4 refused" "[b]\nfilename=$WORK/new\nsize=64k\nprioclass=4" "prioclass=4: allowed 0 to 3"
 [ ! -e new ] && pass "nothing created" || fail "a refused job created a file"
 finish

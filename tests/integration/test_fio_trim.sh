@@ -71,6 +71,18 @@ $CHECK $WORK/nat.json --bs 65536 && pass "iomark document checks (schema, read+w
 n=$(field $WORK/nat.json total trim ios); t=$(field $WORK/nat.json total total ios)
 [ "$n" = $(((4 << 20) / 65536)) ] && [ "$t" = "$n" ] && pass "native: $n trims = 4 MiB / 64 KiB, total the same" || fail "native: trims $n total $t"
 
+# iomark's own documents of a trim run read back (compare): JSON and text report
+expect_status 0 "native randtrim, text report" -- "$IOMARK" run --rw=randtrim --bs=64k --size=16m --io_size=4m --iodepth=8 --ioengine=io_uring --output=$WORK/nat.txt $D
+grep -qE '^  trim +[0-9.]+ ' $WORK/nat.txt && pass "text report has a trim row" || fail "no trim row: $(head -12 $WORK/nat.txt)"
+expect_status 0 "compare reads iomark's trim JSON and text" -- "$IOMARK" compare --output-format=json $WORK/nat.json $WORK/nat.txt
+$PY - $WORK/out $WORK/nat.json $WORK/nat.txt <<'PY' && pass "compare: IOPS = the documents' trim IOPS" || fail "compare of iomark docs: $(head -c 400 $WORK/out)"
+import json, re, sys
+v = [m for m in json.load(open(sys.argv[1]))["workloads"][0]["metrics"] if m["key"] == "iops"][0]["values"]
+j = json.load(open(sys.argv[2]))["total"]["trim"]["iops"]
+t = float(re.search(r"^  trim +([0-9.]+) ", open(sys.argv[3]).read(), re.M).group(1))
+sys.exit(0 if abs(v[0]["mean"] - j) <= 1e-6 * j and abs(v[1]["mean"] - t) <= 0.05 + 1e-9 * t else 1)
+PY
+
 # ---- sequential trim of [32 MiB, 33 MiB) (the runs above stayed below 16 MiB):
 # zeros there, 0xab around ----
 expect_status 0 "rw=trim over 1 MiB of the device" -- "$IOMARK" run --rw=trim --bs=64k --offset=32m --size=1m --io_size=1m --ioengine=psync --quiet $D

@@ -39,7 +39,8 @@ static const char *const every[][2] = {
     {"latency_percentile", "99.9"}, {"latency_run", "1"}, {"ss", "bw:10485760"},
     {"ss_dur", "30s"}, {"ss_ramp", "5s"}, {"buffer_pattern", "0xdeadbeef\"ab\""},
     {"buffer_compress_percentage", "40"}, {"buffer_compress_chunk", "4k"},
-    {"dedupe_percentage", "20"},
+    {"dedupe_percentage", "20"}, {"dedupe_mode", "working_set"},
+    {"dedupe_working_set_percentage", "30"},
 };
 #define NR_EVERY (sizeof(every) / sizeof(every[0]))
 /* options that are not part of a workload's spec: aliases of the rows
