@@ -282,7 +282,8 @@ static void ss_tick(struct ctl *c, uint64_t now)
 {
     struct iom_snapshot *s = c->b; /* free scratch space between ticks */
     take_snapshot(c, s, false);
-    uint64_t ios = s->ios[0] + s->ios[1], bytes = s->bytes[0] + s->bytes[1];
+    uint64_t ios = s->ios[0] + s->ios[1] + s->ios[2]; /* every direction, trims too (fio */
+    uint64_t bytes = s->bytes[0] + s->bytes[1] + s->bytes[2]; /* steadystate.c: DDIR_RWDIR_CNT) */
     uint64_t ms = (now - c->ss_prev_t) / 1000000u;
     const struct iom_job *job = c->job;
     if (ms && (!job->ss_ramp_ns || now - c->t_meas >= job->ss_ramp_ns + 1000000000u))

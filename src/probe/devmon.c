@@ -84,18 +84,26 @@ void iom_diskstats_figures(const struct iom_diskstats *a, const struct iom_disks
     o->merges[1] = delta(a->wr_merges, b->wr_merges);
     o->bytes[0] = delta(a->rd_sectors, b->rd_sectors) * 512;
     o->bytes[1] = delta(a->wr_sectors, b->wr_sectors) * 512;
+    o->ios[2] = delta(a->dc_ios, b->dc_ios); /* discards: trims (0 before Linux 4.18) */
+    o->merges[2] = delta(a->dc_merges, b->dc_merges);
+    o->bytes[2] = delta(a->dc_sectors, b->dc_sectors) * 512;
     uint64_t rt = delta(a->rd_ticks_ms, b->rd_ticks_ms), wt = delta(a->wr_ticks_ms, b->wr_ticks_ms);
+    uint64_t dt = delta(a->dc_ticks_ms, b->dc_ticks_ms);
     if (o->ios[0])
         o->r_await_ms = (double)rt / (double)o->ios[0];
     if (o->ios[1])
         o->w_await_ms = (double)wt / (double)o->ios[1];
-    if (o->ios[0] + o->ios[1])
-        o->await_ms = (double)(rt + wt) / (double)(o->ios[0] + o->ios[1]);
+    if (o->ios[2])
+        o->d_await_ms = (double)dt / (double)o->ios[2];
+    uint64_t n = o->ios[0] + o->ios[1] + o->ios[2];
+    if (n)
+        o->await_ms = (double)(rt + wt + dt) / (double)n;
     if (dur_s > 0) {
         o->read_iops = (double)o->ios[0] / dur_s;
         o->write_iops = (double)o->ios[1] / dur_s;
-        o->iops = o->read_iops + o->write_iops;
-        o->mib_per_s = (double)(o->bytes[0] + o->bytes[1]) / dur_s / 1048576.0;
+        o->discard_iops = (double)o->ios[2] / dur_s;
+        o->iops = o->read_iops + o->write_iops + o->discard_iops;
+        o->mib_per_s = (double)(o->bytes[0] + o->bytes[1] + o->bytes[2]) / dur_s / 1048576.0;
         double ms = dur_s * 1000.0;
         o->aqu_sz = (double)delta(a->time_in_queue_ms, b->time_in_queue_ms) / ms;
         o->util_pct = (double)delta(a->io_ticks_ms, b->io_ticks_ms) / ms * 100.0;

@@ -38,11 +38,11 @@ struct iom_diskstats {
 /* Figures over one interval (or the whole measured phase). */
 struct iom_dev_figures {
     double dur_s;
-    uint64_t ios[2];             /* completed reads, writes */
-    uint64_t bytes[2];           /* sectors x 512 */
-    uint64_t merges[2];
-    double iops, read_iops, write_iops, mib_per_s;
-    double r_await_ms, w_await_ms, await_ms; /* 0 when no I/O completed */
+    uint64_t ios[3];             /* completed reads, writes, discards (fields 15-18, Linux 4.18) */
+    uint64_t bytes[3];           /* sectors x 512 */
+    uint64_t merges[3];
+    double iops, read_iops, write_iops, discard_iops, mib_per_s; /* iops, MiB/s: all three */
+    double r_await_ms, w_await_ms, d_await_ms, await_ms; /* 0 when no I/O completed */
     double aqu_sz;               /* mean requests queued or in service (field 14) */
     double util_pct;             /* share of time with I/O in flight (field 13) */
     double inflight_mean, inflight_max; /* sampled sysfs inflight (reads + writes) */

@@ -48,6 +48,11 @@ static void figures_json(cJSON *o, const struct iom_dev_figures *f)
     cJSON_AddNumberToObject(o, "write_bytes", (double)f->bytes[1]);
     cJSON_AddNumberToObject(o, "read_merges", (double)f->merges[0]);
     cJSON_AddNumberToObject(o, "write_merges", (double)f->merges[1]);
+    cJSON_AddNumberToObject(o, "discard_ios", (double)f->ios[2]); /* trims as the device saw them */
+    cJSON_AddNumberToObject(o, "discard_bytes", (double)f->bytes[2]);
+    cJSON_AddNumberToObject(o, "discard_merges", (double)f->merges[2]);
+    cJSON_AddNumberToObject(o, "discard_iops", f->discard_iops);
+    cJSON_AddNumberToObject(o, "d_await_ms", f->d_await_ms);
     cJSON_AddNumberToObject(o, "iops", f->iops);
     cJSON_AddNumberToObject(o, "read_iops", f->read_iops);
     cJSON_AddNumberToObject(o, "write_iops", f->write_iops);
@@ -108,7 +113,7 @@ void iom_probe_json_run_target(cJSON *o, const struct iom_result *r, uint32_t i)
     figures_json(m, &d->total);
     double out = target_outstanding(t, r->measured_ns);
     cJSON_AddNumberToObject(m, "iomark_outstanding_mean", out);
-    uint64_t own = t->dir[0].ios + t->dir[1].ios + t->dir[2].ios, dev = d->total.ios[0] + d->total.ios[1];
+    uint64_t own = t->dir[0].ios + t->dir[1].ios + t->dir[2].ios, dev = d->total.ios[0] + d->total.ios[1] + d->total.ios[2];
     cJSON_AddNumberToObject(m, "iomark_ios", (double)own);
     /* other I/O on the device, split or merged requests: the figures are the device's */
     cJSON_AddNumberToObject(m, "device_vs_iomark_ios_pct",
@@ -194,17 +199,20 @@ void iom_probe_text_run(FILE *f, const struct iom_result *r)
                 d->total.iops, d->total.mib_per_s, d->total.await_ms, d->total.aqu_sz, mean, mx,
                 d->total.util_pct);
         double dev_q = d->total.inflight_samples ? d->total.inflight_mean : d->total.aqu_sz;
+        char disc[48] = ""; /* discards (trims) only when the device saw any */
+        if (d->total.ios[2])
+            snprintf(disc, sizeof(disc), ", discard %llu", (unsigned long long)d->total.ios[2]);
         double in_layer = d->total.aqu_sz - dev_q;
         fprintf(f,
-                "  device I/Os %llu (read %llu, write %llu), iomark I/Os %llu; iomark kept %.1f "
+                "  device I/Os %llu (read %llu, write %llu%s), iomark I/Os %llu; iomark kept %.1f "
                 "I/Os outstanding, the block layer %.2f (aqu-sz), the driver %.1f in flight: "
                 "%.1f waited above the driver (%.1f of them in the block layer: scheduler or "
                 "tag wait)\n",
-                (unsigned long long)(d->total.ios[0] + d->total.ios[1]),
-                (unsigned long long)d->total.ios[0], (unsigned long long)d->total.ios[1],
+                (unsigned long long)(d->total.ios[0] + d->total.ios[1] + d->total.ios[2]),
+                (unsigned long long)d->total.ios[0], (unsigned long long)d->total.ios[1], disc,
                 (unsigned long long)ios, out, d->total.aqu_sz, dev_q,
                 out > dev_q ? out - dev_q : 0.0, in_layer > 0 ? in_layer : 0.0);
-        uint64_t dev = d->total.ios[0] + d->total.ios[1];
+        uint64_t dev = d->total.ios[0] + d->total.ios[1] + d->total.ios[2];
         double diff = ios ? 100.0 * ((double)dev - (double)ios) / (double)ios : 0;
         if (fabs(diff) > 5)
             fprintf(f,

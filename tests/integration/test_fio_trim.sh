@@ -69,11 +69,15 @@ grep -q '^  trim: IOPS=' $WORK/rt_iom.txt && grep -q '^   TRIM: bw=' $WORK/rt_io
 expect_status 0 "native randtrim, io_uring, iodepth 8" -- "$IOMARK" run --rw=randtrim --bs=64k --size=16m --io_size=4m --iodepth=8 --ioengine=io_uring --output-format=json --output=$WORK/nat.json --quiet $D
 $CHECK $WORK/nat.json --bs 65536 && pass "iomark document checks (schema, read+write+trim = total)" || fail "document checks"
 n=$(field $WORK/nat.json total trim ios); t=$(field $WORK/nat.json total total ios)
+# the device monitor (/proc/diskstats fields 15-18) saw the same trims: discarded bytes exact
+db=$(field $WORK/nat.json targets 0 device_monitor discard_bytes); di=$(field $WORK/nat.json targets 0 device_monitor discard_ios)
+[ "$db" = $((4 << 20)) ] && [ "$di" -ge 1 ] && pass "device monitor: $di discards, $db bytes = 4 MiB" || fail "device monitor: discards $di bytes $db"
 [ "$n" = $(((4 << 20) / 65536)) ] && [ "$t" = "$n" ] && pass "native: $n trims = 4 MiB / 64 KiB, total the same" || fail "native: trims $n total $t"
 
 # iomark's own documents of a trim run read back (compare): JSON and text report
 expect_status 0 "native randtrim, text report" -- "$IOMARK" run --rw=randtrim --bs=64k --size=16m --io_size=4m --iodepth=8 --ioengine=io_uring --output=$WORK/nat.txt $D
 grep -qE '^  trim +[0-9.]+ ' $WORK/nat.txt && pass "text report has a trim row" || fail "no trim row: $(head -12 $WORK/nat.txt)"
+grep -qE 'device I/Os [0-9]+ \(read [0-9]+, write [0-9]+, discard [0-9]+\)' $WORK/nat.txt && pass "text device view counts discards" || fail "device line: $(grep 'device I/Os' $WORK/nat.txt)"
 expect_status 0 "compare reads iomark's trim JSON and text" -- "$IOMARK" compare --output-format=json $WORK/nat.json $WORK/nat.txt
 $PY - $WORK/out $WORK/nat.json $WORK/nat.txt <<'PY' && pass "compare: IOPS = the documents' trim IOPS" || fail "compare of iomark docs: $(head -c 400 $WORK/out)"
 import json, re, sys

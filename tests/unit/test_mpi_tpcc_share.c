@@ -11,29 +11,21 @@
  * Skipped (77) when iomark is built without MPI. Pure arithmetic: MPI is
  * never initialised.
  */
+#include <stdbool.h>
 #include <stdio.h>
 
 #ifdef IOMARK_HAVE_MPI
+#include "check.h"
 #include "mpi/mpi_tpcc.h"
-
-static int failures;
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            failures++;                                                                            \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                   \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-        }                                                                                          \
-    } while (0)
 
 static void hand(unsigned vu, int size, int rank, unsigned want_first, unsigned want_count)
 {
     unsigned first = 99, count = 99;
     iom_mpi_tpcc_share(vu, rank, size, &first, &count);
-    CHECK(first == want_first && count == want_count,
-          "%u VUs on %d ranks, rank %d: first %u count %u, wanted %u %u", vu, size, rank, first,
-          count, want_first, want_count);
+    if (first != want_first || count != want_count)
+        fprintf(stderr, "%u VUs on %d ranks, rank %d:\n", vu, size, rank);
+    CHECK_U64(first, want_first);
+    CHECK_U64(count, want_count);
 }
 
 int main(void)
@@ -51,19 +43,18 @@ int main(void)
             for (int r = 0; r < size; r++) {
                 unsigned first, count;
                 iom_mpi_tpcc_share(vu, r, size, &first, &count);
-                CHECK(first == next, "vu %u size %d rank %d: first %u, wanted %u", vu, size, r,
-                      first, next);
-                CHECK(r == 0 || (count <= prev_count && prev_count - count <= 1),
-                      "vu %u size %d rank %d: count %u after %u", vu, size, r, count, prev_count);
+                bool ok = first == next &&
+                          (r == 0 || (count <= prev_count && prev_count - count <= 1));
+                if (!ok)
+                    fprintf(stderr, "vu %u size %d rank %d: first %u count %u\n", vu, size, r,
+                            first, count);
+                CHECK(ok);
                 next = first + count;
                 prev_count = count;
             }
-            CHECK(next == vu, "vu %u size %d: ranks end at %u", vu, size, next);
+            CHECK_U64(next, vu);
         }
-    if (failures)
-        return 1;
-    printf("ok\n");
-    return 0;
+    return check_status("test_mpi_tpcc_share");
 }
 #else
 int main(void)
