@@ -157,6 +157,26 @@ static void verify_done(struct iom_layer *l, struct iom_io *io)
     io->verify_failed = 0;
     if (io->ddir != IOM_IO_READ || io->result != (int64_t)io->len)
         return; /* writes and failed reads carry nothing to check */
+    if (l->meta) {
+        uint64_t bad = io->offset;
+        l->verified++;
+        enum iom_verify_result vr =
+            iom_verify_meta_check(io->buf, io->len, (uint32_t)l->interval, io->offset, &bad);
+        if (vr == IOM_VERIFY_OK)
+            return;
+        io->verify_failed = (uint8_t)vr;
+        if (!l->mismatches++) {
+            memset(&l->first, 0, sizeof(l->first));
+            l->first.offset = bad;
+            l->first.kind = (int)vr;
+            l->first.reason = iom_verify_result_name(vr);
+        }
+        if (l->dump_path) /* fio verify_header: the interval as "hdr_fail" */
+            dump_buf(l->dump_path, (const uint8_t *)io->buf + (bad - io->offset),
+                     l->interval && l->interval < io->len ? l->interval : io->len, bad,
+                     "hdr_fail");
+        return;
+    }
     if (l->pat_len) {
         l->verified++;
         if (!pattern_ok(l, io)) {
@@ -189,7 +209,10 @@ static void verify_done(struct iom_layer *l, struct iom_io *io)
 static int verify_queue(struct iom_engine *e, struct iom_io *io)
 {
     struct iom_layer *l = e->priv;
-    if (io->ddir == IOM_IO_WRITE && l->pat_len)
+    if (io->ddir == IOM_IO_WRITE && l->meta)
+        iom_verify_meta_fill(io->buf, io->len, (uint32_t)l->interval, io->offset, l->seed,
+                             l->thread, (uint16_t)l->generation++, io->start_ns);
+    else if (io->ddir == IOM_IO_WRITE && l->pat_len)
         iom_pattern_fill(l->pat, l->pat_len, io->buf, io->len);
     else if (io->ddir == IOM_IO_WRITE)
         iom_verify_fill(io->buf, io->len, io->offset, l->seed, l->generation++);

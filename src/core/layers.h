@@ -35,6 +35,8 @@ struct iom_layer {
      * reporting interval (0: the I/O), and verify_dump's file name (NULL: no dump) */
     const uint8_t *pat;
     uint32_t pat_len;
+    bool meta;                      /* verify=meta: fio's header blocks (core/verify.h) */
+    uint16_t thread;                /* their thread number */
     uint64_t interval;
     const char *dump_path;
 };

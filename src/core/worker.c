@@ -105,7 +105,7 @@ static void worker_fail(struct iom_worker *w, int err, const char *what, uint64_
 
 /* The device engine, under the inject layer, under the verify layer, as the job asks. */
 static void stack_engine(struct wctx *c, const struct iom_job *job, const struct iom_engine_ops *dev,
-                         const char *path)
+                         const char *path, unsigned thread)
 {
     const struct iom_engine_ops *ops = dev;
     void *priv = NULL;
@@ -123,6 +123,8 @@ static void stack_engine(struct wctx *c, const struct iom_job *job, const struct
         c->verify.pat = job->verify_pat; /* verify_pattern: the pattern, not the header */
         c->verify.pat_len = job->verify_pat_len;
         c->verify.interval = job->verify_interval;
+        c->verify.meta = job->verify_meta;
+        c->verify.thread = (uint16_t)(thread + 1);
         c->verify.dump_path = job->verify_dump ? path : NULL;
         c->verify.inner.priv = priv;
         iom_layer_make(&c->eng, &iom_layer_verify, ops, &c->verify);
@@ -183,7 +185,7 @@ static void worker_setup(struct iom_worker *w, struct wctx *c)
             return;
         }
     }
-    stack_engine(c, job, w->ops, w->target->path);
+    stack_engine(c, job, w->ops, w->target->path, w->target_idx * w->nr_threads + w->thread_idx);
     int rc = c->eng.ops->init(&c->eng, depth, w->target->fd, c->bufs, depth > 65535 ? 0 : depth,
                               max_bs);
     if (rc < 0) {
@@ -421,11 +423,13 @@ static void failed(struct iom_worker *w, struct wctx *c, struct iom_io *io)
     if (!non_fatal(job, IOM_ERRCLS_VERIFY, EILSEQ)) { /* the verify layer found a bad block */
         worker_fail(w, -EILSEQ, "verify", io->offset);
         const struct iom_verify_mismatch *m = &c->verify.first; /* this I/O's when first */
-        bool pat = io->verify_failed == IOM_VERIFY_BAD_PATTERN && c->verify.mismatches == 1;
+        bool pat = (io->verify_failed == IOM_VERIFY_BAD_PATTERN ||
+                    io->verify_failed == IOM_VERIFY_BAD_META) && c->verify.mismatches == 1;
         snprintf(w->errmsg, sizeof(w->errmsg), "%s: verify failed at byte %llu: %s",
                  w->target->path, (unsigned long long)(pat ? m->offset : io->offset),
                  iom_verify_result_name((enum iom_verify_result)io->verify_failed));
-        if (pat) /* fio: "got pattern 'xx', wanted 'yy'", "bad pattern block offset N" */
+        if (pat && io->verify_failed == IOM_VERIFY_BAD_PATTERN) /* fio: "got pattern 'xx', wanted
+                                                                  * 'yy'", "bad pattern block offset N" */
             snprintf(w->errmsg + strlen(w->errmsg), sizeof(w->errmsg) - strlen(w->errmsg),
                      " (got 0x%02x, wanted 0x%02x, byte %u of the interval)", m->got, m->wanted,
                      m->pattern_byte);

@@ -1,6 +1,7 @@
 /* fiojob.c - fio job files -> struct iom_job (see fiojob.h, docs/fio-jobs.md). */
 #include "workload/fiojob.h"
 #include "workload/fiojob_int.h"
+#include "workload/units.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -529,7 +530,9 @@ int iom_fio_parse_text(const char *text, const struct iom_fio_parse_opts *po,
         if (lx.sec[s].global)
             continue;
         struct iom_fio_job *fj = &out->jobs[out->nr_jobs];
+        iom_units_fio_kb_base(1024); /* sizes as fio reads them (units.h) */
         rc = build_job(out, &lx, s, po, fj, err, errlen);
+        iom_units_fio_kb_base(0);
         out->nr_jobs++; /* counted even on failure, so free() sees its targets */
         if (rc)
             goto out;

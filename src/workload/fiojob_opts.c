@@ -479,6 +479,8 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
             job->verify = false;
         else if (strcmp(v, "crc32c") == 0 || strcmp(v, "crc32c-intel") == 0)
             job->verify = true;
+        else if (strcmp(v, "meta") == 0) /* fio's header blocks (core/verify.h) */
+            job->verify = job->verify_meta = true;
         else if (strcmp(v, "pattern") == 0) /* with verify_pattern (core/layers.h) */
             job->verify = st->verify_nohdr = true;
         else {

@@ -213,6 +213,7 @@ struct iom_job {
                                     pattern, reads are compared with it; replaces the header */
     uint32_t verify_pat_len;     /* 0: none */
     uint64_t verify_interval;    /* verify_pattern: a mismatch is reported at its interval (0: bs) */
+    bool verify_meta;            /* fio's verify=meta blocks (core/verify.h) instead of iomark's */
     bool verify_dump;            /* write a failing interval's received and expected bytes to
                                     <file>.<offset>.received/.expected (fio verify_dump) */
 

@@ -88,6 +88,39 @@ static int check_sign(const char *s, const char **why)
     return 0;
 }
 
+static _Thread_local unsigned fio_kb_base; /* 0: iomark's binary rules */
+
+void iom_units_fio_kb_base(unsigned kb_base)
+{
+    fio_kb_base = kb_base;
+}
+
+/* fio's multiplier for a size suffix (parse.c __get_mult_bytes), 0 if unknown */
+static uint64_t fio_mult(const char *sfx)
+{
+    static const char pw[] = "kmgtp";
+    char c[8];
+    size_t n = strlen(sfx);
+    if (n >= sizeof(c))
+        return 0;
+    for (size_t i = 0; i <= n; i++)
+        c[i] = (char)tolower((unsigned char)sfx[i]);
+    if (!n || strcmp(c, "b") == 0)
+        return 1;
+    const char *p = strchr(pw, c[0]);
+    if (!p || !c[0])
+        return 0;
+    uint64_t base = fio_kb_base;
+    if (strcmp(c + 1, "ib") == 0) /* KiB...: the other base */
+        base = fio_kb_base == 1000 ? 1024 : 1000;
+    else if (c[1] && strcmp(c + 1, "b") != 0 && strcmp(c + 1, "i") != 0)
+        return 0;
+    uint64_t m = 1;
+    for (long k = 0; k <= p - pw; k++)
+        m *= base;
+    return m;
+}
+
 int iom_parse_size(const char *s, uint64_t *bytes, const char **why)
 {
     static const struct {
@@ -113,6 +146,16 @@ int iom_parse_size(const char *s, uint64_t *bytes, const char **why)
     if (ovf) {
         *why = "too large for a 64-bit count";
         return -ERANGE;
+    }
+    if (fio_kb_base) {
+        uint64_t m = fio_mult(end);
+        if (m)
+            return scale_exact(num, fd, m, bytes, why,
+                               "not a whole number of bytes; give whole bytes or a fraction "
+                               "that makes them, e.g. 1536 or 1.5K");
+        *why = "unknown size suffix; allowed (fio, kb_base=1024): none or B, K/KB, M/MB, G/GB, "
+               "T/TB, P/PB (binary), KiB, MiB, GiB, TiB, PiB (decimal, as fio 3.33 reads them)";
+        return -EINVAL;
     }
     for (size_t i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
         if (strcasecmp(end, sfx[i].suffix) == 0)

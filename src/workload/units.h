@@ -24,6 +24,16 @@
 int iom_parse_size(const char *s, uint64_t *bytes, const char **why);
 
 /*
+ * Switch iom_parse_size on the calling thread to fio's unit rules (fio 3.33
+ * parse.c __get_mult_bytes) while a job file is read: kb_base 1024 (fio's
+ * default) or 1000; 0 switches back to iomark's all-binary rules. With fio's
+ * rules K/KB, M/MB, ... are kb_base powers and KiB, MiB, ... the other base
+ * ("opposite units" at kb_base=1024: fio 3.33 reads bs=4KiB as 4000 bytes);
+ * Ki, Mi, ... (not fio's) read as K, M as fio's prefix match does.
+ */
+void iom_units_fio_kb_base(unsigned kb_base);
+
+/*
  * Duration in nanoseconds. A number with an optional unit: none or s =
  * seconds (fio's default for runtime), ns, us, ms, m (minutes), h, d. A
  * fraction is allowed when the result is a whole number of ns. "1d" =
