@@ -415,9 +415,11 @@ static void show_dir(FILE *f, const struct unit *u, int d, const struct grp *gr)
     char iops[32], bw[32], bwalt[32], io[32];
     iom_fio_num2str(s->ios * 1000 / run, 4, 0, "", iops, sizeof(iops));
     uint64_t bps = s->bytes * 1000 / run;
-    iom_fio_num2str(bps, 4, 1, "B/s", bw, sizeof(bw));
-    iom_fio_num2str(bps, 4, 0, "B/s", bwalt, sizeof(bwalt));
-    iom_fio_num2str(s->bytes, 4, 1, "B", io, sizeof(io));
+    /* fio stat.c show_ddir_status: kb_base=1000 puts the decimal units first */
+    int p2 = !(u->fj && u->fj->kb_base == 1000);
+    iom_fio_num2str(bps, 4, p2, "B/s", bw, sizeof(bw));
+    iom_fio_num2str(bps, 4, !p2, "B/s", bwalt, sizeof(bwalt));
+    iom_fio_num2str(s->bytes, 4, p2, "B", io, sizeof(io));
     static const char *const name[IOM_NDIR] = {"read", "write", "trim"}; /* fio's io_ddir_name */
     fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)\n", name[d], iops, bw, bwalt,
             io, (unsigned long long)ms_of(u->runtime_ns));
@@ -551,14 +553,18 @@ void iom_report_fio_text(FILE *f, const struct iom_fio_file *ff, struct iom_resu
             if (!gr.any[d])
                 continue;
             char agg[32], aggalt[32], mn[32], mnalt[32], mx[32], mxalt[32], io[32], ioalt[32];
-            iom_fio_num2str(gr.agg[d], 4, 1, "B/s", agg, sizeof(agg));
-            iom_fio_num2str(gr.agg[d], 4, 0, "B/s", aggalt, sizeof(aggalt));
-            iom_fio_num2str(gr.min_bw[d], 4, 1, "B/s", mn, sizeof(mn));
-            iom_fio_num2str(gr.min_bw[d], 4, 0, "B/s", mnalt, sizeof(mnalt));
-            iom_fio_num2str(gr.max_bw[d], 4, 1, "B/s", mx, sizeof(mx));
-            iom_fio_num2str(gr.max_bw[d], 4, 0, "B/s", mxalt, sizeof(mxalt));
-            iom_fio_num2str(gr.bytes[d], 4, 1, "B", io, sizeof(io));
-            iom_fio_num2str(gr.bytes[d], 4, 0, "B", ioalt, sizeof(ioalt));
+            int p2 = 1; /* fio stat.c show_group_stats: the group's kb_base */
+            for (uint32_t i = 0; i < n; i++)
+                if (us[i].groupid == g && us[i].fj && us[i].fj->kb_base == 1000)
+                    p2 = 0;
+            iom_fio_num2str(gr.agg[d], 4, p2, "B/s", agg, sizeof(agg));
+            iom_fio_num2str(gr.agg[d], 4, !p2, "B/s", aggalt, sizeof(aggalt));
+            iom_fio_num2str(gr.min_bw[d], 4, p2, "B/s", mn, sizeof(mn));
+            iom_fio_num2str(gr.min_bw[d], 4, !p2, "B/s", mnalt, sizeof(mnalt));
+            iom_fio_num2str(gr.max_bw[d], 4, p2, "B/s", mx, sizeof(mx));
+            iom_fio_num2str(gr.max_bw[d], 4, !p2, "B/s", mxalt, sizeof(mxalt));
+            iom_fio_num2str(gr.bytes[d], 4, p2, "B", io, sizeof(io));
+            iom_fio_num2str(gr.bytes[d], 4, !p2, "B", ioalt, sizeof(ioalt));
             fprintf(f, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%llu-%llumsec\n",
                     d == 2 ? "   TRIM" : d ? "  WRITE" : "   READ", agg, aggalt, mn, mx, mnalt, mxalt, io, ioalt,
                     (unsigned long long)gr.min_run_ms[d], (unsigned long long)gr.max_run_ms[d]);

@@ -530,9 +530,21 @@ int iom_fio_parse_text(const char *text, const struct iom_fio_parse_opts *po,
         if (lx.sec[s].global)
             continue;
         struct iom_fio_job *fj = &out->jobs[out->nr_jobs];
-        iom_units_fio_kb_base(1024); /* sizes as fio reads them (units.h) */
+        /* fio's kb_base applies to every size of the job wherever it stands (fio parses
+         * it first: options.c "kb_base" has .prio = 1): [global]s before, the section,
+         * then the command line */
+        unsigned kb = 1024;
+        for (uint32_t t = 0; t <= s; t++)
+            for (uint32_t k = 0; (t == s || lx.sec[t].global) && lx.kv && k < lx.sec[t].nr; k++)
+                if (strcmp(lx.kv[lx.sec[t].first + k].name, "kb_base") == 0)
+                    kb = strcmp(lx.kv[lx.sec[t].first + k].value, "1000") == 0 ? 1000 : 1024;
+        for (uint32_t k = 0; po && k < po->nr_overrides; k++)
+            if (strcmp(po->overrides[k].name, "kb_base") == 0)
+                kb = strcmp(po->overrides[k].value, "1000") == 0 ? 1000 : 1024;
+        iom_units_fio_kb_base(kb); /* sizes as fio reads them (units.h) */
         rc = build_job(out, &lx, s, po, fj, err, errlen);
         iom_units_fio_kb_base(0);
+        fj->kb_base = kb;
         out->nr_jobs++; /* counted even on failure, so free() sees its targets */
         if (rc)
             goto out;

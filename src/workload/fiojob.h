@@ -48,6 +48,8 @@ struct iom_fio_job {
     char jobname[IOM_NAME_LEN];  /* the [section] name or name= */
     uint32_t line;               /* line of the [section] header */
     uint32_t groupid;            /* fio's reporting group (0, 1, ...) */
+    unsigned kb_base;            /* fio's kb_base: 1024 (default) or 1000 (sizes read and the
+                                    normal report's units decimal first) */
     uint32_t step;               /* run step; jobs of one step run at the same time */
     bool group_reporting;        /* report the group as one merged job */
     bool time_based;

@@ -340,12 +340,10 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         bool b;
         return fio_bool(kv, &b, err, errlen);
     }
-    if (strcmp(n, "kb_base") == 0) {
-        if (strcmp(v, "1024") != 0) {
-            snprintf(err, errlen, "%s: kb_base=%s (iomark reads sizes with kb_base=1024, fio's "
-                     "default)", where, v);
-            return -ENOENT;
-        }
+    if (strcmp(n, "kb_base") == 0) { /* read before the job's sizes (fiojob.c) */
+        if (strcmp(v, "1024") != 0 && strcmp(v, "1000") != 0)
+            return fail(err, errlen, "%s: kb_base=%s: allowed 1024 (fio's default) or 1000",
+                        where, v);
         return 0;
     }
     if (strcmp(n, "number_ios") == 0) {
