@@ -52,7 +52,7 @@ static double busy_pct(const struct iom_result *r)
 static double iops_per_cpu(const struct iom_result *r)
 {
     double busy = busy_pct(r), secs = (double)r->measured_ns / 1e9;
-    double ios = (double)(r->total[0].ios + r->total[1].ios);
+    double ios = (double)(r->total[0].ios + r->total[1].ios + r->total[2].ios);
     return busy > 0 && secs > 0 ? ios / secs / busy : NAN;
 }
 

@@ -143,6 +143,17 @@ print(iops[0]["mean"], fj, iops[1]["mean"], ft, iops[2]["mean"], ij)
 sys.exit(0 if ok else 1)
 PY
 
+# --repeat: a trim summary over the runs (mean of the runs' own trim IOPS)
+expect_status 0 "--repeat 2 of a randtrim" -- "$IOMARK" run --repeat 2 --rw=randtrim --bs=64k --size=4m --io_size=1m --ioengine=psync --output-format=json --output=$WORK/rp.json --quiet $WORK/rp.dat
+$PY - $WORK/rp.json <<'PY' && pass "repeat: summary.trim = the runs' trim IOPS" || fail "repeat summary: $(head -c 400 $WORK/rp.json)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = [r["total"]["trim"]["iops"] for r in d["runs"]]
+s = d["summary"]["trim"]["iops"]
+ok = s["n"] == 2 and abs(s["mean"] - sum(v) / 2) <= 1e-9 * s["mean"] and all(r["total"]["trim"]["ios"] == 16 for r in d["runs"])
+sys.exit(0 if ok else 1)
+PY
+
 # ---- a file: the range punched (zeros), the size kept; counts as fio's falloc engine ----
 F=$WORK/data.bin
 $PY -c "open('$F','wb').write(b'\xab' * (4 << 20))"
