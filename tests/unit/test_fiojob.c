@@ -650,7 +650,15 @@ static void test_syntax(void)
     if (f.nr_jobs == 1)
         CHECK_U64(f.jobs[0].job.io_limit_bytes, 10 * 4096);
     iom_fio_file_free(&f);
-    expect_refused("[a]\nkb_base=1000\n", NULL, "line 2", "kb_base=1000");
+    /* kb_base=1000 (fio parse.c __get_mult_bytes): 4k = 4 x 1000 bytes, 1MiB = 2^20,
+     * wherever kb_base stands in the section */
+    CHECK(parse("[a]\nfilename=/tmp/x\nbs=4k\nsize=1MiB\nkb_base=1000\n", NULL, &f, err) == 0);
+    if (f.nr_jobs == 1) {
+        CHECK_U64(f.jobs[0].job.bs_bytes, 4000);
+        CHECK_U64(f.jobs[0].kb_base, 1000);
+    }
+    iom_fio_file_free(&f);
+    expect_refused("[a]\nkb_base=1001\n", NULL, "line 2", "kb_base=1001");
 }
 
 int main(void)
