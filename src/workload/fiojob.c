@@ -264,10 +264,10 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     if (f->nr_refused)
         return 0; /* the caller lists every refused option of the file at once */
     if (job->verify_pat_len && !st.verify_nohdr)
-        return fail(err, errlen, "[%s]: verify_pattern without verify=pattern: fio 3.33 then "
-                    "writes its verify header (magic 0xacca, verify.c __fill_hdr) before the "
-                    "pattern, which iomark does not; add verify=pattern (the pattern alone, "
-                    "fio's check without a header)", st.jobname);
+        return fail(err, errlen, "[%s]: line %u: verify_pattern without verify=pattern: fio 3.33 "
+                    "then puts the pattern after its verify header, which iomark does not; add "
+                    "verify=pattern (the pattern alone, fio's check without a header)",
+                    st.jobname, st.verify_pat_line);
     /* "job options": the section's own, then the command line's, replacing an
      * option of the same name (what took effect); skipped ones are not here */
     for (uint32_t k = 0; k < sec->nr && fj->nr_opts < IOM_FIO_MAX_OPTS; k++)

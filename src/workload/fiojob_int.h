@@ -83,6 +83,7 @@ struct state {
     bool randrepeat, seed_given;
     bool norandommap, invalidate, do_verify;
     bool verify_nohdr;           /* verify=pattern (fio VERIFY_PATTERN_NO_HDR) */
+    unsigned verify_pat_line;    /* the line of verify_pattern (0: none) */
     uint32_t loops;
     uint32_t size_pct, offset_pct;  /* size=N% / offset=N% of the file */
     uint64_t rw_skip;               /* rw=read:<nr> */

@@ -406,6 +406,7 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
                         "bytes: 0xHEX, \"text\", a number or 'file' (no %%o formats)", where, v);
         job->verify_pat_len = (uint32_t)np;
         job->verify = true;
+        st->verify_pat_line = kv->line;
         return 0;
     }
     if (strcmp(n, "verify_interval") == 0) {
