@@ -257,6 +257,10 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
         job->nr_bssplit = st.nr_trim_bssplit;
         memcpy(job->bssplit, st.trim_bssplit, sizeof(job->bssplit));
     }
+    if (iom_job_trims(job)) { /* writes' own sizes do not apply: a trimwrite writes its trim's block */
+        job->wbs_bytes = 0;
+        job->nr_wbssplit = 0;
+    }
     if (f->nr_refused)
         return 0; /* the caller lists every refused option of the file at once */
     if (job->verify_pat_len && !st.verify_nohdr)

@@ -199,6 +199,15 @@ fio $WORK/bs3.fio --output-format=json --output=$WORK/bs3_fio.json
 a=$(field $WORK/bs3.json jobs 0 trim total_ios); b=$(field $WORK/bs3_fio.json jobs 0 trim total_ios)
 [ "$a" = $(((1 << 20) / 16384)) ] && [ "$b" = "$a" ] && pass "bs third value: $a trims of 16 KiB, fio $b" || fail "bs third value: iomark $a fio $b"
 
+# bssplit's third value: the trims' own mix (16k and 32k here); with norandommap no
+# block is cut, so every trim is 16 or 32 KiB: bytes between 16k and 32k per trim, in 16k steps
+printf '[b]\nfilename=%s\nrw=randtrim\nbssplit=4k/100,8k/100,16k/50:32k/50\nnorandommap=1\nsize=16m\nio_size=2m\nioengine=psync\n' "$D" >$WORK/bss3.fio
+expect_status 0 "bssplit third value: parse" -- "$IOMARK" run $WORK/bss3.fio --parse-only
+grep -q ' bssplit=16384/50:32768/50 ' $WORK/out && ! grep -q 'bssplit_write' $WORK/out && pass "trims take bssplit's third list" || fail "parse: $(cat $WORK/out)"
+expect_status 0 "bssplit third value: run" -- "$IOMARK" run $WORK/bss3.fio --output-format=json --output=$WORK/bss3.json
+n=$(field $WORK/bss3.json jobs 0 trim total_ios); b=$(field $WORK/bss3.json jobs 0 trim io_bytes)
+[ "$n" -gt 0 ] && [ $((b % 16384)) = 0 ] && [ "$b" -ge $((n * 16384)) ] && [ "$b" -le $((n * 32768)) ] && pass "$n trims of 16 or 32 KiB ($b bytes)" || fail "bssplit trims: $n trims, $b bytes"
+
 # ---- refusals: no discard; verify with trims; nothing written ----
 $PY -c "open('$SHM/nod.img','wb').write(b'\xcd' * (8 << 20))"
 new_loop $SHM/nod.img; N=$LOOP_DEV
