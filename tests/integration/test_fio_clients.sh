@@ -247,7 +247,7 @@ JOB
 "$IOMARK" run all.fio --quiet --output-format=json+ --output=all.json 2>err.txt &&
   [ -s all_bw.1.log ] && [ -s all_clat.1.log ] && pass "every option of issue 18 runs without --ignore-unknown" ||
   fail "all.fio: $(head -c 300 err.txt)"
-printf 'error_dump=1\n' >>all.fio
+printf 'cgroup=iomarktest\n' >>all.fio
 "$IOMARK" run all.fio --quiet --ignore-unknown --output-format=json --output=skip.json --exec_prerun=x 2>err.txt ||
   fail "skip run: $(head -c 300 err.txt)"
 $PY - skip.json <<'PY' && pass "skipped options only under iomark.ignored_options" || fail "skipped options"
@@ -256,8 +256,8 @@ d = json.load(open(sys.argv[1]))
 opts = dict(d["global options"]); opts.update(d["jobs"][0]["job options"])
 ig = " ".join(d["iomark"]["ignored_options"])
 print(opts.keys(), ig)
-sys.exit(0 if "error_dump" not in opts and "exec_prerun" not in opts
-         and "error_dump" in ig and "exec_prerun" in ig and "percentile_list" in opts else 1)
+sys.exit(0 if "cgroup" not in opts and "exec_prerun" not in opts
+         and "cgroup" in ig and "exec_prerun" in ig and "percentile_list" in opts else 1)
 PY
 
 # 6. the job file fio-plot's bench_fio writes runs as it is; its logs land where bench_fio
