@@ -99,11 +99,11 @@ void iom_units_fio_kb_base(unsigned kb_base)
 static uint64_t fio_mult(const char *sfx)
 {
     static const char pw[] = "kmgtp";
-    char c[8];
-    size_t n = strlen(sfx);
+    char c[8] = {0};
+    size_t n = strnlen(sfx, sizeof(c));
     if (n >= sizeof(c))
         return 0;
-    for (size_t i = 0; i <= n; i++)
+    for (size_t i = 0; i < n; i++) /* c stays NUL-terminated: n < sizeof(c) */
         c[i] = (char)tolower((unsigned char)sfx[i]);
     if (!n || strcmp(c, "b") == 0)
         return 1;
