@@ -11,6 +11,7 @@
 # - iomark diskspd under mpirun: the DiskSpd report's total = the sum of the
 #   ranks' rows, and iomark compare reads it;
 # - iomark sweep under mpirun: every point's total = the sum of its ranks';
+# - two ranks on one new file (no %r): created once, used by both;
 # - SIGINT to mpirun: rank 0 still writes a document, marked interrupted,
 #   whose total is the sum of the ranks'.
 # Skips (77) when mpirun is absent or iomark was built without MPI.
@@ -131,6 +132,21 @@ for p in pts:
     print("sweep point QD%d: ranks %s, total %d" % (p["iodepth"], t, r["total"]["total"]["ios"]))
     assert len(t) == 2 and sum(t) == r["total"]["total"]["ios"] > 0
     assert "rank 1 host" in r["targets"][1]["path"]
+PY
+
+# two ranks, one path without %r, a file that does not exist yet: the first
+# rank on the host creates it, the other opens it (both creating it raced
+# and failed with "File exists", leaving the file behind)
+timeout 120 $MPIRUN -np 2 "$IOMARK" run --rw=randread --bs=4k --runtime=1s --size=16m --quiet \
+    --output-format=json --output="$D/shared.json" "$D/shared.dat" 2>"$D/shared.err" ||
+    { cat "$D/shared.err"; fail "two ranks on one new file"; }
+[ "$(stat -c %s "$D/shared.dat")" = 16777216 ] || fail "shared file size"
+python3 - "$D/shared.json" <<'PY' || exit 1
+import json, sys
+doc = json.load(open(sys.argv[1]))
+t = [r["total"]["ios"] for r in doc["mpi"]["per_rank"]]
+print("one new file, two ranks:", doc["status"], t, doc["total"]["total"]["ios"])
+assert doc["status"] == "ok" and len(t) == 2 and min(t) > 0 and sum(t) == doc["total"]["total"]["ios"]
 PY
 
 # SIGINT to mpirun (Ctrl-C): an interrupted document from rank 0.
