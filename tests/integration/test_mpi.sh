@@ -92,12 +92,12 @@ h=$(hostname -s)
 [ -f "$D/h.${h%%.*}.2.0" ] && [ -f "$D/h.${h%%.*}.2.1" ] || fail "no files h.$h.2.0 and h.$h.2.1: $(ls "$D")"
 
 # different workloads on the ranks (rank 1 asks for 8K blocks): refused on all
-# ranks, exit 2, rank 0's message names rank 1
+# ranks, exit 2, rank 0's message names rank 1 and the differing field with both values
 out=$(timeout 60 $MPIRUN -np 2 sh -c '"$0" run --rw=randread --bs=$((4 << OMPI_COMM_WORLD_RANK))k \
     --runtime=1s --size=1m --quiet "$1/w.%r"; echo $? >"$1/wrc.$OMPI_COMM_WORLD_RANK"' \
     "$IOMARK" "$D" 2>&1)
 for r in 0 1; do [ "$(cat "$D/wrc.$r")" = 2 ] || fail "rank $r: exit $(cat "$D/wrc.$r") for a mismatched workload"; done
-echo "$out" | grep -q "rank 1 on .* was given another workload than rank 0's" || fail "mismatch message: $out"
+echo "$out" | grep -q "rank 1 on .* was given another workload than rank 0.s (bs_bytes: 8192 here, 4096 on rank 0)" || fail "mismatch message: $out"
 [ ! -e "$D/w.0" ] && [ ! -e "$D/w.1" ] || fail "files created for a refused job"
 
 # iomark diskspd, 2 ranks: the "total:" row of Total IO = the sum of the rank rows
