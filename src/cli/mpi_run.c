@@ -110,17 +110,29 @@ int iom_cli_mpi_begin(const char *cmd, struct iom_job *job, const struct iom_run
         double s = iom_cli_job_seconds(job);
         iom_cli_progress_plan(cmd, &ro, nr_steps, s < 0 ? -1 : s * nr_steps, false);
     }
-    status = iom_cli_prepare(cmd, job, &ro, targets);
-    prepared = !status;
-    /* every rank ready, or none starts: the first failing rank's reason */
-    if (iom_mpi_agree(status, iom_cli_last_error[0] ? iom_cli_last_error : "failed", &bad, host,
-                      why, sizeof(why))) {
-        if (prepared)
-            iom_cli_close(targets, job->nr_targets, !job->keep);
-        if (rank == 0)
-            emit_refusal(cmd, &ro, bad, host, why);
-        iom_mpi_finalize();
-        return status ? status : IOM_EXIT_FAIL;
+    /* Ranks that share a path (no %r or %h in it) share the file on each
+     * host: the host's first rank creates it, then the others check again,
+     * find it made and open it (two rounds; one when every rank has its own). */
+    bool first = *patterned || iom_mpi_first_on_host();
+    for (int round = 0; round < (*patterned ? 1 : 2); round++) {
+        status = 0;
+        if (first == (round == 0)) {
+            if (round == 1)
+                status = iom_cli_check(cmd, job, &ro, targets);
+            if (!status)
+                status = iom_cli_prepare(cmd, job, &ro, targets);
+            prepared = !status;
+        }
+        /* every rank ready, or none starts: the first failing rank's reason */
+        if (iom_mpi_agree(status, iom_cli_last_error[0] ? iom_cli_last_error : "failed", &bad,
+                          host, why, sizeof(why))) {
+            if (prepared)
+                iom_cli_close(targets, job->nr_targets, !job->keep);
+            if (rank == 0)
+                emit_refusal(cmd, &ro, bad, host, why);
+            iom_mpi_finalize();
+            return status ? status : IOM_EXIT_FAIL;
+        }
     }
     return 0;
 }

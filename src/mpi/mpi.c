@@ -123,48 +123,6 @@ int iom_mpi_expand_targets(struct iom_job *job, bool *patterned, char *why, size
     return 0;
 }
 
-/* 64-bit FNV-1a (Fowler, Noll, Vo; the offset basis and prime of
- * http://www.isthe.com/chongo/tech/comp/fnv/). */
-static uint64_t fnv1a(uint64_t h, const char *s)
-{
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= UINT64_C(1099511628211);
-    }
-    return h;
-}
-
-int iom_mpi_check_same(const struct iom_job *job, const char *extra, char *why, size_t whylen)
-{
-    uint64_t hv = fnv1a(UINT64_C(14695981039346656037), IOMARK_VERSION);
-    uint64_t hw = UINT64_C(14695981039346656037);
-    cJSON *spec = job ? iom_json_spec(job) : NULL;
-    char *txt = spec ? cJSON_PrintUnformatted(spec) : NULL;
-    cJSON_Delete(spec);
-    if (txt) {
-        hw = fnv1a(hw, txt);
-        free(txt);
-    }
-    if (extra)
-        hw = fnv1a(hw, extra);
-    uint64_t root[2] = {hv, hw};
-    MPI_Bcast(root, 2, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-    int mine = hv != root[0] ? 1 : hw != root[1] ? 2 : 0;
-    int bad[2] = {mine ? g_rank : INT_MAX, 0}, first = INT_MAX;
-    MPI_Allreduce(&bad[0], &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (first == INT_MAX)
-        return 0;
-    /* the differing rank tells what differs */
-    char msg[300] = "";
-    if (g_rank == first)
-        snprintf(msg, sizeof(msg), "rank %d on %s %s rank 0's (iomark %s here)", g_rank, g_host,
-                 mine == 1 ? "runs another iomark version than" : "was given another workload than",
-                 IOMARK_VERSION);
-    MPI_Bcast(msg, sizeof(msg), MPI_CHAR, first, MPI_COMM_WORLD);
-    snprintf(why, whylen, "%s; every rank must run the same iomark with the same options", msg);
-    return -EPROTO;
-}
-
 int iom_mpi_agree(int local_rc, const char *local_why, int *bad_rank, char *bad_host, char *why,
                   size_t whylen)
 {

@@ -78,6 +78,13 @@ int iom_mpi_expand_targets(struct iom_job *job, bool *patterned, char *why, size
 int iom_mpi_check_same(const struct iom_job *job, const char *extra, char *why, size_t whylen);
 
 /*
+ * Whether this rank is the lowest-numbered rank on its host (the ranks that
+ * share a memory domain, MPI_COMM_TYPE_SHARED). Collective: every rank calls
+ * it. Falls back to "rank 0" if MPI cannot split the ranks. Never fails.
+ */
+bool iom_mpi_first_on_host(void);
+
+/*
  * Agree on a status before going on. Collective. local_rc is this rank's
  * status (0 ok) and local_why its reason ("" if none). Returns 0 when every
  * rank is ok; otherwise the status of the lowest failing rank, whose rank,
