@@ -12,6 +12,7 @@
 #   ranks' rows, and iomark compare reads it;
 # - iomark sweep under mpirun: every point's total = the sum of its ranks';
 # - two ranks on one new file (no %r): created once, used by both;
+# - sparse files under mpirun: each rank's warning is one line, one prefix;
 # - SIGINT to mpirun: rank 0 still writes a document, marked interrupted,
 #   whose total is the sum of the ranks'.
 # Skips (77) when mpirun is absent or iomark was built without MPI.
@@ -84,6 +85,18 @@ rc=$?
 [ $rc != 0 ] || fail "a target with %q was accepted"
 echo "$out" | grep -q "x.%q: %q is not a pattern" || fail "bad pattern message: $out"
 [ ! -e "$D/x.%q" ] || fail "a file was created for a refused target"
+
+# a sparse file on each rank: each rank's warning is one whole line with one
+# "iomark run:" prefix (the ranks share stderr; a line written in pieces
+# interleaves as "iomark run: iomark run: warning: ...")
+truncate -s 4m "$D/sp.0" "$D/sp.1"
+timeout 60 $MPIRUN -np 2 "$IOMARK" run --rw=randread --runtime=100ms --quiet "$D/sp.%r" \
+    >/dev/null 2>"$D/sp.err" || fail "run on sparse files failed: $(cat "$D/sp.err")"
+for r in 0 1; do
+    grep -qx "iomark run: warning: $D/sp.$r is sparse; unwritten regions read back as zeros without device I/O and look fast" \
+        "$D/sp.err" || fail "rank $r: sparse warning: $(cat "$D/sp.err")"
+done
+! grep -q "iomark run: .*iomark run:" "$D/sp.err" || fail "doubled prefix: $(cat "$D/sp.err")"
 
 # %h, %n and %r in one name: one file per rank, named by host, ranks, rank
 timeout 60 $MPIRUN -np 2 "$IOMARK" run --rw=read --runtime=200ms --size=1m --quiet \
