@@ -30,6 +30,12 @@ int iom_cli_signal_exit(int sig);
 
 /* Print "iomark CMD: MSG" on stderr; MSG is also kept in iom_cli_last_error. */
 void iom_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Print one formatted line (FMT ends it with "\n") on stderr with a single
+ * write(2), so that lines of ranks sharing stderr under mpirun do not
+ * interleave; longer than 1199 bytes is cut (still ending in "\n").
+ * Errors writing are ignored. */
+void iom_cli_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern char iom_cli_last_error[512];
 
 /* Progress-line hook: the runner's figures of the last second (src/cli/progress.c). */

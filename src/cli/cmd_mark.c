@@ -459,7 +459,31 @@ static int stop_agreed(const struct mark_mpi *mm)
 static int mpi_check(void *arg, struct iom_job *job)
 {
     struct mark_ctx *x = arg;
-    char *t = strdup(job->targets[0]);
+    /* a %r/%h target that names a folder on some rank (checked after the
+     * expansion): every rank's must be a folder, holding its own
+     * iomark-test.RANK.dat; a rank whose folder is missing is named */
+    struct stat st;
+    const char *t0 = job->targets[0];
+    bool dir = stat(t0, &st) == 0 && S_ISDIR(st.st_mode);
+    int bad = 0;
+    char host[64], why[16];
+    bool any_dir = iom_mpi_agree(dir, "folder", &bad, host, why, sizeof(why)) != 0;
+    char *t;
+    if (dir) {
+        size_t n = strlen(t0) + sizeof(DEFAULT_FILE_MPI) + 24;
+        if (!(t = malloc(n)))
+            return IOM_EXIT_FAIL;
+        snprintf(t, n, "%s/iomark-test.%d.dat", t0, iom_mpi_rank());
+        free(job->targets[0]);
+        job->targets[0] = t;
+        t = strdup(t);
+    } else if (any_dir) {
+        iom_cli_error("mark", "target %s: folder does not exist (rank %d's target is a folder)",
+                      t0, bad);
+        return IOM_EXIT_USAGE;
+    } else {
+        t = strdup(t0);
+    }
     if (!t)
         return IOM_EXIT_FAIL;
     free(x->base->targets[0]);

@@ -46,14 +46,37 @@ void iom_cli_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     iom_cli_progress_clear();
-    fprintf(stderr, "iomark %s: ", cmd);
+    char msg[1024];
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    iom_cli_line("iomark %s: %s\n", cmd, msg);
+    snprintf(iom_cli_last_error, sizeof(iom_cli_last_error), "%s", msg);
+}
+
+void iom_cli_line(const char *fmt, ...)
+{
+    /* one write: under mpirun the ranks share stderr, and pieces of
+     * lines written apart interleave ("iomark x: iomark x: ...") */
+    char line[1200];
+    va_list ap;
     va_start(ap, fmt);
-    vsnprintf(iom_cli_last_error, sizeof(iom_cli_last_error), fmt, ap);
+    int n = vsnprintf(line, sizeof(line), fmt, ap);
     va_end(ap);
+    if (n < 0)
+        return;
+    size_t len = (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1;
+    if ((size_t)n >= sizeof(line))
+        line[len - 1] = '\n';
+    fflush(stderr);
+    for (size_t off = 0; off < len;) {
+        ssize_t w = write(STDERR_FILENO, line + off, len - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        off += (size_t)w;
+    }
 }
 
 static int check_output_path(const char *cmd, const char *path)
@@ -147,8 +170,7 @@ int iom_cli_check(const char *cmd, const struct iom_job *job, const struct iom_r
             return IOM_EXIT_USAGE;
         }
         if (targets[i].sparse && !iom_job_writes(job))
-            fprintf(stderr,
-                    "iomark %s: warning: %s is sparse; unwritten regions read back as zeros "
+            iom_cli_line("iomark %s: warning: %s is sparse; unwritten regions read back as zeros "
                     "without device I/O and look fast\n",
                     cmd, job->targets[i]);
     }

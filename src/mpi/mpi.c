@@ -81,8 +81,12 @@ static int expand_one(const char *in, char **out, bool *patterned, char *why, si
             case 'n': snprintf(add, sizeof(add), "%d", g_size); break;
             case '%': snprintf(add, sizeof(add), "%%"); break;
             default:
-                snprintf(why, whylen, "target %s: %%%c is not a pattern; allowed: %%r (rank), "
-                         "%%h (host), %%n (ranks), %%%% (a %%)", in, p[1] ? p[1] : ' ');
+                if (!p[1])
+                    snprintf(why, whylen, "target %s: a %% at the end is not a pattern; allowed: "
+                             "%%r (rank), %%h (host), %%n (ranks), %%%% (a %%)", in);
+                else
+                    snprintf(why, whylen, "target %s: %%%c is not a pattern; allowed: %%r "
+                             "(rank), %%h (host), %%n (ranks), %%%% (a %%)", in, p[1]);
                 free(o);
                 return -EINVAL;
             }

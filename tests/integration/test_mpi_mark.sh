@@ -14,6 +14,10 @@
 # - ranks given different marks (--runs) are refused on all ranks, exit 2;
 # - a rank whose folder does not exist: every rank exits non-zero, rank 0
 #   names rank 1 and its host, and the other rank's file is removed.
+# - a %r target naming folders: each rank's iomark-test.RANK.dat in its own
+#   folder; with rank 1's folder missing rank 1 is named (exit 2 on rank 1,
+#   1 on rank 0), one "iomark mark:" prefix per line, nothing created;
+# - a target ending in a lone %: one clear line, exit 2.
 # - Ctrl-C on mpirun: an interrupted document from rank 0 whose finished
 #   runs are each the sum of the ranks'.
 # Skips (77) when mpirun is absent or iomark was built without MPI.
@@ -99,6 +103,45 @@ assert doc["mpi"]["failed_rank"] == 1 and doc["mpi"]["failed_host"] == sys.argv[
 assert "d1" in doc["error"], doc["error"]
 PY
 [ ! -e "$D/d0/x.dat" ] || fail "rank 0 created its file though rank 1 failed its check"
+
+# a %r folder (f0, f1 exist): each rank's own iomark-test.RANK.dat in its
+# folder (kept with --keep to see which files were used), every rank exit 0
+mkdir "$D/f0" "$D/f1"
+timeout 300 $MPIRUN -np 2 sh -c '"$0" mark --profile=peak --runs=1 --prepare=0 --pause=0 \
+    --runtime=200ms --size=1m --quiet --keep --output-format=json --output="$1/fold.json" "$1/f%r" \
+    2>"$1/fold.err.$OMPI_COMM_WORLD_RANK"; echo $? >"$1/foldrc.$OMPI_COMM_WORLD_RANK"' "$IOMARK" "$D"
+for r in 0 1; do
+    [ "$(cat "$D/foldrc.$r")" = 0 ] || fail "%r folder: rank $r exit $(cat "$D/foldrc.$r"): $(cat "$D/fold.err.$r")"
+    [ "$(ls "$D/f$r")" = "iomark-test.$r.dat" ] || fail "%r folder: rank $r used: $(ls "$D/f$r")"
+    [ "$(stat -c %s "$D/f$r/iomark-test.$r.dat")" = 1048576 ] || fail "rank $r: file size"
+done
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["status"] == "ok", d' \
+    "$D/fold.json" || fail "%r folder: the document is not ok"
+# only f0 exists: rank 1 (whose folder is missing) refuses with exit 2 and is
+# the rank named, once per line (no doubled "iomark mark: " prefix); rank 0
+# exits 1; nothing is created in f0
+rm -rf "$D/f1" "$D/f0/iomark-test.0.dat"
+timeout 60 $MPIRUN -np 2 sh -c '"$0" mark --runs=1 --prepare=0 --pause=0 --runtime=200ms \
+    --size=1m --quiet --output-format=json --output="$1/f1.json" "$1/f%r"; \
+    echo $? >"$1/f1rc.$OMPI_COMM_WORLD_RANK"' "$IOMARK" "$D" 2>"$D/f1.err"
+[ "$(cat "$D/f1rc.0")" = 1 ] && [ "$(cat "$D/f1rc.1")" = 2 ] ||
+    fail "missing %r folder: exits $(cat "$D/f1rc.0") $(cat "$D/f1rc.1"), expected 1 (rank 0) 2 (rank 1)"
+grep -q "^iomark mark: rank 1 on .*: target $D/f1: folder does not exist" "$D/f1.err" ||
+    fail "missing %r folder: rank 1 not named: $(cat "$D/f1.err")"
+! grep -q "iomark mark: .*iomark mark:" "$D/f1.err" || fail "doubled prefix: $(cat "$D/f1.err")"
+! grep -q "rank 0 on" "$D/f1.err" || fail "rank 0 named: $(cat "$D/f1.err")"
+python3 - "$D/f1.json" <<'PY' || exit 1
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["status"] == "error" and doc["mpi"]["failed_rank"] == 1, doc
+PY
+[ -z "$(ls "$D/f0")" ] || fail "rank 0 created $(ls "$D/f0") though rank 1's folder is missing"
+
+# a target ending in a lone %: one line, one prefix, exit 2
+timeout 60 $MPIRUN -np 2 "$IOMARK" mark --runs=1 --prepare=0 --pause=0 --runtime=200ms --size=1m \
+    "$D/p%" 2>"$D/pct.err" && fail "a target ending in % was accepted"
+grep -qx "iomark mark: target $D/p%: a % at the end is not a pattern; allowed: %r (rank), %h (host), %n (ranks), %% (a %)" \
+    "$D/pct.err" || fail "lone %: $(cat "$D/pct.err")"
 
 # Ctrl-C on mpirun part-way (Open MPI sends the ranks SIGTERM 10 s later, as
 # set above): rank 0 writes the partial table, marked interrupted, and every
