@@ -25,6 +25,9 @@
 #else
 #define buf_free free
 #endif
+#ifndef EDQUOT /* mingw's errno.h has no quota error */
+#define EDQUOT ENOSPC
+#endif
 
 #define DRAIN_TIMEOUT_NS UINT64_C(10000000000) /* give in-flight I/O 10 s at the end */
 #define POLL_NS UINT64_C(50000000)             /* notice a phase change within 50 ms */
