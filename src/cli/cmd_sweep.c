@@ -30,6 +30,7 @@ struct point {
     int knee;                    /* first point of the flat part */
     int knee_base;               /* the best point before it */
     struct iom_result *r;
+    struct iom_mpi_info *mpi;    /* under mpirun: the point's ranks and hosts (docs/mpi.md) */
 };
 
 static void usage(FILE *f)
@@ -161,7 +162,12 @@ static cJSON *sweep_json(const struct iom_job *job, struct point *pts, unsigned 
         cJSON_AddItemToObject(o, "cpu_pct", num(p->cpu_pct));
         cJSON_AddBoolToObject(o, "knee", p->knee);
         cJSON_AddBoolToObject(o, "knee_base", p->knee_base);
-        cJSON_AddItemToObject(o, "result", iom_report_json(p->r));
+        cJSON *res = iom_report_json(p->r);
+#ifdef IOMARK_HAVE_MPI
+        if (res && p->mpi)
+            iom_mpi_report_json(res, p->mpi);
+#endif
+        cJSON_AddItemToObject(o, "result", res);
         cJSON_AddItemToArray(a, o);
     }
     (void)done;
@@ -189,6 +195,15 @@ static void sweep_text(FILE *f, const struct iom_job *job, struct point *pts, un
                     pts[dropped].threads, pts[dropped].iodepth, job->targets[pts[dropped].target]);
         fputc('\n', f);
     }
+#ifdef IOMARK_HAVE_MPI
+    for (unsigned i = 0; i < np; i++)
+        if (pts[i].mpi) { /* every point is one shared window of all ranks */
+            fprintf(f, "MPI: every point is the merged I/O of %d ranks in one window (per-rank "
+                       "and per-host figures: --output-format=json, each point's result.mpi)\n",
+                    pts[i].mpi->nr_ranks);
+            break;
+        }
+#endif
     for (uint32_t t = 0; t < job->nr_targets; t++) {
         bool complete = true; /* every planned point of this target measured */
         fprintf(f, "\ntarget %s\n", job->targets[t]);
@@ -384,7 +399,7 @@ int iom_cmd_sweep(int argc, char **argv)
             struct iom_mpi_info *info = NULL;
             rc = iom_cli_mpi_step(CMD, &one, &targets[p->target], 1, &hooks, patterned, &p->r,
                                   &info, &stop_sig);
-            iom_mpi_info_free(info);
+            p->mpi = info;
             if (p->r && stop_sig && !p->r->interrupted_signal)
                 p->r->interrupted_signal = stop_sig;
         } else
@@ -464,8 +479,12 @@ out:
         iom_mpi_finalize();
 #endif
     if (pts)
-        for (unsigned i = 0; i < np; i++)
+        for (unsigned i = 0; i < np; i++) {
             iom_result_free(pts[i].r);
+#ifdef IOMARK_HAVE_MPI
+            iom_mpi_info_free(pts[i].mpi);
+#endif
+        }
     free(pts);
     free(targets);
     iom_job_free(&job);

@@ -10,7 +10,8 @@
 #   the document names the rank and the host;
 # - iomark diskspd under mpirun: the DiskSpd report's total = the sum of the
 #   ranks' rows, and iomark compare reads it;
-# - iomark sweep under mpirun: every point's total = the sum of its ranks';
+# - iomark sweep under mpirun: every point's total = the sum of its ranks',
+#   and each point's result has the run document's "mpi" object;
 # - two ranks on one new file (no %r): created once, used by both;
 # - sparse files under mpirun: each rank's warning is one line, one prefix;
 # - SIGINT to mpirun: rank 0 still writes a document, marked interrupted,
@@ -145,6 +146,8 @@ for p in pts:
     print("sweep point QD%d: ranks %s, total %d" % (p["iodepth"], t, r["total"]["total"]["ios"]))
     assert len(t) == 2 and sum(t) == r["total"]["total"]["ios"] > 0
     assert "rank 1 host" in r["targets"][1]["path"]
+    m = r["mpi"]  # each point carries its ranks, as a run document does
+    assert m["ranks"] == 2 and [x["total"]["ios"] for x in m["per_rank"]] == t, m
 PY
 
 # two ranks, one path without %r, a file that does not exist yet: the first
