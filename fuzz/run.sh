@@ -23,7 +23,7 @@ seed() { # harness corpus-dir
     fuzz_options) cp fuzz/corpus/options/* "$c/" ;;
     fuzz_diskspd) cp fuzz/corpus/diskspd/* "$c/" ;;
     fuzz_fiojob) cp tests/data/jobs/*.fio "$c/" ;;
-    fuzz_model) cp tests/data/model/*.json "$c/" ;;
+    fuzz_model) cp tests/data/model/*.json fuzz/corpus/model/* "$c/" ;;
     fuzz_import_*) cp tests/data/results/* "$c/"
                    cp tests/golden/* "$c/" 2>/dev/null || true ;;
   esac

@@ -60,6 +60,14 @@ static const cJSON *obj(const cJSON *o, const char *key)
     return cJSON_GetObjectItemCaseSensitive(o, key);
 }
 
+/* o[key] as a whole count: 0 when missing, not a number, negative or above
+ * 2^64 (a double beyond uint64_t's range is undefined behaviour to convert). */
+static uint64_t u64num(const cJSON *o, const char *key)
+{
+    double v = iom_json_num(o, key, 0);
+    return v > 0 && v < 18446744073709551616.0 ? (uint64_t)v : 0;
+}
+
 static unsigned unum(const cJSON *o, const char *key)
 {
     double v = iom_json_num(o, key, 0);
@@ -72,8 +80,7 @@ static void quantiles_of(const cJSON *lat, struct iom_quantiles *q)
     static const char *keys[] = {"25", "50", "75", "90", "95", "99", "99.9", "99.99", "99.999",
                                  "99.9999"};
     memset(q, 0, sizeof(*q));
-    double samples = iom_json_num(lat, "samples", 0);
-    q->samples = samples > 0 ? (uint64_t)samples : 0;
+    q->samples = u64num(lat, "samples");
     double mn = iom_json_num(lat, "min", NAN), mx = iom_json_num(lat, "max", NAN);
     if (!(mn >= 0) || !(mx >= mn) || !(mx <= 1e12))
         return;
@@ -83,7 +90,7 @@ static void quantiles_of(const cJSON *lat, struct iom_quantiles *q)
     const cJSON *pc = obj(lat, "percentiles");
     for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
         double p = atof(keys[i]);
-        if (samples < 1.0 / (1.0 - p / 100.0) - 1e-9)
+        if ((double)q->samples < 1.0 / (1.0 - p / 100.0) - 1e-9)
             break; /* not resolved by this many samples: equals the max */
         double v = iom_json_num(pc, keys[i], NAN);
         if (!(v >= 0))
@@ -119,7 +126,7 @@ static int point_of_run(const cJSON *run, const char *src, struct iom_fit *f, ch
                *target = cJSON_IsString(cJSON_GetArrayItem(targets, 0))
                              ? cJSON_GetArrayItem(targets, 0)->valuestring
                              : "";
-    uint64_t bs = (uint64_t)iom_json_num(spec, "bs_bytes", 0);
+    uint64_t bs = u64num(spec, "bs_bytes");
     if (!rw)
         return fail(err, len, "%s: spec.rw missing", src);
     if (f->npoints == 0) {
@@ -245,7 +252,7 @@ int iom_fit_from_json(const cJSON *doc, struct iom_fit *f, char *err, size_t len
              iom_json_str(w, "rw", NULL) ? iom_json_str(w, "rw", NULL) : "");
     snprintf(f->target, sizeof(f->target), "%s",
              iom_json_str(w, "target", NULL) ? iom_json_str(w, "target", NULL) : "");
-    f->bs_bytes = (uint64_t)iom_json_num(w, "bs_bytes", 0);
+    f->bs_bytes = u64num(w, "bs_bytes");
     f->limits.adapter_queue = unum(l, "adapter_queue");
     f->limits.lun_queue = unum(l, "lun_queue");
     f->limits.nr_requests = unum(l, "nr_requests");
@@ -270,7 +277,7 @@ int iom_fit_from_json(const cJSON *doc, struct iom_fit *f, char *err, size_t len
         return fail(err, len, "device.service_mean_us in (0, 1e12], device.parallelism in "
                               "[1, 1e6] and device.host_us_per_io in [0, 1e12] are needed");
     const cJSON *q;
-    f->svc.samples = (uint64_t)iom_json_num(d, "service_samples", 0);
+    f->svc.samples = u64num(d, "service_samples");
     cJSON_ArrayForEach(q, obj(d, "service_quantiles"))
     {
         if (f->svc.n >= IOM_FIT_MAXQ)
