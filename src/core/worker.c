@@ -356,6 +356,12 @@ static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now,
                                                    : issue_t(w, c, now, sync_end, false);
 }
 
+/* "read", "write" or "trim": an I/O's direction in messages (fio's words) */
+static const char *ddir_name(unsigned ddir)
+{
+    return ddir == IOM_IO_WRITE ? "write" : ddir == IOM_IO_TRIM ? "trim" : "read";
+}
+
 /* Whether an error (errno err > 0) of class cls lets the job go on: the native
  * --continue_on_error (every error), or fio's per-class rule (td_error.c
  * td_non_fatal_error: the class's continue_on_error bit and the errno in its
@@ -380,7 +386,7 @@ static void dump_error(const struct iom_worker *w, const struct iom_io *io, int 
     if (w->job->error_dump)
         fprintf(stderr, "iomark: io_u error on file %s: %s: %s offset=%llu, buflen=%u\n",
                 w->target->path, strerror(err),
-                io->ddir == IOM_IO_WRITE ? "write" : io->ddir == IOM_IO_TRIM ? "trim" : "read",
+                ddir_name(io->ddir),
                 (unsigned long long)io->offset, (unsigned)io->len);
 }
 
@@ -414,12 +420,9 @@ static void failed(struct iom_worker *w, struct wctx *c, struct iom_io *io)
         bool go_on = non_fatal(job, cls, -e);
         if (go_on)
             dump_error(w, io, -e);
-        if (!go_on)
+        else
             worker_fail(w, e,
-                        io->result < 0 ? (io->ddir == IOM_IO_WRITE  ? "write"
-                                         : io->ddir == IOM_IO_TRIM ? "trim"
-                                                                   : "read")
-                                       : "short transfer (target truncated?)",
+                        io->result < 0 ? ddir_name(io->ddir) : "short transfer (target truncated?)",
                         io->offset);
         return;
     }
@@ -455,7 +458,7 @@ static void lt_completed(struct iom_worker *w, struct wctx *c, const struct iom_
                  "latency of %llu nsec exceeds specified max (%llu nsec): %s %s %llu %u",
                  (unsigned long long)(end - io->start_ns), (unsigned long long)c->lt->target_ns,
                  w->target->path,
-                 io->ddir == IOM_IO_WRITE ? "write" : io->ddir == IOM_IO_TRIM ? "trim" : "read",
+                 ddir_name(io->ddir),
                  (unsigned long long)io->offset, io->len);
     }
 }
