@@ -643,6 +643,16 @@ int iom_fio_parse_text(const char *text, const struct iom_fio_parse_opts *po,
         exitall |= out->jobs[i].job.exitall;
     for (uint32_t i = 0; i < out->nr_jobs; i++)
         out->jobs[i].job.exitall = exitall;
+    /* fio numbers every clone of every job (thread_number), which its dedupe_global
+     * working sets use (dedupe.c): here every thread (clone x file) in file order */
+    uint32_t nthreads = 0;
+    for (uint32_t i = 0; i < out->nr_jobs; i++) {
+        out->jobs[i].job.thread_base = nthreads;
+        const struct iom_job *jb = &out->jobs[i].job;
+        nthreads += jb->numjobs * (jb->nr_targets ? jb->nr_targets : 1);
+    }
+    for (uint32_t i = 0; i < out->nr_jobs; i++)
+        out->jobs[i].job.threads_all = nthreads;
     out->nr_steps = step + 1;
     out->nr_groups = group + 1;
     rc = check_maps(out, po, err, errlen);
