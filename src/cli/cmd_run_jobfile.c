@@ -12,6 +12,7 @@
 #include "cli/progress.h"
 #include "core/group.h"
 #include "report/fio.h"
+#include "report/report.h"
 #include "workload/fiojob.h"
 #include "workload/profiles.h"
 
@@ -277,19 +278,30 @@ static int null_targets(const struct iom_fio_job *fj, struct iom_target *t, char
 static int emit(const struct iom_fio_file *ff, struct iom_result *const *res,
                 const struct iom_run_opts *ro, bool plus)
 {
+    /* an interrupted run: fio 3.33's own mark, written into its report (normal
+     * or JSON, stdout or --output) before the results: "\nfio: terminating on
+     * signal N\n" (fio's sig_int -> log_info; iomark's importers read it) */
+    char mark[64] = "";
+    if (iom_cli_stop)
+        snprintf(mark, sizeof(mark), "\nfio: terminating on signal %d\n", (int)iom_cli_stop);
     if (ro->format == IOM_OUT_JSON) {
         cJSON *doc = iom_report_fio_json(ff, res, plus);
         if (!doc)
             return IOM_EXIT_FAIL;
-        int rc = iom_cli_emit_json(CMD, doc, ro);
+        int rc = iom_json_write_after(mark, doc, ro->output_path);
+        if (rc)
+            iom_cli_error(CMD, "writing %s: %s", ro->output_path ? ro->output_path : "stdout",
+                          strerror(-rc));
         cJSON_Delete(doc);
-        return rc;
+        return rc ? IOM_EXIT_FAIL : 0;
     }
     FILE *f = stdout;
     if (ro->output_path && !(f = fopen(ro->output_path, "w"))) {
         iom_cli_error(CMD, "--output=%s: %s", ro->output_path, strerror(errno));
         return IOM_EXIT_FAIL;
     }
+    if (mark[0])
+        fprintf(f, "%s\n", mark);
     iom_report_fio_text(f, ff, res);
     if (f != stdout)
         fclose(f);

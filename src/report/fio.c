@@ -73,6 +73,7 @@ struct unit {
     uint32_t groupid, nr_jobs;
     struct iom_io_stats dir[IOM_NDIR]; /* read, write, trim (fio's ddirs) */
     uint64_t runtime_ns, elapsed_ns;
+    uint64_t job_runtime_ns;     /* fio's total_run_time: the sum over the entry's threads */
     uint64_t start_ms;           /* the earliest start (ms since the epoch; fio 3.36 job_start) */
     int error;
     uint64_t total_err; /* I/O errors counted (fio's total_err) */
@@ -173,7 +174,81 @@ static uint32_t lat_depth(const struct unit *u)
     return u->fj->job.latency_target_ns && u->lat_depth ? u->lat_depth : u->fj->fio_iodepth;
 }
 
-/* Build the report entries. Returns the count; *out is malloc'ed. */
+/* A clone's runtime: its threads' longest (fio per clone), else the job's measured time */
+static uint64_t clone_runtime(const struct iom_fio_job *fj, const struct iom_result *r,
+                              uint32_t c)
+{
+    uint64_t rt = 0;
+    for (uint32_t t = 0; t < r->nr_threads; t++)
+        if ((fj->fio_numjobs == 1 || clone_of(fj, &r->threads[t]) == c) &&
+            r->threads[t].runtime_ns > rt)
+            rt = r->threads[t].runtime_ns;
+    return rt ? rt : r->measured_ns;
+}
+
+static struct unit *new_unit(struct unit *us, uint32_t *n, const struct iom_fio_job *fj)
+{
+    struct unit *u = &us[(*n)++];
+    snprintf(u->name, sizeof(u->name), "%s", fj->jobname);
+    u->groupid = fj->groupid;
+    u->fj = fj;
+    for (int d = 0; d < IOM_NDIR; d++)
+        iom_io_stats_init(&u->dir[d]);
+    return u;
+}
+
+/* Job i's clone c as its own entry (a job without group_reporting). */
+static void add_clone(struct unit *u, const struct iom_fio_job *fj, const struct iom_result *r,
+                      uint32_t c)
+{
+    uint32_t clones = fj->fio_numjobs;
+    u->nr_jobs = 1;
+    if (clones == 1) {
+        memcpy(u->dir, r->total, sizeof(u->dir));
+        add_series(u, r, true);
+    } else {
+        for (uint32_t t = 0; t < r->nr_threads; t++)
+            if (clone_of(fj, &r->threads[t]) == c)
+                for (int d = 0; d < IOM_NDIR; d++)
+                    iom_io_stats_merge(&u->dir[d], &r->threads[t].dir[d]);
+    }
+    for (uint32_t t = 0; t < r->nr_threads; t++)
+        if (clones == 1 || clone_of(fj, &r->threads[t]) == c)
+            u->lat_depth = r->threads[t].latency_depth;
+    unit_add_result(u, r);
+    u->runtime_ns = clone_runtime(fj, r, c);
+    u->job_runtime_ns = u->runtime_ns;
+    if (clones > 1) { /* the process CPU is shared by the clones */
+        u->usr_pct /= clones;
+        u->sys_pct /= clones;
+    }
+}
+
+/* A group_reporting job (all its clones) merged into entry u. */
+static void merge_job(struct unit *u, const struct iom_fio_job *fj, const struct iom_result *r)
+{
+    bool first = u->nr_jobs == 0;
+    u->nr_jobs += fj->fio_numjobs;
+    if (r->nr_threads) /* fio: the entry's last thread's (stat.c __show_run_stats) */
+        u->lat_depth = r->threads[r->nr_threads - 1].latency_depth;
+    for (int d = 0; d < IOM_NDIR; d++)
+        iom_io_stats_merge(&u->dir[d], &r->total[d]);
+    unit_add_result(u, r); /* runtime: the longest (fio sum_thread_stats: runtime[] max) */
+    for (uint32_t c = 0; c < fj->fio_numjobs; c++) /* total_run_time: the sum */
+        u->job_runtime_ns += clone_runtime(fj, r, c);
+    if (first)
+        add_series(u, r, true);
+    else if (u->bw[0]) /* an entry a clone of a numjobs>1 job began has no samples */
+        add_series(u, r, false);
+}
+
+/*
+ * Build the report entries as fio 3.33's __show_run_stats (stat.c): walking the
+ * threads (jobs, then their clones) in order, a thread starts a new entry unless
+ * it has group_reporting and belongs to the same reporting group as the thread
+ * before it; then it is summed into the current entry (even one a thread without
+ * group_reporting started: fio 3.33 does so). Returns the count; *out is malloc'ed.
+ */
 static uint32_t build_units(const struct iom_fio_file *ff, struct iom_result *const *res,
                             struct unit **out)
 {
@@ -184,70 +259,21 @@ static uint32_t build_units(const struct iom_fio_file *ff, struct iom_result *co
     *out = us;
     if (!us)
         return 0;
-    for (uint32_t g = 0; g < ff->nr_groups; g++) {
-        bool grouped = false;
-        for (uint32_t i = 0; i < ff->nr_jobs; i++)
-            if (ff->jobs[i].groupid == g && ff->jobs[i].group_reporting && res[i])
-                grouped = true;
-        struct unit *gu = NULL;
-        for (uint32_t i = 0; i < ff->nr_jobs; i++) {
-            const struct iom_fio_job *fj = &ff->jobs[i];
-            const struct iom_result *r = res[i];
-            if (fj->groupid != g || !r)
-                continue;
-            if (grouped) {
-                bool first = !gu;
-                if (!gu) {
-                    gu = &us[n++];
-                    snprintf(gu->name, sizeof(gu->name), "%s", fj->jobname);
-                    gu->groupid = g;
-                    gu->fj = fj;
-                    for (int d = 0; d < IOM_NDIR; d++)
-                        iom_io_stats_init(&gu->dir[d]);
-                }
-                gu->nr_jobs += fj->fio_numjobs;
-                if (r->nr_threads) /* fio: the group's last thread's (stat.c __show_run_stats) */
-                    gu->lat_depth = r->threads[r->nr_threads - 1].latency_depth;
-                for (int d = 0; d < IOM_NDIR; d++)
-                    iom_io_stats_merge(&gu->dir[d], &r->total[d]);
-                unit_add_result(gu, r);
-                add_series(gu, r, first);
-                continue;
-            }
-            uint32_t clones = fj->fio_numjobs;
-            for (uint32_t c = 0; c < clones; c++) {
-                struct unit *u = &us[n++];
-                snprintf(u->name, sizeof(u->name), "%s", fj->jobname);
-                u->groupid = g;
-                u->nr_jobs = 1;
-                u->fj = fj;
-                if (clones == 1) {
-                    memcpy(u->dir, r->total, sizeof(u->dir));
-                    add_series(u, r, true);
-                } else {
-                    for (int d = 0; d < IOM_NDIR; d++)
-                        iom_io_stats_init(&u->dir[d]);
-                    for (uint32_t t = 0; t < r->nr_threads; t++)
-                        if (clone_of(fj, &r->threads[t]) == c)
-                            for (int d = 0; d < IOM_NDIR; d++)
-                                iom_io_stats_merge(&u->dir[d], &r->threads[t].dir[d]);
-                }
-                for (uint32_t t = 0; t < r->nr_threads; t++)
-                    if (clones == 1 || clone_of(fj, &r->threads[t]) == c)
-                        u->lat_depth = r->threads[t].latency_depth;
-                unit_add_result(u, r);
-                u->runtime_ns = 0; /* the clone's own: its threads' longest (fio per clone) */
-                for (uint32_t t = 0; t < r->nr_threads; t++)
-                    if ((clones == 1 || clone_of(fj, &r->threads[t]) == c) &&
-                        r->threads[t].runtime_ns > u->runtime_ns)
-                        u->runtime_ns = r->threads[t].runtime_ns;
-                if (!u->runtime_ns) /* a result without per-thread times */
-                    u->runtime_ns = r->measured_ns;
-                if (clones > 1) { /* the process CPU is shared by the clones */
-                    u->usr_pct /= clones;
-                    u->sys_pct /= clones;
-                }
-            }
+    struct unit *cur = NULL;
+    for (uint32_t i = 0; i < ff->nr_jobs; i++) {
+        const struct iom_fio_job *fj = &ff->jobs[i];
+        const struct iom_result *r = res[i];
+        if (!r)
+            continue;
+        if (fj->group_reporting) {
+            if (!cur || cur->groupid != fj->groupid)
+                cur = new_unit(us, &n, fj);
+            merge_job(cur, fj, r);
+            continue;
+        }
+        for (uint32_t c = 0; c < fj->fio_numjobs; c++) {
+            cur = new_unit(us, &n, fj);
+            add_clone(cur, fj, r, c);
         }
     }
     return n;
@@ -756,7 +782,7 @@ cJSON *iom_report_fio_json(const struct iom_fio_file *ff, struct iom_result *con
                 cJSON_AddNumberToObject(sy, "total_ios", 0);
             }
             free(none);
-            cJSON_AddNumberToObject(j, "job_runtime", (double)ms_of(u->runtime_ns));
+            cJSON_AddNumberToObject(j, "job_runtime", (double)ms_of(u->job_runtime_ns));
             cJSON_AddNumberToObject(j, "usr_cpu", u->usr_pct);
             cJSON_AddNumberToObject(j, "sys_cpu", u->sys_pct);
             lat_maps(j, u);

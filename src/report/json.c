@@ -298,12 +298,19 @@ cJSON *iom_report_json(const struct iom_result *r)
 
 int iom_json_write(const cJSON *doc, const char *path)
 {
+    return iom_json_write_after(NULL, doc, path);
+}
+
+int iom_json_write_after(const char *prefix, const cJSON *doc, const char *path)
+{
     char *text = cJSON_Print(doc);
     if (!text)
         return -ENOMEM;
     int rc = 0;
+    if (!prefix)
+        prefix = "";
     if (!path) {
-        if (fputs(text, stdout) < 0 || fputc('\n', stdout) < 0 || fflush(stdout) != 0)
+        if (fputs(prefix, stdout) < 0 || fputs(text, stdout) < 0 || fputc('\n', stdout) < 0 || fflush(stdout) != 0)
             rc = -EIO;
         free(text);
         return rc;
@@ -319,7 +326,7 @@ int iom_json_write(const cJSON *doc, const char *path)
     if (!f) {
         rc = -errno;
     } else {
-        if (fputs(text, f) < 0 || fputc('\n', f) < 0)
+        if (fputs(prefix, f) < 0 || fputs(text, f) < 0 || fputc('\n', f) < 0)
             rc = -EIO;
         if (fclose(f) != 0 && !rc)
             rc = -errno;

@@ -42,6 +42,14 @@ cJSON *iom_json_doc_new(const char *type);
  */
 int iom_json_write(const cJSON *doc, const char *path);
 
+/*
+ * iom_json_write() with the text `prefix` (NULL or "" = none) written before the
+ * document in the same file (or stdout), e.g. fio's "fio: terminating on signal
+ * N" line, which fio 3.33 writes before the JSON of an interrupted run and
+ * which fio's result readers skip. Returns 0 or -errno (-ENOMEM, -EIO, fopen's).
+ */
+int iom_json_write_after(const char *prefix, const cJSON *doc, const char *path);
+
 /* "4 KiB", "1 MiB", "1.5 GiB" or "4096 B" for a byte count (exact when possible). */
 void iom_fmt_bytes(uint64_t bytes, char *buf, size_t len);
 

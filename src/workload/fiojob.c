@@ -292,6 +292,9 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
             }
         }
         if (pass == 1) {
+            /* fio 3.33 init.c get_new_job(): td->o.name = the section's name, so a
+             * [global] name= never names a job; the section's own name= still does */
+            snprintf(st.jobname, sizeof(st.jobname), "%s", sec->name);
             list = lx->kv ? &lx->kv[sec->first] : NULL; /* no pointer arithmetic on NULL */
             n = lx->kv ? sec->nr : 0;
         } else if (pass == 2 && po) {
@@ -429,7 +432,8 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
         fj->time_based = false;
     }
 
-    /* files */
+    /* files: fio 3.33 add_job() -> make_filename() names them after the section
+     * (its jobname argument), not after name= */
     static char files[MAX_FILES][1024];
     uint32_t k = 0;
     bool named = st.filename[0] != '\0';
@@ -448,7 +452,7 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
         for (uint32_t c = 0; c < job->numjobs; c++)
             for (uint32_t fn = 0; fn < nrf; fn++)
                 if (format_name(files[k++], st.filename_format[0] ? st.filename_format
-                                            : "$jobname.$jobnum.$filenum", st.jobname, c, fn))
+                                            : "$jobname.$jobnum.$filenum", sec->name, c, fn))
                     return fail(err, errlen, "line %u: [%s]: filename_format=%s: a file name "
                                 "over 1023 characters", sec->line, sec->name, st.filename_format);
     }
