@@ -159,11 +159,14 @@ unsigned iom_name_nearness(const char *typed, const char *known)
     if (!name_norm(typed, t, sizeof(t)) || !name_norm(known, k, sizeof(k)))
         return IOM_NAME_FAR;
     size_t d = iom_edit_distance(t, k), lt = strlen(t), lk = strlen(k);
+    size_t shorter = lt < lk ? lt : lk;
     if (d <= 1)
         return (unsigned)(2 * d);
     if (lt >= 3 && lt < lk && strncmp(k, t, lt) == 0)
         return 3;
-    if (d <= 3)
+    /* 2 or 3 edits only between names long enough to keep something in common:
+     * "eta" is 2 edits from "ba" and 3 from "rw", and like neither */
+    if ((d == 2 && shorter >= 5) || (d == 3 && shorter >= 8))
         return (unsigned)(2 * d);
     if (lk >= 4 && lk < lt && strncmp(t, k, lk) == 0)
         return 7;

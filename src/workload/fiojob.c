@@ -248,6 +248,36 @@ static void split_rates(struct iom_fio_file *f, const struct iom_fio_parse_opts 
     }
 }
 
+/* fio 3.33 reports a job of numjobs > 1 (each clone's entry and a group_reporting
+ * one) with its clones' option list: fio's own names ("ba" for "blockalign",
+ * fiojob_names.c), options given without a value left out, filename last (checked
+ * against fio 3.33's JSON of the same jobs: tests/integration/test_fio_report_trial.sh) */
+static void clone_opts(struct iom_fio_job *fj)
+{
+    static struct iom_fio_kv file;
+    bool has_file = false;
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < fj->nr_opts; k++) {
+        struct iom_fio_kv *kv = &fj->opts[k];
+        if (!kv->value[0])
+            continue;
+        if (strcmp(kv->name, "filename") == 0) {
+            file = *kv;
+            has_file = true;
+            continue;
+        }
+        const char *own = iom_fioj_fio_name(kv->name);
+        if (own && strcmp(own, kv->name) != 0)
+            snprintf(kv->name, sizeof(kv->name), "%s", own);
+        if (n != k)
+            fj->opts[n] = *kv;
+        n++;
+    }
+    if (has_file)
+        fj->opts[n++] = file;
+    fj->nr_opts = n;
+}
+
 static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t sec_idx,
                      const struct iom_fio_parse_opts *po, struct iom_fio_job *fj, char *err,
                      size_t errlen)
@@ -348,6 +378,8 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
         else if (fj->nr_opts < IOM_FIO_MAX_OPTS)
             fj->opts[fj->nr_opts++] = *o;
     }
+    if (job->numjobs > 1)
+        clone_opts(fj);
     /* fio's defaults that iomark follows: a random map (norandommap=0) and
      * invalidate=1; both recorded in the report */
     job->random_map = !st.norandommap;

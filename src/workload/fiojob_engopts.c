@@ -7,7 +7,11 @@
  * tests/data/fio-3.33-engine-options.txt (made by tests/data/fio_engine_options.py). */
 #include "workload/fiojob_int.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "engine/engine.h"
+#include "workload/args.h"
 
 static const struct {
     const char *engine, *option;
@@ -176,4 +180,71 @@ bool iom_fioj_engine_option(const char *engine, const char *option)
         if (strcmp(engopts[i].engine, engine) == 0 && strcmp(engopts[i].option, option) == 0)
             return true;
     return false;
+}
+
+static int by_name(const void *key, const void *elem)
+{
+    return strcmp(key, ((const struct iom_fioj_name *)elem)->name);
+}
+
+static const struct iom_fioj_name *find_name(const char *name)
+{
+    return bsearch(name, iom_fioj_names, iom_fioj_nr_names, sizeof(iom_fioj_names[0]), by_name);
+}
+
+const char *iom_fioj_fio_name(const char *name)
+{
+    const struct iom_fioj_name *e = find_name(name);
+    if (e && strcmp(e->own, "-") != 0)
+        return e->own;
+    for (size_t i = 0; i < sizeof(engopts) / sizeof(engopts[0]); i++)
+        if (strcmp(engopts[i].option, name) == 0)
+            return engopts[i].option;
+    return NULL;
+}
+
+bool iom_fioj_fio_cmdline(const char *name)
+{
+    const struct iom_fioj_name *e = find_name(name);
+    return e && strcmp(e->own, "-") == 0;
+}
+
+const char *iom_fioj_fio_nearest(const char *typed, bool cmdline)
+{
+    const char *near = NULL;
+    unsigned best = 5;
+    for (unsigned i = 0; i < iom_fioj_nr_names; i++) {
+        if (!cmdline && strcmp(iom_fioj_names[i].own, "-") == 0)
+            continue;
+        unsigned d = iom_name_nearness(typed, iom_fioj_names[i].name);
+        if (d < best) {
+            best = d;
+            near = iom_fioj_names[i].name;
+        }
+    }
+    for (size_t i = 0; i < sizeof(engopts) / sizeof(engopts[0]); i++) {
+        unsigned d = iom_name_nearness(typed, engopts[i].option);
+        if (d < best) {
+            best = d;
+            near = engopts[i].option;
+        }
+    }
+    return near;
+}
+
+const char *iom_fioj_engine_nearest(const char *value)
+{
+    for (unsigned i = 0; i < iom_fioj_nr_engines; i++)
+        if (strcmp(value, iom_fioj_engines[i]) == 0)
+            return NULL; /* an engine of fio's: no typo */
+    const char *near = NULL;
+    unsigned best = 3;
+    for (size_t i = 0; iom_engines[i]; i++) {
+        unsigned d = iom_name_nearness(value, iom_engines[i]->name);
+        if (d < best) {
+            best = d;
+            near = iom_engines[i]->name;
+        }
+    }
+    return near;
 }

@@ -314,8 +314,13 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
     }
     if (strcmp(n, "ioengine") == 0 && !iom_engine_find(v)) {
         char list[160];
-        snprintf(err, errlen, "%s: ioengine=%s (an engine iomark does not have, which has %s)",
-                 where, v, iom_engine_list(list, sizeof(list)));
+        const char *near = iom_fioj_engine_nearest(v); /* a typo of an engine iomark has */
+        if (near)
+            snprintf(err, errlen, "%s: ioengine=%s (no engine of fio's; did you mean %s?)", where,
+                     v, near);
+        else
+            snprintf(err, errlen, "%s: ioengine=%s (an engine iomark does not have, which has %s)",
+                     where, v, iom_engine_list(list, sizeof(list)));
         return -ENOENT;
     }
     if (zoned_option(n)) {
@@ -680,22 +685,26 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
             st->seed_given = true;
         return 0;
     }
-    /* a misspelt name on the command line: the nearest fio name iomark runs, within an
-     * edit distance of 2 (workload/args.h), so a real fio option outside the subset
-     * (end_fsync) is not taken for a typo */
-    const char *near = NULL;
-    unsigned nd = 5;
-    for (size_t i = 0; !line && i < sizeof(native_names) / sizeof(native_names[0]); i++) {
-        unsigned d = iom_name_nearness(n, native_names[i][0]);
-        if (d < nd) {
-            nd = d;
-            near = native_names[i][0];
-        }
-    }
-    if (near)
-        snprintf(err, errlen, "%s: --%s%s%s (did you mean --%s?)", where, n, *v ? "=" : "", v,
-                 near);
-    else
+    /* fio 3.33's own names (fiojob_names.c, generated from fio --cmdhelp; engine
+     * options fiojob_engopts.c): a fio option outside iomark's subset is listed as it
+     * is written; a name fio does not know is said to be none of fio's, with the
+     * nearest fio name within iom_fioj_fio_nearest's reach (fio's "Did you mean") */
+    bool cmd = !line;
+    const char *dash = cmd ? "--" : "";
+    if (iom_fioj_fio_name(n)) {
         snprintf(err, errlen, "%s: %s%s%s", where, n, *v ? "=" : "", v);
+    } else if (cmd && iom_fioj_fio_cmdline(n)) {
+        snprintf(err, errlen, "%s: --%s%s%s (a command-line option of fio, which iomark does "
+                 "not have)", where, n, *v ? "=" : "", v);
+    } else {
+        const char *near = iom_fioj_fio_nearest(n, cmd);
+        if (near && cmd)
+            snprintf(err, errlen, "%s: --%s%s%s (did you mean --%s?)", where, n, *v ? "=" : "",
+                     v, near);
+        else
+            snprintf(err, errlen, "%s: %s%s%s%s (not a fio 3.33 option%s%s%s)", where, dash, n,
+                     *v ? "=" : "", v, near ? "; did you mean " : "", near ? near : "",
+                     near ? "?" : "");
+    }
     return -ENOENT;
 }
