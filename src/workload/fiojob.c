@@ -248,17 +248,17 @@ static void split_rates(struct iom_fio_file *f, const struct iom_fio_parse_opts 
     }
 }
 
-/* fio 3.33 reports a job of numjobs > 1 (each clone's entry and a group_reporting
- * one) with its clones' option list: fio's own names ("ba" for "blockalign",
- * fiojob_names.c), options given without a value left out, filename last (checked
- * against fio 3.33's JSON of the same jobs: tests/integration/test_fio_report_trial.sh) */
-static void clone_opts(struct iom_fio_job *fj)
+/* fio 3.33's JSON lists "job options" and "global options" under fio's own names
+ * ("ba" for "blockalign", fiojob_names.c), leaves out options given without a
+ * value, and puts filename last (checked against fio 3.33's JSON of the same jobs:
+ * tests/integration/test_fio_report_trial.sh) */
+static void fio_opts(struct iom_fio_kv *opts, uint32_t *nr)
 {
     static struct iom_fio_kv file;
     bool has_file = false;
     uint32_t n = 0;
-    for (uint32_t k = 0; k < fj->nr_opts; k++) {
-        struct iom_fio_kv *kv = &fj->opts[k];
+    for (uint32_t k = 0; k < *nr; k++) {
+        struct iom_fio_kv *kv = &opts[k];
         if (!kv->value[0])
             continue;
         if (strcmp(kv->name, "filename") == 0) {
@@ -270,12 +270,12 @@ static void clone_opts(struct iom_fio_job *fj)
         if (own && strcmp(own, kv->name) != 0)
             snprintf(kv->name, sizeof(kv->name), "%s", own);
         if (n != k)
-            fj->opts[n] = *kv;
+            opts[n] = *kv;
         n++;
     }
     if (has_file)
-        fj->opts[n++] = file;
-    fj->nr_opts = n;
+        opts[n++] = file;
+    *nr = n;
 }
 
 static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t sec_idx,
@@ -378,8 +378,7 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
         else if (fj->nr_opts < IOM_FIO_MAX_OPTS)
             fj->opts[fj->nr_opts++] = *o;
     }
-    if (job->numjobs > 1)
-        clone_opts(fj);
+    fio_opts(fj->opts, &fj->nr_opts);
     /* fio's defaults that iomark follows: a random map (norandommap=0) and
      * invalidate=1; both recorded in the report */
     job->random_map = !st.norandommap;
@@ -673,6 +672,7 @@ int iom_fio_parse_text(const char *text, const struct iom_fio_parse_opts *po,
         if (!was_skipped(out, out->global[i].line, out->global[i].name))
             out->global[kept++] = out->global[i];
     out->nr_global = kept;
+    fio_opts(out->global, &out->nr_global);
     /* fio's exitall is global (options.c str_exitall_cb): one job's sets it for every job */
     bool exitall = false;
     for (uint32_t i = 0; i < out->nr_jobs; i++)

@@ -199,9 +199,11 @@ static void test_cdm(void)
         w.nr_targets = 1;
         cmp_job("RND4K-Q32T16-WR", &f.jobs[7].job, &w, file);
         CHECK_U64(f.jobs[7].fio_numjobs, 16);
-        /* job options as written in the section, for fio's JSON */
+        /* job options of the section for fio's JSON; numjobs=16: as fio 3.33 lists a
+         * clone's, under fio's own names (its JSON of [b] wait_for_previous=1
+         * numjobs=2 has "stonewall": "1") */
         CHECK_U64(f.jobs[7].nr_opts, 5);
-        CHECK(strcmp(f.jobs[7].opts[0].name, "wait_for_previous") == 0);
+        CHECK(strcmp(f.jobs[7].opts[0].name, "stonewall") == 0);
         /* the [global] section has 13 options (lines 4-16 of the file); the skipped
          * one (end_fsync) is listed as skipped, not as an option */
         CHECK_U64(f.nr_global, 12);
