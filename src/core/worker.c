@@ -9,6 +9,7 @@
 #include <time.h>
 #ifndef _WIN32
 #include <sched.h>
+#include <unistd.h>
 #endif
 
 #include "core/bufgen.h"
@@ -17,6 +18,7 @@
 #include "core/layers.h"
 #include "core/pace.h"
 #include "core/verify.h"
+#include "core/vlog.h"
 #include "stats/slog.h"
 
 #ifdef _WIN32 /* aligned blocks from _aligned_malloc go back through _aligned_free */
@@ -94,6 +96,7 @@ struct wctx {
     struct iom_lat_target lts;
     bool lt_quiesce;              /* latency_target: drain, then a new window */
     bool lt_measuring;            /* the search was restarted at the measured phase */
+    struct iom_vlog vlog;         /* do_verify: the writes to read back (core/vlog.h) */
 };
 
 static void worker_fail(struct iom_worker *w, int err, const char *what, uint64_t offset)
@@ -189,6 +192,8 @@ static void worker_setup(struct iom_worker *w, struct wctx *c)
         }
     }
     stack_engine(c, job, w->ops, w->target->path, w->target_idx * w->nr_threads + w->thread_idx);
+    if (job->verify && job->do_verify && iom_job_writes(job)) /* fio: list with a random map */
+        iom_vlog_init(&c->vlog, iom_job_random(job) && job->random_map);
     int rc = c->eng.ops->init(&c->eng, depth, w->target->fd, c->bufs, depth > 65535 ? 0 : depth,
                               max_bs);
     if (rc < 0) {
@@ -206,28 +211,6 @@ static void signal_ready(struct iom_worker *w)
     while (!w->sh->go)
         pthread_cond_wait(&w->sh->cond, &w->sh->lock);
     pthread_mutex_unlock(&w->sh->lock);
-}
-
-/* A write's data as fio makes it: refill_buffers: new random data each time;
- * scramble_buffers (fio io_u.c small_content_scramble): in every 512-byte block
- * the I/O's offset at a cache line picked from its start time and offset, and the
- * start time (s, ns) in the last 16 bytes of the block's first cache line. */
-static void iom_fill_write(struct iom_io *io, struct iom_rng *r, bool refill)
-{
-    uint64_t *p = io->buf;
-    if (refill) {
-        for (size_t k = 0; k < io->len / 8; k++)
-            p[k] = iom_rng_next(r);
-        return;
-    }
-    char *b = io->buf;
-    uint64_t off = io->offset, sec = io->start_ns / 1000000000u, nsec = io->start_ns % 1000000000u;
-    unsigned line = (unsigned)((nsec ^ off) & 7);
-    for (uint64_t i = 0; i < io->len / 512; i++, b += 512, off += 512) {
-        memcpy(b + (line << 6), &off, sizeof(off));
-        memcpy(b + 64 - 16, &sec, sizeof(sec));
-        memcpy(b + 64 - 8, &nsec, sizeof(nsec));
-    }
 }
 
 /* The next I/O of a trim pattern into io (io->len drawn): trims only, every I/O a
@@ -307,6 +290,12 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
             io->offset = iom_offgen_take(&w->gen, &io->len); /* may shorten it (random_map) */
             io->ddir = (w->gen.wbs_own ? c->next_write : !iom_offgen_is_read(&w->gen))
                            ? IOM_IO_WRITE : IOM_IO_READ;
+            if (__builtin_expect(c->vlog.on, 0) && io->ddir == IOM_IO_WRITE &&
+                iom_vlog_add(&c->vlog, io->offset, io->len)) {
+                c->nfree++;
+                worker_fail(w, -ENOMEM, "logging a write for the verify phase", io->offset);
+                break;
+            }
         }
         io->start_ns = iom_pacer_take(&c->pace, now, io->len); /* latency from the intended start */
         if (io->ddir == IOM_IO_WRITE && !job->verify) {
@@ -314,7 +303,8 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
                 if (c->bg->refill)
                     iom_bufgen_fill(c->bg, io->buf, io->len);
             } else if ((job->refill_buffers || job->scramble_buffers) && !job->zero_buffers) {
-                iom_fill_write(io, &c->fill, job->refill_buffers);
+                iom_bufgen_scramble(io->buf, io->len, io->offset, io->start_ns, &c->fill,
+                                    job->refill_buffers);
             }
         }
         if (!trims || c->trim_mode != 2 || io->ddir != IOM_IO_WRITE) { /* trimwrite: its trims */
@@ -503,7 +493,8 @@ complete_t(struct iom_worker *w, struct wctx *c, int n, uint64_t end, const bool
         c->free_stack[c->nfree++] = io->slot;
         if (__builtin_expect(io->result != (int64_t)io->len || io->verify_failed, 0)) {
             failed(w, c, io);
-            continue;
+            if (io->result != (int64_t)io->len)
+                continue; /* a read that failed its check counts as a read, as fio's */
         }
         if (__builtin_expect(c->lt != NULL, 0))
             lt_completed(w, c, io, end);
@@ -646,6 +637,67 @@ static void worker_loop(struct iom_worker *w, struct wctx *c)
     }
 }
 
+/*
+ * fio's verify phase (backend.c do_verify; do_verify=1): once a verify job's
+ * writes ended by their size, sync the file and drop its cache (fio_io_sync,
+ * file_invalidate_cache), then read back every logged block (core/vlog.h: fio's
+ * order) at the job's depth through the verify layer, counted as the job's reads.
+ * It ends early at the run's end, a stop or an error.
+ */
+static void verify_phase(struct iom_worker *w, struct wctx *c)
+{
+    struct iom_run_shared *sh = w->sh;
+    iom_vlog_seal(&c->vlog);
+    if (w->target->fd >= 0) {
+        char ie[160];
+#ifndef _WIN32
+        (void)fsync(w->target->fd);
+#endif
+        if (w->job->invalidate && !w->job->direct)
+            (void)iom_target_invalidate(w->target, ie, sizeof(ie));
+    }
+    c->lt = NULL; /* no depth search, think time or iodepth_low here */
+    c->low_wait = false;
+    bool left = true;
+    while (!w->err && __atomic_load_n(&sh->phase, __ATOMIC_ACQUIRE) != IOM_PHASE_STOP) {
+        uint64_t now = iom_now_ns(), end = 0, stop_at = run_end(sh);
+        unsigned nq = 0;
+        if (stop_at && now >= stop_at)
+            break;
+        while (left && c->nfree && !end) {
+            struct iom_io *io = &c->slots[c->free_stack[--c->nfree]];
+            left = iom_vlog_next(&c->vlog, &io->offset, &io->len);
+            if (!left) {
+                c->nfree++;
+                break;
+            }
+            io->ddir = IOM_IO_READ;
+            io->start_ns = iom_now_ns();
+            int rc = c->eng.ops->queue(&c->eng, io);
+            if (rc != IOM_Q_QUEUED && rc != IOM_Q_COMPLETED) {
+                c->nfree++;
+                worker_fail(w, rc, "queueing a verify read", io->offset);
+                break;
+            }
+            c->inflight++;
+            nq += rc == IOM_Q_QUEUED;
+            if (rc == IOM_Q_COMPLETED)
+                c->done[0] = io, end = iom_now_ns();
+        }
+        int rc = nq && !w->err ? c->eng.ops->commit(&c->eng) : 0;
+        if (rc < 0 || w->err) {
+            worker_fail(w, rc, "submitting verify reads", 0);
+            break;
+        }
+        if (!left && !c->inflight)
+            break;
+        int n = end ? 1 : reap(w, c, now, &end);
+        if (n < 0)
+            break;
+        complete(w, c, n, end);
+    }
+}
+
 /* Wait for what is still in flight; it is not counted. */
 static void worker_drain(struct wctx *c)
 {
@@ -672,6 +724,7 @@ static void worker_finish(struct iom_worker *w, struct wctx *c)
     free(c->bufs);
     free(c->tw_off);
     free(c->tw_len);
+    iom_vlog_free(&c->vlog);
     free(c->slots);
     free(c->done);
     free(c->free_stack);
@@ -710,6 +763,8 @@ void *iom_worker_main(void *arg)
         worker_loop(w, &c);
         if (c.flow)
             iom_flow_leave(c.flow, c.flow_mine, fw);
+        if (c.vlog.on && w->own_stop && c.limit_hit && !w->err)
+            verify_phase(w, &c);
         worker_drain(&c);
         pthread_mutex_lock(&w->sh->lock);
         w->sh->nr_finished++;
