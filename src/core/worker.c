@@ -12,6 +12,7 @@
 #endif
 
 #include "core/bufgen.h"
+#include "core/cmdprio.h"
 #include "core/jobctl.h"
 #include "core/lattarget.h"
 #include "core/layers.h"
@@ -94,6 +95,8 @@ struct wctx {
     struct iom_lat_target lts;
     bool lt_quiesce;              /* latency_target: drain, then a new window */
     bool lt_measuring;            /* the search was restarted at the measured phase */
+    struct iom_cmdprio *cp;       /* cmdprio: the per-I/O priorities (&cps), or NULL */
+    struct iom_cmdprio cps;
 };
 
 static void worker_fail(struct iom_worker *w, int err, const char *what, uint64_t offset)
@@ -179,6 +182,10 @@ static void worker_setup(struct iom_worker *w, struct wctx *c)
         c->free_stack[i] = depth - 1 - i;
     }
     c->nfree = depth;
+    if (iom_job_cmdprio(job)) {
+        c->cp = &c->cps;
+        iom_cmdprio_init(c->cp, job, w->seed);
+    }
     c->trim_mode = iom_job_trimwrite(job) ? 2 : iom_job_trims(job) ? 1 : 0;
     if (c->trim_mode == 2) {
         c->tw_off = calloc(depth, sizeof(*c->tw_off));
@@ -308,6 +315,8 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
             io->ddir = (w->gen.wbs_own ? c->next_write : !iom_offgen_is_read(&w->gen))
                            ? IOM_IO_WRITE : IOM_IO_READ;
         }
+        if (__builtin_expect(c->cp != NULL, 0)) /* fio's cmdprio: on the final size */
+            io->ioprio = iom_cmdprio_pick(c->cp, io->ddir, io->len);
         io->start_ns = iom_pacer_take(&c->pace, now, io->len); /* latency from the intended start */
         if (io->ddir == IOM_IO_WRITE && !job->verify) {
             if (__builtin_expect(c->bg != NULL, 0)) { /* fio's pattern/compress/dedupe data */
@@ -523,7 +532,7 @@ complete_t(struct iom_worker *w, struct wctx *c, int n, uint64_t end, const bool
             if (__builtin_expect(w->res->slog != NULL, 0))
                 iom_slog_add(w->res->slog,
                              end - __atomic_load_n(&w->sh->meas_start_ns, __ATOMIC_ACQUIRE),
-                             io->ddir, io->len, end - io->start_ns, io->offset);
+                             io->ddir, io->len, end - io->start_ns, io->offset, io->ioprio);
             w->last_done_ns = end;
         }
     }
