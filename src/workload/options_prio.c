@@ -132,9 +132,9 @@ static int parse_bs_list(char *s, struct iom_cmdprio_bs *out, uint8_t *nr, const
         }
         cls = cls > 3 ? 3 : cls;
         lvl = lvl > 7 ? 7 : lvl;
-        out[n] = (struct iom_cmdprio_bs){
-            .bs = (uint32_t)bs, .pct = (uint8_t)(pct > 100 ? 100 : pct),
-            .prio = nf == 4 ? (uint16_t)(((cls ? cls : 2) << 13) | lvl) : 0};
+        out[n].bs = (uint32_t)bs; /* fields one by one: out[] is zeroed, padding too */
+        out[n].pct = (uint8_t)(pct > 100 ? 100 : pct);
+        out[n].prio = nf == 4 ? (uint16_t)(((cls ? cls : 2) << 13) | lvl) : 0;
         n++;
     }
     qsort(out, n, sizeof(*out), by_bs);
@@ -160,6 +160,7 @@ int iom_opt_set_cmdprio_bssplit(const struct opt *o, const char *v, struct iom_j
         return iom_opt_bad(err, errlen, o->name, v, why);
     struct iom_cmdprio_bs tmp[2][IOM_MAX_BSSPLIT];
     uint8_t nr[2];
+    memset(tmp, 0, sizeof(tmp)); /* the job compares whole (replay round trip) */
     for (int d = 0; d < 2; d++)
         if (parse_bs_list(part[d], tmp[d], &nr[d], &why))
             return iom_opt_bad(err, errlen, o->name, v, why);
