@@ -95,6 +95,7 @@ struct wctx {
     struct iom_lat_target lts;
     bool lt_quiesce;              /* latency_target: drain, then a new window */
     bool lt_measuring;            /* the search was restarted at the measured phase */
+    uint64_t own_end;             /* a delayed clone's own end (clone_delay), 0 = the run's */
     struct iom_cmdprio *cp;       /* cmdprio: the per-I/O priorities (&cps), or NULL */
     struct iom_cmdprio cps;
 };
@@ -610,6 +611,21 @@ static void flow_wait(const struct iom_job *job, struct wctx *c)
     c->flow_held = false;
 }
 
+/* A clone's own start delay: sleep until sh->start_ns + delay_ns, waking every 50 ms
+ * for the stop phase; a time-based clone then ends its own runtime after it
+ * (c->own_end), as fio's clone does. */
+static void clone_delay(struct iom_worker *w, struct wctx *c)
+{
+    uint64_t until = w->sh->start_ns + w->delay_ns;
+    for (uint64_t now = iom_now_ns(); now < until; now = iom_now_ns()) {
+        if (__atomic_load_n(&w->sh->phase, __ATOMIC_ACQUIRE) == IOM_PHASE_STOP)
+            return;
+        iom_sleep_until_ns(until - now > 50000000u ? now + 50000000u : until);
+    }
+    if (w->job->runtime_ns)
+        c->own_end = until + w->job->ramp_ns + w->job->runtime_ns;
+}
+
 /* The hot loop: until the stop phase, the scheduled end, the io limit or a fatal error. */
 static void worker_loop(struct iom_worker *w, struct wctx *c)
 {
@@ -624,6 +640,10 @@ static void worker_loop(struct iom_worker *w, struct wctx *c)
         uint64_t now = iom_now_ns(), end = 0, stop_at = run_end(sh);
         if (stop_at && now >= stop_at) /* on schedule, whenever the main thread wakes */
             break;
+        if (__builtin_expect(c->own_end != 0, 0) && now >= c->own_end) {
+            w->own_stop = true; /* a delayed clone's own runtime is over */
+            break;
+        }
         uint64_t wake = iom_think_wait(&c->think, c->inflight, now);
         if (wake > now) {
             nap_until(sh, wake);
@@ -696,6 +716,8 @@ void *iom_worker_main(void *arg)
     memset(&c, 0, sizeof(c));
     worker_setup(w, &c);
     signal_ready(w);
+    if (!w->err && w->job->startdelay_hi_ns > w->job->startdelay_ns)
+        clone_delay(w, &c); /* the rest of its clone's startdelay (fio: per clone) */
     if (!w->err) {
         c.limit = w->job->io_limit_bytes;
         if (w->job->io_passes) { /* whole passes over this thread's range, no wrap inside */
@@ -703,13 +725,14 @@ void *iom_worker_main(void *arg)
             if (pass && (!c.limit || pass * w->job->io_passes < c.limit))
                 c.limit = pass * w->job->io_passes;
         }
-        iom_pacer_init(&c.pace, w->job, w->sh->start_ns);
+        uint64_t t0 = w->sh->start_ns + w->delay_ns; /* this clone's start */
+        iom_pacer_init(&c.pace, w->job, t0);
         iom_think_init(&c.think, w->job);
         c.pace.rs ^= w->seed; /* each thread its own Poisson arrivals */
-        iom_ratemin_init(&c.rmin, w->job, w->sh->start_ns);
+        iom_ratemin_init(&c.rmin, w->job, t0);
         if (w->job->latency_target_ns) { /* fio: depth 1 from the start, ramp included */
             c.lt = &c.lts;
-            iom_lt_init(c.lt, w->job, w->sh->start_ns);
+            iom_lt_init(c.lt, w->job, t0);
             w->res->latency_depth = c.lt->qd;
         }
         /* a weight the group already holds (flow_reserved) is not added again */

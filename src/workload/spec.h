@@ -162,7 +162,9 @@ struct iom_job {
 
     /* start and control between jobs (fio: startdelay, rate_min, flow; docs/fio-jobs.md) */
     uint64_t startdelay_ns;      /* wait this long before the job starts (its ramp follows) */
-    uint64_t startdelay_hi_ns;   /* above startdelay_ns: a range, drawn once per job from its seed */
+    uint64_t startdelay_hi_ns;   /* above startdelay_ns: a range, drawn per clone (fio) */
+    uint32_t clone_files;        /* 0: thread k of each target is clone k; N: each clone has
+                                    N targets of its own (fio's generated files) */
     uint64_t ratemin_bytes;      /* per thread and direction: a rate below this over ratecycle_ns */
     uint64_t rate_iops_min;      /* (or fewer I/Os per second) stops the thread with EIO (fio) */
     uint64_t ratecycle_ns;       /* window of the minimum-rate check (fio default 1 s) */
