@@ -170,7 +170,7 @@ static void worker_setup(struct iom_worker *w, struct wctx *c)
         uint64_t *p = c->bufs[i];
         if (i == 0 && iom_bufgen_wanted(job)) {
             c->bg = &c->bgs;
-            iom_bufgen_init(c->bg, job, w->seed);
+            iom_bufgen_init(c->bg, job, w->seed, w->target_idx * w->nr_threads + w->thread_idx);
         }
         if (c->bg)
             iom_bufgen_fill(c->bg, p, max_bs);

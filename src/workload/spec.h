@@ -229,6 +229,12 @@ struct iom_job {
                                     unique writes, drawn at random (else repeat: the last) */
     uint32_t dedupe_ws_pct;      /* dedupe_working_set_percentage: the working set's share of
                                     the region (in writes of the smallest size) */
+    bool dedupe_global;          /* fio's dedupe_global (job files): the working set is shared
+                                    out among all threads (core/bufgen.h) */
+    uint32_t thread_base;        /* job files: the number of the job's first thread among all
+                                    jobs' threads (fio's thread_number - 1), 0 otherwise */
+    uint32_t threads_all;        /* job files: all jobs' threads (fio's thread_number), 0 =
+                                    this job's own */
     bool verify;                 /* --verify=crc32c: self-checking blocks (core/verify.h) */
     uint8_t verify_pat[512];     /* verify_pattern's bytes (fio's verify=pattern): writes carry the
                                     pattern, reads are compared with it; replaces the header */
