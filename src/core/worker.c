@@ -266,7 +266,7 @@ static void take_trim(struct iom_worker *w, struct wctx *c, struct iom_io *io)
  * to its completion time.
  */
 static inline __attribute__((always_inline)) unsigned
-issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, const bool trims)
+issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, const bool rare)
 {
     const struct iom_job *job = w->job;
     unsigned nq = 0;
@@ -282,7 +282,7 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
     while (c->nfree && (!c->limit_hit || c->tw_n) && !c->think.due) {
         if (__builtin_expect(c->lt != NULL, 0) && c->inflight >= c->lt->qd)
             break; /* latency_target: the search's depth */
-        if (trims && c->trim_mode == 2) { /* trimwrite: a trimmed block's write */
+        if (rare && c->trim_mode == 2) { /* trimwrite: a trimmed block's write */
             c->next_write = c->tw_n > 0; /* first (fio io_u.c set_rw_ddir), else a new trim */
             if (c->next_write)
                 c->next_len = c->tw_len[c->tw_head];
@@ -309,14 +309,14 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
             if (job->invalidate && !job->direct && w->target->fd >= 0) /* not null jobs */
                 (void)iom_target_invalidate(w->target, ie, sizeof(ie));
         }
-        if (trims) {
+        if (rare && c->trim_mode) {
             take_trim(w, c, io);
         } else {
             io->offset = iom_offgen_take(&w->gen, &io->len); /* may shorten it (random_map) */
             io->ddir = (w->gen.wbs_own ? c->next_write : !iom_offgen_is_read(&w->gen))
                            ? IOM_IO_WRITE : IOM_IO_READ;
         }
-        if (__builtin_expect(c->cp != NULL, 0)) /* fio's cmdprio: on the final size */
+        if (rare && c->cp) /* fio's cmdprio: on the final size */
             io->ioprio = iom_cmdprio_pick(c->cp, io->ddir, io->len);
         io->start_ns = iom_pacer_take(&c->pace, now, io->len); /* latency from the intended start */
         if (io->ddir == IOM_IO_WRITE && !job->verify) {
@@ -327,7 +327,7 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
                 iom_fill_write(io, &c->fill, job->refill_buffers);
             }
         }
-        if (!trims || c->trim_mode != 2 || io->ddir != IOM_IO_WRITE) { /* trimwrite: its trims */
+        if (!rare || c->trim_mode != 2 || io->ddir != IOM_IO_WRITE) { /* trimwrite: its trims */
             c->issued_bytes += io->len;
             c->limit_hit = c->limit && c->issued_bytes >= c->limit;
         }
@@ -349,7 +349,7 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
             break;
         }
         c->nfree++;
-        if (!trims || c->trim_mode != 2 || io->ddir != IOM_IO_WRITE)
+        if (!rare || c->trim_mode != 2 || io->ddir != IOM_IO_WRITE)
             c->issued_bytes -= io->len;
         worker_fail(w, rc, "queueing I/O", io->offset);
         break;
@@ -359,11 +359,13 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
     return nq;
 }
 
-/* issue_t made twice, so a job without trims tests for them once per call, not per I/O */
+/* issue_t made twice, so a job without trims or cmdprio (the rare features) tests for
+ * them once per call, not per I/O */
 static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end)
 {
-    return __builtin_expect(c->trim_mode != 0, 0) ? issue_t(w, c, now, sync_end, true)
-                                                   : issue_t(w, c, now, sync_end, false);
+    return __builtin_expect(c->trim_mode != 0 || c->cp != NULL, 0)
+               ? issue_t(w, c, now, sync_end, true)
+               : issue_t(w, c, now, sync_end, false);
 }
 
 /* "read", "write" or "trim": an I/O's direction in messages (fio's words) */
