@@ -78,6 +78,7 @@ struct wctx {
     uint32_t next_len;            /* the next I/O's size once drawn, 0 before */
     bool next_write;              /* its direction, drawn first when writes have own sizes */
     uint8_t trim_mode;            /* 0 no trims, 1 trims only, 2 trimwrite (trim, then write) */
+    bool rare;                    /* trims or cmdprio: issue_t's variant that handles them */
     unsigned tw_n, tw_head;       /* trimwrite: trimmed blocks waiting for their write (FIFO) */
     uint64_t *tw_off;             /* their offsets and lengths, depth entries each; owned */
     uint32_t *tw_len;
@@ -188,6 +189,7 @@ static void worker_setup(struct iom_worker *w, struct wctx *c)
         iom_cmdprio_init(c->cp, job, w->seed);
     }
     c->trim_mode = iom_job_trimwrite(job) ? 2 : iom_job_trims(job) ? 1 : 0;
+    c->rare = c->trim_mode || c->cp;
     if (c->trim_mode == 2) {
         c->tw_off = calloc(depth, sizeof(*c->tw_off));
         c->tw_len = calloc(depth, sizeof(*c->tw_len));
@@ -363,7 +365,7 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
  * them once per call, not per I/O */
 static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end)
 {
-    return __builtin_expect(c->trim_mode != 0 || c->cp != NULL, 0)
+    return __builtin_expect(c->rare, 0)
                ? issue_t(w, c, now, sync_end, true)
                : issue_t(w, c, now, sync_end, false);
 }
