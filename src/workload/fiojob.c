@@ -435,6 +435,7 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     bool named = st.filename[0] != '\0';
     fj->generated_files = !named;
     fj->files_per_clone = named ? 1 : (st.nrfiles ? st.nrfiles : 1);
+    job->clone_files = named ? 0 : fj->files_per_clone; /* a clone's start delay (jobctl.h) */
     if (named) {
         if (split_files(st.filename, files, &k) || k == 0)
             return fail(err, errlen, "line %u: [%s]: filename: 1 to %d names joined by ':'",

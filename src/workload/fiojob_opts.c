@@ -58,6 +58,8 @@ static const char *const native_names[][2] = {
     {"buffer_compress_chunk", "buffer_compress_chunk"}, {"dedupe_percentage", "dedupe_percentage"},
     {"dedupe_mode", "dedupe_mode"},
     {"dedupe_working_set_percentage", "dedupe_working_set_percentage"},
+    {"cmdprio_percentage", "cmdprio_percentage"}, {"cmdprio_class", "cmdprio_class"},
+    {"cmdprio", "cmdprio"}, {"cmdprio_bssplit", "cmdprio_bssplit"}, {"log_prio", "log_prio"},
 };
 
 /* fio's integer options whose unit iomark's duration parser needs spelled out:
