@@ -79,6 +79,7 @@ struct wctx {
     uint32_t next_len;            /* the next I/O's size once drawn, 0 before */
     bool next_write;              /* its direction, drawn first when writes have own sizes */
     uint8_t trim_mode;            /* 0 no trims, 1 trims only, 2 trimwrite (trim, then write) */
+    bool rare;                    /* trims or cmdprio: issue_t's variant that handles them */
     unsigned tw_n, tw_head;       /* trimwrite: trimmed blocks waiting for their write (FIFO) */
     uint64_t *tw_off;             /* their offsets and lengths, depth entries each; owned */
     uint32_t *tw_len;
@@ -189,6 +190,7 @@ static void worker_setup(struct iom_worker *w, struct wctx *c)
         iom_cmdprio_init(c->cp, job, w->seed);
     }
     c->trim_mode = iom_job_trimwrite(job) ? 2 : iom_job_trims(job) ? 1 : 0;
+    c->rare = c->trim_mode || c->cp;
     if (c->trim_mode == 2) {
         c->tw_off = calloc(depth, sizeof(*c->tw_off));
         c->tw_len = calloc(depth, sizeof(*c->tw_len));
@@ -290,8 +292,11 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
             else if (c->limit_hit)
                 break;
         }
+        /* the direction first: writes' own sizes (fio's bs=R,W), or their own sequential
+         * position (rw=rw) */
+        const bool dir_first = w->gen.wbs_own || w->gen.seq_dirs;
         if (!c->next_len) { /* drawn before the pacing check: --rate paces by each I/O's size */
-            if (w->gen.wbs_own) /* writes' own sizes (fio's bs=R,W): the direction first */
+            if (dir_first)
                 c->next_write = !iom_offgen_is_read(&w->gen);
             c->next_len = iom_offgen_bs_dir(&w->gen, c->next_write);
         }
@@ -313,8 +318,9 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
         if (rare && c->trim_mode) {
             take_trim(w, c, io);
         } else {
-            io->offset = iom_offgen_take(&w->gen, &io->len); /* may shorten it (random_map) */
-            io->ddir = (w->gen.wbs_own ? c->next_write : !iom_offgen_is_read(&w->gen))
+            /* may shorten it (random_map) */
+            io->offset = iom_offgen_take_dir(&w->gen, &io->len, dir_first && c->next_write);
+            io->ddir = (dir_first ? c->next_write : !iom_offgen_is_read(&w->gen))
                            ? IOM_IO_WRITE : IOM_IO_READ;
         }
         if (rare && c->cp) /* fio's cmdprio: on the final size */
@@ -364,7 +370,7 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
  * them once per call, not per I/O */
 static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end)
 {
-    return __builtin_expect(c->trim_mode != 0 || c->cp != NULL, 0)
+    return __builtin_expect(c->rare, 0)
                ? issue_t(w, c, now, sync_end, true)
                : issue_t(w, c, now, sync_end, false);
 }
