@@ -291,8 +291,11 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
             else if (c->limit_hit)
                 break;
         }
+        /* the direction first: writes' own sizes (fio's bs=R,W), or their own sequential
+         * position (rw=rw) */
+        const bool dir_first = w->gen.wbs_own || w->gen.seq_dirs;
         if (!c->next_len) { /* drawn before the pacing check: --rate paces by each I/O's size */
-            if (w->gen.wbs_own) /* writes' own sizes (fio's bs=R,W): the direction first */
+            if (dir_first)
                 c->next_write = !iom_offgen_is_read(&w->gen);
             c->next_len = iom_offgen_bs_dir(&w->gen, c->next_write);
         }
@@ -314,8 +317,9 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
         if (rare && c->trim_mode) {
             take_trim(w, c, io);
         } else {
-            io->offset = iom_offgen_take(&w->gen, &io->len); /* may shorten it (random_map) */
-            io->ddir = (w->gen.wbs_own ? c->next_write : !iom_offgen_is_read(&w->gen))
+            /* may shorten it (random_map) */
+            io->offset = iom_offgen_take_dir(&w->gen, &io->len, dir_first && c->next_write);
+            io->ddir = (dir_first ? c->next_write : !iom_offgen_is_read(&w->gen))
                            ? IOM_IO_WRITE : IOM_IO_READ;
         }
         if (rare && c->cp) /* fio's cmdprio: on the final size */
