@@ -18,6 +18,7 @@
 #include "core/layers.h"
 #include "core/pace.h"
 #include "core/verify.h"
+#include "stats/blockinfo.h"
 #include "stats/slog.h"
 
 #ifdef _WIN32 /* aligned blocks from _aligned_malloc go back through _aligned_free */
@@ -374,6 +375,20 @@ static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now,
                : issue_t(w, c, now, sync_end, false);
 }
 
+/* fio's block_error_percentiles: a trim completed (ok) or a write or trim failed on
+ * the block the I/O starts in (fio io_u_block_info: an I/O over several blocks
+ * counts for its first only) */
+static void block_info(struct iom_worker *w, const struct iom_io *io, bool ok)
+{
+    uint64_t idx = (io->offset - w->target->region_start) / w->job->block_info_bs;
+    if (io->offset < w->target->region_start || idx >= w->res->nr_block_infos)
+        return;
+    if (ok)
+        iom_block_trimmed(&w->res->block_infos[idx]);
+    else
+        iom_block_failed(&w->res->block_infos[idx], io->ddir == IOM_IO_TRIM);
+}
+
 /* "read", "write" or "trim": an I/O's direction in messages (fio's words) */
 static const char *ddir_name(unsigned ddir)
 {
@@ -435,6 +450,12 @@ static void failed(struct iom_worker *w, struct wctx *c, struct iom_io *io)
             w->first_io_errno = -e;
             w->first_io_offset = io->offset;
         }
+        /* fio marks a failed write it logged for verify (iolog.c unlog_io_piece), when the
+         * error comes through io_completed: not from its sync engines, whose errors
+         * backend.c io_queue_event drops first (fio 3.33, psync on ENOSPC: no marks) */
+        if (w->res->block_infos && io->ddir == IOM_IO_WRITE && job->verify &&
+            strcmp(job->ioengine, "psync") != 0)
+            block_info(w, io, false);
         bool go_on = non_fatal(job, cls, -e);
         if (go_on)
             dump_error(w, io, -e);
@@ -538,6 +559,8 @@ complete_t(struct iom_worker *w, struct wctx *c, int n, uint64_t end, const bool
             iom_io_stats_add(&st[io->ddir], io->len, end - io->start_ns);
             if (__builtin_expect(w->latlog != NULL, 0))
                 fprintf(w->latlog, "%llu\n", (unsigned long long)(end - io->start_ns));
+            if (__builtin_expect(w->res->block_infos != NULL, 0) && io->ddir == IOM_IO_TRIM)
+                block_info(w, io, true);
             if (__builtin_expect(w->res->slog != NULL, 0))
                 iom_slog_add(w->res->slog,
                              end - __atomic_load_n(&w->sh->meas_start_ns, __ATOMIC_ACQUIRE),
