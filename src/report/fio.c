@@ -240,6 +240,9 @@ static uint32_t build_units(const struct iom_fio_file *ff, struct iom_result *co
                     if (clones == 1 || clone_of(fj, &r->threads[t]) == c)
                         u->lat_depth = (u->blk = &r->threads[t])->latency_depth;
                 unit_add_result(u, r);
+                for (uint32_t t = 0; t < r->nr_threads && u->start_ms && clones > 1; t++)
+                    if (clone_of(fj, &r->threads[t]) == c) /* its own start (startdelay range) */
+                        u->start_ms = r->start_ms + r->threads[t].start_delay_ns / 1000000u;
                 u->runtime_ns = 0; /* the clone's own: its threads' longest (fio per clone) */
                 for (uint32_t t = 0; t < r->nr_threads; t++)
                     if ((clones == 1 || clone_of(fj, &r->threads[t]) == c) &&
