@@ -34,6 +34,7 @@ void iom_job_defaults(struct iom_job *job)
     job->compress_chunk = 512; /* fio's buffer_compress_chunk default */
     snprintf(job->ioengine, sizeof(job->ioengine), "%s", iom_engines[0]->name); /* the default */
     job->direct = true;
+    job->do_verify = true; /* fio's default do_verify=1 */
 }
 
 int iom_job_add_target(struct iom_job *job, const char *path)
@@ -204,6 +205,8 @@ int iom_job_validate(const struct iom_job *job, const char **option, const char 
                "to --dedupe_percentage, is at most 100 (its writes are unique)";
         return -EINVAL;
     }
+    if (iom_job_cmdprio_check(job, option, why))
+        return -EINVAL;
     if (job->nr_bssplit) {
         uint32_t sum = 0;
         for (uint32_t i = 0; i < job->nr_bssplit; i++)

@@ -26,7 +26,7 @@ static const char *const every[][2] = {
     {"runtime", "7s"}, {"io_size", "32M"}, {"ramp_time", "2s"}, {"cooldown_time", "1500ms"},
     {"series_interval", "250ms"}, {"ioengine", "libaio"}, {"direct", "0"}, {"sync", "dsync"},
     {"thinktime", "3ms"}, {"thinktime_blocks", "24"}, {"rate_iops", "5000"}, {"rate", "50M"},
-    {"randseed", "12345"}, {"zero_buffers", "1"}, {"verify", "crc32c"},
+    {"randseed", "12345"}, {"zero_buffers", "1"}, {"verify", "crc32c"}, {"do_verify", "0"},
     {"continue_on_error", "1"}, {"inject_error", "ENOSPC:777"}, {"keep", "1"},
     {"startdelay", "2s-5s"}, {"rate_min", "1M"}, {"rate_iops_min", "10"}, {"rate_cycle", "500ms"},
     {"flow", "3"}, {"flow_id", "2"}, {"flow_sleep", "1ms"}, {"iodepth_batch_submit", "4"},
@@ -40,7 +40,9 @@ static const char *const every[][2] = {
     {"ss_dur", "30s"}, {"ss_ramp", "5s"}, {"buffer_pattern", "0xdeadbeef\"ab\""},
     {"buffer_compress_percentage", "40"}, {"buffer_compress_chunk", "4k"},
     {"dedupe_percentage", "20"}, {"dedupe_mode", "working_set"},
-    {"dedupe_working_set_percentage", "30"},
+    {"dedupe_working_set_percentage", "30"}, {"cmdprio_percentage", "20,30"},
+    {"cmdprio_class", "3,2"}, {"cmdprio", "5"}, {"cmdprio_bssplit", "64k/25/1/1:64k/75/3/2,4k/10"},
+    {"log_prio", "1"},
 };
 #define NR_EVERY (sizeof(every) / sizeof(every[0]))
 /* options that are not part of a workload's spec: aliases of the rows
