@@ -77,6 +77,9 @@ struct wctx {
     uint32_t next_len;            /* the next I/O's size once drawn, 0 before */
     bool next_write;              /* its direction, drawn first when writes have own sizes */
     uint8_t trim_mode;            /* 0 no trims, 1 trims only, 2 trimwrite (trim, then write) */
+    bool special, syncs;          /* trims or syncs (issue_t's slower variant); syncs */
+    bool last_sync;               /* the I/O issued last was a sync (fio's last_was_sync) */
+    uint64_t w_issued;            /* writes issued (fio's io_issues[DDIR_WRITE]) */
     unsigned tw_n, tw_head;       /* trimwrite: trimmed blocks waiting for their write (FIFO) */
     uint64_t *tw_off;             /* their offsets and lengths, depth entries each; owned */
     uint32_t *tw_len;
@@ -180,6 +183,7 @@ static void worker_setup(struct iom_worker *w, struct wctx *c)
     }
     c->nfree = depth;
     c->trim_mode = iom_job_trimwrite(job) ? 2 : iom_job_trims(job) ? 1 : 0;
+    c->special = c->trim_mode || (c->syncs = job->fsync_blocks || job->fdatasync_blocks);
     if (c->trim_mode == 2) {
         c->tw_off = calloc(depth, sizeof(*c->tw_off));
         c->tw_len = calloc(depth, sizeof(*c->tw_len));
@@ -251,6 +255,37 @@ static void take_trim(struct iom_worker *w, struct wctx *c, struct iom_io *io)
     io->offset = iom_offgen_take(&w->gen, &io->len);
 }
 
+/* The sync due before the next I/O (fio io_u.c get_rw_ddir: writes issued W > 0, a
+ * multiple of fsync=N, else of fdatasync=N, and the last I/O not a sync), or 0. */
+static inline unsigned sync_due(const struct iom_job *job, const struct wctx *c)
+{
+    if (!c->w_issued || c->last_sync)
+        return 0;
+    if (job->fsync_blocks && c->w_issued % job->fsync_blocks == 0)
+        return IOM_IO_SYNC;
+    if (job->fdatasync_blocks && c->w_issued % job->fdatasync_blocks == 0)
+        return IOM_IO_DATASYNC;
+    return 0;
+}
+
+/* Queue the sync `ddir` in a free slot. Returns what queue() did (IOM_Q_* or -errno). */
+static int issue_sync(struct iom_worker *w, struct wctx *c, unsigned ddir, uint64_t now)
+{
+    struct iom_io *io = &c->slots[c->free_stack[--c->nfree]];
+    io->ddir = (uint8_t)ddir;
+    io->len = 0;
+    io->offset = 0;
+    io->start_ns = now;
+    c->last_sync = true;
+    int rc = c->eng.ops->queue(&c->eng, io);
+    c->done[0] = rc == IOM_Q_COMPLETED ? io : c->done[0];
+    if (rc >= 0 && ++c->inflight)
+        return rc;
+    c->nfree++;
+    worker_fail(w, rc, ddir == IOM_IO_SYNC ? "queueing fsync" : "queueing fdatasync", 0);
+    return rc;
+}
+
 /*
  * Issue I/Os while slots are free (and pacing, think time and the io limit
  * allow). Returns how many were queued for a commit; an engine that
@@ -274,6 +309,21 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
     while (c->nfree && (!c->limit_hit || c->tw_n) && !c->think.due) {
         if (__builtin_expect(c->lt != NULL, 0) && c->inflight >= c->lt->qd)
             break; /* latency_target: the search's depth */
+        unsigned sd = trims && c->syncs ? sync_due(job, c) : 0;
+        if (sd && nq) { /* the queued writes go to the kernel first (fio's libaio: BUSY) */
+            c->more = true;
+            break;
+        }
+        if (sd) {
+            int rc = issue_sync(w, c, sd, now);
+            if (rc == IOM_Q_QUEUED) {
+                nq++;
+                continue;
+            }
+            if (rc == IOM_Q_COMPLETED)
+                *sync_end = iom_now_ns();
+            break;
+        }
         if (trims && c->trim_mode == 2) { /* trimwrite: a trimmed block's write */
             c->next_write = c->tw_n > 0; /* first (fio io_u.c set_rw_ddir), else a new trim */
             if (c->next_write)
@@ -301,7 +351,7 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
             if (job->invalidate && !job->direct && w->target->fd >= 0) /* not null jobs */
                 (void)iom_target_invalidate(w->target, ie, sizeof(ie));
         }
-        if (trims) {
+        if (trims && c->trim_mode) {
             take_trim(w, c, io);
         } else {
             io->offset = iom_offgen_take(&w->gen, &io->len); /* may shorten it (random_map) */
@@ -322,6 +372,10 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
             c->limit_hit = c->limit && c->issued_bytes >= c->limit;
         }
         iom_think_issued(&c->think);
+        if (trims) { /* fio counts writes at queue time (ioengines.c td_io_queue) */
+            c->last_sync = false;
+            c->w_issued += io->ddir == IOM_IO_WRITE;
+        }
         int rc = c->eng.ops->queue(&c->eng, io);
         if (rc == IOM_Q_QUEUED) {
             c->inflight++;
@@ -349,17 +403,19 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
     return nq;
 }
 
-/* issue_t made twice, so a job without trims tests for them once per call, not per I/O */
+/* issue_t made twice, so a job without trims or syncs tests for them once per call, not
+ * per I/O */
 static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end)
 {
-    return __builtin_expect(c->trim_mode != 0, 0) ? issue_t(w, c, now, sync_end, true)
+    return __builtin_expect(c->special, 0) ? issue_t(w, c, now, sync_end, true)
                                                    : issue_t(w, c, now, sync_end, false);
 }
 
-/* "read", "write" or "trim": an I/O's direction in messages (fio's words) */
+/* "read", "write", "trim" or "sync": an I/O's direction in messages (fio's words) */
 static const char *ddir_name(unsigned ddir)
 {
-    return ddir == IOM_IO_WRITE ? "write" : ddir == IOM_IO_TRIM ? "trim" : "read";
+    return ddir == IOM_IO_WRITE ? "write" : ddir == IOM_IO_TRIM ? "trim" : ddir >= IOM_IO_SYNC ?
+           "sync" : "read";
 }
 
 /* Whether an error (errno err > 0) of class cls lets the job go on: the native
@@ -410,7 +466,7 @@ static void failed(struct iom_worker *w, struct wctx *c, struct iom_io *io)
                   : io->ddir == IOM_IO_READ ? IOM_ERRCLS_READ : IOM_ERRCLS_WRITE;
         /* fio counts an error (total_err) only in a class continue_on_error names
          * (backend.c break_on_this_error); iomark's native runs count every one */
-        struct iom_io_stats *st = &w->res->dir[io->ddir];
+        struct iom_io_stats *st = io->ddir >= IOM_IO_SYNC ? &w->res->sync : &w->res->dir[io->ddir];
         if (!job->fio_errors || (job->coe_classes & (1u << cls)))
             __atomic_store_n(&st->errors, st->errors + 1, __ATOMIC_RELAXED);
         if (!w->first_io_errno) {
@@ -505,6 +561,13 @@ complete_t(struct iom_worker *w, struct wctx *c, int n, uint64_t end, const bool
             failed(w, c, io);
             continue;
         }
+        if (trims && io->ddir >= IOM_IO_SYNC) { /* fio's "sync" latency, no bytes */
+            if (measuring) {
+                iom_io_stats_add(&w->res->sync, 0, end - io->start_ns);
+                w->res->datasyncs += io->ddir == IOM_IO_DATASYNC;
+            }
+            continue;
+        }
         if (__builtin_expect(c->lt != NULL, 0))
             lt_completed(w, c, io, end);
         c->done_bytes[io->ddir] += io->len;
@@ -532,7 +595,7 @@ complete_t(struct iom_worker *w, struct wctx *c, int n, uint64_t end, const bool
 /* complete_t made twice, as issue() */
 static inline void complete(struct iom_worker *w, struct wctx *c, int n, uint64_t end)
 {
-    if (__builtin_expect(c->trim_mode != 0, 0))
+    if (__builtin_expect(c->special, 0))
         complete_t(w, c, n, end, true);
     else
         complete_t(w, c, n, end, false);
@@ -658,6 +721,19 @@ static void worker_drain(struct wctx *c)
     }
 }
 
+/* end_fsync / fsync_on_close: a writing thread's one fsync(2) after its last I/O (fio
+ * backend.c do_io -> fio_file_fsync; not counted: TD_FSYNCING; a failure is printed). */
+static void end_fsync(struct iom_worker *w)
+{
+    if (!w->job->end_fsync || !iom_job_writes(w->job) || w->target->fd < 0)
+        return;
+    struct iom_engine e = {.fd = w->target->fd};
+    int64_t rc = iom_engine_sync_now(&e, IOM_IO_SYNC);
+    if (rc < 0)
+        fprintf(stderr, "iomark: end_fsync failed for file %s: %s\n", w->target->path,
+                strerror((int)-rc));
+}
+
 /* Hand the layers' findings to the worker and free everything. */
 static void worker_finish(struct iom_worker *w, struct wctx *c)
 {
@@ -711,6 +787,7 @@ void *iom_worker_main(void *arg)
         if (c.flow)
             iom_flow_leave(c.flow, c.flow_mine, fw);
         worker_drain(&c);
+        end_fsync(w);
         pthread_mutex_lock(&w->sh->lock);
         w->sh->nr_finished++;
         pthread_cond_broadcast(&w->sh->cond);

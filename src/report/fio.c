@@ -72,6 +72,7 @@ struct unit {
     char name[IOM_NAME_LEN];
     uint32_t groupid, nr_jobs;
     struct iom_io_stats dir[IOM_NDIR]; /* read, write, trim (fio's ddirs) */
+    struct iom_io_stats sync; uint64_t datasyncs; /* fsync=N/fdatasync=N: fio's "sync"; fdatasyncs */
     uint64_t runtime_ns, elapsed_ns;
     uint64_t start_ms;           /* the earliest start (ms since the epoch; fio 3.36 job_start) */
     int error;
@@ -97,6 +98,14 @@ static void unit_free(struct unit *u)
 static uint32_t clone_of(const struct iom_fio_job *fj, const struct iom_thread_result *th)
 {
     return iom_fio_clone_of(fj, th->target_idx, th->thread_idx);
+}
+
+/* The syncs of r's threads (of clone c of u's job; UINT32_MAX: all) added to u. */
+static void unit_add_sync(struct unit *u, const struct iom_result *r, uint32_t c)
+{
+    for (const struct iom_thread_result *th = r->threads; th < r->threads + r->nr_threads; th++)
+        if (c == UINT32_MAX || clone_of(u->fj, th) == c)
+            u->datasyncs += (iom_io_stats_merge(&u->sync, &th->sync), th->datasyncs);
 }
 
 /* fio's sample standard deviation of n interval samples (0 for none), mean in *mean */
@@ -204,12 +213,14 @@ static uint32_t build_units(const struct iom_fio_file *ff, struct iom_result *co
                     gu->fj = fj;
                     for (int d = 0; d < IOM_NDIR; d++)
                         iom_io_stats_init(&gu->dir[d]);
+                    iom_io_stats_init(&gu->sync);
                 }
                 gu->nr_jobs += fj->fio_numjobs;
                 if (r->nr_threads) /* fio: the group's last thread's (stat.c __show_run_stats) */
                     gu->lat_depth = r->threads[r->nr_threads - 1].latency_depth;
                 for (int d = 0; d < IOM_NDIR; d++)
                     iom_io_stats_merge(&gu->dir[d], &r->total[d]);
+                unit_add_sync(gu, r, UINT32_MAX);
                 unit_add_result(gu, r);
                 add_series(gu, r, first);
                 continue;
@@ -221,6 +232,7 @@ static uint32_t build_units(const struct iom_fio_file *ff, struct iom_result *co
                 u->groupid = g;
                 u->nr_jobs = 1;
                 u->fj = fj;
+                iom_io_stats_init(&u->sync), unit_add_sync(u, r, clones == 1 ? UINT32_MAX : c);
                 if (clones == 1) {
                     memcpy(u->dir, r->total, sizeof(u->dir));
                     add_series(u, r, true);
@@ -748,14 +760,10 @@ cJSON *iom_report_fio_json(const struct iom_fio_file *ff, struct iom_result *con
             cJSON_AddItemToObject(j, "read", dir_obj(u, 0, &gr, plus));
             cJSON_AddItemToObject(j, "write", dir_obj(u, 1, &gr, plus));
             cJSON_AddItemToObject(j, "trim", dir_obj(u, 2, &gr, plus));
-            /* iomark issues no fsync/fdatasync: fio's "sync" block is truly empty */
+            /* fio stat.c add_ddir_status_json: total_ios = total_io_u[DDIR_SYNC], fsyncs only */
             cJSON *sy = cJSON_AddObjectToObject(j, "sync");
-            struct iom_io_stats *none = calloc(1, sizeof(*none));
-            if (sy && none) {
-                cJSON_AddItemToObject(sy, "lat_ns", lat_obj(none, false, NULL, false));
-                cJSON_AddNumberToObject(sy, "total_ios", 0);
-            }
-            free(none);
+            cJSON_AddItemToObject(sy, "lat_ns", lat_obj(&u->sync, true, u->fj, false));
+            cJSON_AddNumberToObject(sy, "total_ios", (double)(u->sync.ios - u->datasyncs));
             cJSON_AddNumberToObject(j, "job_runtime", (double)ms_of(u->runtime_ns));
             cJSON_AddNumberToObject(j, "usr_cpu", u->usr_pct);
             cJSON_AddNumberToObject(j, "sys_cpu", u->sys_pct);
