@@ -12,11 +12,14 @@
 #endif
 
 #include "core/bufgen.h"
+#include "core/cmdprio.h"
+#include "core/ioevents.h"
 #include "core/jobctl.h"
 #include "core/lattarget.h"
 #include "core/layers.h"
 #include "core/pace.h"
 #include "core/verify.h"
+#include "stats/blockinfo.h"
 #include "stats/slog.h"
 
 #ifdef _WIN32 /* aligned blocks from _aligned_malloc go back through _aligned_free */
@@ -77,8 +80,8 @@ struct wctx {
     uint32_t next_len;            /* the next I/O's size once drawn, 0 before */
     bool next_write;              /* its direction, drawn first when writes have own sizes */
     uint8_t trim_mode;            /* 0 no trims, 1 trims only, 2 trimwrite (trim, then write) */
-    bool special, syncs;          /* trims or syncs (issue_t's slower variant); syncs */
-    bool last_sync;               /* the I/O issued last was a sync (fio's last_was_sync) */
+    bool rare;                    /* trims, cmdprio or syncs: issue_t's variant for them */
+    bool syncs, last_sync;        /* fsync=N/fdatasync=N; the last I/O issued was a sync */
     uint64_t w_issued;            /* writes issued (fio's io_issues[DDIR_WRITE]) */
     unsigned tw_n, tw_head;       /* trimwrite: trimmed blocks waiting for their write (FIFO) */
     uint64_t *tw_off;             /* their offsets and lengths, depth entries each; owned */
@@ -97,6 +100,9 @@ struct wctx {
     struct iom_lat_target lts;
     bool lt_quiesce;              /* latency_target: drain, then a new window */
     bool lt_measuring;            /* the search was restarted at the measured phase */
+    uint64_t own_end;             /* a delayed clone's own end (clone_delay), 0 = the run's */
+    struct iom_cmdprio *cp;       /* cmdprio: the per-I/O priorities (&cps), or NULL */
+    struct iom_cmdprio cps;
 };
 
 static void worker_fail(struct iom_worker *w, int err, const char *what, uint64_t offset)
@@ -182,8 +188,13 @@ static void worker_setup(struct iom_worker *w, struct wctx *c)
         c->free_stack[i] = depth - 1 - i;
     }
     c->nfree = depth;
+    if (iom_job_cmdprio(job)) {
+        c->cp = &c->cps;
+        iom_cmdprio_init(c->cp, job, w->seed);
+    }
     c->trim_mode = iom_job_trimwrite(job) ? 2 : iom_job_trims(job) ? 1 : 0;
-    c->special = c->trim_mode || (c->syncs = job->fsync_blocks || job->fdatasync_blocks);
+    c->syncs = job->fsync_blocks || job->fdatasync_blocks;
+    c->rare = c->trim_mode || c->cp || c->syncs;
     if (c->trim_mode == 2) {
         c->tw_off = calloc(depth, sizeof(*c->tw_off));
         c->tw_len = calloc(depth, sizeof(*c->tw_len));
@@ -212,28 +223,6 @@ static void signal_ready(struct iom_worker *w)
     pthread_mutex_unlock(&w->sh->lock);
 }
 
-/* A write's data as fio makes it: refill_buffers: new random data each time;
- * scramble_buffers (fio io_u.c small_content_scramble): in every 512-byte block
- * the I/O's offset at a cache line picked from its start time and offset, and the
- * start time (s, ns) in the last 16 bytes of the block's first cache line. */
-static void iom_fill_write(struct iom_io *io, struct iom_rng *r, bool refill)
-{
-    uint64_t *p = io->buf;
-    if (refill) {
-        for (size_t k = 0; k < io->len / 8; k++)
-            p[k] = iom_rng_next(r);
-        return;
-    }
-    char *b = io->buf;
-    uint64_t off = io->offset, sec = io->start_ns / 1000000000u, nsec = io->start_ns % 1000000000u;
-    unsigned line = (unsigned)((nsec ^ off) & 7);
-    for (uint64_t i = 0; i < io->len / 512; i++, b += 512, off += 512) {
-        memcpy(b + (line << 6), &off, sizeof(off));
-        memcpy(b + 64 - 16, &sec, sizeof(sec));
-        memcpy(b + 64 - 8, &nsec, sizeof(nsec));
-    }
-}
-
 /* The next I/O of a trim pattern into io (io->len drawn): trims only, every I/O a
  * trim from the offset generator; trimwrite, the write of the oldest trimmed
  * block waiting (its offset and length: fio io_u.c get_next_block for
@@ -253,19 +242,6 @@ static void take_trim(struct iom_worker *w, struct wctx *c, struct iom_io *io)
     }
     io->ddir = IOM_IO_TRIM;
     io->offset = iom_offgen_take(&w->gen, &io->len);
-}
-
-/* The sync due before the next I/O (fio io_u.c get_rw_ddir: writes issued W > 0, a
- * multiple of fsync=N, else of fdatasync=N, and the last I/O not a sync), or 0. */
-static inline unsigned sync_due(const struct iom_job *job, const struct wctx *c)
-{
-    if (!c->w_issued || c->last_sync)
-        return 0;
-    if (job->fsync_blocks && c->w_issued % job->fsync_blocks == 0)
-        return IOM_IO_SYNC;
-    if (job->fdatasync_blocks && c->w_issued % job->fdatasync_blocks == 0)
-        return IOM_IO_DATASYNC;
-    return 0;
 }
 
 /* Queue the sync `ddir` in a free slot. Returns what queue() did (IOM_Q_* or -errno). */
@@ -293,7 +269,7 @@ static int issue_sync(struct iom_worker *w, struct wctx *c, unsigned ddir, uint6
  * to its completion time.
  */
 static inline __attribute__((always_inline)) unsigned
-issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, const bool trims)
+issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, const bool rare)
 {
     const struct iom_job *job = w->job;
     unsigned nq = 0;
@@ -309,7 +285,7 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
     while (c->nfree && (!c->limit_hit || c->tw_n) && !c->think.due) {
         if (__builtin_expect(c->lt != NULL, 0) && c->inflight >= c->lt->qd)
             break; /* latency_target: the search's depth */
-        unsigned sd = trims && c->syncs ? sync_due(job, c) : 0;
+        unsigned sd = rare && c->syncs ? iom_sync_due(job, c->w_issued, c->last_sync) : 0;
         if (sd && nq) { /* the queued writes go to the kernel first (fio's libaio: BUSY) */
             c->more = true;
             break;
@@ -324,15 +300,18 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
                 *sync_end = iom_now_ns();
             break;
         }
-        if (trims && c->trim_mode == 2) { /* trimwrite: a trimmed block's write */
+        if (rare && c->trim_mode == 2) { /* trimwrite: a trimmed block's write */
             c->next_write = c->tw_n > 0; /* first (fio io_u.c set_rw_ddir), else a new trim */
             if (c->next_write)
                 c->next_len = c->tw_len[c->tw_head];
             else if (c->limit_hit)
                 break;
         }
+        /* the direction first: writes' own sizes (fio's bs=R,W), or their own sequential
+         * position (rw=rw) */
+        const bool dir_first = w->gen.wbs_own || w->gen.seq_dirs;
         if (!c->next_len) { /* drawn before the pacing check: --rate paces by each I/O's size */
-            if (w->gen.wbs_own) /* writes' own sizes (fio's bs=R,W): the direction first */
+            if (dir_first)
                 c->next_write = !iom_offgen_is_read(&w->gen);
             c->next_len = iom_offgen_bs_dir(&w->gen, c->next_write);
         }
@@ -351,13 +330,16 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
             if (job->invalidate && !job->direct && w->target->fd >= 0) /* not null jobs */
                 (void)iom_target_invalidate(w->target, ie, sizeof(ie));
         }
-        if (trims && c->trim_mode) {
+        if (rare && c->trim_mode) {
             take_trim(w, c, io);
         } else {
-            io->offset = iom_offgen_take(&w->gen, &io->len); /* may shorten it (random_map) */
-            io->ddir = (w->gen.wbs_own ? c->next_write : !iom_offgen_is_read(&w->gen))
+            /* may shorten it (random_map) */
+            io->offset = iom_offgen_take_dir(&w->gen, &io->len, dir_first && c->next_write);
+            io->ddir = (dir_first ? c->next_write : !iom_offgen_is_read(&w->gen))
                            ? IOM_IO_WRITE : IOM_IO_READ;
         }
+        if (rare && c->cp) /* fio's cmdprio: on the final size */
+            io->ioprio = iom_cmdprio_pick(c->cp, io->ddir, io->len);
         io->start_ns = iom_pacer_take(&c->pace, now, io->len); /* latency from the intended start */
         if (io->ddir == IOM_IO_WRITE && !job->verify) {
             if (__builtin_expect(c->bg != NULL, 0)) { /* fio's pattern/compress/dedupe data */
@@ -367,12 +349,12 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
                 iom_fill_write(io, &c->fill, job->refill_buffers);
             }
         }
-        if (!trims || c->trim_mode != 2 || io->ddir != IOM_IO_WRITE) { /* trimwrite: its trims */
+        if (!rare || c->trim_mode != 2 || io->ddir != IOM_IO_WRITE) { /* trimwrite: its trims */
             c->issued_bytes += io->len;
             c->limit_hit = c->limit && c->issued_bytes >= c->limit;
         }
         iom_think_issued(&c->think);
-        if (trims) { /* fio counts writes at queue time (ioengines.c td_io_queue) */
+        if (rare) { /* fio counts writes at queue time (ioengines.c td_io_queue) */
             c->last_sync = false;
             c->w_issued += io->ddir == IOM_IO_WRITE;
         }
@@ -393,7 +375,7 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
             break;
         }
         c->nfree++;
-        if (!trims || c->trim_mode != 2 || io->ddir != IOM_IO_WRITE)
+        if (!rare || c->trim_mode != 2 || io->ddir != IOM_IO_WRITE)
             c->issued_bytes -= io->len;
         worker_fail(w, rc, "queueing I/O", io->offset);
         break;
@@ -403,12 +385,27 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
     return nq;
 }
 
-/* issue_t made twice, so a job without trims or syncs tests for them once per call, not
- * per I/O */
+/* issue_t made twice, so a job without trims, cmdprio or syncs (the rare features) tests
+ * for them once per call, not per I/O */
 static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end)
 {
-    return __builtin_expect(c->special, 0) ? issue_t(w, c, now, sync_end, true)
-                                                   : issue_t(w, c, now, sync_end, false);
+    return __builtin_expect(c->rare, 0)
+               ? issue_t(w, c, now, sync_end, true)
+               : issue_t(w, c, now, sync_end, false);
+}
+
+/* fio's block_error_percentiles: a trim completed (ok) or a write or trim failed on
+ * the block the I/O starts in (fio io_u_block_info: an I/O over several blocks
+ * counts for its first only) */
+static void block_info(struct iom_worker *w, const struct iom_io *io, bool ok)
+{
+    uint64_t idx = (io->offset - w->target->region_start) / w->job->block_info_bs;
+    if (io->offset < w->target->region_start || idx >= w->res->nr_block_infos)
+        return;
+    if (ok)
+        iom_block_trimmed(&w->res->block_infos[idx]);
+    else
+        iom_block_failed(&w->res->block_infos[idx], io->ddir == IOM_IO_TRIM);
 }
 
 /* "read", "write", "trim" or "sync": an I/O's direction in messages (fio's words) */
@@ -416,24 +413,6 @@ static const char *ddir_name(unsigned ddir)
 {
     return ddir == IOM_IO_WRITE ? "write" : ddir == IOM_IO_TRIM ? "trim" : ddir >= IOM_IO_SYNC ?
            "sync" : "read";
-}
-
-/* Whether an error (errno err > 0) of class cls lets the job go on: the native
- * --continue_on_error (every error), or fio's per-class rule (td_error.c
- * td_non_fatal_error: the class's continue_on_error bit and the errno in its
- * ignore_error list, by default EIO and EILSEQ). */
-static bool non_fatal(const struct iom_job *job, int cls, int err)
-{
-    if (job->continue_on_error)
-        return true;
-    if (!(job->coe_classes & (1u << cls)))
-        return false;
-    if (!job->nr_ignore_errno[cls])
-        return err == EIO || err == EILSEQ;
-    for (unsigned i = 0; i < job->nr_ignore_errno[cls]; i++)
-        if (job->ignore_errno[cls][i] == err)
-            return true;
-    return false;
 }
 
 /* fio's error_dump: a non-fatal error is printed as fio's io_u_log_error does */
@@ -473,7 +452,10 @@ static void failed(struct iom_worker *w, struct wctx *c, struct iom_io *io)
             w->first_io_errno = -e;
             w->first_io_offset = io->offset;
         }
-        bool go_on = non_fatal(job, cls, -e);
+        /* fio marks a failed write it logged for verify (iolog.c unlog_io_piece) */
+        if (w->res->block_infos && io->ddir == IOM_IO_WRITE && job->verify)
+            block_info(w, io, false);
+        bool go_on = iom_error_non_fatal(job, cls, -e);
         if (go_on)
             dump_error(w, io, -e);
         else
@@ -482,7 +464,7 @@ static void failed(struct iom_worker *w, struct wctx *c, struct iom_io *io)
                         io->offset);
         return;
     }
-    if (!non_fatal(job, IOM_ERRCLS_VERIFY, EILSEQ)) { /* the verify layer found a bad block */
+    if (!iom_error_non_fatal(job, IOM_ERRCLS_VERIFY, EILSEQ)) { /* the verify layer found a bad block */
         worker_fail(w, -EILSEQ, "verify", io->offset);
         const struct iom_verify_mismatch *m = &c->verify.first; /* this I/O's when first */
         bool pat = (io->verify_failed == IOM_VERIFY_BAD_PATTERN ||
@@ -583,10 +565,12 @@ complete_t(struct iom_worker *w, struct wctx *c, int n, uint64_t end, const bool
             iom_io_stats_add(&st[io->ddir], io->len, end - io->start_ns);
             if (__builtin_expect(w->latlog != NULL, 0))
                 fprintf(w->latlog, "%llu\n", (unsigned long long)(end - io->start_ns));
+            if (__builtin_expect(w->res->block_infos != NULL, 0) && io->ddir == IOM_IO_TRIM)
+                block_info(w, io, true);
             if (__builtin_expect(w->res->slog != NULL, 0))
                 iom_slog_add(w->res->slog,
                              end - __atomic_load_n(&w->sh->meas_start_ns, __ATOMIC_ACQUIRE),
-                             io->ddir, io->len, end - io->start_ns, io->offset);
+                             io->ddir, io->len, end - io->start_ns, io->offset, io->ioprio);
             w->last_done_ns = end;
         }
     }
@@ -595,7 +579,7 @@ complete_t(struct iom_worker *w, struct wctx *c, int n, uint64_t end, const bool
 /* complete_t made twice, as issue() */
 static inline void complete(struct iom_worker *w, struct wctx *c, int n, uint64_t end)
 {
-    if (__builtin_expect(c->special, 0))
+    if (__builtin_expect(c->trim_mode || c->syncs, 0))
         complete_t(w, c, n, end, true);
     else
         complete_t(w, c, n, end, false);
@@ -664,6 +648,21 @@ static void flow_wait(const struct iom_job *job, struct wctx *c)
     c->flow_held = false;
 }
 
+/* A clone's own start delay: sleep until sh->start_ns + delay_ns, waking every 50 ms
+ * for the stop phase; a time-based clone then ends its own runtime after it
+ * (c->own_end), as fio's clone does. */
+static void clone_delay(struct iom_worker *w, struct wctx *c)
+{
+    uint64_t until = w->sh->start_ns + w->delay_ns;
+    for (uint64_t now = iom_now_ns(); now < until; now = iom_now_ns()) {
+        if (__atomic_load_n(&w->sh->phase, __ATOMIC_ACQUIRE) == IOM_PHASE_STOP)
+            return;
+        iom_sleep_until_ns(until - now > 50000000u ? now + 50000000u : until);
+    }
+    if (w->job->runtime_ns)
+        c->own_end = until + w->job->ramp_ns + w->job->runtime_ns;
+}
+
 /* The hot loop: until the stop phase, the scheduled end, the io limit or a fatal error. */
 static void worker_loop(struct iom_worker *w, struct wctx *c)
 {
@@ -678,6 +677,10 @@ static void worker_loop(struct iom_worker *w, struct wctx *c)
         uint64_t now = iom_now_ns(), end = 0, stop_at = run_end(sh);
         if (stop_at && now >= stop_at) /* on schedule, whenever the main thread wakes */
             break;
+        if (__builtin_expect(c->own_end != 0, 0) && now >= c->own_end) {
+            w->own_stop = true; /* a delayed clone's own runtime is over */
+            break;
+        }
         uint64_t wake = iom_think_wait(&c->think, c->inflight, now);
         if (wake > now) {
             nap_until(sh, wake);
@@ -721,19 +724,6 @@ static void worker_drain(struct wctx *c)
     }
 }
 
-/* end_fsync / fsync_on_close: a writing thread's one fsync(2) after its last I/O (fio
- * backend.c do_io -> fio_file_fsync; not counted: TD_FSYNCING; a failure is printed). */
-static void end_fsync(struct iom_worker *w)
-{
-    if (!w->job->end_fsync || !iom_job_writes(w->job) || w->target->fd < 0)
-        return;
-    struct iom_engine e = {.fd = w->target->fd};
-    int64_t rc = iom_engine_sync_now(&e, IOM_IO_SYNC);
-    if (rc < 0)
-        fprintf(stderr, "iomark: end_fsync failed for file %s: %s\n", w->target->path,
-                strerror((int)-rc));
-}
-
 /* Hand the layers' findings to the worker and free everything. */
 static void worker_finish(struct iom_worker *w, struct wctx *c)
 {
@@ -763,6 +753,8 @@ void *iom_worker_main(void *arg)
     memset(&c, 0, sizeof(c));
     worker_setup(w, &c);
     signal_ready(w);
+    if (!w->err && w->job->startdelay_hi_ns > w->job->startdelay_ns)
+        clone_delay(w, &c); /* the rest of its clone's startdelay (fio: per clone) */
     if (!w->err) {
         c.limit = w->job->io_limit_bytes;
         if (w->job->io_passes) { /* whole passes over this thread's range, no wrap inside */
@@ -770,13 +762,14 @@ void *iom_worker_main(void *arg)
             if (pass && (!c.limit || pass * w->job->io_passes < c.limit))
                 c.limit = pass * w->job->io_passes;
         }
-        iom_pacer_init(&c.pace, w->job, w->sh->start_ns);
+        uint64_t t0 = w->sh->start_ns + w->delay_ns; /* this clone's start */
+        iom_pacer_init(&c.pace, w->job, t0);
         iom_think_init(&c.think, w->job);
         c.pace.rs ^= w->seed; /* each thread its own Poisson arrivals */
-        iom_ratemin_init(&c.rmin, w->job, w->sh->start_ns);
+        iom_ratemin_init(&c.rmin, w->job, t0);
         if (w->job->latency_target_ns) { /* fio: depth 1 from the start, ramp included */
             c.lt = &c.lts;
-            iom_lt_init(c.lt, w->job, w->sh->start_ns);
+            iom_lt_init(c.lt, w->job, t0);
             w->res->latency_depth = c.lt->qd;
         }
         /* a weight the group already holds (flow_reserved) is not added again */
@@ -787,7 +780,7 @@ void *iom_worker_main(void *arg)
         if (c.flow)
             iom_flow_leave(c.flow, c.flow_mine, fw);
         worker_drain(&c);
-        end_fsync(w);
+        iom_end_fsync(w->job, w->target);
         pthread_mutex_lock(&w->sh->lock);
         w->sh->nr_finished++;
         pthread_cond_broadcast(&w->sh->cond);

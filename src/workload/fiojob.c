@@ -435,6 +435,7 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     bool named = st.filename[0] != '\0';
     fj->generated_files = !named;
     fj->files_per_clone = named ? 1 : (st.nrfiles ? st.nrfiles : 1);
+    job->clone_files = named ? 0 : fj->files_per_clone; /* a clone's start delay (jobctl.h) */
     if (named) {
         if (split_files(st.filename, files, &k) || k == 0)
             return fail(err, errlen, "line %u: [%s]: filename: 1 to %d names joined by ':'",
@@ -558,6 +559,12 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     }
     if (job->nr_targets == 0)
         return fail(err, errlen, "line %u: [%s]: no file", sec->line, sec->name);
+    if (st.block_err && job->nr_targets != 1) /* fio init.c fixup_options */
+        return fail(err, errlen, "line %u: [%s]: block_error_percentiles: fio's block error "
+                    "histogram is only available with a single file per job, but %u files "
+                    "provided", sec->line, sec->name, job->nr_targets);
+    if (st.block_err) /* per block of fio's bs[DDIR_TRIM] (filesetup.c) */
+        job->block_info_bs = st.trim_split ? st.trim_bs : iom_job_min_bs(job);
     return 0;
 }
 

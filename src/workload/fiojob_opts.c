@@ -58,6 +58,8 @@ static const char *const native_names[][2] = {
     {"buffer_compress_chunk", "buffer_compress_chunk"}, {"dedupe_percentage", "dedupe_percentage"},
     {"dedupe_mode", "dedupe_mode"},
     {"dedupe_working_set_percentage", "dedupe_working_set_percentage"},
+    {"cmdprio_percentage", "cmdprio_percentage"}, {"cmdprio_class", "cmdprio_class"},
+    {"cmdprio", "cmdprio"}, {"cmdprio_bssplit", "cmdprio_bssplit"}, {"log_prio", "log_prio"},
 };
 
 /* fio's integer options whose unit iomark's duration parser needs spelled out:
@@ -388,6 +390,8 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         job->end_fsync = st->end_fsync || st->fsync_on_close;
         return 0;
     }
+    if (strcmp(n, "block_error_percentiles") == 0) /* fio's trims per block (stats/blockinfo.h) */
+        return fio_bool(kv, &st->block_err, err, errlen);
     if (strcmp(n, "dedupe_global") == 0) /* one working set for all threads (core/bufgen.h) */
         return fio_bool(kv, &job->dedupe_global, err, errlen);
     if (strcmp(n, "exitall") == 0) /* fio: global (any job's sets it for all; parse_text) */
