@@ -71,7 +71,7 @@ struct unit {
     char name[IOM_NAME_LEN];
     uint32_t groupid, nr_jobs;
     struct iom_io_stats dir[IOM_NDIR]; /* read, write, trim (fio's ddirs) */
-    struct iom_io_stats sync; uint64_t datasyncs; /* fsync=N/fdatasync=N: fio's "sync"; fdatasyncs */
+    struct iom_io_stats sync; uint64_t datasyncs; /* fio's "sync" (fsync=N); fdatasyncs */
     uint64_t runtime_ns, elapsed_ns;
     uint64_t start_ms;           /* the earliest start (ms since the epoch; fio 3.36 job_start) */
     int error;
@@ -242,6 +242,9 @@ static uint32_t build_units(const struct iom_fio_file *ff, struct iom_result *co
                     if (clones == 1 || clone_of(fj, &r->threads[t]) == c)
                         u->lat_depth = (u->blk = &r->threads[t])->latency_depth;
                 unit_add_result(u, r, clones == 1 ? UINT32_MAX : c);
+                for (uint32_t t = 0; t < r->nr_threads && u->start_ms && clones > 1; t++)
+                    if (clone_of(fj, &r->threads[t]) == c) /* its own start (startdelay range) */
+                        u->start_ms = r->start_ms + r->threads[t].start_delay_ns / 1000000u;
                 u->runtime_ns = 0; /* the clone's own: its threads' longest (fio per clone) */
                 for (uint32_t t = 0; t < r->nr_threads; t++)
                     if ((clones == 1 || clone_of(fj, &r->threads[t]) == c) &&
@@ -756,8 +759,7 @@ cJSON *iom_report_fio_json(const struct iom_fio_file *ff, struct iom_result *con
             cJSON_AddItemToObject(j, "read", dir_obj(u, 0, &gr, plus));
             cJSON_AddItemToObject(j, "write", dir_obj(u, 1, &gr, plus));
             cJSON_AddItemToObject(j, "trim", dir_obj(u, 2, &gr, plus));
-            /* fio stat.c add_ddir_status_json: total_ios = total_io_u[DDIR_SYNC], fsyncs only */
-            cJSON *sy = cJSON_AddObjectToObject(j, "sync");
+            cJSON *sy = cJSON_AddObjectToObject(j, "sync"); /* fio stat.c: total_ios fsyncs only */
             cJSON_AddItemToObject(sy, "lat_ns", lat_obj(&u->sync, true, u->fj, false));
             cJSON_AddNumberToObject(sy, "total_ios", (double)(u->sync.ios - u->datasyncs));
             cJSON_AddNumberToObject(j, "job_runtime", (double)ms_of(u->runtime_ns));
