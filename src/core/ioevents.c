@@ -1,41 +1,11 @@
-/* ioevents.c - a worker's state-free helpers around its I/Os (ioevents.h). */
+/* ioevents.c - a worker's syncs: fsync=N between writes (worker_int.h), the sync at a
+ * job's end (ioevents.h). */
 #include "core/ioevents.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-void iom_fill_write(struct iom_io *io, struct iom_rng *r, bool refill)
-{
-    uint64_t *p = io->buf;
-    if (refill) {
-        for (size_t k = 0; k < io->len / 8; k++)
-            p[k] = iom_rng_next(r);
-        return;
-    }
-    char *b = io->buf;
-    uint64_t off = io->offset, sec = io->start_ns / 1000000000u, nsec = io->start_ns % 1000000000u;
-    unsigned line = (unsigned)((nsec ^ off) & 7);
-    for (uint64_t i = 0; i < io->len / 512; i++, b += 512, off += 512) {
-        memcpy(b + (line << 6), &off, sizeof(off));
-        memcpy(b + 64 - 16, &sec, sizeof(sec));
-        memcpy(b + 64 - 8, &nsec, sizeof(nsec));
-    }
-}
-
-bool iom_error_non_fatal(const struct iom_job *job, int cls, int err)
-{
-    if (job->continue_on_error)
-        return true;
-    if (!(job->coe_classes & (1u << cls)))
-        return false;
-    if (!job->nr_ignore_errno[cls])
-        return err == EIO || err == EILSEQ;
-    for (unsigned i = 0; i < job->nr_ignore_errno[cls]; i++)
-        if (job->ignore_errno[cls][i] == err)
-            return true;
-    return false;
-}
+#include "core/worker_int.h"
 
 void iom_end_fsync(const struct iom_job *job, const struct iom_target *t)
 {
@@ -46,4 +16,35 @@ void iom_end_fsync(const struct iom_job *job, const struct iom_target *t)
     if (rc < 0)
         fprintf(stderr, "iomark: end_fsync failed for file %s: %s\n", t->path,
                 strerror((int)-rc));
+}
+
+int iom_worker_sync(struct wctx *c, const struct iom_job *job, unsigned *nq, uint64_t now,
+                    uint64_t *sync_end)
+{
+    unsigned ddir = iom_sync_due(job, c->w_issued, c->last_sync);
+    if (!ddir)
+        return 0;
+    if (*nq) {
+        c->more = true;
+        return 2;
+    }
+    struct iom_io *io = &c->slots[c->free_stack[--c->nfree]];
+    io->ddir = (uint8_t)ddir;
+    io->len = 0;
+    io->offset = 0;
+    io->start_ns = now;
+    c->last_sync = true;
+    int rc = c->eng.ops->queue(&c->eng, io);
+    if (rc < 0) {
+        c->nfree++;
+        return rc;
+    }
+    c->inflight++;
+    if (rc == IOM_Q_QUEUED) {
+        (*nq)++;
+        return 1;
+    }
+    c->done[0] = io;
+    *sync_end = iom_now_ns();
+    return 2;
 }

@@ -1,8 +1,7 @@
 /*
- * ioevents.h - what a worker thread does around its I/Os that needs none of
- * its own state (core/worker.c): a write's data as fio makes it, fio's rule
- * for when an error lets a job go on, when fio issues a sync between writes,
- * and the sync at a job's end. Internal to src/core.
+ * ioevents.h - a worker thread's syncs (core/worker.c) that need none of its
+ * own state: when fio issues a sync between writes, and the sync at a job's
+ * end. Internal to src/core.
  */
 #ifndef IOMARK_CORE_IOEVENTS_H
 #define IOMARK_CORE_IOEVENTS_H
@@ -10,28 +9,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/offsets.h"
 #include "core/target.h"
 #include "engine/engine.h"
 #include "workload/spec.h"
-
-/*
- * Fill the data of write io (io->buf, io->len bytes; io->offset and
- * io->start_ns read) as fio does: refill (fio's refill_buffers) new random
- * bytes from r; else fio's scramble_buffers (io_u.c small_content_scramble):
- * in every 512-byte block the I/O's offset at a cache line picked from its
- * start time and offset, and the start time (s, ns) in the last 16 bytes of
- * the block's first cache line.
- */
-void iom_fill_write(struct iom_io *io, struct iom_rng *r, bool refill);
-
-/*
- * Whether an error (errno err > 0) of class cls (IOM_ERRCLS_*) lets the job
- * go on: the native --continue_on_error (every error), or fio's per-class
- * rule (td_error.c td_non_fatal_error: the class's continue_on_error bit and
- * the errno in its ignore_error list, by default EIO and EILSEQ).
- */
-bool iom_error_non_fatal(const struct iom_job *job, int cls, int err);
 
 /*
  * The sync due before a thread's next I/O (fio 3.33 io_u.c get_rw_ddir):

@@ -1,5 +1,7 @@
 /* worker.c - one worker thread: issue, reap, count (worker.h). */
 #include "core/worker.h"
+#include "core/worker_int.h"
+#include "core/ioevents.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -9,16 +11,18 @@
 #include <time.h>
 #ifndef _WIN32
 #include <sched.h>
+#include <unistd.h>
 #endif
 
 #include "core/bufgen.h"
 #include "core/cmdprio.h"
-#include "core/ioevents.h"
 #include "core/jobctl.h"
 #include "core/lattarget.h"
 #include "core/layers.h"
+#include "core/ioerr.h"
 #include "core/pace.h"
 #include "core/verify.h"
+#include "core/vlog.h"
 #include "stats/blockinfo.h"
 #include "stats/slog.h"
 
@@ -34,13 +38,6 @@
 
 #define DRAIN_TIMEOUT_NS UINT64_C(10000000000) /* give in-flight I/O 10 s at the end */
 #define POLL_NS UINT64_C(50000000)             /* notice a phase change within 50 ms */
-
-void iom_sleep_until_ns(uint64_t t)
-{
-    struct timespec ts = {.tv_sec = (time_t)(t / 1000000000u), .tv_nsec = (long)(t % 1000000000u)};
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-        ;
-}
 
 /* Whether a completion at time t (ns) belongs to the measured phase. */
 static inline bool measured_at(struct iom_run_shared *sh, uint64_t t)
@@ -62,48 +59,6 @@ static void nap_until(struct iom_run_shared *sh, uint64_t t)
     uint64_t end = run_end(sh);
     iom_sleep_until_ns(end && end < t ? end : t);
 }
-
-/* What one worker owns while it runs. */
-struct wctx {
-    unsigned depth, nfree, inflight;
-    struct iom_io *slots, **done;
-    unsigned *free_stack;
-    void **bufs;
-    struct iom_engine eng;        /* the device engine, or the top layer over it */
-    struct iom_layer inject, verify;
-    int engine_up;
-    uint64_t issued_bytes, limit;
-    bool limit_hit;
-    uint64_t passes;              /* w->gen.passes when last seen (invalidate at each pass) */
-    struct iom_pacer pace;
-    struct iom_think think;
-    uint32_t next_len;            /* the next I/O's size once drawn, 0 before */
-    bool next_write;              /* its direction, drawn first when writes have own sizes */
-    uint8_t trim_mode;            /* 0 no trims, 1 trims only, 2 trimwrite (trim, then write) */
-    bool rare;                    /* trims, cmdprio or syncs: issue_t's variant for them */
-    bool syncs, last_sync;        /* fsync=N/fdatasync=N; the last I/O issued was a sync */
-    uint64_t w_issued;            /* writes issued (fio's io_issues[DDIR_WRITE]) */
-    unsigned tw_n, tw_head;       /* trimwrite: trimmed blocks waiting for their write (FIFO) */
-    uint64_t *tw_off;             /* their offsets and lengths, depth entries each; owned */
-    uint32_t *tw_len;
-    uint64_t done_bytes[IOM_NDIR], done_ios[IOM_NDIR]; /* completed, all phases, per direction */
-    struct iom_ratemin rmin;      /* rate_min / rate_iops_min (core/jobctl.h) */
-    struct iom_flow *flow;        /* flow=N: the shared flow, or NULL */
-    uint64_t flow_mine;           /* this thread's I/Os counted in the flow */
-    bool flow_held;               /* held back by the flow: drain, sleep, retry */
-    bool low_wait;                /* iodepth_low: full; wait until it is reached */
-    bool more;                    /* iodepth_batch_submit cut the issue short: issue again */
-    struct iom_rng fill;          /* refill_buffers: new data for each write */
-    struct iom_bufgen *bg;        /* buffer_pattern/compress/dedupe: write data (&bgs), or NULL */
-    struct iom_bufgen bgs;
-    struct iom_lat_target *lt;    /* latency_target: the depth search (&lts), or NULL */
-    struct iom_lat_target lts;
-    bool lt_quiesce;              /* latency_target: drain, then a new window */
-    bool lt_measuring;            /* the search was restarted at the measured phase */
-    uint64_t own_end;             /* a delayed clone's own end (clone_delay), 0 = the run's */
-    struct iom_cmdprio *cp;       /* cmdprio: the per-I/O priorities (&cps), or NULL */
-    struct iom_cmdprio cps;
-};
 
 static void worker_fail(struct iom_worker *w, int err, const char *what, uint64_t offset)
 {
@@ -204,6 +159,8 @@ static void worker_setup(struct iom_worker *w, struct wctx *c)
         }
     }
     stack_engine(c, job, w->ops, w->target->path, w->target_idx * w->nr_threads + w->thread_idx);
+    if (job->verify && job->do_verify && iom_job_writes(job)) /* fio: list with a random map */
+        iom_vlog_init(&c->vlog, iom_job_random(job) && job->random_map);
     int rc = c->eng.ops->init(&c->eng, depth, w->target->fd, c->bufs, depth > 65535 ? 0 : depth,
                               max_bs);
     if (rc < 0) {
@@ -244,24 +201,6 @@ static void take_trim(struct iom_worker *w, struct wctx *c, struct iom_io *io)
     io->offset = iom_offgen_take(&w->gen, &io->len);
 }
 
-/* Queue the sync `ddir` in a free slot. Returns what queue() did (IOM_Q_* or -errno). */
-static int issue_sync(struct iom_worker *w, struct wctx *c, unsigned ddir, uint64_t now)
-{
-    struct iom_io *io = &c->slots[c->free_stack[--c->nfree]];
-    io->ddir = (uint8_t)ddir;
-    io->len = 0;
-    io->offset = 0;
-    io->start_ns = now;
-    c->last_sync = true;
-    int rc = c->eng.ops->queue(&c->eng, io);
-    c->done[0] = rc == IOM_Q_COMPLETED ? io : c->done[0];
-    if (rc >= 0 && ++c->inflight)
-        return rc;
-    c->nfree++;
-    worker_fail(w, rc, ddir == IOM_IO_SYNC ? "queueing fsync" : "queueing fdatasync", 0);
-    return rc;
-}
-
 /*
  * Issue I/Os while slots are free (and pacing, think time and the io limit
  * allow). Returns how many were queued for a commit; an engine that
@@ -285,19 +224,12 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
     while (c->nfree && (!c->limit_hit || c->tw_n) && !c->think.due) {
         if (__builtin_expect(c->lt != NULL, 0) && c->inflight >= c->lt->qd)
             break; /* latency_target: the search's depth */
-        unsigned sd = rare && c->syncs ? iom_sync_due(job, c->w_issued, c->last_sync) : 0;
-        if (sd && nq) { /* the queued writes go to the kernel first (fio's libaio: BUSY) */
-            c->more = true;
-            break;
-        }
-        if (sd) {
-            int rc = issue_sync(w, c, sd, now);
-            if (rc == IOM_Q_QUEUED) {
-                nq++;
-                continue;
-            }
-            if (rc == IOM_Q_COMPLETED)
-                *sync_end = iom_now_ns();
+        int sy = rare && c->syncs ? iom_worker_sync(c, job, &nq, now, sync_end) : 0;
+        if (sy == 1) /* fsync=N: a sync queued */
+            continue;
+        if (sy) { /* done at once, failed, or the queued writes go first */
+            if (sy < 0)
+                worker_fail(w, sy, "queueing a sync", 0);
             break;
         }
         if (rare && c->trim_mode == 2) { /* trimwrite: a trimmed block's write */
@@ -337,6 +269,12 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
             io->offset = iom_offgen_take_dir(&w->gen, &io->len, dir_first && c->next_write);
             io->ddir = (dir_first ? c->next_write : !iom_offgen_is_read(&w->gen))
                            ? IOM_IO_WRITE : IOM_IO_READ;
+            if (__builtin_expect(c->vlog.on, 0) && io->ddir == IOM_IO_WRITE &&
+                iom_vlog_add(&c->vlog, io->offset, io->len)) {
+                c->nfree++;
+                worker_fail(w, -ENOMEM, "logging a write for the verify phase", io->offset);
+                break;
+            }
         }
         if (rare && c->cp) /* fio's cmdprio: on the final size */
             io->ioprio = iom_cmdprio_pick(c->cp, io->ddir, io->len);
@@ -346,7 +284,8 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
                 if (c->bg->refill)
                     iom_bufgen_fill(c->bg, io->buf, io->len);
             } else if ((job->refill_buffers || job->scramble_buffers) && !job->zero_buffers) {
-                iom_fill_write(io, &c->fill, job->refill_buffers);
+                iom_bufgen_scramble(io->buf, io->len, io->offset, io->start_ns, &c->fill,
+                                    job->refill_buffers);
             }
         }
         if (!rare || c->trim_mode != 2 || io->ddir != IOM_IO_WRITE) { /* trimwrite: its trims */
@@ -408,23 +347,6 @@ static void block_info(struct iom_worker *w, const struct iom_io *io, bool ok)
         iom_block_failed(&w->res->block_infos[idx], io->ddir == IOM_IO_TRIM);
 }
 
-/* "read", "write", "trim" or "sync": an I/O's direction in messages (fio's words) */
-static const char *ddir_name(unsigned ddir)
-{
-    return ddir == IOM_IO_WRITE ? "write" : ddir == IOM_IO_TRIM ? "trim" : ddir >= IOM_IO_SYNC ?
-           "sync" : "read";
-}
-
-/* fio's error_dump: a non-fatal error is printed as fio's io_u_log_error does */
-static void dump_error(const struct iom_worker *w, const struct iom_io *io, int err)
-{
-    if (w->job->error_dump)
-        fprintf(stderr, "iomark: io_u error on file %s: %s: %s offset=%llu, buflen=%u\n",
-                w->target->path, strerror(err),
-                ddir_name(io->ddir),
-                (unsigned long long)io->offset, (unsigned)io->len);
-}
-
 /* A completion that failed (error, short transfer, verify mismatch). */
 static void failed(struct iom_worker *w, struct wctx *c, struct iom_io *io)
 {
@@ -460,10 +382,11 @@ static void failed(struct iom_worker *w, struct wctx *c, struct iom_io *io)
             block_info(w, io, false);
         bool go_on = iom_error_non_fatal(job, cls, -e);
         if (go_on)
-            dump_error(w, io, -e);
+            iom_error_dump(job, w->target->path, io, -e);
         else
             worker_fail(w, e,
-                        io->result < 0 ? ddir_name(io->ddir) : "short transfer (target truncated?)",
+                        io->result < 0 ? iom_ddir_name(io->ddir)
+                                       : "short transfer (target truncated?)",
                         io->offset);
         return;
     }
@@ -499,7 +422,7 @@ static void lt_completed(struct iom_worker *w, struct wctx *c, const struct iom_
                  "latency of %llu nsec exceeds specified max (%llu nsec): %s %s %llu %u",
                  (unsigned long long)(end - io->start_ns), (unsigned long long)c->lt->target_ns,
                  w->target->path,
-                 ddir_name(io->ddir),
+                 iom_ddir_name(io->ddir),
                  (unsigned long long)io->offset, io->len);
     }
 }
@@ -544,7 +467,8 @@ complete_t(struct iom_worker *w, struct wctx *c, int n, uint64_t end, const bool
         c->free_stack[c->nfree++] = io->slot;
         if (__builtin_expect(io->result != (int64_t)io->len || io->verify_failed, 0)) {
             failed(w, c, io);
-            continue;
+            if (io->result != (int64_t)io->len)
+                continue; /* a read that failed its check counts as a read, as fio's */
         }
         if (trims && io->ddir >= IOM_IO_SYNC) { /* fio's "sync" latency, no bytes */
             if (measuring) {
@@ -715,6 +639,62 @@ static void worker_loop(struct iom_worker *w, struct wctx *c)
     }
 }
 
+/* fio's verify phase (backend.c do_verify): once a verify job's writes ended by
+ * their size, sync the file and drop its cache (fio_io_sync, file_invalidate_cache),
+ * then read back every logged block (core/vlog.h: fio's order) at the job's depth
+ * through the verify layer, counted as reads; until the run's end, a stop or an error. */
+static void verify_phase(struct iom_worker *w, struct wctx *c)
+{
+    struct iom_run_shared *sh = w->sh;
+    iom_vlog_seal(&c->vlog);
+    char ie[160];
+#ifndef _WIN32
+    if (w->target->fd >= 0)
+        (void)fsync(w->target->fd);
+#endif
+    if (w->target->fd >= 0 && w->job->invalidate && !w->job->direct)
+        (void)iom_target_invalidate(w->target, ie, sizeof(ie));
+    c->lt = NULL; /* no depth search, think time or iodepth_low here */
+    c->low_wait = false;
+    bool left = true;
+    while (!w->err && __atomic_load_n(&sh->phase, __ATOMIC_ACQUIRE) != IOM_PHASE_STOP) {
+        uint64_t now = iom_now_ns(), end = 0, stop_at = run_end(sh);
+        unsigned nq = 0;
+        if ((stop_at && now >= stop_at) || (c->own_end && now >= c->own_end))
+            break;
+        while (left && c->nfree && !end) {
+            struct iom_io *io = &c->slots[c->free_stack[--c->nfree]];
+            int rc = IOM_Q_QUEUED;
+            if ((left = iom_vlog_next(&c->vlog, &io->offset, &io->len))) {
+                io->ddir = IOM_IO_READ;
+                io->start_ns = iom_now_ns();
+                rc = c->eng.ops->queue(&c->eng, io);
+            }
+            if (!left || (rc != IOM_Q_QUEUED && rc != IOM_Q_COMPLETED)) {
+                c->nfree++;
+                if (left)
+                    worker_fail(w, rc, "queueing a verify read", io->offset);
+                break;
+            }
+            c->inflight++;
+            nq += rc == IOM_Q_QUEUED;
+            if (rc == IOM_Q_COMPLETED)
+                c->done[0] = io, end = iom_now_ns();
+        }
+        int rc = nq && !w->err ? c->eng.ops->commit(&c->eng) : 0;
+        if (rc < 0 || w->err) {
+            worker_fail(w, rc, "submitting verify reads", 0);
+            break;
+        }
+        if (!left && !c->inflight)
+            break;
+        int n = end ? 1 : reap(w, c, now, &end);
+        if (n < 0)
+            break;
+        complete(w, c, n, end);
+    }
+}
+
 /* Wait for what is still in flight; it is not counted. */
 static void worker_drain(struct wctx *c)
 {
@@ -741,6 +721,7 @@ static void worker_finish(struct iom_worker *w, struct wctx *c)
     free(c->bufs);
     free(c->tw_off);
     free(c->tw_len);
+    iom_vlog_free(&c->vlog);
     free(c->slots);
     free(c->done);
     free(c->free_stack);
@@ -782,6 +763,8 @@ void *iom_worker_main(void *arg)
         worker_loop(w, &c);
         if (c.flow)
             iom_flow_leave(c.flow, c.flow_mine, fw);
+        if (c.vlog.on && w->own_stop && c.limit_hit && !w->err)
+            verify_phase(w, &c);
         worker_drain(&c);
         iom_end_fsync(w->job, w->target);
         pthread_mutex_lock(&w->sh->lock);
