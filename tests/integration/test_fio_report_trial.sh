@@ -147,9 +147,9 @@ fio_near=$(sed -n 's/^Did you mean \(.*\)?$/\1/p' <<<"$FIO_SAYS")
 typo "bogus_option=1"
 grep -q "Bad option <bogus_option=1>" <<<"$FIO_SAYS" && grep -qF "line 4: bogus_option=1 (not a fio 3.33 option)" <<<"$ERR" &&
   pass "bogus_option: not fio's (fio: Bad option), nothing near" || fail "bogus_option: fio '$FIO_SAYS' iomark '$ERR'"
-typo "end_fsync=1"
-! grep -q "Bad option" <<<"$FIO_SAYS" && grep -qF "line 4: end_fsync=1" <<<"$ERR" && ! grep -q "not a fio" <<<"$ERR" &&
-  pass "end_fsync: a fio option (fio parses it) iomark does not run" || fail "end_fsync: fio '$FIO_SAYS' iomark '$ERR'"
+typo "gtod_cpu=1"
+! grep -q "Bad option" <<<"$FIO_SAYS" && grep -qF "line 4: gtod_cpu=1" <<<"$ERR" && ! grep -q "not a fio" <<<"$ERR" &&
+  pass "gtod_cpu: a fio option (fio parses it) iomark does not run" || fail "gtod_cpu: fio '$FIO_SAYS' iomark '$ERR'"
 typo "ioengine=libaoi"
 fio --enghelp | grep -qw libaoi && fail "fio has an engine libaoi"
 fio --enghelp | grep -qw libaio && grep -qF "ioengine=libaoi (no engine of fio's; did you mean libaio?)" <<<"$ERR" &&
