@@ -135,6 +135,14 @@ static void print_parsed(FILE *f, const struct iom_fio_file *ff)
             fprintf(f, " offset_increment=%llu", (unsigned long long)j->offset_increment_bytes);
         if (j->seq_back_bytes)
             fprintf(f, " seq_back=%llu", (unsigned long long)j->seq_back_bytes);
+        const char *rn[4] = {"rate", "rate_write", "rate_iops", "rate_iops_write"};
+        const uint64_t rv[4] = {j->rate_bytes_per_s, j->rate_w_bytes_per_s, j->rate_iops,
+                                j->rate_w_iops};
+        for (int k = 0; k < 4; k++) /* UINT64_MAX: writes unpaced beside paced reads */
+            if (rv[k] == UINT64_MAX)
+                fprintf(f, " %s=unpaced", rn[k]);
+            else if (rv[k])
+                fprintf(f, " %s=%llu", rn[k], (unsigned long long)rv[k]);
         fprintf(f, " iodepth=%u clones=%u rwmixread=%u size=%llu offset=%llu seq_stride=%llu "
                 "runtime_s=%.3f time_based=%d io_limit=%s", fj->fio_iodepth, fj->fio_numjobs,
                 iom_job_read_pct(j), (unsigned long long)j->size_bytes,

@@ -293,14 +293,19 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
         }
         /* the direction first: writes' own sizes (fio's bs=R,W), or their own sequential
          * position (rw=rw) */
-        const bool dir_first = w->gen.wbs_own || w->gen.seq_dirs;
-        if (!c->next_len) { /* drawn before the pacing check: --rate paces by each I/O's size */
+        const bool dir_first = w->gen.wbs_own || w->gen.seq_dirs || c->pace.dirs;
+        if (!c->next_len) { /* drawn once; kept while pacing holds the I/O back */
             if (dir_first)
                 c->next_write = !iom_offgen_is_read(&w->gen);
             c->next_len = iom_offgen_bs_dir(&w->gen, c->next_write);
         }
-        if (!iom_pacer_ready(&c->pace, now, c->next_len))
+        bool wr = c->next_write;
+        if (!iom_pacer_ready(&c->pace, now, &wr))
             break;
+        if (wr != c->next_write) { /* fio's rate_ddir: the other direction is due */
+            c->next_write = wr;
+            c->next_len = iom_offgen_bs_dir(&w->gen, wr);
+        }
         if (c->flow && iom_flow_held(c->flow, &c->flow_mine, job->flow)) {
             c->flow_held = true;
             break;
@@ -324,7 +329,8 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
         }
         if (rare && c->cp) /* fio's cmdprio: on the final size */
             io->ioprio = iom_cmdprio_pick(c->cp, io->ddir, io->len);
-        io->start_ns = iom_pacer_take(&c->pace, now, io->len); /* latency from the intended start */
+        io->start_ns = iom_pacer_take(&c->pace, now, io->len, /* latency from the intended start */
+                                      io->ddir == IOM_IO_WRITE);
         if (io->ddir == IOM_IO_WRITE && !job->verify) {
             if (__builtin_expect(c->bg != NULL, 0)) { /* fio's pattern/compress/dedupe data */
                 if (c->bg->refill)

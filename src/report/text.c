@@ -94,10 +94,23 @@ void iom_report_text(FILE *f, const struct iom_result *r)
         fprintf(f, "  profile: %s\n", j->profile);
     if (j->rw == IOM_RW_RW || j->rw == IOM_RW_RANDRW)
         fprintf(f, "  mix: %u%% read / %u%% write\n", iom_job_read_pct(j), 100 - iom_job_read_pct(j));
-    if (j->rate_iops || j->rate_bytes_per_s)
+    bool wcap = j->rate_w_iops || j->rate_w_bytes_per_s;
+    if ((j->rate_iops || j->rate_bytes_per_s) && !wcap)
         fprintf(f, "  paced: %llu %s per thread; latency counts from each I/O's intended start\n",
                 (unsigned long long)(j->rate_iops ? j->rate_iops : j->rate_bytes_per_s),
                 j->rate_iops ? "IOPS" : "bytes/s");
+    if (wcap) { /* fio's rate=READ,WRITE: 0 and UINT64_MAX are unpaced */
+        bool io = j->rate_iops || j->rate_w_iops;
+        uint64_t r0 = io ? j->rate_iops : j->rate_bytes_per_s;
+        uint64_t w0 = io ? j->rate_w_iops : j->rate_w_bytes_per_s;
+        char rs[32] = "unpaced", ws[32] = "unpaced";
+        if (r0)
+            snprintf(rs, sizeof(rs), "%llu", (unsigned long long)r0);
+        if (w0 != UINT64_MAX)
+            snprintf(ws, sizeof(ws), "%llu", (unsigned long long)w0);
+        fprintf(f, "  paced: reads %s, writes %s %s per thread, each direction on its own; latency "
+                "counts from each I/O's intended start\n", rs, ws, io ? "IOPS" : "bytes/s");
+    }
     if (r->engine_note[0])
         fprintf(f, "  note: %s\n", r->engine_note);
     for (uint32_t i = 0; i < r->nr_targets; i++) {

@@ -213,37 +213,29 @@ static int check_maps(const struct iom_fio_file *f, const struct iom_fio_parse_o
     return 0;
 }
 
-/* rate=/rate_iops=READ,WRITE (one value = that value for each direction, as fio's
- * io_u.c rate_ddir paces each direction on its own): iomark paces a thread's reads
- * and writes together, so
- * a read-only pattern takes the read cap, a write-only one the write cap, and a
- * mixed one both caps as one (their sum) when they stand in the rwmixread
- * proportion, which is what fio's two caps add up to; other pairs are refused by
- * name (or skipped with --ignore-unknown) */
-static void split_rates(struct iom_fio_file *f, const struct iom_fio_parse_opts *po,
-                        const struct state *st, struct iom_job *job)
+/* rate=/rate_iops=READ,WRITE (one value = that value for each direction): a
+ * read-only pattern takes the read cap, a write-only one the write cap, and a
+ * mixed one paces reads and writes each on their own as fio's io_u.c
+ * rate_ddir and backend.c usec_for_io do (spec.h rate_w_*: a 0 write cap is
+ * UINT64_MAX there, i.e. unpaced) */
+static void split_rates(const struct state *st, struct iom_job *job)
 {
     for (int k = 0; k < 2; k++) {
         bool on = k ? st->rate_iops_split : st->rate_split;
         const uint64_t *v = k ? st->rate_iops_rw : st->rate_rw;
         uint64_t *out = k ? &job->rate_iops : &job->rate_bytes_per_s;
+        uint64_t *wout = k ? &job->rate_w_iops : &job->rate_w_bytes_per_s;
         if (!on)
             continue;
         uint32_t rp = iom_job_read_pct(job);
+        *wout = 0;
         if (rp == 100 || rp == 0) {
             *out = rp ? v[0] : v[1];
-        } else if ((v[0] == 0 && v[1] == 0) ||
-                   (v[0] && v[1] &&
-                    (unsigned __int128)v[0] * (100 - rp) == (unsigned __int128)v[1] * rp)) {
-            *out = v[0] + v[1];
+        } else if (v[0] || v[1]) {
+            *out = v[0];
+            *wout = v[1] ? v[1] : UINT64_MAX;
         } else {
-            char why[200];
             *out = 0;
-            snprintf(why, sizeof(why), "line %u: %s=%llu,%llu (separate read and write caps "
-                     "with rwmixread=%u; a single value caps each direction in fio: iomark "
-                     "paces reads and writes together, so only caps in that proportion)", st->rate_line, k ? "rate_iops" : "rate",
-                     (unsigned long long)v[0], (unsigned long long)v[1], rp);
-            not_run(f, po, why);
         }
     }
 }
@@ -310,7 +302,7 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
                 return -EINVAL;
         }
     }
-    split_rates(f, po, &st, job);
+    split_rates(&st, job);
     if (st.trim_split && iom_job_trims(job)) { /* a trim pattern's I/Os: bs's trim value */
         job->bs_bytes = st.trim_bs;
         job->nr_bssplit = st.nr_trim_bssplit;
@@ -517,6 +509,10 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
             job->rate_iops = (job->rate_iops + nf - 1) / nf;
         if (job->rate_bytes_per_s)
             job->rate_bytes_per_s = (job->rate_bytes_per_s + nf - 1) / nf;
+        if (job->rate_w_iops && job->rate_w_iops != UINT64_MAX)
+            job->rate_w_iops = (job->rate_w_iops + nf - 1) / nf;
+        if (job->rate_w_bytes_per_s && job->rate_w_bytes_per_s != UINT64_MAX)
+            job->rate_w_bytes_per_s = (job->rate_w_bytes_per_s + nf - 1) / nf;
         job->ratemin_bytes /= nf; /* the minimum rates too, per file's thread */
         job->rate_iops_min /= nf;
         if (job->flow) /* the clone's flow weight shared by its threads */

@@ -108,7 +108,6 @@ struct state {
     uint64_t trim_bs;               /* the trims' bs (fio's third value, 4096 by default) */
     uint32_t nr_trim_bssplit;       /* the trims' bssplit list (0 entries: trim_bs) */
     struct iom_bs_weight trim_bssplit[IOM_MAX_BSSPLIT];
-    uint32_t rate_line;             /* the line of the last such value */
     uint32_t nrfiles;               /* nrfiles= (files per clone without filename=), 1 */
     char filename_format[256];      /* filename_format=, "" = $jobname.$jobnum.$filenum */
     char file_service[32];          /* file_service_type= as written, "" = roundrobin */

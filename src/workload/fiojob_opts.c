@@ -180,7 +180,6 @@ static int apply_split(const struct iom_fio_kv *kv, struct iom_job *job, struct 
                                         : "bytes per second, e.g. 1m");
         memcpy(n[4] == '_' ? st->rate_iops_rw : st->rate_rw, val, sizeof(val));
         *(n[4] == '_' ? &st->rate_iops_split : &st->rate_split) = true;
-        st->rate_line = kv->line;
         return 0;
     }
     /* blockalign/ba: one alignment for all I/O */

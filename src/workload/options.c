@@ -371,6 +371,11 @@ static const struct opt opts[] = {
      "cap per thread in IOPS; latency then counts from each I/O's intended start", NULL},
     {"rate", T_SIZE, J(rate_bytes_per_s), 1, UINT64_MAX, NULL, "SIZE",
      "cap per thread in bytes/s (e.g. 50M = 50 MiB/s)", NULL},
+    {"rate_write", T_SIZE, J(rate_w_bytes_per_s), 1, UINT64_MAX, NULL, "SIZE",
+     "writes' own cap in bytes/s: reads (--rate, unset = unpaced) and writes are then paced "
+     "each on their own (fio's rate=READ,WRITE)", NULL},
+    {"rate_iops_write", T_U64, J(rate_w_iops), 1, UINT64_MAX, NULL, "N",
+     "writes' own cap in IOPS, as --rate_write (fio's rate_iops=READ,WRITE)", NULL},
     {"startdelay", T_CUSTOM, J(startdelay_ns), 0, 0, iom_opt_set_startdelay, "TIME[-TIME]",
      "wait before the job starts, its warm-up follows; LOW-HIGH: drawn per thread (fio: per clone)",
      iom_opt_fmt_startdelay},

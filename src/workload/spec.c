@@ -285,9 +285,10 @@ int iom_job_validate(const struct iom_job *job, const char **option, const char 
         *why = "a run needs a --runtime or an --io_size to end";
         return -EINVAL;
     }
-    if (job->rate_iops && job->rate_bytes_per_s) {
-        *option = "rate";
-        *why = "give either --rate_iops or --rate, not both";
+    if ((job->rate_iops || job->rate_w_iops) && (job->rate_bytes_per_s || job->rate_w_bytes_per_s)) {
+        *option = job->rate_bytes_per_s ? "rate" : "rate_write";
+        *why = "give either IOPS caps (--rate_iops, --rate_iops_write) or byte caps (--rate, "
+               "--rate_write), not both";
         return -EINVAL;
     }
     return 0;

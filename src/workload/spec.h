@@ -158,6 +158,11 @@ struct iom_job {
     /* pacing (per thread; 0 = unpaced) */
     uint64_t rate_iops;
     uint64_t rate_bytes_per_s;
+    /* writes' own caps (fio's rate=R,W / rate_iops=R,W): when one is set, a mixed job
+     * paces reads (rate_bytes_per_s/rate_iops, 0 = unpaced) and writes each on their
+     * own (core/pace.h); UINT64_MAX = writes unpaced */
+    uint64_t rate_w_bytes_per_s;
+    uint64_t rate_w_iops;
     bool rate_poisson;           /* rate_process=poisson: exponential gaps, same mean rate (fio) */
 
     /* start and control between jobs (fio: startdelay, rate_min, flow; docs/fio-jobs.md) */
