@@ -16,6 +16,7 @@
 
 #include "core/series.h"
 #include "core/worker.h"
+#include "stats/blockinfo.h"
 #include "stats/slog.h"
 #include "stats/steady.h"
 #include "engine/engine.h"
@@ -191,6 +192,21 @@ static int start_workers(struct ctl *c, struct iom_target *t, const struct iom_e
             snprintf(r->error, sizeof(r->error), "thread %u: no memory for its sample log", i + 1);
             rc = -ENOMEM;
             break;
+        }
+        if (c->job->block_info_bs) { /* fio filesetup.c: io_size / bs[DDIR_TRIM] blocks */
+            uint64_t nb = w->target->region_len / c->job->block_info_bs;
+            if (nb == 0 || nb > IOM_BLOCK_INFO_MAX) {
+                snprintf(r->error, sizeof(r->error), "cannot calculate block histogram with %llu "
+                         "trim blocks, maximum %u (fio's block_error_percentiles)",
+                         (unsigned long long)nb, IOM_BLOCK_INFO_MAX);
+                rc = -EINVAL;
+                break;
+            }
+            if (!(w->res->block_infos = calloc(nb, sizeof(uint32_t)))) {
+                rc = -ENOMEM;
+                break;
+            }
+            w->res->nr_block_infos = (uint32_t)nb;
         }
         if (c->hooks && c->hooks->latency_log) {
             char lp[4200];
@@ -616,6 +632,7 @@ static int run_phases(struct ctl *c, int rc)
         uint64_t own = w->own_stop && w->last_done_ns > b ? w->last_done_ns - b : UINT64_MAX;
         uint64_t meas = r->measured_ns > w->delay_ns ? r->measured_ns - w->delay_ns : 0;
         r->threads[i].runtime_ns = own < meas ? own : meas;
+        r->threads[i].start_delay_ns = w->delay_ns;
     }
     if (c->t_meas)
         iom_cpu_usage_between(&c->cpu_a, &c->cpu_b, &r->cpu);

@@ -92,7 +92,7 @@ struct state {
     uint64_t filesize, io_size;
     bool size_given, runtime_given, time_based, stonewall, new_group, group_reporting;
     bool randrepeat, seed_given;
-    bool norandommap, invalidate, do_verify;
+    bool norandommap, invalidate;
     bool verify_nohdr;           /* verify=pattern (fio VERIFY_PATTERN_NO_HDR) */
     unsigned verify_pat_line;    /* the line of verify_pattern (0: none) */
     uint32_t loops;
@@ -114,6 +114,7 @@ struct state {
     char jobname[IOM_NAME_LEN];
     char wait_for[IOM_NAME_LEN];    /* wait_for=JOB: start once JOB has finished */
     bool unlink;                    /* unlink=1: remove the job's files at its end */
+    bool block_err;                 /* block_error_percentiles=1 */
     uint32_t nr_pcts;               /* percentile_list (sorted), 0 = fio's default list */
     double pcts[IOM_FIO_MAX_PCTS];
     uint32_t pct_precision;         /* the most digits typed after a '.' in percentile_list */

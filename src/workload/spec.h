@@ -240,7 +240,12 @@ struct iom_job {
                                     jobs' threads (fio's thread_number - 1), 0 otherwise */
     uint32_t threads_all;        /* job files: all jobs' threads (fio's thread_number), 0 =
                                     this job's own */
+    uint64_t block_info_bs;      /* fio's block_error_percentiles (job files): each thread
+                                    counts trims per block of this size (stats/blockinfo.h);
+                                    0 = off */
     bool verify;                 /* --verify=crc32c: self-checking blocks (core/verify.h) */
+    bool do_verify;              /* fio's do_verify (default 1): a verify job that wrote and
+                                    ended by its size reads back what it wrote (core/vlog.h) */
     uint8_t verify_pat[512];     /* verify_pattern's bytes (fio's verify=pattern): writes carry the
                                     pattern, reads are compared with it; replaces the header */
     uint32_t verify_pat_len;     /* 0: none */
