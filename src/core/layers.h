@@ -35,11 +35,40 @@ struct iom_layer {
      * reporting interval (0: the I/O), and verify_dump's file name (NULL: no dump) */
     const uint8_t *pat;
     uint32_t pat_len;
-    bool meta;                      /* verify=meta: fio's header blocks (core/verify.h) */
+    uint8_t fio_type;               /* fio's verify blocks of this enum iom_fio_vtype
+                                     * (core/fioverify.h; with pat: the pattern after the
+                                     * header); 0: iomark's own, or the pattern alone */
+    bool skip_reads;                /* fio: a job that also writes checks no plain read */
+    /* fio's read-back of the job's writes (do_verify=1): each completed write is logged
+     * and read back with pread on the file and checked (header, digest, and the header's
+     * numberio against the write's), after every `backlog` writes (verify_backlog; 0: at
+     * the end, iom_layer_verify_finish) and whenever the log holds IOM_VLOG_MAX writes.
+     * Of writes that overlap only the latest is checked (fio drops the older piece). */
+    bool readback;
+    uint32_t backlog;
+    struct iom_vlog_ent *log;       /* owned; freed by cleanup */
+    uint32_t log_n, log_cap, log_seq;
+    void *rb_buf;                   /* owned, aligned for O_DIRECT */
+    uint32_t rb_len;
     uint16_t thread;                /* their thread number */
     uint64_t interval;
     const char *dump_path;
 };
+
+#define IOM_VLOG_MAX (1u << 20)
+
+/* One logged write: where, how long, and the numberio its header carries. */
+struct iom_vlog_ent {
+    uint64_t off;
+    uint32_t len;
+    uint16_t numberio;
+    uint32_t seq;
+};
+
+/* The end of a job (worker, after its last completion): read back and check every
+ * logged write of a verify layer with readback set (see struct iom_layer). Failures
+ * are counted in l->mismatches, the first in l->first. e: the verify layer. */
+void iom_layer_verify_finish(struct iom_engine *e);
 
 /* The layers' ops tables (name "inject" and "verify"). */
 extern const struct iom_engine_ops iom_layer_inject, iom_layer_verify;

@@ -126,7 +126,12 @@ static void stack_engine(struct wctx *c, const struct iom_job *job, const struct
         c->verify.pat = job->verify_pat; /* verify_pattern: the pattern, not the header */
         c->verify.pat_len = job->verify_pat_len;
         c->verify.interval = job->verify_interval;
-        c->verify.meta = job->verify_meta;
+        c->verify.fio_type = job->verify_fio;
+        c->verify.readback = job->verify_readback && strcmp(dev->name, "null") != 0;
+        c->verify.backlog = job->verify_backlog;
+        /* fio verify.c/backend.c: a plain read is checked only in a job that does not write */
+        c->verify.skip_reads = job->verify_fio && (job->rw == IOM_RW_RW || job->rw == IOM_RW_RANDRW ||
+                                                   strcmp(dev->name, "null") == 0); /* FIO_FAKEIO */
         c->verify.thread = (uint16_t)(thread + 1);
         c->verify.dump_path = job->verify_dump ? path : NULL;
         c->verify.inner.priv = priv;
@@ -429,11 +434,18 @@ static void failed(struct iom_worker *w, struct wctx *c, struct iom_io *io)
     if (!non_fatal(job, IOM_ERRCLS_VERIFY, EILSEQ)) { /* the verify layer found a bad block */
         worker_fail(w, -EILSEQ, "verify", io->offset);
         const struct iom_verify_mismatch *m = &c->verify.first; /* this I/O's when first */
+        /* a write fails only by its read-back (do_verify, verify_backlog): the first of it */
+        bool mine = c->verify.mismatches == 1 || io->ddir == IOM_IO_WRITE;
         bool pat = (io->verify_failed == IOM_VERIFY_BAD_PATTERN ||
-                    io->verify_failed == IOM_VERIFY_BAD_META) && c->verify.mismatches == 1;
+                    io->verify_failed == IOM_VERIFY_BAD_META ||
+                    io->verify_failed == IOM_VERIFY_BAD_DIGEST) && mine;
         snprintf(w->errmsg, sizeof(w->errmsg), "%s: verify failed at byte %llu: %s",
                  w->target->path, (unsigned long long)(pat ? m->offset : io->offset),
                  iom_verify_result_name((enum iom_verify_result)io->verify_failed));
+        if ((io->verify_failed == IOM_VERIFY_BAD_DIGEST || io->verify_failed == IOM_VERIFY_BAD_META) &&
+            mine && c->verify.fio_type) /* fio's words: "md5", "bad header crc" */
+            snprintf(w->errmsg + strlen(w->errmsg), sizeof(w->errmsg) - strlen(w->errmsg), ": %s",
+                     m->reason);
         if (pat && io->verify_failed == IOM_VERIFY_BAD_PATTERN) /* fio: "got pattern 'xx', wanted
                                                                   * 'yy'", "bad pattern block offset N" */
             snprintf(w->errmsg + strlen(w->errmsg), sizeof(w->errmsg) - strlen(w->errmsg),
@@ -711,6 +723,13 @@ void *iom_worker_main(void *arg)
         if (c.flow)
             iom_flow_leave(c.flow, c.flow_mine, fw);
         worker_drain(&c);
+        if (c.verify.readback && !w->err) { /* fio's do_verify: the writes read back */
+            iom_layer_verify_finish(&c.eng);
+            struct iom_io f = {.ddir = IOM_IO_WRITE, .offset = c.verify.first.offset,
+                               .verify_failed = (uint8_t)c.verify.first.kind};
+            if (c.verify.mismatches)
+                failed(w, &c, &f);
+        }
         pthread_mutex_lock(&w->sh->lock);
         w->sh->nr_finished++;
         pthread_cond_broadcast(&w->sh->cond);
