@@ -10,12 +10,24 @@ bool iom_bufgen_wanted(const struct iom_job *job)
     return job->buf_pattern_len || job->compress_pct || job->dedupe_pct;
 }
 
-void iom_bufgen_init(struct iom_bufgen *g, const struct iom_job *job, uint64_t seed)
+#define GOLDEN UINT64_C(0x9e3779b97f4a7c15)
+
+/* the seed of the unique writes of thread number t (of all jobs' threads) */
+static uint64_t thread_base(const struct iom_bufgen *g, uint64_t t)
+{
+    return (g->seed0 + t * GOLDEN) ^ 0xb0f5eedULL;
+}
+
+void iom_bufgen_init(struct iom_bufgen *g, const struct iom_job *job, uint64_t seed,
+                     uint32_t thread)
 {
     memset(g, 0, sizeof(*g));
     g->job = job;
-    g->base = seed ^ 0xb0f5eedULL;
-    iom_rng_seed(&g->dedupe, seed ^ 0xdedeULL);
+    g->seed0 = seed - thread * GOLDEN;
+    g->self = job->thread_base + thread;
+    g->nall = job->threads_all > g->self ? job->threads_all : g->self + 1;
+    g->base = thread_base(g, g->self);
+    iom_rng_seed(&g->dedupe, (g->seed0 + g->self * GOLDEN) ^ 0xdedeULL); /* = seed natively */
     g->min_write = iom_job_min_bs(job);
     g->ws = job->size_bytes * job->dedupe_ws_pct / 100 / (g->min_write ? g->min_write : 1);
     if (!g->ws)
@@ -30,14 +42,21 @@ void iom_bufgen_init(struct iom_bufgen *g, const struct iom_job *job, uint64_t s
 static void buf_state(struct iom_bufgen *g, struct iom_rng *rs)
 {
     uint32_t d = g->job->dedupe_pct;
-    uint64_t id;
-    if (d == 100)
+    uint64_t id, base = g->base;
+    if (d == 100) {
         id = 0;
-    else if (d && iom_rng_below(&g->dedupe, 100) + 1 <= d) /* fio rand_between(1, 100) <= D */
+    } else if (d && iom_rng_below(&g->dedupe, 100) + 1 <= d) { /* fio rand_between(1, 100) <= D */
         id = g->job->dedupe_ws ? iom_rng_below(&g->dedupe, g->ws) : g->last;
-    else
+        if (g->job->dedupe_ws && g->job->dedupe_global) {
+            /* fio dedupe.c: run c = id / P of the working set is thread (t + c) mod N's */
+            uint64_t per = g->ws / g->nall ? g->ws / g->nall : 1;
+            base = thread_base(g, (g->self + id / per) % g->nall);
+            id %= per;
+        }
+    } else {
         id = g->last = g->next++;
-    iom_rng_seed(rs, g->base ^ (id * UINT64_C(0x9e3779b97f4a7c15)));
+    }
+    iom_rng_seed(rs, base ^ (id * GOLDEN));
 }
 
 static void fill_random(struct iom_rng *rs, uint8_t *p, uint64_t len)

@@ -17,7 +17,11 @@
  *    dedupe_working_set_percentage / 100 / the smallest write size (fio
  *    dedupe.c init_dedupe_working_set_seeds); 100 % makes every write the
  *    same. Each unique write's data comes from a seed of its own (its
- *    number), so repeating one is regenerating it;
+ *    number), so repeating one is regenerating it; with dedupe_global (fio
+ *    dedupe.c, global_dedup) the working set of thread t of N (all jobs'
+ *    threads, job->threads_all) is cut into runs of P = max(K / N, 1): run c
+ *    holds the first P unique writes of thread (t + c) mod N, so jobs repeat
+ *    each other's data;
  *  - a pattern alone: every buffer holds the pattern, repeated.
  * fio's scramble_buffers is off with any of these (TD_F_COMPRESS, and the
  * pattern callback clears it); writes get new data each time with
@@ -36,6 +40,8 @@
 struct iom_bufgen {
     const struct iom_job *job;
     uint64_t base;                       /* seed of the unique writes' seeds */
+    uint64_t seed0;                      /* the job's seed (thread 0's) */
+    uint32_t self, nall;                 /* dedupe_global: this thread's number; all threads */
     uint64_t next, last;                 /* the next unique write's number; the last one's */
     uint64_t ws;                         /* working set: its number of writes (K) */
     struct iom_rng dedupe;               /* fio dedupe_state: the D % draws */
@@ -47,8 +53,11 @@ struct iom_bufgen {
  * compression or dedupe is set). */
 bool iom_bufgen_wanted(const struct iom_job *job);
 
-/* Set up for job (iom_bufgen_wanted true) from seed. */
-void iom_bufgen_init(struct iom_bufgen *g, const struct iom_job *job, uint64_t seed);
+/* Set up for job (iom_bufgen_wanted true) from seed, the seed of the job's
+ * thread number `thread` (0-based within the job; the runner's seed + thread x
+ * 0x9e3779b97f4a7c15). Jobs of one job file (job->thread_base) get different data. */
+void iom_bufgen_init(struct iom_bufgen *g, const struct iom_job *job, uint64_t seed,
+                     uint32_t thread);
 
 /* Fill buf (len bytes) with the next write's data. */
 void iom_bufgen_fill(struct iom_bufgen *g, void *buf, uint64_t len);

@@ -17,7 +17,7 @@
 #include <unistd.h>
 #endif
 
-uint64_t iom_startdelay_pick(const struct iom_job *job)
+uint64_t iom_startdelay_clone(const struct iom_job *job, uint32_t clone)
 {
     if (job->startdelay_hi_ns <= job->startdelay_ns)
         return job->startdelay_ns;
@@ -25,9 +25,26 @@ uint64_t iom_startdelay_pick(const struct iom_job *job)
     for (const char *p = job->name; *p; p++)
         h = (h ^ (unsigned char)*p) * UINT64_C(1099511628211);
     struct iom_rng r;
-    iom_rng_seed(&r, (job->seed ? job->seed : UINT64_C(0x5eed10a1)) ^ h);
+    iom_rng_seed(&r, ((job->seed ? job->seed : UINT64_C(0x5eed10a1)) ^ h) +
+                         clone * UINT64_C(0x9e3779b97f4a7c15));
     return job->startdelay_ns +
            iom_rng_below(&r, job->startdelay_hi_ns - job->startdelay_ns + 1);
+}
+
+uint32_t iom_clone_of(const struct iom_job *job, uint32_t target_idx, uint32_t thread_idx)
+{
+    return job->clone_files ? target_idx / job->clone_files : thread_idx;
+}
+
+uint64_t iom_startdelay_pick(const struct iom_job *job)
+{
+    uint32_t n = job->clone_files ? job->nr_targets / job->clone_files : job->numjobs;
+    uint64_t lo = iom_startdelay_clone(job, 0);
+    for (uint32_t k = 1; k < n && job->startdelay_hi_ns > job->startdelay_ns; k++) {
+        uint64_t d = iom_startdelay_clone(job, k);
+        lo = d < lo ? d : lo;
+    }
+    return lo;
 }
 
 int iom_startdelay_wait(uint64_t ns, const volatile sig_atomic_t *stop, const volatile int *end)

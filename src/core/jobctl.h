@@ -27,10 +27,20 @@
 
 #include "workload/spec.h"
 
-/* The job's start delay in ns: startdelay_ns, or with a range (startdelay_hi_ns
- * above it) a uniform draw from [startdelay_ns, startdelay_hi_ns] seeded by the
- * job's seed and name (so two jobs of one file draw differently, and the same
- * job file draws the same again). 0 when none. */
+/* The start delay in ns of clone `clone` of the job (fio: each clone draws its own,
+ * init.c fixup_options per thread_data): startdelay_ns, or with a range
+ * (startdelay_hi_ns above it) a uniform draw from [startdelay_ns, startdelay_hi_ns]
+ * seeded by the job's seed, name and the clone's number (so two jobs or two
+ * clones draw differently, and the same job file draws the same again). */
+uint64_t iom_startdelay_clone(const struct iom_job *job, uint32_t clone);
+
+/* The clone a thread stands for: thread_idx, or with clone_files (fio's
+ * generated files) target_idx / clone_files. */
+uint32_t iom_clone_of(const struct iom_job *job, uint32_t target_idx, uint32_t thread_idx);
+
+/* The job's start delay: the smallest of its clones' (iom_startdelay_clone over
+ * numjobs clones, or nr_targets / clone_files); 0 when none. The run waits this
+ * long, and each thread the rest of its clone's delay. */
 uint64_t iom_startdelay_pick(const struct iom_job *job);
 
 /* Sleep ns, waking every 50 ms to look at *stop and *end (either may be NULL).

@@ -34,6 +34,7 @@ uint64_t iom_now_ns(void)
 /* The main thread's view of a run. */
 struct ctl {
     const struct iom_job *job;
+    uint64_t delay_ns;      /* the run's start delay (its earliest clone's) */
     struct iom_result *r;
     struct iom_worker *ws;
     unsigned nw;
@@ -198,6 +199,8 @@ static int start_workers(struct ctl *c, struct iom_target *t, const struct iom_e
         }
         w->seed = (c->job->seed ? c->job->seed : UINT64_C(0x5eed10a1)) +
                   i * UINT64_C(0x9e3779b97f4a7c15);
+        w->delay_ns = iom_startdelay_clone(c->job, iom_clone_of(c->job, w->target_idx,
+                                                                w->thread_idx)) - c->delay_ns;
         const char *why = NULL;
         if (iom_offgen_init(&w->gen, &r->job, w->target->region_start, w->target->region_len,
                             w->thread_idx, per, &shared_next[w->target_idx], w->seed, &why)) {
@@ -609,8 +612,10 @@ static int run_phases(struct ctl *c, int rc)
     uint64_t m0 = c->sh->meas_start_ns; /* each thread's own runtime (fio's per-clone runtime) */
     for (unsigned i = 0; i < c->nw; i++) {
         const struct iom_worker *w = &c->ws[i];
-        uint64_t own = w->own_stop && w->last_done_ns > m0 ? w->last_done_ns - m0 : UINT64_MAX;
-        r->threads[i].runtime_ns = own < r->measured_ns ? own : r->measured_ns;
+        uint64_t b = m0 + w->delay_ns; /* its clone's start (after a startdelay's rest) */
+        uint64_t own = w->own_stop && w->last_done_ns > b ? w->last_done_ns - b : UINT64_MAX;
+        uint64_t meas = r->measured_ns > w->delay_ns ? r->measured_ns - w->delay_ns : 0;
+        r->threads[i].runtime_ns = own < meas ? own : meas;
     }
     if (c->t_meas)
         iom_cpu_usage_between(&c->cpu_a, &c->cpu_b, &r->cpu);
@@ -641,7 +646,8 @@ int iom_run_ops(const struct iom_job *job, struct iom_target *t, unsigned nr,
         return 0;
     }
     struct iom_run_shared sh = {.phase = job->ramp_ns ? IOM_PHASE_WARMUP : IOM_PHASE_MEASURE};
-    struct ctl c = {.job = job, .r = r, .nw = r->nr_threads, .sh = &sh, .hooks = hooks,
+    struct ctl c = {.job = job, .delay_ns = delay, .r = r, .nw = r->nr_threads, .sh = &sh,
+                    .hooks = hooks,
                     .sync = hooks ? hooks->sync : NULL};
     c.ws = calloc(c.nw, sizeof(*c.ws));
     uint64_t *shared_next = calloc(nr, sizeof(*shared_next));
@@ -679,6 +685,17 @@ int iom_run_ops(const struct iom_job *job, struct iom_target *t, unsigned nr,
     pthread_mutex_init(&sh.lock, NULL);
     pthread_cond_init(&sh.cond, NULL);
     rc = start_workers(&c, t, ops, shared_next);
+    /* fio's clones of a startdelay range start apart, each for its own runtime: the
+     * run's schedule runs until the last one ends (each thread stops at its own) */
+    uint64_t spread = 0;
+    for (unsigned i = 0; i < c.nw; i++)
+        spread = c.ws[i].delay_ns > spread ? c.ws[i].delay_ns : spread;
+    struct iom_job sched;
+    if (spread && job->runtime_ns) {
+        sched = *job;
+        sched.runtime_ns += spread;
+        c.job = &sched;
+    }
     rc = run_phases(&c, rc);
     rc = collect(&c, rc);
     for (unsigned i = 0; i < nr; i++)

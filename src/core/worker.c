@@ -12,6 +12,7 @@
 #endif
 
 #include "core/bufgen.h"
+#include "core/cmdprio.h"
 #include "core/jobctl.h"
 #include "core/lattarget.h"
 #include "core/layers.h"
@@ -94,6 +95,9 @@ struct wctx {
     struct iom_lat_target lts;
     bool lt_quiesce;              /* latency_target: drain, then a new window */
     bool lt_measuring;            /* the search was restarted at the measured phase */
+    uint64_t own_end;             /* a delayed clone's own end (clone_delay), 0 = the run's */
+    struct iom_cmdprio *cp;       /* cmdprio: the per-I/O priorities (&cps), or NULL */
+    struct iom_cmdprio cps;
 };
 
 static void worker_fail(struct iom_worker *w, int err, const char *what, uint64_t offset)
@@ -171,7 +175,7 @@ static void worker_setup(struct iom_worker *w, struct wctx *c)
         uint64_t *p = c->bufs[i];
         if (i == 0 && iom_bufgen_wanted(job)) {
             c->bg = &c->bgs;
-            iom_bufgen_init(c->bg, job, w->seed);
+            iom_bufgen_init(c->bg, job, w->seed, w->target_idx * w->nr_threads + w->thread_idx);
         }
         if (c->bg)
             iom_bufgen_fill(c->bg, p, max_bs);
@@ -184,6 +188,10 @@ static void worker_setup(struct iom_worker *w, struct wctx *c)
         c->free_stack[i] = depth - 1 - i;
     }
     c->nfree = depth;
+    if (iom_job_cmdprio(job)) {
+        c->cp = &c->cps;
+        iom_cmdprio_init(c->cp, job, w->seed);
+    }
     c->trim_mode = iom_job_trimwrite(job) ? 2 : iom_job_trims(job) ? 1 : 0;
     if (c->trim_mode == 2) {
         c->tw_off = calloc(depth, sizeof(*c->tw_off));
@@ -263,7 +271,7 @@ static void take_trim(struct iom_worker *w, struct wctx *c, struct iom_io *io)
  * to its completion time.
  */
 static inline __attribute__((always_inline)) unsigned
-issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, const bool trims)
+issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, const bool rare)
 {
     const struct iom_job *job = w->job;
     unsigned nq = 0;
@@ -279,7 +287,7 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
     while (c->nfree && (!c->limit_hit || c->tw_n) && !c->think.due) {
         if (__builtin_expect(c->lt != NULL, 0) && c->inflight >= c->lt->qd)
             break; /* latency_target: the search's depth */
-        if (trims && c->trim_mode == 2) { /* trimwrite: a trimmed block's write */
+        if (rare && c->trim_mode == 2) { /* trimwrite: a trimmed block's write */
             c->next_write = c->tw_n > 0; /* first (fio io_u.c set_rw_ddir), else a new trim */
             if (c->next_write)
                 c->next_len = c->tw_len[c->tw_head];
@@ -306,13 +314,15 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
             if (job->invalidate && !job->direct && w->target->fd >= 0) /* not null jobs */
                 (void)iom_target_invalidate(w->target, ie, sizeof(ie));
         }
-        if (trims) {
+        if (rare && c->trim_mode) {
             take_trim(w, c, io);
         } else {
             io->offset = iom_offgen_take(&w->gen, &io->len); /* may shorten it (random_map) */
             io->ddir = (w->gen.wbs_own ? c->next_write : !iom_offgen_is_read(&w->gen))
                            ? IOM_IO_WRITE : IOM_IO_READ;
         }
+        if (rare && c->cp) /* fio's cmdprio: on the final size */
+            io->ioprio = iom_cmdprio_pick(c->cp, io->ddir, io->len);
         io->start_ns = iom_pacer_take(&c->pace, now, io->len); /* latency from the intended start */
         if (io->ddir == IOM_IO_WRITE && !job->verify) {
             if (__builtin_expect(c->bg != NULL, 0)) { /* fio's pattern/compress/dedupe data */
@@ -322,7 +332,7 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
                 iom_fill_write(io, &c->fill, job->refill_buffers);
             }
         }
-        if (!trims || c->trim_mode != 2 || io->ddir != IOM_IO_WRITE) { /* trimwrite: its trims */
+        if (!rare || c->trim_mode != 2 || io->ddir != IOM_IO_WRITE) { /* trimwrite: its trims */
             c->issued_bytes += io->len;
             c->limit_hit = c->limit && c->issued_bytes >= c->limit;
         }
@@ -344,7 +354,7 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
             break;
         }
         c->nfree++;
-        if (!trims || c->trim_mode != 2 || io->ddir != IOM_IO_WRITE)
+        if (!rare || c->trim_mode != 2 || io->ddir != IOM_IO_WRITE)
             c->issued_bytes -= io->len;
         worker_fail(w, rc, "queueing I/O", io->offset);
         break;
@@ -354,11 +364,13 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
     return nq;
 }
 
-/* issue_t made twice, so a job without trims tests for them once per call, not per I/O */
+/* issue_t made twice, so a job without trims or cmdprio (the rare features) tests for
+ * them once per call, not per I/O */
 static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end)
 {
-    return __builtin_expect(c->trim_mode != 0, 0) ? issue_t(w, c, now, sync_end, true)
-                                                   : issue_t(w, c, now, sync_end, false);
+    return __builtin_expect(c->trim_mode != 0 || c->cp != NULL, 0)
+               ? issue_t(w, c, now, sync_end, true)
+               : issue_t(w, c, now, sync_end, false);
 }
 
 /* "read", "write" or "trim": an I/O's direction in messages (fio's words) */
@@ -535,7 +547,7 @@ complete_t(struct iom_worker *w, struct wctx *c, int n, uint64_t end, const bool
             if (__builtin_expect(w->res->slog != NULL, 0))
                 iom_slog_add(w->res->slog,
                              end - __atomic_load_n(&w->sh->meas_start_ns, __ATOMIC_ACQUIRE),
-                             io->ddir, io->len, end - io->start_ns, io->offset);
+                             io->ddir, io->len, end - io->start_ns, io->offset, io->ioprio);
             w->last_done_ns = end;
         }
     }
@@ -613,6 +625,21 @@ static void flow_wait(const struct iom_job *job, struct wctx *c)
     c->flow_held = false;
 }
 
+/* A clone's own start delay: sleep until sh->start_ns + delay_ns, waking every 50 ms
+ * for the stop phase; a time-based clone then ends its own runtime after it
+ * (c->own_end), as fio's clone does. */
+static void clone_delay(struct iom_worker *w, struct wctx *c)
+{
+    uint64_t until = w->sh->start_ns + w->delay_ns;
+    for (uint64_t now = iom_now_ns(); now < until; now = iom_now_ns()) {
+        if (__atomic_load_n(&w->sh->phase, __ATOMIC_ACQUIRE) == IOM_PHASE_STOP)
+            return;
+        iom_sleep_until_ns(until - now > 50000000u ? now + 50000000u : until);
+    }
+    if (w->job->runtime_ns)
+        c->own_end = until + w->job->ramp_ns + w->job->runtime_ns;
+}
+
 /* The hot loop: until the stop phase, the scheduled end, the io limit or a fatal error. */
 static void worker_loop(struct iom_worker *w, struct wctx *c)
 {
@@ -627,6 +654,10 @@ static void worker_loop(struct iom_worker *w, struct wctx *c)
         uint64_t now = iom_now_ns(), end = 0, stop_at = run_end(sh);
         if (stop_at && now >= stop_at) /* on schedule, whenever the main thread wakes */
             break;
+        if (__builtin_expect(c->own_end != 0, 0) && now >= c->own_end) {
+            w->own_stop = true; /* a delayed clone's own runtime is over */
+            break;
+        }
         uint64_t wake = iom_think_wait(&c->think, c->inflight, now);
         if (wake > now) {
             nap_until(sh, wake);
@@ -699,6 +730,8 @@ void *iom_worker_main(void *arg)
     memset(&c, 0, sizeof(c));
     worker_setup(w, &c);
     signal_ready(w);
+    if (!w->err && w->job->startdelay_hi_ns > w->job->startdelay_ns)
+        clone_delay(w, &c); /* the rest of its clone's startdelay (fio: per clone) */
     if (!w->err) {
         c.limit = w->job->io_limit_bytes;
         if (w->job->io_passes) { /* whole passes over this thread's range, no wrap inside */
@@ -706,13 +739,14 @@ void *iom_worker_main(void *arg)
             if (pass && (!c.limit || pass * w->job->io_passes < c.limit))
                 c.limit = pass * w->job->io_passes;
         }
-        iom_pacer_init(&c.pace, w->job, w->sh->start_ns);
+        uint64_t t0 = w->sh->start_ns + w->delay_ns; /* this clone's start */
+        iom_pacer_init(&c.pace, w->job, t0);
         iom_think_init(&c.think, w->job);
         c.pace.rs ^= w->seed; /* each thread its own Poisson arrivals */
-        iom_ratemin_init(&c.rmin, w->job, w->sh->start_ns);
+        iom_ratemin_init(&c.rmin, w->job, t0);
         if (w->job->latency_target_ns) { /* fio: depth 1 from the start, ramp included */
             c.lt = &c.lts;
-            iom_lt_init(c.lt, w->job, w->sh->start_ns);
+            iom_lt_init(c.lt, w->job, t0);
             w->res->latency_depth = c.lt->qd;
         }
         /* a weight the group already holds (flow_reserved) is not added again */

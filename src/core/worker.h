@@ -47,6 +47,7 @@ struct iom_worker {
     struct iom_offgen gen;
     unsigned target_idx, thread_idx, nr_threads;
     uint64_t seed;
+    uint64_t delay_ns;        /* its clone's start delay beyond the run's (fio: per clone) */
     /* counters for the progress line, all phases; written by the worker only */
     uint64_t ios_all, bytes_all;
     int err;                  /* set-up or fatal I/O error (-errno) */

@@ -32,6 +32,8 @@ struct iom_io {
     uint8_t ddir;       /* IOM_IO_READ, _WRITE or _TRIM (a trim has no data: buf unused) */
     uint16_t buf_index; /* index of buf in the buffers given to init() */
     uint32_t slot;      /* index of this slot in the worker's array */
+    uint16_t ioprio;    /* 0, or this I/O's own priority, ioprio_set(2)'s class << 13 | level
+                           (fio's cmdprio: core/cmdprio.h); io_uring and libaio apply it */
     int64_t result;     /* set on completion: bytes transferred, or -errno */
     uint64_t start_ns;  /* submission (or intended start when paced) time */
     uint8_t verify_failed; /* set by the verify layer (core/layers.h): enum iom_verify_result */

@@ -142,6 +142,7 @@ static int uring_queue(struct iom_engine *e, struct iom_io *io)
             io_uring_prep_read(sqe, 0, io->buf, io->len, io->offset);
     }
     sqe->flags |= IOSQE_FIXED_FILE;
+    sqe->ioprio = io->ioprio; /* 0 unless cmdprio (the prep left 0: no branch) */
     io_uring_sqe_set_data(sqe, io);
     return IOM_Q_QUEUED;
 }

@@ -7,6 +7,10 @@
 
 #include "engine/engine.h"
 
+#ifndef IOCB_FLAG_IOPRIO /* include/uapi/linux/aio_abi.h (Linux 4.18) */
+#define IOCB_FLAG_IOPRIO (1 << 1)
+#endif
+
 struct aio_priv {
     io_context_t ctx;
     unsigned nr_pending;
@@ -67,6 +71,10 @@ static int aio_queue(struct iom_engine *e, struct iom_io *io)
     else
         io_prep_pread(cb, e->fd, io->buf, io->len, (long long)io->offset);
     cb->data = io;
+    if (__builtin_expect(io->ioprio != 0, 0)) { /* cmdprio (fio engines/libaio.c) */
+        cb->u.c.flags |= IOCB_FLAG_IOPRIO;
+        cb->aio_reqprio = (short)io->ioprio;
+    }
     p->pending[p->nr_pending++] = cb;
     return IOM_Q_QUEUED;
 }

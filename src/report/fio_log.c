@@ -11,30 +11,51 @@
 
 enum kind { K_BW, K_IOPS, K_LAT, K_SLAT };
 
-/* One line's tail: ", dir, bs[, offset], prio" (fio 3.33 flush_samples). */
-static void tail(FILE *f, uint32_t dir, uint64_t bs, bool with_off, uint64_t off)
+/* One line's tail: ", dir, bs[, offset], prio" (fio 3.33 iolog.c flush_samples).
+ * prio is the I/O's priority value: its own (cmdprio), else the job's
+ * (prio/prioclass: fio's td->ioprio, class 0 read as best-effort), else 0; an
+ * averaged sample has 0 (fio stat.c __add_stat_to_log). With log_prio fio prints
+ * it as 0x%04x, else 1 when its class is real-time (ioprio_value_is_class_rt). */
+static void tail(FILE *f, const struct iom_job *job, uint32_t dir, uint64_t bs, bool with_off,
+                 uint64_t off, unsigned prio)
 {
-    if (with_off)
-        fprintf(f, ", %u, %llu, %llu, 0\n", dir, (unsigned long long)bs, (unsigned long long)off);
+    char p[16];
+    if (job->log_prio)
+        snprintf(p, sizeof(p), "0x%04x", prio);
     else
-        fprintf(f, ", %u, %llu, 0\n", dir, (unsigned long long)bs);
+        snprintf(p, sizeof(p), "%u", (prio >> 13) == 1 ? 1u : 0u);
+    if (with_off)
+        fprintf(f, ", %u, %llu, %llu, %s\n", dir, (unsigned long long)bs,
+                (unsigned long long)off, p);
+    else
+        fprintf(f, ", %u, %llu, %s\n", dir, (unsigned long long)bs, p);
 }
 
-static void write_records(FILE *f, const struct iom_slog *l, enum kind k, bool with_off)
+/* fio's td->ioprio: the job's prio/prioclass value (backend.c thread_main), else 0 */
+static unsigned job_prio(const struct iom_job *job)
 {
+    if (!job->ioprio_given)
+        return 0;
+    return ((job->ioprio_class ? job->ioprio_class : 2u) << 13) | job->ioprio_level;
+}
+
+static void write_records(FILE *f, const struct iom_job *job, const struct iom_slog *l,
+                          enum kind k, bool with_off)
+{
+    unsigned dflt = job_prio(job);
     for (size_t i = 0; i < l->nr_rec; i++) {
         const struct iom_slog_rec *r = &l->rec[i];
         uint64_t v = k == K_IOPS ? 1
                      : k == K_BW ? (r->lat_ns ? (uint64_t)r->len * 1000000u / r->lat_ns : 0)
                                  : r->lat_ns;
         fprintf(f, "%llu, %llu", (unsigned long long)(r->t_ns / 1000000u), (unsigned long long)v);
-        tail(f, r->dir, r->len, with_off, r->offset);
+        tail(f, job, r->dir, r->len, with_off, r->offset, r->prio ? r->prio : dflt);
     }
 }
 
 /* Averaged: one line per window and direction with I/O; end_ns = the clone's end. */
-static void write_windows(FILE *f, const struct iom_slog *l, enum kind k, bool with_off,
-                          uint64_t end_ns)
+static void write_windows(FILE *f, const struct iom_job *job, const struct iom_slog *l,
+                          enum kind k, bool with_off, uint64_t end_ns)
 {
     for (size_t w = 0; w < l->nr_win; w++) {
         uint64_t a = w * l->avg_ns, b = a + l->avg_ns;
@@ -49,14 +70,14 @@ static void write_windows(FILE *f, const struct iom_slog *l, enum kind k, bool w
                          : k == K_IOPS ? iom_slog_rate(x->ios[d], spent_ms, 0)
                                        : (x->lat_sum_ns[d] + x->ios[d] / 2) / x->ios[d];
             fprintf(f, "%llu, %llu", (unsigned long long)(b / 1000000u), (unsigned long long)v);
-            tail(f, d, 0, with_off, 0);
+            tail(f, job, d, 0, with_off, 0, 0);
         }
     }
 }
 
 static int write_one(const char *prefix, const char *kind_name, uint32_t num,
-                     const struct iom_slog *l, enum kind k, bool with_off, uint64_t end_ns,
-                     char *err, size_t errlen)
+                     const struct iom_job *job, const struct iom_slog *l, enum kind k,
+                     bool with_off, uint64_t end_ns, char *err, size_t errlen)
 {
     char path[IOM_FIO_LOG_NAME + 32];
     snprintf(path, sizeof(path), "%s_%s.%u.log", prefix, kind_name, num);
@@ -68,9 +89,9 @@ static int write_one(const char *prefix, const char *kind_name, uint32_t num,
     }
     if (k != K_SLAT) {
         if (l->avg_ns)
-            write_windows(f, l, k, with_off, end_ns);
+            write_windows(f, job, l, k, with_off, end_ns);
         else
-            write_records(f, l, k, with_off);
+            write_records(f, job, l, k, with_off);
     }
     if (fclose(f) != 0) {
         int e = errno;
@@ -115,8 +136,8 @@ static int clone_files(const struct iom_fio_job *fj, const struct iom_slog *l, u
         const char *prefix = fj->log_name[files[i].log];
         if (!prefix[0])
             continue;
-        int rc = write_one(prefix, files[i].name, num, l, files[i].k, fj->log_offset, end_ns,
-                           err, errlen);
+        int rc = write_one(prefix, files[i].name, num, &fj->job, l, files[i].k, fj->log_offset,
+                           end_ns, err, errlen);
         if (rc)
             return rc;
     }

@@ -30,7 +30,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 }
 
 void iom_slog_add(struct iom_slog *l, uint64_t t_ns, int dir, uint32_t len, uint64_t lat_ns,
-                  uint64_t offset)
+                  uint64_t offset, uint16_t prio)
 {
     if (!l)
         return;
@@ -43,7 +43,8 @@ void iom_slog_add(struct iom_slog *l, uint64_t t_ns, int dir, uint32_t len, uint
         }
         l->rec[l->nr_rec++] = (struct iom_slog_rec){.t_ns = t_ns, .lat_ns = lat_ns,
                                                     .offset = offset, .len = len,
-                                                    .dir = (uint32_t)(dir < 0 || dir > 2 ? 1 : dir)};
+                                                    .dir = (uint16_t)(dir < 0 || dir > 2 ? 1 : dir),
+                                                    .prio = prio};
         return;
     }
     size_t k = (size_t)(t_ns / l->avg_ns);

@@ -26,7 +26,8 @@ struct iom_slog_rec {
     uint64_t lat_ns;     /* submit-to-complete time */
     uint64_t offset;     /* bytes */
     uint32_t len;        /* bytes */
-    uint32_t dir;        /* 0 read, 1 write, 2 trim (fio's log ddir column) */
+    uint16_t dir;        /* 0 read, 1 write, 2 trim (fio's log ddir column) */
+    uint16_t prio;       /* the I/O's own priority (ioprio_set(2) value), 0: none */
 };
 
 struct iom_slog_win {
@@ -49,12 +50,14 @@ struct iom_slog *iom_slog_new(uint64_t avg_ns);
 
 /*
  * Add one I/O that completed t_ns after the measured phase began, after
- * lat_ns, in direction dir (0 read, 1 write, 2 trim), len bytes at offset. O(1) amortized; on
+ * lat_ns, in direction dir (0 read, 1 write, 2 trim), len bytes at offset, with
+ * priority prio (ioprio_set(2)'s value; 0 none; kept in per-I/O logs only, as fio's
+ * averaged samples carry none: stat.c __add_stat_to_log). O(1) amortized; on
  * allocation failure the sample is dropped and l->enomem set (the writer
  * reports it). l may be NULL (no-op).
  */
 void iom_slog_add(struct iom_slog *l, uint64_t t_ns, int dir, uint32_t len, uint64_t lat_ns,
-                  uint64_t offset);
+                  uint64_t offset, uint16_t prio);
 
 /* dst += src window by window (averaged logs of one fio clone over several
  * files; both must have the same avg_ns > 0). Returns 0 or -ENOMEM. */

@@ -45,6 +45,65 @@ static void not_run(struct iom_fio_file *f, const struct iom_fio_parse_opts *po,
         add_line(f->refused, &f->nr_refused, why);
 }
 
+/* fio's engine options: an item "line N: NAME=VALUE" (no reason given) whose NAME
+ * is an option of an engine the file names and iomark lacks ("ioengine=E (an
+ * engine ...") is that engine's, and says so (fiojob_engopts.c, fio 3.33's tables) */
+static void mark_engine_options(char list[][200], uint32_t nr)
+{
+    static const char tag[] = "ioengine=";
+    for (uint32_t i = 0; i < nr; i++) {
+        char *o = strchr(list[i], ':'), *why = o ? strstr(o, " (") : NULL;
+        if (!o || o[1] != ' ' || (why && strncmp(why, " (${", 4) != 0))
+            continue; /* a reason given already (an unset variable's note is none) */
+        char name[48];
+        size_t nl = strcspn(o + 2, "= ");
+        if (nl == 0 || nl >= sizeof(name))
+            continue;
+        memcpy(name, o + 2, nl);
+        name[nl] = '\0';
+        for (uint32_t k = 0; k < nr; k++) {
+            const char *e = strstr(list[k], tag);
+            char eng[48];
+            size_t el = e ? strcspn(e + sizeof(tag) - 1, " ") : 0;
+            if (!e || el == 0 || el >= sizeof(eng) || !strstr(e, " (an engine iomark does not"))
+                continue;
+            memcpy(eng, e + sizeof(tag) - 1, el);
+            eng[el] = '\0';
+            if (iom_fioj_engine_option(eng, name)) {
+                size_t l = strlen(list[i]);
+                snprintf(list[i] + l, sizeof(list[i]) - l, " (an option of fio's %s engine)", eng);
+                break;
+            }
+        }
+    }
+}
+
+/* iom_fioj_apply(), and when the value held a ${NAME} not set in the environment
+ * (now "", as fio 3.33 reads it): a refusal says so, and a file name or folder
+ * made with it is noted (it is rarely what the job's author meant) */
+static int apply_kv(const struct iom_fio_kv *kv, struct iom_job *job, struct state *st,
+                    char *err, size_t errlen)
+{
+    int rc = iom_fioj_apply(kv, job, st, err, errlen);
+    if (!kv->unset_var[0])
+        return rc;
+    if (rc == -EINVAL) {
+        size_t l = strlen(err);
+        snprintf(err + l, errlen - l, " (${%s} is not set in the environment: fio 3.33 reads it "
+                 "as empty; export %s=...)", kv->unset_var, kv->unset_var);
+    } else if (rc == -ENOENT) {
+        size_t l = strlen(err);
+        snprintf(err + l, errlen - l, " (${%s} not set: empty)", kv->unset_var);
+    } else if (rc == 0 && (strcmp(kv->name, "filename") == 0 ||
+                           strcmp(kv->name, "directory") == 0 ||
+                           strcmp(kv->name, "filename_format") == 0)) {
+        snprintf(st->unset_note, sizeof(st->unset_note), "line %u: %s=%s: ${%s} is not set in "
+                 "the environment, read as empty as fio 3.33 does; ", kv->line, kv->name,
+                 kv->value, kv->unset_var);
+    }
+    return rc;
+}
+
 /* Was the option `name` of `line` (0 = the command line) skipped (--ignore-unknown)? */
 static bool was_skipped(const struct iom_fio_file *f, uint32_t line, const char *name)
 {
@@ -267,7 +326,7 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
                 continue;
             for (uint32_t k = 0; k < lx->sec[s].nr; k++) {
                 const struct iom_fio_kv *kv = &lx->kv[lx->sec[s].first + k];
-                int rc = iom_fioj_apply(kv, job, &st, err, errlen);
+                int rc = apply_kv(kv, job, &st, err, errlen);
                 if (rc == -ENOENT) {
                     not_run(f, po, err);
                     continue;
@@ -286,7 +345,7 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
         for (uint32_t k = 0; k < n; k++) {
             if (pass == 2)
                 st.filename_append = false; /* the command line replaces */
-            int rc = iom_fioj_apply(&list[k], job, &st, err, errlen);
+            int rc = apply_kv(&list[k], job, &st, err, errlen);
             if (rc == -ENOENT) {
                 not_run(f, po, err); /* the command line as the file (--ignore-unknown) */
                 continue;
@@ -365,7 +424,7 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
         job->seq_same_start = true;
     /* a buffered job says so in every report (fio's default is direct=0, iomark's own is
      * direct); the page-cache drop matters (and is noted) only for buffered I/O */
-    snprintf(fj->note, sizeof(fj->note), "%s%s%s",
+    snprintf(fj->note, sizeof(fj->note), "%s%s%s%s", st.unset_note,
              seq_clones ? "sequential clones each cover the whole region from its start (fio); " : "",
              job->direct ? "" : "buffered I/O through the page cache (direct=0, fio's default); ",
              job->direct ? ""
@@ -422,6 +481,7 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     bool named = st.filename[0] != '\0';
     fj->generated_files = !named;
     fj->files_per_clone = named ? 1 : (st.nrfiles ? st.nrfiles : 1);
+    job->clone_files = named ? 0 : fj->files_per_clone; /* a clone's start delay (jobctl.h) */
     if (named) {
         if (split_files(st.filename, files, &k) || k == 0)
             return fail(err, errlen, "line %u: [%s]: filename: 1 to %d names joined by ':'",
@@ -607,6 +667,8 @@ int iom_fio_parse_text(const char *text, const struct iom_fio_parse_opts *po,
         fj->step = step;
         fj->groupid = group;
     }
+    mark_engine_options(out->refused, out->nr_refused);
+    mark_engine_options(out->ignored, out->nr_ignored);
     if (out->nr_refused) {
         size_t o = (size_t)snprintf(err, errlen, "%u option%s iomark does not run (see "
                                     "docs/fio-jobs.md; --ignore-unknown skips them): ",
@@ -628,6 +690,16 @@ int iom_fio_parse_text(const char *text, const struct iom_fio_parse_opts *po,
         exitall |= out->jobs[i].job.exitall;
     for (uint32_t i = 0; i < out->nr_jobs; i++)
         out->jobs[i].job.exitall = exitall;
+    /* fio numbers every clone of every job (thread_number), which its dedupe_global
+     * working sets use (dedupe.c): here every thread (clone x file) in file order */
+    uint32_t nthreads = 0;
+    for (uint32_t i = 0; i < out->nr_jobs; i++) {
+        out->jobs[i].job.thread_base = nthreads;
+        const struct iom_job *jb = &out->jobs[i].job;
+        nthreads += jb->numjobs * (jb->nr_targets ? jb->nr_targets : 1);
+    }
+    for (uint32_t i = 0; i < out->nr_jobs; i++)
+        out->jobs[i].job.threads_all = nthreads;
     out->nr_steps = step + 1;
     out->nr_groups = group + 1;
     rc = check_maps(out, po, err, errlen);

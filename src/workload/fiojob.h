@@ -33,6 +33,8 @@ struct iom_fio_kv {
     char name[48];
     char value[256];     /* "" for a bare flag */
     uint32_t line;       /* 1-based line in the job file; 0 = command line */
+    char unset_var[32];  /* the first ${NAME} of the value not set in the environment
+                            (replaced by "", as fio 3.33), or "" */
 };
 
 /*
@@ -63,7 +65,7 @@ struct iom_fio_job {
     uint32_t fio_iodepth;
     uint32_t nr_opts;            /* the section's own options, for fio's "job options" */
     struct iom_fio_kv opts[IOM_FIO_MAX_OPTS];
-    char note[384];              /* how iomark's mapping differs, or "" */
+    char note[640];              /* how iomark's mapping differs, or "" */
     uint32_t size_pct, offset_pct; /* size=N% / offset=N%: of the file's size, resolved by
                                       iom_fio_resolve_pct() once the file is known (0 = none) */
     uint64_t filesize;           /* filesize= as written (0 = none) */
@@ -109,8 +111,10 @@ struct iom_fio_parse_opts {
 
 /*
  * Parse job-file text (NUL-terminated; `text` is not modified). Variables
- * ${NAME} are taken from the environment (getenv); an unset variable is an
- * error naming it and its line. On success returns 0 and fills *out (free
+ * ${NAME} are taken from the environment (getenv); an unset variable is
+ * replaced by "" as fio 3.33 does (options.c fio_option_dup_subs), and an
+ * error about its option, or a file name or folder holding it (the job's
+ * note), names the variable. On success returns 0 and fills *out (free
  * with iom_fio_file_free). On error returns -EINVAL (or -ENOMEM) and writes
  * one line to err: "line N: option=value: reason" or "line N: reason";
  * *out is left empty.

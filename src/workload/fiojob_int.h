@@ -51,12 +51,13 @@ char *iom_fioj_trim(char *s);
  * caller; lx->kv and lx->sec are realloc'd arrays the caller frees, also
  * after an error). Blank lines and lines starting with ';' or '#' are
  * skipped, a trailing comment after '#' or ';' is cut, ${NAME} is replaced
- * from the environment, and a value holding $pagesize, $ncpus or $mb_memory
+ * from the environment (unset: by "", as fio 3.33, the name kept in the
+ * option's unset_var), and a value holding $pagesize, $ncpus or $mb_memory
  * becomes "(...)" with the numbers in (evaluated later by apply/arith).
  * Each option keeps its 1-based line. Returns 0; -EINVAL with err set for a
  * line over 4095 characters, a malformed [section] header, a section name
- * over IOM_NAME_LEN - 1 characters, an option before any section, an unset
- * or malformed ${NAME}, or an empty name or a name/value too long for
+ * over IOM_NAME_LEN - 1 characters, an option before any section, a
+ * malformed ${NAME}, or an empty name or a name/value too long for
  * struct iom_fio_kv; -ENOMEM (err untouched) when an allocation fails.
  */
 int iom_fioj_lex(const char *text, struct lexed *lx, char *err, size_t errlen);
@@ -71,6 +72,15 @@ int iom_fioj_lex(const char *text, struct lexed *lx, char *err, size_t errlen);
  */
 int iom_fioj_arith(const char *v, char *out, size_t outlen);
 
+/*
+ * iom_fioj_engine_option (fiojob_engopts.c): is `option` (a fio option name,
+ * NUL-terminated) one of the options fio 3.33 defines for its I/O engine
+ * `engine` (e.g. "e4defrag", "donorname")? From the option
+ * tables of the engines/ C files of fio at tag fio-3.33. No errors; false
+ * for any name not in them.
+ */
+bool iom_fioj_engine_option(const char *engine, const char *option);
+
 /* ---- options ---- */
 
 /* What a job's options set beyond the iom_job fields. */
@@ -78,6 +88,7 @@ struct state {
     char filename[4096];
     bool filename_append;           /* a further filename= line of one section adds (fio) */
     char directory[1024];
+    char unset_note[200];           /* a file name or folder with an unset ${NAME} (note) */
     uint64_t filesize, io_size;
     bool size_given, runtime_given, time_based, stonewall, new_group, group_reporting;
     bool randrepeat, seed_given;

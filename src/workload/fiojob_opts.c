@@ -59,6 +59,8 @@ static const char *const native_names[][2] = {
     {"buffer_compress_chunk", "buffer_compress_chunk"}, {"dedupe_percentage", "dedupe_percentage"},
     {"dedupe_mode", "dedupe_mode"},
     {"dedupe_working_set_percentage", "dedupe_working_set_percentage"},
+    {"cmdprio_percentage", "cmdprio_percentage"}, {"cmdprio_class", "cmdprio_class"},
+    {"cmdprio", "cmdprio"}, {"cmdprio_bssplit", "cmdprio_bssplit"}, {"log_prio", "log_prio"},
 };
 
 /* fio's integer options whose unit iomark's duration parser needs spelled out:
@@ -365,6 +367,8 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
             return fail(err, errlen, "%s: io_submit_mode=%s: allowed: inline, offload", where, v);
         return 0;
     }
+    if (strcmp(n, "dedupe_global") == 0) /* one working set for all threads (core/bufgen.h) */
+        return fio_bool(kv, &job->dedupe_global, err, errlen);
     if (strcmp(n, "exitall") == 0) /* fio: global (any job's sets it for all; parse_text) */
         return fio_bool(kv, &job->exitall, err, errlen);
     if (strcmp(n, "flow_watermark") == 0)

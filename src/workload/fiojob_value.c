@@ -37,9 +37,12 @@ char *iom_fioj_trim(char *s)
     return s;
 }
 
-/* Expand ${NAME} from the environment into out. */
-static int expand(const char *in, char *out, size_t outlen, uint32_t line, char *err, size_t errlen)
+/* Expand ${NAME} from the environment into out; an unset NAME becomes "", as
+ * fio 3.33 (options.c fio_option_dup_subs), the first one kept in unset. */
+static int expand(const char *in, char *out, size_t outlen, uint32_t line, char unset[32],
+                  char *err, size_t errlen)
 {
+    unset[0] = '\0';
     size_t o = 0;
     for (const char *p = in; *p;) {
         if (p[0] == '$' && p[1] == '{') {
@@ -54,9 +57,11 @@ static int expand(const char *in, char *out, size_t outlen, uint32_t line, char 
             memcpy(name, p + 2, nl);
             name[nl] = '\0';
             const char *v = getenv(name);
-            if (!v)
-                return fail(err, errlen, "line %u: ${%s} is not set in the environment; export "
-                            "it (e.g. %s=...) before running the job file", line, name, name);
+            if (!v) {
+                if (!unset[0])
+                    snprintf(unset, 32, "%.31s", name);
+                v = "";
+            }
             size_t vl = strlen(v);
             if (o + vl >= outlen)
                 return fail(err, errlen, "line %u: line too long after expanding ${%s}", line,
@@ -278,7 +283,8 @@ int iom_fioj_lex(const char *text, struct lexed *lx, char *err, size_t errlen)
         s = iom_fioj_trim(s);
         if (lx->nr_sec == 0)
             return fail(err, errlen, "line %u: option '%s' before any [section]", line, s);
-        int rc = expand(s, buf, sizeof(buf), line, err, errlen);
+        char unset[32];
+        int rc = expand(s, buf, sizeof(buf), line, unset, err, errlen);
         if (rc)
             return rc;
         if (lx->nr_kv == lx->cap_kv) {
@@ -304,6 +310,7 @@ int iom_fioj_lex(const char *text, struct lexed *lx, char *err, size_t errlen)
         snprintf(kv->name, sizeof(kv->name), "%s", name);
         snprintf(kv->value, sizeof(kv->value), "%s", val);
         kv->line = line;
+        memcpy(kv->unset_var, unset, sizeof(kv->unset_var));
         lx->nr_kv++;
         lx->sec[lx->nr_sec - 1].nr++;
     }

@@ -136,8 +136,6 @@ static int set_name(const struct opt *o, const char *v, struct iom_job *job,
     return 0;
 }
 
-
-
 static int set_runtime(const struct opt *o, const char *v, struct iom_job *job,
                        struct iom_run_opts *ro, char *err, size_t errlen)
 {
@@ -234,23 +232,6 @@ static int fmt_exit_what(const struct iom_job *job, char *buf, size_t len)
     return job->exit_what ? 1 : 0;
 }
 
-static int set_rate_process(const struct opt *o, const char *v, struct iom_job *job,
-                            struct iom_run_opts *ro, char *err, size_t errlen)
-{
-    (void)ro;
-    if (v && (strcmp(v, "linear") == 0 || strcmp(v, "poisson") == 0))
-        job->rate_poisson = v[0] == 'p';
-    else
-        return iom_opt_bad(err, errlen, o->name, v, "allowed: linear, poisson");
-    return 0;
-}
-
-static int fmt_rate_process(const struct iom_job *job, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s", job->rate_poisson ? "poisson" : "linear");
-    return job->rate_poisson ? 1 : 0;
-}
-
 /* ---- the value of each custom option back as text (iom_options_each) ---- */
 
 static int fmt_name(const struct iom_job *job, char *buf, size_t len)
@@ -270,8 +251,6 @@ static int fmt_mix(const struct iom_job *job, char *buf, size_t len)
     snprintf(buf, len, "%u", job->rwmixread_pct);
     return 1;
 }
-
-
 
 static int fmt_runtime(const struct iom_job *job, char *buf, size_t len)
 {
@@ -398,8 +377,20 @@ static const struct opt opts[] = {
     {"rate", T_SIZE, J(rate_bytes_per_s), 1, UINT64_MAX, NULL, "SIZE",
      "cap per thread in bytes/s (e.g. 50M = 50 MiB/s)", NULL},
     {"startdelay", T_CUSTOM, J(startdelay_ns), 0, 0, iom_opt_set_startdelay, "TIME[-TIME]",
-     "wait before the job starts, its warm-up follows; LOW-HIGH: drawn once per job (fio)",
+     "wait before the job starts, its warm-up follows; LOW-HIGH: drawn per thread (fio: per clone)",
      iom_opt_fmt_startdelay},
+    {"cmdprio_percentage", T_CUSTOM, J(cmdprio_pct), 0, 0, iom_opt_set_cmdprio, "PCT[,PCT]",
+     "io_uring/libaio: share of reads[,writes] issued with --cmdprio_class/--cmdprio (fio)",
+     iom_opt_fmt_cmdprio_pct},
+    {"cmdprio_class", T_CUSTOM, J(cmdprio_class), 0, 0, iom_opt_set_cmdprio, "N[,N]",
+     "class of those I/Os: 1 real-time (default), 2 best-effort, 3 idle", iom_opt_fmt_cmdprio_class},
+    {"cmdprio", T_CUSTOM, J(cmdprio_level), 0, 0, iom_opt_set_cmdprio, "N[,N]",
+     "priority level of those I/Os: 0 (highest, default) to 7", iom_opt_fmt_cmdprio_level},
+    {"cmdprio_bssplit", T_CUSTOM, J(cmdprio_bs), 0, 0, iom_opt_set_cmdprio_bssplit,
+     "SIZE/PCT[/CLASS/LEVEL]:...[,...]", "io_uring/libaio: per block size, the share of I/Os "
+     "with a priority (fio)", iom_opt_fmt_cmdprio_bssplit},
+    {"log_prio", T_BOOL, J(log_prio), 0, 1, NULL, "0|1",
+     "fio logs' last column: each I/O's priority value (0x%04x), else 1 for real-time", NULL},
     {"rate_min", T_SIZE, J(ratemin_bytes), 1, UINT64_MAX, NULL, "SIZE",
      "a thread whose bytes/s in a direction fall below SIZE over --rate_cycle (after 2 s) "
      "stops with EIO (fio's ratemin)", NULL},
@@ -455,9 +446,9 @@ static const struct opt opts[] = {
     {"numa_mem_policy", T_CUSTOM, J(mem_policy), 0, 0, iom_opt_set_mem_policy, "MODE[:NODES]",
      "worker threads' memory policy: default, local, prefer:N, bind:NODES, interleave:NODES",
      iom_opt_fmt_mem_policy},
-    {"rate_process", T_CUSTOM, J(rate_poisson), 0, 0, set_rate_process, "linear|poisson",
+    {"rate_process", T_CUSTOM, J(rate_poisson), 0, 0, iom_opt_set_rate_process, "linear|poisson",
      "paced I/O at fixed gaps (linear, default) or as a Poisson process of the same rate (fio)",
-     fmt_rate_process},
+     iom_opt_fmt_rate_process},
     {"exitall", T_BOOL, J(exitall), 0, 1, NULL, NULL,
      "job files: when this job ends, end the others of --exit_what (fio)", NULL},
     {"exitall_on_error", T_BOOL, J(exitall_on_error), 0, 1, NULL, NULL,

@@ -58,6 +58,21 @@ int iom_opt_fmt_dist(const struct iom_job *job, char *buf, size_t len);
 int iom_opt_set_startdelay(const struct opt *o, const char *v, struct iom_job *job,
                            struct iom_run_opts *ro, char *err, size_t errlen);
 int iom_opt_fmt_startdelay(const struct iom_job *job, char *buf, size_t len);
+/* options_prio.c: fio's per-I/O priorities. iom_opt_set_cmdprio serves
+ * cmdprio_percentage (0..100), cmdprio_class (1..3) and cmdprio (level 0..7), by
+ * o->name, each READ[,WRITE]; cmdprio_bssplit takes fio's two entry forms. */
+int iom_opt_set_cmdprio(const struct opt *o, const char *v, struct iom_job *job,
+                        struct iom_run_opts *ro, char *err, size_t errlen);
+int iom_opt_fmt_cmdprio_pct(const struct iom_job *job, char *buf, size_t len);
+int iom_opt_fmt_cmdprio_class(const struct iom_job *job, char *buf, size_t len);
+int iom_opt_fmt_cmdprio_level(const struct iom_job *job, char *buf, size_t len);
+int iom_opt_set_cmdprio_bssplit(const struct opt *o, const char *v, struct iom_job *job,
+                                struct iom_run_opts *ro, char *err, size_t errlen);
+int iom_opt_fmt_cmdprio_bssplit(const struct iom_job *job, char *buf, size_t len);
+/* options_sched.c: rate_process=linear|poisson and back as text */
+int iom_opt_set_rate_process(const struct opt *o, const char *v, struct iom_job *job,
+                             struct iom_run_opts *ro, char *err, size_t errlen);
+int iom_opt_fmt_rate_process(const struct iom_job *job, char *buf, size_t len);
 int iom_opt_set_cpus(const struct opt *o, const char *v, struct iom_job *job,
                      struct iom_run_opts *ro, char *err, size_t errlen);
 int iom_opt_fmt_cpus(const struct iom_job *job, char *buf, size_t len);

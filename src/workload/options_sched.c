@@ -299,3 +299,21 @@ int iom_opt_fmt_mem_policy(const struct iom_job *job, char *buf, size_t len)
     snprintf(buf, len, "%s%s%s", mpol_names[job->mem_policy - 1], nodes[0] ? ":" : "", nodes);
     return 1;
 }
+
+/* rate_process: linear (default) or poisson (fio io_u.c usec_for_io) */
+int iom_opt_set_rate_process(const struct opt *o, const char *v, struct iom_job *job,
+                             struct iom_run_opts *ro, char *err, size_t errlen)
+{
+    (void)ro;
+    if (v && (strcmp(v, "linear") == 0 || strcmp(v, "poisson") == 0))
+        job->rate_poisson = v[0] == 'p';
+    else
+        return iom_opt_bad(err, errlen, o->name, v, "allowed: linear, poisson");
+    return 0;
+}
+
+int iom_opt_fmt_rate_process(const struct iom_job *job, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", job->rate_poisson ? "poisson" : "linear");
+    return job->rate_poisson ? 1 : 0;
+}

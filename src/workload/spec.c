@@ -205,6 +205,8 @@ int iom_job_validate(const struct iom_job *job, const char **option, const char 
                "to --dedupe_percentage, is at most 100 (its writes are unique)";
         return -EINVAL;
     }
+    if (iom_job_cmdprio_check(job, option, why))
+        return -EINVAL;
     if (job->nr_bssplit) {
         uint32_t sum = 0;
         for (uint32_t i = 0; i < job->nr_bssplit; i++)

@@ -52,6 +52,17 @@ enum iom_dist {
 #define IOM_SS_PCT 64u  /* the limit is a percentage of the mean */
 
 #define IOM_MAX_BSSPLIT 64
+
+/* One cmdprio_bssplit entry (fio 3.33 options.c parse_cmdprio_bssplit_entry):
+ * pct % of the I/Os of exactly bs bytes get priority prio (ioprio_set(2)'s
+ * class << 13 | level), or cmdprio_class/cmdprio's when prio is 0 (the short
+ * form "bs/pct"). */
+struct iom_cmdprio_bs {
+    uint32_t bs;
+    uint8_t pct;
+    uint16_t prio;
+};
+
 #define IOM_MAX_ZONES 16
 #define IOM_MAX_IGNORE_ERRNO 16 /* errnos per class in fio's ignore_error */
 /* fio's error classes (td_error.h enum error_type_bit): bits of coe_classes */
@@ -151,7 +162,9 @@ struct iom_job {
 
     /* start and control between jobs (fio: startdelay, rate_min, flow; docs/fio-jobs.md) */
     uint64_t startdelay_ns;      /* wait this long before the job starts (its ramp follows) */
-    uint64_t startdelay_hi_ns;   /* above startdelay_ns: a range, drawn once per job from its seed */
+    uint64_t startdelay_hi_ns;   /* above startdelay_ns: a range, drawn per clone (fio) */
+    uint32_t clone_files;        /* 0: thread k of each target is clone k; N: each clone has
+                                    N targets of its own (fio's generated files) */
     uint64_t ratemin_bytes;      /* per thread and direction: a rate below this over ratecycle_ns */
     uint64_t rate_iops_min;      /* (or fewer I/Os per second) stops the thread with EIO (fio) */
     uint64_t ratecycle_ns;       /* window of the minimum-rate check (fio default 1 s) */
@@ -187,6 +200,14 @@ struct iom_job {
                                     ioprio_set(IOPRIO_WHO_PROCESS, 0, ...) (ioprio_set(2)) */
     uint8_t ioprio_class;        /* 0 (= best-effort, as fio), 1 RT, 2 BE, 3 idle */
     uint8_t ioprio_level;        /* 0 (highest) ... 7 */
+    /* fio's per-I/O priorities (engines/cmdprio.c; io_uring and libaio only): a share of
+     * the reads/writes [0]/[1] carries its own priority, ioprio_set(2)'s value
+     * (class << 13 | level) in the request (core/cmdprio.h) */
+    uint8_t cmdprio_pct[2];      /* cmdprio_percentage: 0..100 of the I/Os */
+    uint8_t cmdprio_class[2];    /* cmdprio_class: 1 RT, 2 BE, 3 idle; 0 unset (= RT, as fio) */
+    uint8_t cmdprio_level[2];    /* cmdprio: 0 (highest) ... 7 */
+    uint8_t nr_cmdprio_bs[2];    /* cmdprio_bssplit entries per direction (0: not given) */
+    struct iom_cmdprio_bs cmdprio_bs[2][IOM_MAX_BSSPLIT]; /* sorted by bs, as fio */
     uint8_t mem_policy;          /* 0 unset; else 1 + MPOL_ mode: default, preferred, bind, interleave, local */
     uint64_t mem_nodes;          /* the policy's NUMA nodes, bit n = node n */
 
@@ -208,6 +229,12 @@ struct iom_job {
                                     unique writes, drawn at random (else repeat: the last) */
     uint32_t dedupe_ws_pct;      /* dedupe_working_set_percentage: the working set's share of
                                     the region (in writes of the smallest size) */
+    bool dedupe_global;          /* fio's dedupe_global (job files): the working set is shared
+                                    out among all threads (core/bufgen.h) */
+    uint32_t thread_base;        /* job files: the number of the job's first thread among all
+                                    jobs' threads (fio's thread_number - 1), 0 otherwise */
+    uint32_t threads_all;        /* job files: all jobs' threads (fio's thread_number), 0 =
+                                    this job's own */
     bool verify;                 /* --verify=crc32c: self-checking blocks (core/verify.h) */
     uint8_t verify_pat[512];     /* verify_pattern's bytes (fio's verify=pattern): writes carry the
                                     pattern, reads are compared with it; replaces the header */
@@ -251,6 +278,8 @@ struct iom_job {
     /* per-I/O samples for fio's write_bw_log/write_lat_log/write_iops_log (each thread
      * keeps them: stats/slog.h): every I/O (avg 0) or sums per sample_log_avg_ns window */
     bool sample_log;
+    bool log_prio;               /* fio's log_prio: the logs' last column is the I/O's
+                                    priority value (0x%04x), else 1 for the RT class */
     uint64_t sample_log_avg_ns;
 
     /* safety and housekeeping */
@@ -307,6 +336,15 @@ bool iom_job_write_sizes(const struct iom_job *job);
 uint64_t iom_job_min_bs(const struct iom_job *job);
 /* Largest block size the job issues. */
 uint64_t iom_job_max_bs(const struct iom_job *job);
+
+/* True when a share of the job's I/Os carries its own priority (cmdprio_percentage
+ * or cmdprio_bssplit given; workload/options_prio.c). */
+bool iom_job_cmdprio(const struct iom_job *job);
+/* The per-I/O priority options' consistency (fio 3.33 engines/cmdprio.c
+ * fio_cmdprio_init): cmdprio_percentage and cmdprio_bssplit exclude each other, and
+ * both need the io_uring or libaio engine (fio's options of those engines only).
+ * Returns 0, or -EINVAL with *option and *why (static texts) set. */
+int iom_job_cmdprio_check(const struct iom_job *job, const char **option, const char **why);
 
 /* fio's name of a pattern ("randread"), and the reverse; -EINVAL if unknown. */
 const char *iom_rw_name(enum iom_rw rw);

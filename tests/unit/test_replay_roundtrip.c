@@ -40,7 +40,9 @@ static const char *const every[][2] = {
     {"ss_dur", "30s"}, {"ss_ramp", "5s"}, {"buffer_pattern", "0xdeadbeef\"ab\""},
     {"buffer_compress_percentage", "40"}, {"buffer_compress_chunk", "4k"},
     {"dedupe_percentage", "20"}, {"dedupe_mode", "working_set"},
-    {"dedupe_working_set_percentage", "30"},
+    {"dedupe_working_set_percentage", "30"}, {"cmdprio_percentage", "20,30"},
+    {"cmdprio_class", "3,2"}, {"cmdprio", "5"}, {"cmdprio_bssplit", "64k/25/1/1:64k/75/3/2,4k/10"},
+    {"log_prio", "1"},
 };
 #define NR_EVERY (sizeof(every) / sizeof(every[0]))
 /* options that are not part of a workload's spec: aliases of the rows

@@ -17,12 +17,12 @@ int main(void)
     CHECK(a != NULL);
     if (!a)
         return check_status("test_slog");
-    iom_slog_add(a, 10 * MS, 0, 4096, 1000, 0);
-    iom_slog_add(a, 100 * MS, 0, 4096, 2000, 4096);
-    iom_slog_add(a, 249 * MS, 0, 8192, 3000, 8192);
-    iom_slog_add(a, 250 * MS, 1, 4096, 500, 0);     /* 250 ms starts window 1 */
-    iom_slog_add(a, 760 * MS, 0, 4096, 100, 0);
-    iom_slog_add(a, 999 * MS, 0, 4096, 300, 0);
+    iom_slog_add(a, 10 * MS, 0, 4096, 1000, 0, 0);
+    iom_slog_add(a, 100 * MS, 0, 4096, 2000, 4096, 0);
+    iom_slog_add(a, 249 * MS, 0, 8192, 3000, 8192, 0);
+    iom_slog_add(a, 250 * MS, 1, 4096, 500, 0, 0);     /* 250 ms starts window 1 */
+    iom_slog_add(a, 760 * MS, 0, 4096, 100, 0, 0);
+    iom_slog_add(a, 999 * MS, 0, 4096, 300, 0, 0);
     CHECK_U64(a->nr_win, 4);
     CHECK_U64(a->nr_rec, 0);
     CHECK_U64(a->win[0].ios[0], 3);
@@ -34,7 +34,7 @@ int main(void)
     CHECK_U64(a->win[3].ios[0], 2);
     CHECK_U64(a->last_t_ns, 999 * MS);
     /* a trim (fio's direction 2) counts in its own column, not as a write */
-    iom_slog_add(a, 800 * MS, 2, 65536, 700, 0);
+    iom_slog_add(a, 800 * MS, 2, 65536, 700, 0, 0);
     CHECK_U64(a->win[3].ios[2], 1);
     CHECK_U64(a->win[3].bytes[2], 65536);
     CHECK_U64(a->win[3].lat_sum_ns[2], 700);
@@ -44,8 +44,8 @@ int main(void)
     struct iom_slog *b = iom_slog_new(250 * MS);
     CHECK(b != NULL);
     if (b) {
-        iom_slog_add(b, 5 * MS, 0, 4096, 4000, 0);
-        iom_slog_add(b, 1100 * MS, 1, 4096, 700, 0);
+        iom_slog_add(b, 5 * MS, 0, 4096, 4000, 0, 0);
+        iom_slog_add(b, 1100 * MS, 1, 4096, 700, 0, 0);
         CHECK(iom_slog_merge_windows(a, b) == 0);
         CHECK_U64(a->nr_win, 5);
         CHECK_U64(a->win[0].ios[0], 4);
@@ -64,9 +64,9 @@ int main(void)
     struct iom_slog *r = iom_slog_new(0), *s = iom_slog_new(0);
     CHECK(r && s);
     if (r && s) {
-        iom_slog_add(r, 30 * MS, 1, 8192, 900, 65536);
-        iom_slog_add(r, 10 * MS, 0, 4096, 800, 4096);
-        iom_slog_add(s, 20 * MS, 0, 4096, 700, 0);
+        iom_slog_add(r, 30 * MS, 1, 8192, 900, 65536, 0);
+        iom_slog_add(r, 10 * MS, 0, 4096, 800, 4096, 0);
+        iom_slog_add(s, 20 * MS, 0, 4096, 700, 0, 0);
         CHECK_U64(r->nr_rec, 2);
         CHECK_U64(r->nr_win, 0);
         CHECK(iom_slog_merge_records(r, s) == 0);
@@ -79,7 +79,7 @@ int main(void)
         CHECK_U64(r->rec[2].dir, 1);
         CHECK(!r->enomem);
     }
-    iom_slog_add(NULL, 1, 0, 1, 1, 0); /* no-op */
+    iom_slog_add(NULL, 1, 0, 1, 1, 0, 0); /* no-op */
     iom_slog_free(a);
     iom_slog_free(b);
     iom_slog_free(r);

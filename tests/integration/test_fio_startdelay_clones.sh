@@ -1,0 +1,64 @@
+#!/bin/bash
+# test_fio_startdelay_clones.sh - startdelay=LOW-HIGH is drawn per clone, as fio
+# 3.33 draws it (init.c fixup_options runs for every thread_data, each clone
+# included, and draws rand_between(delay_state, low, high); HOWTO "startdelay":
+# "each thread will choose a value randomly from within the range"). The witness
+# is strace: the time of each thread's first pread64 after the process began
+# (execve), for iomark and for fio 3.33 running the same job file. Bounds: each
+# clone's first read at LOW or later and within HIGH + 2 s (start-up on a
+# loaded machine); the clones do not all start together.
+. "$(dirname "$0")/lib.sh"
+command -v strace >/dev/null || { echo "skip: no strace"; exit 77; }
+cd "$WORK"
+head -c 1048576 /dev/zero >data
+cat >clones.fio <<JOB
+[global]
+filename=$WORK/data
+ioengine=psync
+rw=read
+bs=4k
+size=1m
+time_based
+runtime=1
+rate_iops=50
+[c]
+numjobs=4
+startdelay=1-4
+JOB
+# starts TRACE: the seconds from the execve to each task's first pread64 of the data
+# file (strace -y names the descriptor's file), one a line
+starts() {
+  awk -v f="<$WORK/data>" '$3 ~ /^execve\(/ && !t0 { t0 = $2 }
+       $3 ~ /^pread64\(/ && index($3, f) && !($1 in s) { s[$1] = $2 - t0 }
+       END { for (p in s) printf "%.3f\n", s[p] }' "$1" | sort -n
+}
+# check WHO TRACE
+# spans TRACE: per task, the seconds from its first to its last pread64 of the data file
+spans() {
+  awk -v f="<$WORK/data>" '$3 ~ /^pread64\(/ && index($3, f) { if (!($1 in a)) a[$1] = $2; b[$1] = $2 }
+       END { for (p in a) printf "%.3f\n", b[p] - a[p] }' "$1" | sort -n
+}
+check() {
+  local st n lo hi sp
+  st=$(starts "$2")
+  n=$(echo "$st" | grep -c . || true)
+  lo=$(echo "$st" | head -1); hi=$(echo "$st" | tail -1)
+  [ "$n" = 4 ] && pass "$1: 4 clones read" || fail "$1: $n tasks read (starts: $(echo $st))"
+  awk -v a="$lo" -v b="$hi" 'BEGIN { exit !(a >= 1.0 && b <= 6.0) }' \
+    && pass "$1: first reads at $(echo $st) s, all in [1, 4 + 2]" || fail "$1: first reads at $(echo $st) s"
+  awk -v a="$lo" -v b="$hi" 'BEGIN { exit !(b - a >= 0.2) }' \
+    && pass "$1: the clones start apart ($lo .. $hi s)" || fail "$1: the clones start together ($lo .. $hi s)"
+  # each clone then reads for its own runtime=1 (rate_iops=50: 50 reads over 0.98 s; bounds for a loaded machine)
+  sp=$(spans "$2")
+  awk -v a="$(echo "$sp" | head -1)" -v b="$(echo "$sp" | tail -1)" 'BEGIN { exit !(a >= 0.7 && b <= 2.2) }' \
+    && pass "$1: each clone reads for its own second ($(echo $sp) s)" || fail "$1: clones read for $(echo $sp) s"
+}
+strace -f -y -ttt -e trace=execve,pread64 -o iom.trace "$IOMARK" run clones.fio --quiet --output=/dev/null \
+  || fail "iomark clones.fio"
+check iomark iom.trace
+if command -v fio >/dev/null; then
+  strace -f -y -ttt -e trace=execve,pread64 -o fio.trace fio clones.fio --output=/dev/null \
+    || fail "fio clones.fio"
+  check "fio 3.33" fio.trace
+fi
+finish
