@@ -355,7 +355,7 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
     memset(&ff, 0, sizeof(ff));
     struct iom_target **tg = NULL;
     struct iom_result **res = NULL;
-    char err[4096];
+    char err[8192]; /* a refusal lists every option of the file (fio-jobs.md) */
     char outname[4096];
     if (jf < 0) {
         iom_cli_error(CMD, "%s: job file not found (a name ending in .fio or .ini is taken for "

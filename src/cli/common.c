@@ -46,7 +46,7 @@ void iom_cli_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     iom_cli_progress_clear();
-    char msg[1024];
+    char msg[8192]; /* a job file's refusal lists all its options */
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
@@ -58,7 +58,7 @@ void iom_cli_line(const char *fmt, ...)
 {
     /* one write: under mpirun the ranks share stderr, and pieces of
      * lines written apart interleave ("iomark x: iomark x: ...") */
-    char line[1200];
+    char line[8400];
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(line, sizeof(line), fmt, ap);

@@ -201,6 +201,9 @@ int iom_offgen_init(struct iom_offgen *g, const struct iom_job *job, uint64_t re
         return -EINVAL;
     }
     g->dist_n = (g->len - max_bs) / g->align + 1;
+    g->next_w = g->next; /* DiskSpd -T: both directions from the thread's start */
+    g->seq_dirs = !g->random && g->read_pct > 0 && g->read_pct < 100 && !g->shared_next &&
+                  !job->seq_back_bytes;
     if (job->random_map && g->random) {
         uint64_t units = g->len / g->align;
         if (units <= IOM_OFFGEN_MAP_MAX_UNITS) {
@@ -395,6 +398,18 @@ uint64_t iom_offgen_take(struct iom_offgen *g, uint32_t *bs)
         g->passes++;
     }
     return g->start + u * g->align;
+}
+
+uint64_t iom_offgen_take_dir(struct iom_offgen *g, uint32_t *bs, bool is_write)
+{
+    if (!g->seq_dirs || !is_write)
+        return iom_offgen_take(g, bs);
+    uint64_t reads = g->next; /* the walk below advances the writes' position */
+    g->next = g->next_w;
+    uint64_t off = iom_offgen_take(g, bs);
+    g->next_w = g->next;
+    g->next = reads;
+    return off;
 }
 
 uint64_t iom_offgen_unused_tail(const struct iom_job *job, uint64_t region_len,

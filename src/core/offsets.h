@@ -66,6 +66,8 @@ struct iom_offgen {
     const struct iom_job *job;
     uint64_t start, len;       /* this thread's range in bytes */
     uint64_t next;             /* sequential position, relative to start */
+    uint64_t next_w;           /* seq_dirs: the writes' own position (next is the reads') */
+    bool seq_dirs;             /* a sequential read/write mix: each direction walks on its own */
     uint64_t stride;           /* sequential step in bytes */
     uint64_t align;            /* random alignment in bytes */
     uint64_t *shared_next;     /* seq_shared: counter shared by the target's threads */
@@ -150,6 +152,17 @@ uint64_t iom_offgen_take(struct iom_offgen *g, uint32_t *bs);
  * the range holds no block. Pure; never fails.
  */
 uint64_t iom_offgen_pass_bytes(const struct iom_offgen *g);
+
+/*
+ * iom_offgen_take() for an I/O whose direction is known (is_write). In a
+ * sequential mix (rw=rw/readwrite, g->seq_dirs: 0 < rwmixread < 100, not
+ * random, no shared offsets, no backward skips) reads and writes keep their
+ * own position, as fio does (io_u.c get_next_seq_offset reads and advances
+ * f->last_pos[ddir]): size=256k bs=4k gives reads at 0, 4k, 8k, ... and
+ * writes at 0, 4k, 8k, ..., the same blocks read and written. Otherwise the
+ * same as iom_offgen_take(). Never fails.
+ */
+uint64_t iom_offgen_take_dir(struct iom_offgen *g, uint32_t *bs, bool is_write);
 
 /* Free what iom_offgen_init allocated (the random map); g may be zeroed. */
 void iom_offgen_free(struct iom_offgen *g);

@@ -16,6 +16,7 @@
 
 #include "core/series.h"
 #include "core/worker.h"
+#include "stats/blockinfo.h"
 #include "stats/slog.h"
 #include "stats/steady.h"
 #include "engine/engine.h"
@@ -191,6 +192,21 @@ static int start_workers(struct ctl *c, struct iom_target *t, const struct iom_e
             snprintf(r->error, sizeof(r->error), "thread %u: no memory for its sample log", i + 1);
             rc = -ENOMEM;
             break;
+        }
+        if (c->job->block_info_bs) { /* fio filesetup.c: io_size / bs[DDIR_TRIM] blocks */
+            uint64_t nb = w->target->region_len / c->job->block_info_bs;
+            if (nb == 0 || nb > IOM_BLOCK_INFO_MAX) {
+                snprintf(r->error, sizeof(r->error), "cannot calculate block histogram with %llu "
+                         "trim blocks, maximum %u (fio's block_error_percentiles)",
+                         (unsigned long long)nb, IOM_BLOCK_INFO_MAX);
+                rc = -EINVAL;
+                break;
+            }
+            if (!(w->res->block_infos = calloc(nb, sizeof(uint32_t)))) {
+                rc = -ENOMEM;
+                break;
+            }
+            w->res->nr_block_infos = (uint32_t)nb;
         }
         if (c->hooks && c->hooks->latency_log) {
             char lp[4200];

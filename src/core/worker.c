@@ -18,6 +18,7 @@
 #include "core/layers.h"
 #include "core/pace.h"
 #include "core/verify.h"
+#include "stats/blockinfo.h"
 #include "stats/slog.h"
 
 #ifdef _WIN32 /* aligned blocks from _aligned_malloc go back through _aligned_free */
@@ -78,6 +79,7 @@ struct wctx {
     uint32_t next_len;            /* the next I/O's size once drawn, 0 before */
     bool next_write;              /* its direction, drawn first when writes have own sizes */
     uint8_t trim_mode;            /* 0 no trims, 1 trims only, 2 trimwrite (trim, then write) */
+    bool rare;                    /* trims or cmdprio: issue_t's variant that handles them */
     unsigned tw_n, tw_head;       /* trimwrite: trimmed blocks waiting for their write (FIFO) */
     uint64_t *tw_off;             /* their offsets and lengths, depth entries each; owned */
     uint32_t *tw_len;
@@ -193,6 +195,7 @@ static void worker_setup(struct iom_worker *w, struct wctx *c)
         iom_cmdprio_init(c->cp, job, w->seed);
     }
     c->trim_mode = iom_job_trimwrite(job) ? 2 : iom_job_trims(job) ? 1 : 0;
+    c->rare = c->trim_mode || c->cp;
     if (c->trim_mode == 2) {
         c->tw_off = calloc(depth, sizeof(*c->tw_off));
         c->tw_len = calloc(depth, sizeof(*c->tw_len));
@@ -294,8 +297,11 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
             else if (c->limit_hit)
                 break;
         }
+        /* the direction first: writes' own sizes (fio's bs=R,W), or their own sequential
+         * position (rw=rw) */
+        const bool dir_first = w->gen.wbs_own || w->gen.seq_dirs;
         if (!c->next_len) { /* drawn before the pacing check: --rate paces by each I/O's size */
-            if (w->gen.wbs_own) /* writes' own sizes (fio's bs=R,W): the direction first */
+            if (dir_first)
                 c->next_write = !iom_offgen_is_read(&w->gen);
             c->next_len = iom_offgen_bs_dir(&w->gen, c->next_write);
         }
@@ -317,8 +323,9 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
         if (rare && c->trim_mode) {
             take_trim(w, c, io);
         } else {
-            io->offset = iom_offgen_take(&w->gen, &io->len); /* may shorten it (random_map) */
-            io->ddir = (w->gen.wbs_own ? c->next_write : !iom_offgen_is_read(&w->gen))
+            /* may shorten it (random_map) */
+            io->offset = iom_offgen_take_dir(&w->gen, &io->len, dir_first && c->next_write);
+            io->ddir = (dir_first ? c->next_write : !iom_offgen_is_read(&w->gen))
                            ? IOM_IO_WRITE : IOM_IO_READ;
         }
         if (rare && c->cp) /* fio's cmdprio: on the final size */
@@ -368,9 +375,23 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
  * them once per call, not per I/O */
 static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end)
 {
-    return __builtin_expect(c->trim_mode != 0 || c->cp != NULL, 0)
+    return __builtin_expect(c->rare, 0)
                ? issue_t(w, c, now, sync_end, true)
                : issue_t(w, c, now, sync_end, false);
+}
+
+/* fio's block_error_percentiles: a trim completed (ok) or a write or trim failed on
+ * the block the I/O starts in (fio io_u_block_info: an I/O over several blocks
+ * counts for its first only) */
+static void block_info(struct iom_worker *w, const struct iom_io *io, bool ok)
+{
+    uint64_t idx = (io->offset - w->target->region_start) / w->job->block_info_bs;
+    if (io->offset < w->target->region_start || idx >= w->res->nr_block_infos)
+        return;
+    if (ok)
+        iom_block_trimmed(&w->res->block_infos[idx]);
+    else
+        iom_block_failed(&w->res->block_infos[idx], io->ddir == IOM_IO_TRIM);
 }
 
 /* "read", "write" or "trim": an I/O's direction in messages (fio's words) */
@@ -434,6 +455,12 @@ static void failed(struct iom_worker *w, struct wctx *c, struct iom_io *io)
             w->first_io_errno = -e;
             w->first_io_offset = io->offset;
         }
+        /* fio marks a failed write it logged for verify (iolog.c unlog_io_piece), when the
+         * error comes through io_completed: not from its sync engines, whose errors
+         * backend.c io_queue_event drops first (fio 3.33, psync on ENOSPC: no marks) */
+        if (w->res->block_infos && io->ddir == IOM_IO_WRITE && job->verify &&
+            strcmp(job->ioengine, "psync") != 0)
+            block_info(w, io, false);
         bool go_on = non_fatal(job, cls, -e);
         if (go_on)
             dump_error(w, io, -e);
@@ -544,6 +571,8 @@ complete_t(struct iom_worker *w, struct wctx *c, int n, uint64_t end, const bool
             iom_io_stats_add(&st[io->ddir], io->len, end - io->start_ns);
             if (__builtin_expect(w->latlog != NULL, 0))
                 fprintf(w->latlog, "%llu\n", (unsigned long long)(end - io->start_ns));
+            if (__builtin_expect(w->res->block_infos != NULL, 0) && io->ddir == IOM_IO_TRIM)
+                block_info(w, io, true);
             if (__builtin_expect(w->res->slog != NULL, 0))
                 iom_slog_add(w->res->slog,
                              end - __atomic_load_n(&w->sh->meas_start_ns, __ATOMIC_ACQUIRE),

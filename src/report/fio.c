@@ -15,8 +15,7 @@ static const double fio_pcts[] = {1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 
                                   99.95, 99.99};
 #define NR_FIO_PCTS (sizeof(fio_pcts) / sizeof(fio_pcts[0]))
 
-/* The job's percentile_list, or fio's default list. */
-static const double *pct_list(const struct iom_fio_job *fj, size_t *n)
+const double *iom_fio_pct_list(const struct iom_fio_job *fj, size_t *n)
 {
     if (fj && fj->nr_pcts) {
         *n = fj->nr_pcts;
@@ -80,6 +79,7 @@ struct unit {
     double usr_pct, sys_pct;
     uint32_t lat_depth;          /* latency_target: the depth the search reached (last thread) */
     const struct iom_ss *ss;     /* steady state: the job's window and verdict, or NULL */
+    const struct iom_thread_result *blk; /* block_error_percentiles: the (last) clone's */
     const struct iom_fio_job *fj;
     /* interval samples (complete intervals only): bytes/s and IOPS per direction */
     uint32_t nr_samples;
@@ -207,7 +207,7 @@ static uint32_t build_units(const struct iom_fio_file *ff, struct iom_result *co
                 }
                 gu->nr_jobs += fj->fio_numjobs;
                 if (r->nr_threads) /* fio: the group's last thread's (stat.c __show_run_stats) */
-                    gu->lat_depth = r->threads[r->nr_threads - 1].latency_depth;
+                    gu->lat_depth = (gu->blk = &r->threads[r->nr_threads - 1])->latency_depth;
                 for (int d = 0; d < IOM_NDIR; d++)
                     iom_io_stats_merge(&gu->dir[d], &r->total[d]);
                 unit_add_result(gu, r);
@@ -234,7 +234,7 @@ static uint32_t build_units(const struct iom_fio_file *ff, struct iom_result *co
                 }
                 for (uint32_t t = 0; t < r->nr_threads; t++)
                     if (clones == 1 || clone_of(fj, &r->threads[t]) == c)
-                        u->lat_depth = r->threads[t].latency_depth;
+                        u->lat_depth = (u->blk = &r->threads[t])->latency_depth;
                 unit_add_result(u, r);
                 u->runtime_ns = 0; /* the clone's own: its threads' longest (fio per clone) */
                 for (uint32_t t = 0; t < r->nr_threads; t++)
@@ -318,7 +318,7 @@ static void show_lat(FILE *f, const char *name, const struct iom_io_stats *s)
 static void show_pcts(FILE *f, const struct iom_io_stats *s, const struct iom_fio_job *fj)
 {
     size_t np;
-    const double *ps = pct_list(fj, &np);
+    const double *ps = iom_fio_pct_list(fj, &np);
     int prec = fj && fj->nr_pcts ? (int)fj->pct_precision : 2; /* fio: "%{p+3}.{p}f" */
     uint64_t v[IOM_FIO_MAX_PCTS > NR_FIO_PCTS ? IOM_FIO_MAX_PCTS : NR_FIO_PCTS];
     uint64_t minv = UINT64_MAX, maxv = 0;
@@ -541,6 +541,8 @@ void iom_report_fio_text(FILE *f, const struct iom_fio_file *ff, struct iom_resu
                     (unsigned long long)jb->latency_target_ns,
                     (unsigned long long)(jb->latency_window_ns / 1000),
                     jb->latency_target_ns ? jb->latency_pct : 100.0, lat_depth(u));
+            if (u->blk && u->blk->block_infos) /* fio: before the steady state */
+                iom_fio_block_text(f, u->blk, u->fj);
             if (u->ss)
                 iom_fio_ss_text(f, u->ss);
         }
@@ -595,7 +597,7 @@ static cJSON *lat_obj(const struct iom_io_stats *s, bool with_pct, const struct 
     cJSON_AddNumberToObject(o, "N", (double)s->ios);
     if (with_pct && any) {
         size_t np;
-        const double *ps = pct_list(fj, &np);
+        const double *ps = iom_fio_pct_list(fj, &np);
         cJSON *p = cJSON_AddObjectToObject(o, "percentile");
         for (size_t j = 0; p && j < np; j++) {
             char key[32];
@@ -767,6 +769,8 @@ cJSON *iom_report_fio_json(const struct iom_fio_file *ff, struct iom_result *con
             cJSON_AddNumberToObject(j, "latency_percentile",
                                     jb->latency_target_ns ? jb->latency_pct : 100.0);
             cJSON_AddNumberToObject(j, "latency_window", (double)(jb->latency_window_ns / 1000));
+            if (u->blk && u->blk->block_infos)
+                iom_fio_block_json(j, u->blk, u->fj);
             if (u->ss)
                 iom_fio_ss_json(j, u->ss);
         }

@@ -88,4 +88,25 @@ struct iom_ss;
 void iom_fio_ss_text(FILE *f, const struct iom_ss *ss);
 void iom_fio_ss_json(cJSON *j, const struct iom_ss *ss);
 
+/* The job's percentile_list (fj->pcts, 0-100 ascending), or fio's default list
+ * (1, 5, ... 99.99) when fj is NULL or has none; *n gets its length. Static data
+ * or fj's own, not to be freed. */
+const double *iom_fio_pct_list(const struct iom_fio_job *fj, size_t *n);
+
+/*
+ * fio's block error histogram of a job (block_error_percentiles; fio 3.33
+ * stat.c show_block_infos, show_thread_status_json) from th's block words
+ * (th->block_infos, th->nr_block_infos; stats/blockinfo.h, read only) at fj's
+ * percentile list (iom_fio_pct_list). iom_fio_block_text writes
+ * "  block lifetime percentiles :", then "   |" and " 1.00th=N," ... wrapped
+ * at 75 characters, then "        states               : unwritten=N,
+ * trimmed=N, written=N, trim failure=N, write failure=N" to f (percentiles
+ * only when some block is not unwritten, as fio); iom_fio_block_json adds
+ * fio's "block" object ("percentiles": {"1.000000": N, ...}, "states":
+ * {"unwritten": N, ...}) to the job object j when some block is not
+ * unwritten, as fio. Out of memory leaves the lines or the object out.
+ */
+void iom_fio_block_text(FILE *f, const struct iom_thread_result *th, const struct iom_fio_job *fj);
+void iom_fio_block_json(cJSON *j, const struct iom_thread_result *th, const struct iom_fio_job *fj);
+
 #endif

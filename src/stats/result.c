@@ -15,8 +15,10 @@ void iom_result_free(struct iom_result *r)
         free(r->targets[i].device_mon);
     }
     free(r->targets);
-    for (uint32_t i = 0; r->threads && i < r->nr_threads; i++)
+    for (uint32_t i = 0; r->threads && i < r->nr_threads; i++) {
         iom_slog_free(r->threads[i].slog);
+        free(r->threads[i].block_infos);
+    }
     free(r->threads);
     free(r->series);
     if (r->ss)

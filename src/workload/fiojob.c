@@ -605,6 +605,12 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     }
     if (job->nr_targets == 0)
         return fail(err, errlen, "line %u: [%s]: no file", sec->line, sec->name);
+    if (st.block_err && job->nr_targets != 1) /* fio init.c fixup_options */
+        return fail(err, errlen, "line %u: [%s]: block_error_percentiles: fio's block error "
+                    "histogram is only available with a single file per job, but %u files "
+                    "provided", sec->line, sec->name, job->nr_targets);
+    if (st.block_err) /* per block of fio's bs[DDIR_TRIM] (filesetup.c) */
+        job->block_info_bs = st.trim_split ? st.trim_bs : iom_job_min_bs(job);
     return 0;
 }
 

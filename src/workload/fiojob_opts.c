@@ -367,6 +367,8 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
             return fail(err, errlen, "%s: io_submit_mode=%s: allowed: inline, offload", where, v);
         return 0;
     }
+    if (strcmp(n, "block_error_percentiles") == 0) /* fio's trims per block (stats/blockinfo.h) */
+        return fio_bool(kv, &st->block_err, err, errlen);
     if (strcmp(n, "dedupe_global") == 0) /* one working set for all threads (core/bufgen.h) */
         return fio_bool(kv, &job->dedupe_global, err, errlen);
     if (strcmp(n, "exitall") == 0) /* fio: global (any job's sets it for all; parse_text) */

@@ -235,6 +235,9 @@ struct iom_job {
                                     jobs' threads (fio's thread_number - 1), 0 otherwise */
     uint32_t threads_all;        /* job files: all jobs' threads (fio's thread_number), 0 =
                                     this job's own */
+    uint64_t block_info_bs;      /* fio's block_error_percentiles (job files): each thread
+                                    counts trims per block of this size (stats/blockinfo.h);
+                                    0 = off */
     bool verify;                 /* --verify=crc32c: self-checking blocks (core/verify.h) */
     uint8_t verify_pat[512];     /* verify_pattern's bytes (fio's verify=pattern): writes carry the
                                     pattern, reads are compared with it; replaces the header */

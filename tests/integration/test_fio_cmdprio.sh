@@ -27,7 +27,7 @@ devno=$(( (0x$(stat -c %t "$DEV") << 20) | 0x$(stat -c %T "$DEV") ))
 echo "dev == $devno" >"$INST/events/block/block_rq_issue/filter"
 
 # traced CMD...: run CMD with the tracepoint on; the issued requests of $DEV are then
-# in trace.txt as "class,level bytes" lines (the print format's "be,0,4": class, hint, level)
+# in trace.txt as "class,level bytes rwbs" lines (the print format's "be,0,4": class, hint, level)
 traced() {
   echo >"$INST/trace"
   echo 1 >"$INST/events/block/block_rq_issue/enable"
@@ -35,12 +35,15 @@ traced() {
   "$@" >run.out 2>run.err || rc=$?
   echo 0 >"$INST/events/block/block_rq_issue/enable"
   grep -q "overrun: [1-9]" "$INST"/per_cpu/cpu*/stats && { fail "trace buffer overrun"; return 1; }
-  sed -n 's/.*block_rq_issue: [0-9,]* [A-Z]* \([0-9]*\) () [0-9]* + [0-9]* \([a-z]*\),[0-9]*,\([0-9]*\) .*/\2,\3 \1/p' \
+  sed -n 's/.*block_rq_issue: [0-9,]* \([A-Z]*\) \([0-9]*\) () [0-9]* + [0-9]* \([a-z]*\),[0-9]*,\([0-9]*\) .*/\3,\4 \2 \1/p' \
     "$INST/trace" >trace.txt
   return $rc
 }
 # bytes CLASS_LEVEL: bytes the kernel issued with that priority ("idle,5"); all: every request
 bytes() { awk -v k="$1" '$1 == k || k == "all" { s += $2 } END { print s + 0 }' trace.txt; }
+# bytes_dir CLASS_LEVEL R|W: the same for reads or writes only (rwbs starts with R or W),
+# read-ahead left out (RA: iomark's buffered look for a file system before it writes a device)
+bytes_dir() { awk -v k="$1" -v d="$2" '($1 == k || k == "all") && substr($3, 1, 1) == d && $3 !~ /A/ { s += $2 } END { print s + 0 }' trace.txt; }
 # within N P K: K successes of N trials within 4.5 binomial standard deviations of N*P
 within() {
   awk -v n="$1" -v p="$2" -v k="$3" 'BEGIN { sd = sqrt(n * p * (1 - p)); d = k - n * p;
@@ -160,7 +163,36 @@ if command -v fio >/dev/null; then
   else fail "fio bss.fio: $(head -c 300 run.err)"; fi
 fi
 
-# 4. refusals: engines other than io_uring/libaio (fio: an option of those engines only)
+# 4. READ,WRITE values: randrw, 10 % of the reads idle/7 and 40 % of the writes real-time/2
+cat >rw.fio <<JOB
+[w]
+filename=$DEV
+direct=1
+rw=randrw
+bs=4k
+size=16m
+iodepth=8
+ioengine=io_uring
+cmdprio_percentage=10,40
+cmdprio_class=3,1
+cmdprio=7,2
+JOB
+check_rw() { # WHO
+  local nr=$(( $(bytes_dir all R) / 4096 )) nw=$(( $(bytes_dir all W) / 4096 ))
+  local ri=$(( $(bytes_dir idle,7 R) / 4096 )) wr=$(( $(bytes_dir rt,2 W) / 4096 ))
+  local cross=$(( $(bytes_dir idle,7 W) + $(bytes_dir rt,2 R) ))
+  [ $((nr + nw)) = 4096 ] && within "$nr" 0.10 "$ri" && within "$nw" 0.40 "$wr" && [ "$cross" = 0 ] \
+    && pass "$1: $ri of $nr reads idle/7 (10 %), $wr of $nw writes rt/2 (40 %), +- 4.5 sd" \
+    || fail "$1: reads $ri/$nr idle/7, writes $wr/$nw rt/2, crossed $cross bytes"
+}
+if traced "$IOMARK" run rw.fio --quiet --output=/dev/null; then check_rw iomark
+else fail "iomark rw.fio: $(head -c 300 run.err)"; fi
+if command -v fio >/dev/null; then
+  if traced fio rw.fio --output=/dev/null; then check_rw "fio 3.33"
+  else fail "fio rw.fio: $(head -c 300 run.err)"; fi
+fi
+
+# 5. refusals: engines other than io_uring/libaio (fio: an option of those engines only)
 expect_job_refused "cmdprio with psync refused" \
   "[b]\nfilename=$WORK/new\nsize=64k\nioengine=psync\ncmdprio_percentage=20" "cmdprio_percentage"
 expect_job_refused "cmdprio_class=0 refused" \
@@ -170,5 +202,7 @@ expect_job_refused "both forms refused" \
 expect_status 2 "native --cmdprio_percentage with --ioengine=null refused" -- \
   "$IOMARK" run --ioengine=null --cmdprio_percentage=5 --size=1m "$WORK/new2"
 expect_err_has "cmdprio_percentage"
+expect_job_refused "one size's entries over 100 % refused" \
+  "[b]\nfilename=$WORK/new\nsize=64k\nioengine=libaio\ncmdprio_bssplit=64k/60/1/1:64k/60/3/2" "more than 100"
 [ ! -e new ] && [ ! -e new2 ] && pass "nothing created" || fail "a refused job created a file"
 finish

@@ -542,10 +542,10 @@ static void test_small(void)
     struct iom_fio_parse_opts po;
     memset(&po, 0, sizeof(po));
     po.ignore_unknown = true;
-    CHECK(parse("[global]\nlog_prio=1\n[a]\nsize=1m\nfsync=4\n[b]\nsize=1m\n", &po, &f, err) == 0);
+    CHECK(parse("[global]\ncgroup=a\n[a]\nsize=1m\nfsync=4\n[b]\nsize=1m\n", &po, &f, err) == 0);
     CHECK_U64(f.nr_ignored, 2);
     if (f.nr_ignored == 2) {
-        CHECK(strcmp(f.ignored[0], "line 2: log_prio=1") == 0);
+        CHECK(strcmp(f.ignored[0], "line 2: cgroup=a") == 0);
         CHECK(strcmp(f.ignored[1], "line 5: fsync=4") == 0);
     }
     iom_fio_file_free(&f);
