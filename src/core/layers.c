@@ -281,11 +281,21 @@ static void log_write(struct iom_layer *l, int fd, struct iom_io *io)
     }
 }
 
-void iom_layer_verify_finish(struct iom_engine *e)
+bool iom_layer_verify_finish(struct iom_engine *e)
 {
     struct iom_layer *l = e->priv;
     if (l->readback && l->log_n)
         readback(l, e->fd);
+    return l->mismatches != 0;
+}
+
+void iom_layer_verify_fio(struct iom_layer *l, const struct iom_job *job, const char *engine)
+{
+    bool fake = strcmp(engine, "null") == 0;
+    l->fio_type = job->verify_fio;
+    l->readback = job->verify_readback && !fake;
+    l->backlog = job->verify_backlog;
+    l->skip_reads = job->verify_fio && (job->rw == IOM_RW_RW || job->rw == IOM_RW_RANDRW || fake);
 }
 
 static void verify_done(struct iom_layer *l, int fd, struct iom_io *io)

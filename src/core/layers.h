@@ -19,6 +19,7 @@
 
 #include "engine/engine.h"
 #include "stats/result.h"
+#include "workload/spec.h"
 
 struct iom_layer {
     const struct iom_engine_ops *inner_ops;
@@ -67,8 +68,14 @@ struct iom_vlog_ent {
 
 /* The end of a job (worker, after its last completion): read back and check every
  * logged write of a verify layer with readback set (see struct iom_layer). Failures
- * are counted in l->mismatches, the first in l->first. e: the verify layer. */
-void iom_layer_verify_finish(struct iom_engine *e);
+ * are counted in l->mismatches, the first in l->first. e: the verify layer. Returns
+ * true when any check of the layer (this read-back's or before) failed. */
+bool iom_layer_verify_finish(struct iom_engine *e);
+
+/* Set l's fio fields from job (verify_fio, verify_readback, verify_backlog) for the
+ * device engine named engine: fio (verify.c, backend.c) checks no plain read of a job
+ * that also writes, and nothing on a fake engine (null: FIO_FAKEIO). */
+void iom_layer_verify_fio(struct iom_layer *l, const struct iom_job *job, const char *engine);
 
 /* The layers' ops tables (name "inject" and "verify"). */
 extern const struct iom_engine_ops iom_layer_inject, iom_layer_verify;

@@ -132,12 +132,7 @@ static void stack_engine(struct wctx *c, const struct iom_job *job, const struct
         c->verify.pat = job->verify_pat; /* verify_pattern: the pattern, not the header */
         c->verify.pat_len = job->verify_pat_len;
         c->verify.interval = job->verify_interval;
-        c->verify.fio_type = job->verify_fio;
-        c->verify.readback = job->verify_readback && strcmp(dev->name, "null") != 0;
-        c->verify.backlog = job->verify_backlog;
-        /* fio verify.c/backend.c: a plain read is checked only in a job that does not write */
-        c->verify.skip_reads = job->verify_fio && (job->rw == IOM_RW_RW || job->rw == IOM_RW_RANDRW ||
-                                                   strcmp(dev->name, "null") == 0); /* FIO_FAKEIO */
+        iom_layer_verify_fio(&c->verify, job, dev->name);
         c->verify.thread = (uint16_t)(thread + 1);
         c->verify.dump_path = job->verify_dump ? path : NULL;
         c->verify.inner.priv = priv;
@@ -786,12 +781,10 @@ void *iom_worker_main(void *arg)
         if (c.flow)
             iom_flow_leave(c.flow, c.flow_mine, fw);
         worker_drain(&c);
-        if (c.verify.readback && !w->err) { /* fio's do_verify: the writes read back */
-            iom_layer_verify_finish(&c.eng);
+        if (c.verify.readback && !w->err && iom_layer_verify_finish(&c.eng)) { /* do_verify */
             struct iom_io f = {.ddir = IOM_IO_WRITE, .offset = c.verify.first.offset,
                                .verify_failed = (uint8_t)c.verify.first.kind};
-            if (c.verify.mismatches)
-                failed(w, &c, &f);
+            failed(w, &c, &f);
         }
         pthread_mutex_lock(&w->sh->lock);
         w->sh->nr_finished++;
