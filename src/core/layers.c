@@ -281,19 +281,34 @@ static void log_write(struct iom_layer *l, int fd, struct iom_io *io)
     }
 }
 
-bool iom_layer_verify_finish(struct iom_engine *e)
+void iom_layer_verify_message(const struct iom_layer *l, const struct iom_io *io,
+                              const char *path, char *buf, size_t len)
 {
-    struct iom_layer *l = e->priv;
-    if (l->readback && l->log_n)
-        readback(l, e->fd);
-    return l->mismatches != 0;
+    const struct iom_verify_mismatch *m = &l->first; /* this I/O's when first */
+    /* a write fails only by its backlog's read-back: the first mismatch of it */
+    bool mine = l->mismatches == 1 || io->ddir == IOM_IO_WRITE;
+    int k = io->verify_failed;
+    bool pat = (k == IOM_VERIFY_BAD_PATTERN || k == IOM_VERIFY_BAD_META ||
+                k == IOM_VERIFY_BAD_DIGEST) && mine;
+    int n = snprintf(buf, len, "%s: verify failed at byte %llu: %s", path,
+                     (unsigned long long)(pat ? m->offset : io->offset),
+                     iom_verify_result_name((enum iom_verify_result)k));
+    if (n < 0 || (size_t)n >= len)
+        return;
+    if ((k == IOM_VERIFY_BAD_DIGEST || k == IOM_VERIFY_BAD_META) && mine && l->fio_type)
+        snprintf(buf + n, len - (size_t)n, ": %s", m->reason); /* fio's: "md5", "bad header crc" */
+    else if (pat && k == IOM_VERIFY_BAD_PATTERN) /* fio: "got pattern 'xx', wanted 'yy'",
+                                                  * "bad pattern block offset N" */
+        snprintf(buf + n, len - (size_t)n, " (got 0x%02x, wanted 0x%02x, byte %u of the interval)",
+                 m->got, m->wanted, m->pattern_byte);
 }
 
 void iom_layer_verify_fio(struct iom_layer *l, const struct iom_job *job, const char *engine)
 {
     bool fake = strcmp(engine, "null") == 0;
     l->fio_type = job->verify_fio;
-    l->readback = job->verify_readback && !fake;
+    l->readback = job->do_verify && job->verify_backlog && job->verify_fio && !fake &&
+                  iom_job_writes(job);
     l->backlog = job->verify_backlog;
     l->skip_reads = job->verify_fio && (job->rw == IOM_RW_RW || job->rw == IOM_RW_RANDRW || fake);
 }

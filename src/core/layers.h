@@ -40,11 +40,11 @@ struct iom_layer {
                                      * (core/fioverify.h; with pat: the pattern after the
                                      * header); 0: iomark's own, or the pattern alone */
     bool skip_reads;                /* fio: a job that also writes checks no plain read */
-    /* fio's read-back of the job's writes (do_verify=1): each completed write is logged
-     * and read back with pread on the file and checked (header, digest, and the header's
-     * numberio against the write's), after every `backlog` writes (verify_backlog; 0: at
-     * the end, iom_layer_verify_finish) and whenever the log holds IOM_VLOG_MAX writes.
-     * Of writes that overlap only the latest is checked (fio drops the older piece). */
+    /* fio's verify_backlog (with do_verify=1 and fio's blocks): each completed write is
+     * logged and, after every `backlog` writes (or IOM_VLOG_MAX), read back with pread on
+     * the file and checked (header, digest, and the header's numberio against the
+     * write's). Of writes that overlap only the latest is checked (fio drops the older
+     * piece). The end of the job's read-back is the worker's verify phase (core/vlog.h). */
     bool readback;
     uint32_t backlog;
     struct iom_vlog_ent *log;       /* owned; freed by cleanup */
@@ -66,13 +66,13 @@ struct iom_vlog_ent {
     uint32_t seq;
 };
 
-/* The end of a job (worker, after its last completion): read back and check every
- * logged write of a verify layer with readback set (see struct iom_layer). Failures
- * are counted in l->mismatches, the first in l->first. e: the verify layer. Returns
- * true when any check of the layer (this read-back's or before) failed. */
-bool iom_layer_verify_finish(struct iom_engine *e);
+/* The one-line message of a verify failure of io (its verify_failed set) on the file
+ * path into buf (len bytes): the failing block's offset, the kind, and fio's words or
+ * the bad pattern byte when it is the layer's first mismatch. */
+void iom_layer_verify_message(const struct iom_layer *l, const struct iom_io *io,
+                              const char *path, char *buf, size_t len);
 
-/* Set l's fio fields from job (verify_fio, verify_readback, verify_backlog) for the
+/* Set l's fio fields from job (verify_fio, do_verify, verify_backlog) for the
  * device engine named engine: fio (verify.c, backend.c) checks no plain read of a job
  * that also writes, and nothing on a fake engine (null: FIO_FAKEIO). */
 void iom_layer_verify_fio(struct iom_layer *l, const struct iom_job *job, const char *engine);

@@ -632,6 +632,7 @@ static int run_phases(struct ctl *c, int rc)
         uint64_t own = w->own_stop && w->last_done_ns > b ? w->last_done_ns - b : UINT64_MAX;
         uint64_t meas = r->measured_ns > w->delay_ns ? r->measured_ns - w->delay_ns : 0;
         r->threads[i].runtime_ns = own < meas ? own : meas;
+        r->threads[i].start_delay_ns = w->delay_ns;
     }
     if (c->t_meas)
         iom_cpu_usage_between(&c->cpu_a, &c->cpu_b, &r->cpu);

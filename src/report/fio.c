@@ -1,6 +1,7 @@
 /* fio.c - fio-style normal and JSON reports of a job-file run (see fio.h). */
 #include "report/fio.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +155,9 @@ static void unit_add_result(struct unit *u, const struct iom_result *r)
                 u->error = r->targets[t].first_error_errno;
                 break;
             }
+    for (uint32_t t = 0; t < r->nr_targets && !u->error; t++)
+        if (r->targets[t].verify_errors && r->error[0])
+            u->error = EILSEQ; /* fio 3.33: a verify failure is the job's error 84 */
     if (!u->error && r->error[0])
         u->error = 5; /* EIO: the run failed without a per-target errno */
     for (int k = 0; k < IOM_NDIR; k++)
@@ -236,6 +240,9 @@ static uint32_t build_units(const struct iom_fio_file *ff, struct iom_result *co
                     if (clones == 1 || clone_of(fj, &r->threads[t]) == c)
                         u->lat_depth = (u->blk = &r->threads[t])->latency_depth;
                 unit_add_result(u, r);
+                for (uint32_t t = 0; t < r->nr_threads && u->start_ms && clones > 1; t++)
+                    if (clone_of(fj, &r->threads[t]) == c) /* its own start (startdelay range) */
+                        u->start_ms = r->start_ms + r->threads[t].start_delay_ns / 1000000u;
                 u->runtime_ns = 0; /* the clone's own: its threads' longest (fio per clone) */
                 for (uint32_t t = 0; t < r->nr_threads; t++)
                     if ((clones == 1 || clone_of(fj, &r->threads[t]) == c) &&

@@ -79,6 +79,8 @@ struct iom_thread_result {
     struct iom_slog *slog;       /* job.sample_log: its samples (stats/slog.h), owned; or NULL */
     uint32_t latency_depth;      /* job.latency_target_ns: the depth its search reached
                                     (fio's latency_depth; core/lattarget.h); else 0 */
+    uint64_t start_delay_ns;     /* its clone's startdelay beyond the run's start_ms (a
+                                    LOW-HIGH range is drawn per clone); else 0 */
     uint32_t *block_infos;       /* job.block_info_bs: one word per block of its region
                                     (stats/blockinfo.h), owned; or NULL */
     uint32_t nr_block_infos;

@@ -303,7 +303,6 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     st.loops = 1;
     st.randrepeat = true;
     st.invalidate = true;  /* fio's default */
-    st.do_verify = true;
     snprintf(st.jobname, sizeof(st.jobname), "%s", sec->name);
     /* fio's defaults: rw=read, bs=4k, iodepth=1, psync, buffered, no runtime limit */
     iom_job_defaults(job);
@@ -368,11 +367,8 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
         return 0; /* the caller lists every refused option of the file at once */
     if (job->verify_pat_len && !st.verify_nohdr && !job->verify_fio)
         job->verify_fio = IOM_FV_PATTERN; /* fio: verify_pattern alone is VERIFY_PATTERN */
-    if (job->verify && job->verify_fio) {
+    if (job->verify && job->verify_fio)
         verify_interval_fixup(job);
-        /* fio backend.c: a job that writes reads its writes back (do_verify=1, default) */
-        job->verify_readback = st.do_verify && job->rw != IOM_RW_READ && job->rw != IOM_RW_RANDREAD;
-    }
     /* "job options": the section's own, then the command line's, replacing an
      * option of the same name (what took effect); skipped ones are not here */
     for (uint32_t k = 0; k < sec->nr && fj->nr_opts < IOM_FIO_MAX_OPTS; k++)

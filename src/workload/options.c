@@ -477,6 +477,9 @@ static const struct opt opts[] = {
     {"verify", T_CUSTOM, J(verify), 0, 0, set_verify, "crc32c",
      "self-checking writes, checked reads: crc32c iomark's blocks (offset, seed, CRC-32C); "
      "md5, sha1, sha256, sha512, sha3-*, crc64/32/16/7, crc32c-intel, xxhash, meta fio's", fmt_verify},
+    {"do_verify", T_BOOL, J(do_verify), 0, 1, NULL, "0|1",
+     "--verify: a write run that ends by its --io_size reads back and checks every block it "
+     "wrote (default 1, as fio; 0: write only)", NULL},
     {"continue_on_error", T_BOOL, J(continue_on_error), 0, 1, NULL, NULL,
      "count I/O errors and verify mismatches and keep going (default: stop the thread)", NULL},
     {"inject_error", T_CUSTOM, J(inject_errno), 0, 0, set_inject, "ERRNO:N",

@@ -239,14 +239,14 @@ struct iom_job {
                                     counts trims per block of this size (stats/blockinfo.h);
                                     0 = off */
     bool verify;                 /* --verify=crc32c: self-checking blocks (core/verify.h) */
+    bool do_verify;              /* fio's do_verify (default 1): a verify job that wrote and
+                                    ended by its size reads back what it wrote (core/vlog.h) */
     uint8_t verify_pat[512];     /* verify_pattern's bytes (fio's verify=pattern): writes carry the
                                     pattern, reads are compared with it; replaces the header */
     uint32_t verify_pat_len;     /* 0: none */
     uint64_t verify_interval;    /* verify_pattern: a mismatch is reported at its interval (0: bs) */
-    bool verify_readback;        /* fio's do_verify: read back and check the job's writes
-                                    (with verify_fio; core/layers.h) */
-    uint32_t verify_backlog;     /* fio's verify_backlog: read back after every N writes (0: at
-                                    the end only) */
+    uint32_t verify_backlog;     /* fio's verify_backlog: with do_verify, read back after every N
+                                    writes (0: only the verify phase at the end; core/layers.h) */
     uint8_t verify_fio;          /* fio's verify blocks of this enum iom_fio_vtype (workload/vtypes.h,
                                     core/fioverify.h; with verify_pat: the pattern after the header)
                                     instead of iomark's own; 0: iomark's, or the pattern alone */

@@ -53,9 +53,17 @@ check() {
   awk -v a="$(echo "$sp" | head -1)" -v b="$(echo "$sp" | tail -1)" 'BEGIN { exit !(a >= 0.7 && b <= 2.2) }' \
     && pass "$1: each clone reads for its own second ($(echo $sp) s)" || fail "$1: clones read for $(echo $sp) s"
 }
-strace -f -y -ttt -e trace=execve,pread64 -o iom.trace "$IOMARK" run clones.fio --quiet --output=/dev/null \
-  || fail "iomark clones.fio"
+strace -f -y -ttt -e trace=execve,pread64 -o iom.trace "$IOMARK" run clones.fio --quiet \
+  --output-format=json --output=iom.json || fail "iomark clones.fio"
 check iomark iom.trace
+# the JSON report's job_start (fio 3.36's field, ms since the epoch) is each clone's own:
+# sorted and taken from the earliest, within 150 ms of the first reads strace saw
+js=$("$PY" -c "import json,sys; v=sorted(j['job_start'] for j in json.load(open(sys.argv[1]))['jobs']); print(' '.join('%.3f' % ((x - v[0]) / 1000) for x in v))" iom.json)
+st=$(starts iom.trace | awk 'NR == 1 { a = $1 } { printf "%.3f ", $1 - a }')
+paste <(echo $js | tr ' ' '\n') <(echo $st | tr ' ' '\n') | awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > 0.15 || NF < 2) bad = 1 } END { exit bad }' \
+  && pass "iomark JSON: clones' job_start $js s apart, as their first reads ($st)" \
+  || fail "iomark JSON: clones' job_start $js s apart, first reads $st"
+
 if command -v fio >/dev/null; then
   strace -f -y -ttt -e trace=execve,pread64 -o fio.trace fio clones.fio --output=/dev/null \
     || fail "fio clones.fio"
