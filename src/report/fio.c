@@ -149,15 +149,9 @@ static void unit_add_result(struct unit *u, const struct iom_result *r)
         u->elapsed_ns = el;
     if (r->start_ms && (!u->start_ms || r->start_ms < u->start_ms))
         u->start_ms = r->start_ms;
-    if (!u->error)
-        for (uint32_t t = 0; t < r->nr_targets; t++)
-            if (r->targets[t].first_error_errno) {
-                u->error = r->targets[t].first_error_errno;
-                break;
-            }
-    for (uint32_t t = 0; t < r->nr_targets && !u->error; t++)
-        if (r->targets[t].verify_errors && r->error[0])
-            u->error = EILSEQ; /* fio 3.33: a verify failure is the job's error 84 */
+    for (uint32_t t = 0; t < r->nr_targets && !u->error; t++) /* a verify failure: fio's 84 */
+        u->error = r->targets[t].first_error_errno ? r->targets[t].first_error_errno
+                   : r->targets[t].verify_errors && r->error[0] ? EILSEQ : 0;
     if (!u->error && r->error[0])
         u->error = 5; /* EIO: the run failed without a per-target errno */
     for (int k = 0; k < IOM_NDIR; k++)
