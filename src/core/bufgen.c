@@ -124,3 +124,22 @@ void iom_bufgen_fill(struct iom_bufgen *g, void *buf, uint64_t len)
         iom_pattern_fill(job->buf_pattern, job->buf_pattern_len, p, len);
     }
 }
+
+void iom_bufgen_scramble(void *buf, uint32_t len, uint64_t offset, uint64_t start_ns,
+                         struct iom_rng *r, bool refill)
+{
+    uint64_t *p = buf;
+    if (refill) {
+        for (size_t k = 0; k < len / 8; k++)
+            p[k] = iom_rng_next(r);
+        return;
+    }
+    char *b = buf;
+    uint64_t off = offset, sec = start_ns / 1000000000u, nsec = start_ns % 1000000000u;
+    unsigned line = (unsigned)((nsec ^ off) & 7);
+    for (uint64_t i = 0; i < len / 512; i++, b += 512, off += 512) {
+        memcpy(b + (line << 6), &off, sizeof(off));
+        memcpy(b + 64 - 16, &sec, sizeof(sec));
+        memcpy(b + 64 - 8, &nsec, sizeof(nsec));
+    }
+}

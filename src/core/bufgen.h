@@ -62,4 +62,12 @@ void iom_bufgen_init(struct iom_bufgen *g, const struct iom_job *job, uint64_t s
 /* Fill buf (len bytes) with the next write's data. */
 void iom_bufgen_fill(struct iom_bufgen *g, void *buf, uint64_t len);
 
+/* A write's data as fio makes it, in buf (len bytes, 8-byte aligned) of the I/O at
+ * offset started at start_ns: refill: new random data from r; else fio's
+ * scramble_buffers (io_u.c small_content_scramble): in every 512-byte block the
+ * block's offset at a cache line picked from the start time and offset, and the
+ * start time (s, ns) in the last 16 bytes of the block's first cache line. */
+void iom_bufgen_scramble(void *buf, uint32_t len, uint64_t offset, uint64_t start_ns,
+                         struct iom_rng *r, bool refill);
+
 #endif

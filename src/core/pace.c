@@ -1,6 +1,18 @@
 /* pace.c - pacing and think time set-up (pace.h). */
 #include "core/pace.h"
 
+#include <errno.h>
+#include <time.h>
+
+#include "core/worker.h" /* iom_sleep_until_ns */
+
+void iom_sleep_until_ns(uint64_t t)
+{
+    struct timespec ts = {.tv_sec = (time_t)(t / 1000000000u), .tv_nsec = (long)(t % 1000000000u)};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+        ;
+}
+
 void iom_pacer_init(struct iom_pacer *p, const struct iom_job *job, uint64_t t0)
 {
     p->bytes = job->rate_bytes_per_s > 0;

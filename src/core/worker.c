@@ -9,6 +9,7 @@
 #include <time.h>
 #ifndef _WIN32
 #include <sched.h>
+#include <unistd.h>
 #endif
 
 #include "core/bufgen.h"
@@ -16,8 +17,10 @@
 #include "core/jobctl.h"
 #include "core/lattarget.h"
 #include "core/layers.h"
+#include "core/ioerr.h"
 #include "core/pace.h"
 #include "core/verify.h"
+#include "core/vlog.h"
 #include "stats/blockinfo.h"
 #include "stats/slog.h"
 
@@ -33,13 +36,6 @@
 
 #define DRAIN_TIMEOUT_NS UINT64_C(10000000000) /* give in-flight I/O 10 s at the end */
 #define POLL_NS UINT64_C(50000000)             /* notice a phase change within 50 ms */
-
-void iom_sleep_until_ns(uint64_t t)
-{
-    struct timespec ts = {.tv_sec = (time_t)(t / 1000000000u), .tv_nsec = (long)(t % 1000000000u)};
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-        ;
-}
 
 /* Whether a completion at time t (ns) belongs to the measured phase. */
 static inline bool measured_at(struct iom_run_shared *sh, uint64_t t)
@@ -97,6 +93,7 @@ struct wctx {
     struct iom_lat_target lts;
     bool lt_quiesce;              /* latency_target: drain, then a new window */
     bool lt_measuring;            /* the search was restarted at the measured phase */
+    struct iom_vlog vlog;         /* do_verify: the writes to read back (core/vlog.h) */
     uint64_t own_end;             /* a delayed clone's own end (clone_delay), 0 = the run's */
     struct iom_cmdprio *cp;       /* cmdprio: the per-I/O priorities (&cps), or NULL */
     struct iom_cmdprio cps;
@@ -200,6 +197,8 @@ static void worker_setup(struct iom_worker *w, struct wctx *c)
         }
     }
     stack_engine(c, job, w->ops, w->target->path, w->target_idx * w->nr_threads + w->thread_idx);
+    if (job->verify && job->do_verify && iom_job_writes(job)) /* fio: list with a random map */
+        iom_vlog_init(&c->vlog, iom_job_random(job) && job->random_map);
     int rc = c->eng.ops->init(&c->eng, depth, w->target->fd, c->bufs, depth > 65535 ? 0 : depth,
                               max_bs);
     if (rc < 0) {
@@ -217,28 +216,6 @@ static void signal_ready(struct iom_worker *w)
     while (!w->sh->go)
         pthread_cond_wait(&w->sh->cond, &w->sh->lock);
     pthread_mutex_unlock(&w->sh->lock);
-}
-
-/* A write's data as fio makes it: refill_buffers: new random data each time;
- * scramble_buffers (fio io_u.c small_content_scramble): in every 512-byte block
- * the I/O's offset at a cache line picked from its start time and offset, and the
- * start time (s, ns) in the last 16 bytes of the block's first cache line. */
-static void iom_fill_write(struct iom_io *io, struct iom_rng *r, bool refill)
-{
-    uint64_t *p = io->buf;
-    if (refill) {
-        for (size_t k = 0; k < io->len / 8; k++)
-            p[k] = iom_rng_next(r);
-        return;
-    }
-    char *b = io->buf;
-    uint64_t off = io->offset, sec = io->start_ns / 1000000000u, nsec = io->start_ns % 1000000000u;
-    unsigned line = (unsigned)((nsec ^ off) & 7);
-    for (uint64_t i = 0; i < io->len / 512; i++, b += 512, off += 512) {
-        memcpy(b + (line << 6), &off, sizeof(off));
-        memcpy(b + 64 - 16, &sec, sizeof(sec));
-        memcpy(b + 64 - 8, &nsec, sizeof(nsec));
-    }
 }
 
 /* The next I/O of a trim pattern into io (io->len drawn): trims only, every I/O a
@@ -322,6 +299,12 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
             io->offset = iom_offgen_take_dir(&w->gen, &io->len, dir_first && c->next_write);
             io->ddir = (dir_first ? c->next_write : !iom_offgen_is_read(&w->gen))
                            ? IOM_IO_WRITE : IOM_IO_READ;
+            if (__builtin_expect(c->vlog.on, 0) && io->ddir == IOM_IO_WRITE &&
+                iom_vlog_add(&c->vlog, io->offset, io->len)) {
+                c->nfree++;
+                worker_fail(w, -ENOMEM, "logging a write for the verify phase", io->offset);
+                break;
+            }
         }
         if (rare && c->cp) /* fio's cmdprio: on the final size */
             io->ioprio = iom_cmdprio_pick(c->cp, io->ddir, io->len);
@@ -331,7 +314,8 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
                 if (c->bg->refill)
                     iom_bufgen_fill(c->bg, io->buf, io->len);
             } else if ((job->refill_buffers || job->scramble_buffers) && !job->zero_buffers) {
-                iom_fill_write(io, &c->fill, job->refill_buffers);
+                iom_bufgen_scramble(io->buf, io->len, io->offset, io->start_ns, &c->fill,
+                                    job->refill_buffers);
             }
         }
         if (!rare || c->trim_mode != 2 || io->ddir != IOM_IO_WRITE) { /* trimwrite: its trims */
@@ -389,40 +373,6 @@ static void block_info(struct iom_worker *w, const struct iom_io *io, bool ok)
         iom_block_failed(&w->res->block_infos[idx], io->ddir == IOM_IO_TRIM);
 }
 
-/* "read", "write" or "trim": an I/O's direction in messages (fio's words) */
-static const char *ddir_name(unsigned ddir)
-{
-    return ddir == IOM_IO_WRITE ? "write" : ddir == IOM_IO_TRIM ? "trim" : "read";
-}
-
-/* Whether an error (errno err > 0) of class cls lets the job go on: the native
- * --continue_on_error (every error), or fio's per-class rule (td_error.c
- * td_non_fatal_error: the class's continue_on_error bit and the errno in its
- * ignore_error list, by default EIO and EILSEQ). */
-static bool non_fatal(const struct iom_job *job, int cls, int err)
-{
-    if (job->continue_on_error)
-        return true;
-    if (!(job->coe_classes & (1u << cls)))
-        return false;
-    if (!job->nr_ignore_errno[cls])
-        return err == EIO || err == EILSEQ;
-    for (unsigned i = 0; i < job->nr_ignore_errno[cls]; i++)
-        if (job->ignore_errno[cls][i] == err)
-            return true;
-    return false;
-}
-
-/* fio's error_dump: a non-fatal error is printed as fio's io_u_log_error does */
-static void dump_error(const struct iom_worker *w, const struct iom_io *io, int err)
-{
-    if (w->job->error_dump)
-        fprintf(stderr, "iomark: io_u error on file %s: %s: %s offset=%llu, buflen=%u\n",
-                w->target->path, strerror(err),
-                ddir_name(io->ddir),
-                (unsigned long long)io->offset, (unsigned)io->len);
-}
-
 /* A completion that failed (error, short transfer, verify mismatch). */
 static void failed(struct iom_worker *w, struct wctx *c, struct iom_io *io)
 {
@@ -456,16 +406,17 @@ static void failed(struct iom_worker *w, struct wctx *c, struct iom_io *io)
         if (w->res->block_infos && io->ddir == IOM_IO_WRITE && job->verify &&
             strcmp(job->ioengine, "psync") != 0)
             block_info(w, io, false);
-        bool go_on = non_fatal(job, cls, -e);
+        bool go_on = iom_error_non_fatal(job, cls, -e);
         if (go_on)
-            dump_error(w, io, -e);
+            iom_error_dump(job, w->target->path, io, -e);
         else
             worker_fail(w, e,
-                        io->result < 0 ? ddir_name(io->ddir) : "short transfer (target truncated?)",
+                        io->result < 0 ? iom_ddir_name(io->ddir)
+                                       : "short transfer (target truncated?)",
                         io->offset);
         return;
     }
-    if (!non_fatal(job, IOM_ERRCLS_VERIFY, EILSEQ)) { /* the verify layer found a bad block */
+    if (!iom_error_non_fatal(job, IOM_ERRCLS_VERIFY, EILSEQ)) { /* the verify layer: a bad block */
         worker_fail(w, -EILSEQ, "verify", io->offset);
         const struct iom_verify_mismatch *m = &c->verify.first; /* this I/O's when first */
         bool pat = (io->verify_failed == IOM_VERIFY_BAD_PATTERN ||
@@ -497,7 +448,7 @@ static void lt_completed(struct iom_worker *w, struct wctx *c, const struct iom_
                  "latency of %llu nsec exceeds specified max (%llu nsec): %s %s %llu %u",
                  (unsigned long long)(end - io->start_ns), (unsigned long long)c->lt->target_ns,
                  w->target->path,
-                 ddir_name(io->ddir),
+                 iom_ddir_name(io->ddir),
                  (unsigned long long)io->offset, io->len);
     }
 }
@@ -544,7 +495,8 @@ complete_t(struct iom_worker *w, struct wctx *c, int n, uint64_t end, const bool
         c->free_stack[c->nfree++] = io->slot;
         if (__builtin_expect(io->result != (int64_t)io->len || io->verify_failed, 0)) {
             failed(w, c, io);
-            continue;
+            if (io->result != (int64_t)io->len)
+                continue; /* a read that failed its check counts as a read, as fio's */
         }
         if (__builtin_expect(c->lt != NULL, 0))
             lt_completed(w, c, io, end);
@@ -709,6 +661,62 @@ static void worker_loop(struct iom_worker *w, struct wctx *c)
     }
 }
 
+/* fio's verify phase (backend.c do_verify): once a verify job's writes ended by
+ * their size, sync the file and drop its cache (fio_io_sync, file_invalidate_cache),
+ * then read back every logged block (core/vlog.h: fio's order) at the job's depth
+ * through the verify layer, counted as reads; until the run's end, a stop or an error. */
+static void verify_phase(struct iom_worker *w, struct wctx *c)
+{
+    struct iom_run_shared *sh = w->sh;
+    iom_vlog_seal(&c->vlog);
+    char ie[160];
+#ifndef _WIN32
+    if (w->target->fd >= 0)
+        (void)fsync(w->target->fd);
+#endif
+    if (w->target->fd >= 0 && w->job->invalidate && !w->job->direct)
+        (void)iom_target_invalidate(w->target, ie, sizeof(ie));
+    c->lt = NULL; /* no depth search, think time or iodepth_low here */
+    c->low_wait = false;
+    bool left = true;
+    while (!w->err && __atomic_load_n(&sh->phase, __ATOMIC_ACQUIRE) != IOM_PHASE_STOP) {
+        uint64_t now = iom_now_ns(), end = 0, stop_at = run_end(sh);
+        unsigned nq = 0;
+        if ((stop_at && now >= stop_at) || (c->own_end && now >= c->own_end))
+            break;
+        while (left && c->nfree && !end) {
+            struct iom_io *io = &c->slots[c->free_stack[--c->nfree]];
+            int rc = IOM_Q_QUEUED;
+            if ((left = iom_vlog_next(&c->vlog, &io->offset, &io->len))) {
+                io->ddir = IOM_IO_READ;
+                io->start_ns = iom_now_ns();
+                rc = c->eng.ops->queue(&c->eng, io);
+            }
+            if (!left || (rc != IOM_Q_QUEUED && rc != IOM_Q_COMPLETED)) {
+                c->nfree++;
+                if (left)
+                    worker_fail(w, rc, "queueing a verify read", io->offset);
+                break;
+            }
+            c->inflight++;
+            nq += rc == IOM_Q_QUEUED;
+            if (rc == IOM_Q_COMPLETED)
+                c->done[0] = io, end = iom_now_ns();
+        }
+        int rc = nq && !w->err ? c->eng.ops->commit(&c->eng) : 0;
+        if (rc < 0 || w->err) {
+            worker_fail(w, rc, "submitting verify reads", 0);
+            break;
+        }
+        if (!left && !c->inflight)
+            break;
+        int n = end ? 1 : reap(w, c, now, &end);
+        if (n < 0)
+            break;
+        complete(w, c, n, end);
+    }
+}
+
 /* Wait for what is still in flight; it is not counted. */
 static void worker_drain(struct wctx *c)
 {
@@ -735,6 +743,7 @@ static void worker_finish(struct iom_worker *w, struct wctx *c)
     free(c->bufs);
     free(c->tw_off);
     free(c->tw_len);
+    iom_vlog_free(&c->vlog);
     free(c->slots);
     free(c->done);
     free(c->free_stack);
@@ -776,6 +785,8 @@ void *iom_worker_main(void *arg)
         worker_loop(w, &c);
         if (c.flow)
             iom_flow_leave(c.flow, c.flow_mine, fw);
+        if (c.vlog.on && w->own_stop && c.limit_hit && !w->err)
+            verify_phase(w, &c);
         worker_drain(&c);
         pthread_mutex_lock(&w->sh->lock);
         w->sh->nr_finished++;

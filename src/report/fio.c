@@ -1,6 +1,7 @@
 /* fio.c - fio-style normal and JSON reports of a job-file run (see fio.h). */
 #include "report/fio.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +155,9 @@ static void unit_add_result(struct unit *u, const struct iom_result *r)
                 u->error = r->targets[t].first_error_errno;
                 break;
             }
+    for (uint32_t t = 0; t < r->nr_targets && !u->error; t++)
+        if (r->targets[t].verify_errors && r->error[0])
+            u->error = EILSEQ; /* fio 3.33: a verify failure is the job's error 84 */
     if (!u->error && r->error[0])
         u->error = 5; /* EIO: the run failed without a per-target errno */
     for (int k = 0; k < IOM_NDIR; k++)

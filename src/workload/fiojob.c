@@ -259,7 +259,6 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     st.loops = 1;
     st.randrepeat = true;
     st.invalidate = true;  /* fio's default */
-    st.do_verify = true;
     snprintf(st.jobname, sizeof(st.jobname), "%s", sec->name);
     /* fio's defaults: rw=read, bs=4k, iodepth=1, psync, buffered, no runtime limit */
     iom_job_defaults(job);

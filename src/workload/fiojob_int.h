@@ -92,7 +92,7 @@ struct state {
     uint64_t filesize, io_size;
     bool size_given, runtime_given, time_based, stonewall, new_group, group_reporting;
     bool randrepeat, seed_given;
-    bool norandommap, invalidate, do_verify;
+    bool norandommap, invalidate;
     bool verify_nohdr;           /* verify=pattern (fio VERIFY_PATTERN_NO_HDR) */
     unsigned verify_pat_line;    /* the line of verify_pattern (0: none) */
     uint32_t loops;

@@ -422,7 +422,7 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
     if (strcmp(n, "verify_dump") == 0)
         return fio_bool(kv, &job->verify_dump, err, errlen);
     if (strcmp(n, "do_verify") == 0)
-        return fio_bool(kv, &st->do_verify, err, errlen);
+        return fio_bool(kv, &job->do_verify, err, errlen);
     if (strcmp(n, "random_generator") == 0) {
         if (strcmp(v, "tausworthe") && strcmp(v, "lfsr") && strcmp(v, "tausworthe64"))
             return fail(err, errlen, "%s: random_generator=%s: allowed: tausworthe, lfsr, "

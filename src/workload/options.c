@@ -471,6 +471,9 @@ static const struct opt opts[] = {
      "--dedupe_mode=working_set: the working set, PCT % of --size (the first unique writes)", NULL},
     {"verify", T_CUSTOM, J(verify), 0, 0, set_verify, "crc32c",
      "write self-checking blocks; reads check offset, seed and CRC-32C", fmt_verify},
+    {"do_verify", T_BOOL, J(do_verify), 0, 1, NULL, "0|1",
+     "--verify: a write run that ends by its --io_size reads back and checks every block it "
+     "wrote (default 1, as fio; 0: write only)", NULL},
     {"continue_on_error", T_BOOL, J(continue_on_error), 0, 1, NULL, NULL,
      "count I/O errors and verify mismatches and keep going (default: stop the thread)", NULL},
     {"inject_error", T_CUSTOM, J(inject_errno), 0, 0, set_inject, "ERRNO:N",

@@ -34,6 +34,7 @@ void iom_job_defaults(struct iom_job *job)
     job->compress_chunk = 512; /* fio's buffer_compress_chunk default */
     snprintf(job->ioengine, sizeof(job->ioengine), "%s", iom_engines[0]->name); /* the default */
     job->direct = true;
+    job->do_verify = true; /* fio's default do_verify=1 */
 }
 
 int iom_job_add_target(struct iom_job *job, const char *path)

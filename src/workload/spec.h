@@ -239,6 +239,8 @@ struct iom_job {
                                     counts trims per block of this size (stats/blockinfo.h);
                                     0 = off */
     bool verify;                 /* --verify=crc32c: self-checking blocks (core/verify.h) */
+    bool do_verify;              /* fio's do_verify (default 1): a verify job that wrote and
+                                    ended by its size reads back what it wrote (core/vlog.h) */
     uint8_t verify_pat[512];     /* verify_pattern's bytes (fio's verify=pattern): writes carry the
                                     pattern, reads are compared with it; replaces the header */
     uint32_t verify_pat_len;     /* 0: none */

@@ -26,7 +26,7 @@ static const char *const every[][2] = {
     {"runtime", "7s"}, {"io_size", "32M"}, {"ramp_time", "2s"}, {"cooldown_time", "1500ms"},
     {"series_interval", "250ms"}, {"ioengine", "libaio"}, {"direct", "0"}, {"sync", "dsync"},
     {"thinktime", "3ms"}, {"thinktime_blocks", "24"}, {"rate_iops", "5000"}, {"rate", "50M"},
-    {"randseed", "12345"}, {"zero_buffers", "1"}, {"verify", "crc32c"},
+    {"randseed", "12345"}, {"zero_buffers", "1"}, {"verify", "crc32c"}, {"do_verify", "0"},
     {"continue_on_error", "1"}, {"inject_error", "ENOSPC:777"}, {"keep", "1"},
     {"startdelay", "2s-5s"}, {"rate_min", "1M"}, {"rate_iops_min", "10"}, {"rate_cycle", "500ms"},
     {"flow", "3"}, {"flow_id", "2"}, {"flow_sleep", "1ms"}, {"iodepth_batch_submit", "4"},
