@@ -449,7 +449,9 @@ static bool lt_after(struct iom_worker *w, struct wctx *c, uint64_t now)
 static inline __attribute__((always_inline)) void
 complete_t(struct iom_worker *w, struct wctx *c, int n, uint64_t end, const bool trims)
 {
-    bool measuring = measured_at(w->sh, end); /* one timestamp for the whole batch */
+    /* one timestamp for the whole batch; a clone delayed by a startdelay range measures
+     * (and logs) on its own clock, the job's window moved by its delay (fio: per clone) */
+    bool measuring = measured_at(w->sh, end - w->delay_ns);
     struct iom_io_stats *st = w->res->dir;
     for (int i = 0; i < n; i++) {
         struct iom_io *io = c->done[i];
@@ -486,7 +488,8 @@ complete_t(struct iom_worker *w, struct wctx *c, int n, uint64_t end, const bool
                 block_info(w, io, true);
             if (__builtin_expect(w->res->slog != NULL, 0))
                 iom_slog_add(w->res->slog,
-                             end - __atomic_load_n(&w->sh->meas_start_ns, __ATOMIC_ACQUIRE),
+                             end - w->delay_ns -
+                                 __atomic_load_n(&w->sh->meas_start_ns, __ATOMIC_ACQUIRE),
                              io->ddir, io->len, end - io->start_ns, io->offset, io->ioprio);
             w->last_done_ns = end;
         }
