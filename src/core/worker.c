@@ -754,7 +754,8 @@ void *iom_worker_main(void *arg)
         uint32_t fw = w->job->flow_reserved ? 0 : w->job->flow;
         if (w->job->flow)
             c.flow = iom_flow_join(w->job->flow_id, fw);
-        worker_loop(w, &c);
+        if (!w->gen.idle) /* a clone past the file's end does nothing, as in fio */
+            worker_loop(w, &c);
         if (c.flow)
             iom_flow_leave(c.flow, c.flow_mine, fw);
         if (c.vlog.on && w->own_stop && c.limit_hit && !w->err)
