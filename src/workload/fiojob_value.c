@@ -1,6 +1,6 @@
 /* fiojob_value.c - the fio job file's lines and values: sections, comments, ${VAR},
- * fio's built-in variables, arithmetic, size=/offset= percentages (see
- * fiojob_int.h, fiojob.h, docs/fio-jobs.md). */
+ * include FILE, fio's built-in variables, arithmetic, size=/offset= percentages, and
+ * whether an argument is a job file (see fiojob_int.h, fiojob.h, docs/fio-jobs.md). */
 #include "workload/fiojob_int.h"
 
 #include <ctype.h>
@@ -407,4 +407,34 @@ int iom_fio_resolve_pct(struct iom_fio_job *fj, char *err, size_t errlen)
         }
     }
     return 0;
+}
+
+bool iom_fio_is_jobfile(const char *arg)
+{
+    struct stat st;
+    if (stat(arg, &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
+    size_t l = strlen(arg);
+    if (l > 4 && strcmp(arg + l - 4, ".fio") == 0)
+        return true;
+    int fd = open(arg, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    char buf[4097];
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0)
+        return false;
+    buf[n] = '\0';
+    if (memchr(buf, '\0', (size_t)n))
+        return false; /* binary data: a test file, not a job file */
+    char *save = NULL;
+    for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *s = iom_fioj_trim(line);
+        if (!*s || *s == ';' || *s == '#')
+            continue;
+        size_t sl = strlen(s);
+        return s[0] == '[' && sl > 2 && s[sl - 1] == ']';
+    }
+    return false;
 }
