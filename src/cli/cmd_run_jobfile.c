@@ -490,6 +490,12 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
                         fprintf(stderr, "iomark run: note: [%s] invalidate: %s\n", fj->jobname,
                                 err);
             }
+            for (uint32_t t = 0; fj->pre_read && !is_null(fj) && t < fj->job.nr_targets; t++)
+                if (iom_target_pre_read(&tg[i][t], iom_job_max_bs(&fj->job), err, sizeof(err))) {
+                    iom_cli_error(label, "%s", err);
+                    status = IOM_EXIT_FAIL;
+                    goto report;
+                }
             if (fj->limit_is_region) {
                 uint64_t len = tg[i][0].region_len;
                 fj->job.io_limit_bytes = len * fj->loops;

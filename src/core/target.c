@@ -548,6 +548,32 @@ void iom_target_close(struct iom_target *t, bool remove_created)
     }
 }
 
+int iom_target_pre_read(const struct iom_target *t, uint64_t bs, char *err, size_t errlen)
+{
+    int fd = open(t->path, O_RDONLY | O_CLOEXEC), rc = 0;
+    char *buf = fd >= 0 && bs ? malloc(bs) : NULL;
+    if (!buf) {
+        rc = fd < 0 ? -errno : -ENOMEM;
+        snprintf(err, errlen, "%s: pre_read: %s", t->path, strerror(-rc));
+        if (fd >= 0)
+            close(fd);
+        return rc;
+    }
+    for (uint64_t pos = t->region_start, end = pos + t->region_len; pos < end && !rc;) {
+        size_t n = (size_t)(end - pos < bs ? end - pos : bs);
+        ssize_t r = pread(fd, buf, n, (off_t)pos);
+        if (r < 0 && errno == EINTR)
+            continue;
+        rc = r == (ssize_t)n ? 0 : r < 0 ? -errno : -EIO;
+        pos += n;
+    }
+    if (rc)
+        snprintf(err, errlen, "%s: pre_read: %s", t->path, strerror(-rc));
+    free(buf);
+    close(fd);
+    return rc;
+}
+
 int iom_target_invalidate(const struct iom_target *t, char *err, size_t errlen)
 {
     int fd = t->fd >= 0 ? t->fd : open(t->path, O_RDONLY | O_CLOEXEC);

@@ -343,3 +343,10 @@ int iom_target_invalidate(const struct iom_target *t, char *err, size_t errlen)
     snprintf(err, errlen, "%s: dropping cached pages is not available on Windows", t->path);
     return -EOPNOTSUPP;
 }
+
+int iom_target_pre_read(const struct iom_target *t, uint64_t bs, char *err, size_t errlen)
+{
+    (void)bs;
+    snprintf(err, errlen, "%s: pre_read: not on Windows", t->path);
+    return -EOPNOTSUPP;
+}

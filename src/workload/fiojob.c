@@ -390,7 +390,8 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     /* fio's defaults that iomark follows: a random map (norandommap=0) and
      * invalidate=1; both recorded in the report */
     job->random_map = !st.norandommap;
-    job->invalidate = st.invalidate;
+    job->invalidate = st.invalidate && !st.pre_read; /* fio init.c: pre_read clears it */
+    fj->pre_read = st.pre_read;
     fj->size_pct = st.size_pct;
     fj->offset_pct = st.offset_pct;
     fj->filesize = st.filesize;
@@ -437,6 +438,8 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     fj->loops = st.loops;
     fj->group_reporting = st.group_reporting;
     fj->unlink = st.unlink;
+    if (st.overwrite) /* fio filesetup.c extend_file: writes the layout whatever fallocate */
+        job->fallocate = 0;
     if (job->ratemin_bytes > job->rate_bytes_per_s && job->rate_bytes_per_s)
         return fail(err, errlen, "line %u: [%s]: rate_min=%llu is above rate=%llu (fio: \"minimum "
                     "rate exceeds rate\")", sec->line, sec->name,
@@ -610,11 +613,13 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     return 0;
 }
 
-int iom_fio_parse_text(const char *text, const struct iom_fio_parse_opts *po,
-                       struct iom_fio_file *out, char *err, size_t errlen)
+/* iom_fio_parse_text for the job file at path (NULL: text from elsewhere): fio's
+ * include lines find their files beside it too */
+static int parse_at(const char *text, const char *path, const struct iom_fio_parse_opts *po,
+                    struct iom_fio_file *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof(*out));
-    struct lexed lx = {0};
+    struct lexed lx = {.path = path};
     int rc = iom_fioj_lex(text, &lx, err, errlen);
     if (rc)
         goto out;
@@ -751,39 +756,15 @@ int iom_fio_parse_file(const char *path, const struct iom_fio_parse_opts *po,
     if (!rc && memchr(text, '\0', len))
         rc = fail(err, errlen, "contains NUL bytes; not a job file");
     if (!rc)
-        rc = iom_fio_parse_text(text, po, out, err, errlen);
+        rc = parse_at(text, path, po, out, err, errlen);
     free(text);
     return rc;
 }
 
-bool iom_fio_is_jobfile(const char *arg)
+int iom_fio_parse_text(const char *text, const struct iom_fio_parse_opts *po,
+                       struct iom_fio_file *out, char *err, size_t errlen)
 {
-    struct stat st;
-    if (stat(arg, &st) != 0 || !S_ISREG(st.st_mode))
-        return false;
-    size_t l = strlen(arg);
-    if (l > 4 && strcmp(arg + l - 4, ".fio") == 0)
-        return true;
-    int fd = open(arg, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    char buf[4097];
-    ssize_t n = read(fd, buf, sizeof(buf) - 1);
-    close(fd);
-    if (n <= 0)
-        return false;
-    buf[n] = '\0';
-    if (memchr(buf, '\0', (size_t)n))
-        return false; /* binary data: a test file, not a job file */
-    char *save = NULL;
-    for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        char *s = iom_fioj_trim(line);
-        if (!*s || *s == ';' || *s == '#')
-            continue;
-        size_t sl = strlen(s);
-        return s[0] == '[' && sl > 2 && s[sl - 1] == ']';
-    }
-    return false;
+    return parse_at(text, NULL, po, out, err, errlen);
 }
 
 void iom_fio_file_free(struct iom_fio_file *f)

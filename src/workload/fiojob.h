@@ -73,6 +73,7 @@ struct iom_fio_job {
                                     with xoshiro256** whatever the name (core/offsets.h) */
     int wait_for;                /* wait_for=NAME: index of that earlier job in jobs[], or -1 */
     bool unlink;                 /* unlink=1: remove the files iomark created at the job's end */
+    bool pre_read;               /* pre_read=1: read the region into the page cache first */
     uint32_t nr_pcts;            /* percentile_list: nr_pcts values in [0, 100], ascending
                                     (fio sorts them); 0 = fio's default list */
     double pcts[IOM_FIO_MAX_PCTS];

@@ -380,6 +380,19 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
          * none of its engines reads: no effect, as in iomark */
         return 0;
     }
+    if (strcmp(n, "overwrite") == 0)
+        return fio_bool(kv, &st->overwrite, err, errlen);
+    if (strcmp(n, "pre_read") == 0)
+        return fio_bool(kv, &st->pre_read, err, errlen);
+    if (strcmp(n, "unified_rw_reporting") == 0 || strcmp(n, "lockfile") == 0) {
+        bool urw = n[0] == 'u'; /* fio's defaults are accepted; the rest refused with why */
+        if (strcmp(v, "none") == 0 || (urw && strcmp(v, "0") == 0))
+            return 0;
+        snprintf(err, errlen, "%s: %s=%s (%s)", where, n, v, urw ?
+                 "iomark reports reads and writes apart; fio's mixed/both sums are not made" :
+                 "fio's lock that makes a file's threads take turns; iomark's do not");
+        return -ENOENT;
+    }
     if (strcmp(n, "end_fsync") == 0 || strcmp(n, "fsync_on_close") == 0) {
         bool b; /* fio backend.c: either one fsyncs each file once after the job's last I/O */
         if (fio_bool(kv, &b, err, errlen))

@@ -1,6 +1,6 @@
 /* fiojob_value.c - the fio job file's lines and values: sections, comments, ${VAR},
- * fio's built-in variables, arithmetic, size=/offset= percentages (see
- * fiojob_int.h, fiojob.h, docs/fio-jobs.md). */
+ * include FILE, fio's built-in variables, arithmetic, size=/offset= percentages, and
+ * whether an argument is a job file (see fiojob_int.h, fiojob.h, docs/fio-jobs.md). */
 #include "workload/fiojob_int.h"
 
 #include <ctype.h>
@@ -236,7 +236,43 @@ int iom_fioj_arith(const char *v, char *out, size_t outlen)
     return 0;
 }
 
+static int lex(const char *text, struct lexed *lx, uint32_t inc_line, unsigned depth, char *err,
+               size_t errlen);
+
+/* fio's `include FILE` at line (inc_line: of the outermost include): FILE's lines
+ * lexed into the current section (iom_fioj_lex says how). */
+static int lex_include(const char *file, struct lexed *lx, uint32_t line, unsigned depth,
+                       char *err, size_t errlen)
+{
+    char full[4096];
+    const char *slash = lx->path ? strrchr(lx->path, '/') : NULL;
+    if (access(file, F_OK) != 0 && slash) /* fio: as written, else beside the job file */
+        snprintf(full, sizeof(full), "%.*s%s", (int)(slash - lx->path + 1), lx->path, file);
+    else
+        snprintf(full, sizeof(full), "%s", file);
+    if (depth >= 8)
+        return fail(err, errlen, "line %u: include %s: includes nested deeper than 8", line, file);
+    FILE *f = fopen(full, "r");
+    char *text = f ? calloc(1, 1 << 20) : NULL;
+    size_t n = text ? fread(text, 1, (1 << 20) - 1, f) : 0;
+    int rc = !f ? fail(err, errlen, "line %u: include %s: %s", line, file, strerror(errno))
+             : !text ? -ENOMEM : n == (1 << 20) - 1 || memchr(text, '\0', n) ?
+             fail(err, errlen, "line %u: include %s: not a text file under 1 MiB", line, file) : 0;
+    if (!rc)
+        rc = lex(text, lx, line, depth + 1, err, errlen);
+    if (f)
+        fclose(f);
+    free(text);
+    return rc;
+}
+
 int iom_fioj_lex(const char *text, struct lexed *lx, char *err, size_t errlen)
+{
+    return lex(text, lx, 0, 0, err, errlen);
+}
+
+static int lex(const char *text, struct lexed *lx, uint32_t inc_line, unsigned depth, char *err,
+               size_t errlen)
 {
     uint32_t line = 0;
     const char *p = text;
@@ -253,6 +289,16 @@ int iom_fioj_lex(const char *text, struct lexed *lx, char *err, size_t errlen)
         char *s = iom_fioj_trim(raw);
         if (!*s || *s == ';' || *s == '#')
             continue;
+        if (*s == '[' && inc_line)
+            return fail(err, errlen, "line %u: an included file has a section header (%s); fio: "
+                        "\"No new sections in included files\"", inc_line, s);
+        if (strncmp(s, "include", 7) == 0 && isspace((unsigned char)s[7]) && lx->nr_sec) {
+            int rc = lex_include(iom_fioj_trim(s + 8), lx, inc_line ? inc_line : line, depth, err,
+                                 errlen);
+            if (rc)
+                return rc;
+            continue;
+        }
         if (*s == '[') {
             char *close = strchr(s, ']');
             if (!close || close[1] != '\0')
@@ -309,7 +355,7 @@ int iom_fioj_lex(const char *text, struct lexed *lx, char *err, size_t errlen)
                         s);
         snprintf(kv->name, sizeof(kv->name), "%s", name);
         snprintf(kv->value, sizeof(kv->value), "%s", val);
-        kv->line = line;
+        kv->line = inc_line ? inc_line : line;
         memcpy(kv->unset_var, unset, sizeof(kv->unset_var));
         lx->nr_kv++;
         lx->sec[lx->nr_sec - 1].nr++;
@@ -361,4 +407,34 @@ int iom_fio_resolve_pct(struct iom_fio_job *fj, char *err, size_t errlen)
         }
     }
     return 0;
+}
+
+bool iom_fio_is_jobfile(const char *arg)
+{
+    struct stat st;
+    if (stat(arg, &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
+    size_t l = strlen(arg);
+    if (l > 4 && strcmp(arg + l - 4, ".fio") == 0)
+        return true;
+    int fd = open(arg, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    char buf[4097];
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0)
+        return false;
+    buf[n] = '\0';
+    if (memchr(buf, '\0', (size_t)n))
+        return false; /* binary data: a test file, not a job file */
+    char *save = NULL;
+    for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *s = iom_fioj_trim(line);
+        if (!*s || *s == ';' || *s == '#')
+            continue;
+        size_t sl = strlen(s);
+        return s[0] == '[' && sl > 2 && s[sl - 1] == ']';
+    }
+    return false;
 }
