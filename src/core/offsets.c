@@ -158,9 +158,7 @@ int iom_offgen_init(struct iom_offgen *g, const struct iom_job *job, uint64_t re
         uint64_t skip = job->offset_increment_bytes * thread_idx;
         if (thread_idx && (skip / thread_idx != job->offset_increment_bytes ||
                            skip + max_bs > region_len)) {
-            /* fio 3.33: a clone whose region starts past the file's end does no I/O
-             * (cross-stripe-verify.fio on a small file: only clone 0 writes) */
-            g->idle = true;
+            g->idle = true; /* fio 3.33: a clone past the file's end does no I/O */
             skip = 0;
         }
         g->start = region_start + skip;
