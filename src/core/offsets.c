@@ -357,8 +357,8 @@ uint64_t iom_offgen_next(struct iom_offgen *g, uint32_t bs)
 uint64_t iom_offgen_take(struct iom_offgen *g, uint32_t *bs)
 {
     const struct iom_job *job = g->job;
-    if (!g->random && !g->shared_next && !job->seq_back_bytes && !job->seq_stride_bytes &&
-        (job->nr_bssplit || g->wbs_own) && g->next + *bs > g->len) {
+    if ((job->nr_bssplit || g->wbs_own) && !g->random && !g->shared_next && /* fixed bs: 1 test */
+        !job->seq_back_bytes && !job->seq_stride_bytes && g->next + *bs > g->len) {
         /* fio io_u.c get_next_buflen: at the region's end a size that still fits (here
          * the smallest), so the last bytes are written before the pass wraps */
         uint64_t m = iom_job_min_bs(job);
