@@ -22,6 +22,8 @@ int iom_cli_find_jobfile(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0)
             return 0;
+        if (strcmp(argv[i], "-") == 0 && strcmp(argv[i - 1], "--output") != 0)
+            return i; /* the job file on stdin, as fio's `fio -` */
         if (argv[i][0] == '-')
             continue;
         if (iom_fio_is_jobfile(argv[i]))

@@ -123,7 +123,8 @@ struct iom_fio_parse_opts {
 int iom_fio_parse_text(const char *text, const struct iom_fio_parse_opts *po,
                        struct iom_fio_file *out, char *err, size_t errlen);
 
-/* Read path and parse it as iom_fio_parse_text(). -errno with err filled
+/* Read path ("-": standard input, as fio) and parse it as iom_fio_parse_text();
+ * include lines also find their files beside path. -errno with err filled
  * when the file cannot be read. */
 int iom_fio_parse_file(const char *path, const struct iom_fio_parse_opts *po,
                        struct iom_fio_file *out, char *err, size_t errlen);
@@ -144,6 +145,9 @@ bool iom_fio_is_jobfile(const char *arg);
  * of a block device), else filesize=. Call before the targets are checked;
  * reads nothing but the target's metadata. Returns 0 (also without a
  * percentage) or -EINVAL with one line in err when no size is known.
+ * First, as fio, a size past the end of a block device target is cut to the
+ * device (the smallest one's end past the offset; a size-based job's amount
+ * too) and fj->note says so.
  */
 int iom_fio_resolve_pct(struct iom_fio_job *fj, char *err, size_t errlen);
 

@@ -113,6 +113,8 @@ static int split_rwt(const char *v, char parts[3][256], bool given[3])
 static int apply_native(const char *name, const char *v, struct iom_job *job, const char *where,
                         char *err, size_t errlen);
 
+#define BSSPLIT_BAD "%s: bssplit=%s: no size has a share above 0"
+
 /* bs/bssplit/blockalign/rate/rate_iops=READ,WRITE[,TRIM]: reads' and writes' own
  * values; bs's and bssplit's trim value is kept in st (a trim pattern's I/Os take
  * it: build_job), rate's trim value is not applied (iomark paces a thread's I/Os
@@ -148,6 +150,9 @@ static int apply_split(const struct iom_fio_kv *kv, struct iom_job *job, struct 
     }
     if (strcmp(n, "bssplit") == 0) {
         int rc = 0;
+        for (int k = 0; k < 3; k++) /* fio's shares: remainders to the last size */
+            if (given[k] && iom_fioj_bssplit(part[k], sizeof(part[k])))
+                return fail(err, errlen, BSSPLIT_BAD, where, v);
         st->trim_split = true; /* trims: their own list, else the bs value */
         st->trim_bs = job->bs_bytes;
         st->nr_trim_bssplit = 0;
@@ -569,6 +574,11 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         job->wbs_bytes = 0; /* one value for reads, writes and trims */
         job->nr_wbssplit = 0;
         st->trim_split = false;
+        char b[sizeof(kv->value)]; /* bssplit: fio's shares (the value as written is kept) */
+        if (n[2] == 's' && (snprintf(b, sizeof(b), "%s", v), iom_fioj_bssplit(b, sizeof(b))))
+            return fail(err, errlen, BSSPLIT_BAD, where, v);
+        if (n[2] == 's')
+            return apply_native("bssplit", b, job, where, err, errlen);
     }
     if (strcmp(n, "name") == 0) {
         if (!*v || strlen(v) >= IOM_NAME_LEN)
@@ -718,6 +728,8 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
             continue;
         struct iom_run_opts ro = {0};
         char nerr[300];
+        if (strncmp(n, "rwmix", 5) == 0) /* fio: the last of rwmixread/rwmixwrite wins */
+            job->rwmix_given = false;
         bool flag = !*v && (strcmp(n, "direct") == 0 || strcmp(n, "buffered") == 0 ||
                             strcmp(n, "zero_buffers") == 0 || strcmp(n, "refill_buffers") == 0 ||
                             strcmp(n, "scramble_buffers") == 0 ||
