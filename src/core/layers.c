@@ -8,13 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifdef _WIN32 /* aligned blocks from _aligned_malloc go back through _aligned_free */
-#define posix_memalign(p, a, n) ((*(p) = _aligned_malloc((n), (a))) ? 0 : ENOMEM)
-#define buf_free _aligned_free
-#else
-#define buf_free free
-#endif
-
+#include "core/abuf.h"
 #include "core/fioverify.h"
 #include "core/verify.h"
 #include "workload/pattern.h"

@@ -1,6 +1,7 @@
 /* worker.c - one worker thread: issue, reap, count (worker.h). */
 #include "core/worker.h"
 #include "core/worker_int.h"
+#include "core/abuf.h"
 #include "core/ioevents.h"
 
 #include <errno.h>
@@ -26,12 +27,6 @@
 #include "stats/blockinfo.h"
 #include "stats/slog.h"
 
-#ifdef _WIN32 /* aligned blocks from _aligned_malloc go back through _aligned_free */
-#define posix_memalign(p, a, n) ((*(p) = _aligned_malloc((n), (a))) ? 0 : ENOMEM)
-#define buf_free _aligned_free
-#else
-#define buf_free free
-#endif
 #ifndef EDQUOT /* mingw's errno.h has no quota error */
 #define EDQUOT ENOSPC
 #endif
@@ -754,7 +749,8 @@ void *iom_worker_main(void *arg)
         uint32_t fw = w->job->flow_reserved ? 0 : w->job->flow;
         if (w->job->flow)
             c.flow = iom_flow_join(w->job->flow_id, fw);
-        worker_loop(w, &c);
+        if (!w->gen.idle) /* a clone past the file's end does nothing, as in fio */
+            worker_loop(w, &c);
         if (c.flow)
             iom_flow_leave(c.flow, c.flow_mine, fw);
         if (c.vlog.on && w->own_stop && c.limit_hit && !w->err)

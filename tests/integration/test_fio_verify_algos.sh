@@ -17,7 +17,9 @@
 #     enospc-pressure.fio's aio-dio-verifier (randrw crc32c-intel, scaled) runs;
 #   - cross-stripe-verify.fio scaled down (rw=write:112k, offset=120k,
 #     offset_increment, 3 clones): iomark puts its headers at the offsets fio
-#     3.33 does, and each tool verifies the other's file;
+#     3.33 does, and each tool verifies the other's file; a clone whose
+#     offset_increment start is past the end of a 4 MiB file writes nothing,
+#     in both tools (the same headers in both files);
 #   - verify_pattern after fio's header (surface-scan.fio: verify=meta
 #     verify_pattern=0xaa555aa5 verify_interval=512; and md5 + pattern): both
 #     ways, and a changed pattern byte found at the same interval by both.
@@ -170,6 +172,21 @@ print(len(a), a == f, a[0], a[-1])")
   && pass "cross-stripe: 24 headers at fio 3.33's offsets (120 KiB + k x 128 KiB + clone x 1 MiB)" || fail "cross-stripe: $got"
 expect_status 0 "cross-stripe: fio 3.33 verifies iomark's file" -- fio csr.fio
 expect_status 0 "cross-stripe: iomark verifies fio 3.33's file" -- "$IOMARK" run csfr.fio
+
+# a clone past the end of the file does no I/O (fio 3.33): 4 MiB file, clones 3 MiB apart
+oi() { printf '[o]\nbs=64k\nrw=write\nverify=crc32c\ndo_verify=0\nfilename=%s\nfilesize=4m\nsize=1m\noffset_increment=3m\nnumjobs=3\n' "$1"; }
+oi "$WORK/oi-i.bin" >oi.fio; oi "$WORK/oi-f.bin" >oif.fio
+"$IOMARK" run oi.fio >/dev/null 2>oi.err || fail "offset_increment past the end: $(tail -1 oi.err)"
+fio oif.fio >/dev/null 2>&1 || fail "fio offset_increment past the end"
+got=$("$PY" -c "
+import struct
+def heads(p):
+    b = open(p, 'rb').read()
+    return [k for k in range(0, len(b), 65536) if b[k:k + 2] == b'\xca\xac' and struct.unpack('<Q', b[k + 16:k + 24])[0] == k]
+a, f = heads('oi-i.bin'), heads('oi-f.bin')
+print(len(a), a == f, a[0] >> 20, (a[-1] + 65536) >> 20)")
+[ "$got" = "32 True 0 4" ] && pass "offset_increment: clones 0 and 1 write 0-1 MiB and 3-4 MiB, clone 2 (past the end) nothing, as fio 3.33" \
+  || fail "offset_increment past the end: $got"
 
 # verify_pattern after the header
 for v in meta md5; do
