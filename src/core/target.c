@@ -364,6 +364,9 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
     if (job->create_bytes > need)
         need = job->create_bytes;
     if (!t->exists) {
+        if (job->no_create) /* fio 3.33: "file creation disallowed by allow_file_create=0" */
+            return fail(err, errlen, -ENOENT, "target %s does not exist and allow_file_create=0 "
+                        "disallows creating it", path);
         if (!need && !job->fill_device)
             return fail(err, errlen, -ENOENT,
                         "target %s does not exist; give --size to have iomark create it", path);

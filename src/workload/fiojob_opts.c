@@ -385,6 +385,12 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
          * none of its engines reads: no effect, as in iomark */
         return 0;
     }
+    if (strcmp(n, "allow_file_create") == 0) {
+        bool b;
+        int rc = fio_bool(kv, &b, err, errlen);
+        job->no_create = !b;
+        return rc;
+    }
     if (strcmp(n, "overwrite") == 0)
         return fio_bool(kv, &st->overwrite, err, errlen);
     if (strcmp(n, "pre_read") == 0)
