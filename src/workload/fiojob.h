@@ -69,6 +69,8 @@ struct iom_fio_job {
     uint32_t size_pct, offset_pct; /* size=N% / offset=N%: of the file's size, resolved by
                                       iom_fio_resolve_pct() once the file is known (0 = none) */
     uint64_t filesize;           /* filesize= as written (0 = none) */
+    uint64_t earlier_size;       /* the size an earlier job makes this job's first file, for
+                                    size=N% of a file not made yet (iom_fio_earlier_size) */
     char random_generator[16];   /* fio's name as written (default tausworthe); iomark draws
                                     with xoshiro256** whatever the name (core/offsets.h) */
     int wait_for;                /* wait_for=NAME: index of that earlier job in jobs[], or -1 */
@@ -150,6 +152,16 @@ bool iom_fio_is_jobfile(const char *arg);
  * too) and fj->note says so.
  */
 int iom_fio_resolve_pct(struct iom_fio_job *fj, char *err, size_t errlen);
+
+/*
+ * Set ff->jobs[i].earlier_size: the largest size an earlier job (0 .. i-1,
+ * their percentages resolved) makes job i's first file (its offset plus its
+ * span, or its filesize), 0 when none names it. fio lays out every job's
+ * files before any runs, so size=50% of a file an earlier job creates is half
+ * of that job's size; iom_fio_resolve_pct takes it when the file does not
+ * exist yet. Pure (reads ff only).
+ */
+void iom_fio_earlier_size(struct iom_fio_file *ff, uint32_t i);
 
 /* Free everything *f owns and zero it. */
 void iom_fio_file_free(struct iom_fio_file *f);

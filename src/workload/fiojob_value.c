@@ -389,6 +389,20 @@ static void cap_to_devices(struct iom_fio_job *fj)
     }
 }
 
+void iom_fio_earlier_size(struct iom_fio_file *ff, uint32_t i)
+{
+    struct iom_fio_job *fj = &ff->jobs[i];
+    fj->earlier_size = 0;
+    for (uint32_t k = 0; k < i && fj->job.nr_targets; k++) {
+        const struct iom_job *e = &ff->jobs[k].job;
+        uint64_t s = e->offset_bytes + iom_job_span_bytes(e);
+        s = e->create_bytes > s ? e->create_bytes : s;
+        for (uint32_t t = 0; t < e->nr_targets; t++)
+            if (strcmp(e->targets[t], fj->job.targets[0]) == 0 && s > fj->earlier_size)
+                fj->earlier_size = s;
+    }
+}
+
 int iom_fio_resolve_pct(struct iom_fio_job *fj, char *err, size_t errlen)
 {
     struct iom_job *job = &fj->job;
@@ -410,7 +424,7 @@ int iom_fio_resolve_pct(struct iom_fio_job *fj, char *err, size_t errlen)
         }
     }
     if (!fsize)
-        fsize = fj->filesize;
+        fsize = fj->earlier_size ? fj->earlier_size : fj->filesize;
     if (!fsize)
         return fail(err, errlen, "line %u: [%s]: size=%u%%/offset=%u%% needs the file's size: "
                     "%s does not exist and the job has no filesize=", fj->line, fj->jobname,

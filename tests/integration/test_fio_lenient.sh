@@ -74,6 +74,21 @@ printf '[a]\ndirectory=%s/nodir\nsize=64k\nrw=read\n' "$WORK" >nodir2.fio
 expect_status 2 "a missing directory= refused (fio 3.33: failed parsing)" -- "$IOMARK" run nodir2.fio
 [ ! -e nodir ] && pass "nothing made" || fail "nodir made"
 
+# size=50%/offset=25% of a file an earlier job of the file creates: fio lays out every
+# job's files first, so it is half of that job's 4 MiB share of a.dat (2 MiB from 1 MiB)
+mkdir -p pct
+printf '[global]\ndirectory=%s/pct\nioengine=psync\nbs=8k\n[multi]\nfilename=a.dat:b.dat\nsize=8m\nrw=randread\n[pct]\nfilename=a.dat\nsize=50%%\noffset=25%%\nrw=read\n' "$WORK" >pct.fio
+for t in fio iomark; do
+  rm -f pct/*
+  rc=0
+  if [ $t = fio ]; then fio pct.fio --output-format=json --output=pct.$t.json >/dev/null 2>&1 || rc=$?
+  else "$IOMARK" run pct.fio --quiet --output-format=json --output=pct.$t.json >/dev/null 2>pct.err || rc=$?; fi
+  got=$($PY -c 'import json, sys
+print(" ".join(j["jobname"] + "=" + str(j["read"]["io_bytes"]) for j in json.load(open(sys.argv[1]))["jobs"]))' pct.$t.json 2>/dev/null || echo "exit $rc")
+  [ "$got" = "multi=8388608 pct=2097152" ] && pass "size=50% of an earlier job's file: $t $got" \
+    || fail "size=50% of an earlier job's file: $t: $got $(head -c 200 pct.err 2>/dev/null)"
+done
+
 # the job file on standard input: the same run as from the file
 printf '[a]\nfilename=%s/data\nsize=1m\nbs=4k\nrw=read\n' "$WORK" >in.fio
 "$IOMARK" run - --quiet --output-format=json --output=in.json <in.fio >/dev/null 2>in.err \
