@@ -59,6 +59,15 @@ same() {
 job fs8 fsync=8
 same fs8
 [ "$(count fs8 iomark fsync)" = 31 ] && pass "fs8: 31 fsyncs by hand" || fail "fs8: $(count fs8 iomark fsync) fsyncs, by hand 31"
+# fio's normal report: the sync block's lines (fio stat.c show_ddir_status for DDIR_SYNC)
+fio fs8.fio >fs8.fio.txt 2>/dev/null; "$IOMARK" run fs8.fio --quiet >fs8.iomark.txt 2>/dev/null || true
+for t in fio iomark; do
+  sed -n '/fsync\/fdatasync\/sync_file_range:/,/^  cpu/p' fs8.$t.txt | sed -E 's/[0-9.]+//g; s/ +//g; s/\((n|u|m)sec\)/(unit)/g' \
+    | grep -v cpu >fs8.$t.shape
+done
+[ -s fs8.fio.shape ] && cmp -s fs8.fio.shape fs8.iomark.shape \
+  && pass "fs8: normal report's sync block laid out as fio's ($(wc -l <fs8.fio.shape) lines)" \
+  || fail "fs8: sync block: fio $(head -3 fs8.fio.shape | tr '\n' '|'), iomark $(head -3 fs8.iomark.shape | tr '\n' '|')"
 # fdatasync=8: fdatasync(2) instead; fio's JSON counts them in lat_ns.N, not in total_ios
 job fds8 fdatasync=8
 same fds8
