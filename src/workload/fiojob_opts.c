@@ -404,6 +404,29 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
                  "fio's lock that makes a file's threads take turns; iomark's do not");
         return -ENOENT;
     }
+    if (strcmp(n, "sync_file_range") == 0) { /* fio: FLAG[,FLAG...][:N], N default 1 */
+        static const char *const fl[] = {"wait_before", "write", "wait_after"};
+        char b[256], *save = NULL, *colon;
+        snprintf(b, sizeof(b), "%s", v);
+        job->sfr_flags = 0;
+        job->sfr_blocks = 1;
+        if ((colon = strchr(b, ':')) && (*colon = '\0', iom_parse_u64(colon + 1, &u, &why) ||
+                                         !u || u > UINT32_MAX))
+            return fail(err, errlen, "%s: sync_file_range=%s: the writes after ':' a whole "
+                        "number above 0", where, v);
+        job->sfr_blocks = colon ? (uint32_t)u : 1;
+        for (char *t = strtok_r(b, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            unsigned k = 0;
+            while (k < 3 && strcmp(t, fl[k]))
+                k++;
+            if (k == 3)
+                return fail(err, errlen, "%s: sync_file_range=%s: allowed: wait_before, write, "
+                            "wait_after joined by ',', then :N", where, v);
+            job->sfr_flags |= (uint8_t)(1u << k); /* SYNC_FILE_RANGE_WAIT_BEFORE 1, WRITE 2, */
+        }                                         /* WAIT_AFTER 4 (fcntl.h) */
+        return job->sfr_flags ? 0 : fail(err, errlen, "%s: sync_file_range=%s: name a flag",
+                                         where, v);
+    }
     if (strcmp(n, "end_fsync") == 0 || strcmp(n, "fsync_on_close") == 0) {
         bool b; /* fio backend.c: either one fsyncs each file once after the job's last I/O */
         if (fio_bool(kv, &b, err, errlen))
