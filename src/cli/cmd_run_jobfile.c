@@ -22,6 +22,8 @@ int iom_cli_find_jobfile(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0)
             return 0;
+        if (strcmp(argv[i], "-") == 0 && strcmp(argv[i - 1], "--output") != 0)
+            return i; /* the job file on stdin, as fio's `fio -` */
         if (argv[i][0] == '-')
             continue;
         if (iom_fio_is_jobfile(argv[i]))
@@ -379,6 +381,7 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
     }
     if (a.parse_only) {
         for (uint32_t i = 0; i < ff.nr_jobs; i++) {
+            iom_fio_earlier_size(&ff, i);
             if (iom_fio_resolve_pct(&ff.jobs[i], err, sizeof(err))) {
                 iom_cli_error(CMD, "%s: %s", a.path, err);
                 status = IOM_EXIT_USAGE;
@@ -408,6 +411,7 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
             tg[i][t].fd = -1;
         char label[128];
         snprintf(label, sizeof(label), CMD ": %s: [%s] (line %u)", a.path, fj->jobname, fj->line);
+        iom_fio_earlier_size(&ff, i);
         if (iom_fio_resolve_pct(fj, err, sizeof(err))) {
             iom_cli_error(CMD, "%s: %s", a.path, err);
             status = IOM_EXIT_USAGE;

@@ -364,14 +364,22 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
     if (job->create_bytes > need)
         need = job->create_bytes;
     if (!t->exists) {
+        if (job->no_create) /* fio 3.33: "file creation disallowed by allow_file_create=0" */
+            return fail(err, errlen, -ENOENT, "target %s does not exist and allow_file_create=0 "
+                        "disallows creating it", path);
         if (!need && !job->fill_device)
             return fail(err, errlen, -ENOENT,
                         "target %s does not exist; give --size to have iomark create it", path);
         char *dup = strdup(path);
         if (!dup)
             return -ENOMEM;
-        const char *dir = dirname(dup);
+        char *dir = dirname(dup);
         struct stat dst;
+        while (job->make_dirs && stat(dir, &dst) != 0 && errno == ENOENT && strcmp(dir, "/") &&
+               strcmp(dir, ".")) { /* fio: the missing folders are made; check the first one */
+            t->make_dirs = true; /* that exists (its space, its device) */
+            dir = dirname(dir);
+        }
         if (stat(dir, &dst) != 0 || !S_ISDIR(dst.st_mode)) {
             int rc = fail(err, errlen, -ENOENT, "target %s: folder %s does not exist", path, dir);
             free(dup); /* dir points into dup */
@@ -427,6 +435,14 @@ int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
     if (t->is_blockdev || t->need_bytes <= t->size_bytes)
         return 0;
     int flags = O_WRONLY | O_CLOEXEC | (t->exists ? 0 : O_CREAT | O_EXCL);
+    char dirs[4096];
+    snprintf(dirs, sizeof(dirs), "%s", t->path);
+    for (char *s = dirs + 1; t->make_dirs && (s = strchr(s, '/')) != NULL; *s++ = '/') {
+        *s = '\0'; /* mkdir -p of the file's folder */
+        if (mkdir(dirs, 0755) != 0 && errno != EEXIST)
+            return fail(err, errlen, -errno, "target %s: cannot make folder %s: %s", t->path,
+                        dirs, strerror(errno));
+    }
     int fd = open(t->path, flags, 0644);
     if (fd < 0)
         return fail(err, errlen, -errno, "target %s: cannot create: %s", t->path,

@@ -33,6 +33,7 @@ struct iom_target {
     dev_t dev;                   /* the block device: st_rdev, or st_dev for files */
     char devname[64];            /* its kernel name ("vda1", "loop0"), "" if not a block device */
     uint64_t region_start, region_len;
+    bool make_dirs;              /* job->make_dirs and its folder is missing: made at create */
     int fd;                      /* -1 until opened */
 };
 

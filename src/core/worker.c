@@ -143,7 +143,8 @@ static void worker_setup(struct iom_worker *w, struct wctx *c)
         iom_cmdprio_init(c->cp, job, w->seed);
     }
     c->trim_mode = iom_job_trimwrite(job) ? 2 : iom_job_trims(job) ? 1 : 0;
-    c->syncs = job->fsync_blocks || job->fdatasync_blocks;
+    c->syncs = job->fsync_blocks || job->fdatasync_blocks || job->sfr_blocks;
+    c->w_first = UINT64_MAX; /* no write since a sync yet */
     c->rare = c->trim_mode || c->cp || c->syncs;
     if (c->trim_mode == 2) {
         c->tw_off = calloc(depth, sizeof(*c->tw_off));
@@ -458,11 +459,16 @@ complete_t(struct iom_worker *w, struct wctx *c, int n, uint64_t end, const bool
                 continue; /* a read that failed its check counts as a read, as fio's */
         }
         if (trims && io->ddir >= IOM_IO_SYNC) { /* fio's "sync" latency, no bytes */
+            c->w_first = UINT64_MAX, c->w_last = 0; /* fio: the written range starts anew */
             if (measuring) {
                 iom_io_stats_add(&w->res->sync, 0, end - io->start_ns);
-                w->res->datasyncs += io->ddir == IOM_IO_DATASYNC;
+                w->res->datasyncs += io->ddir != IOM_IO_SYNC;
             }
             continue;
+        }
+        if (trims && c->syncs && io->ddir == IOM_IO_WRITE) { /* fio io_u.c io_completed */
+            c->w_first = io->offset < c->w_first ? io->offset : c->w_first;
+            c->w_last = io->offset + io->len > c->w_last ? io->offset + io->len : c->w_last;
         }
         if (__builtin_expect(c->lt != NULL, 0))
             lt_completed(w, c, io, end);

@@ -438,6 +438,8 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     fj->loops = st.loops;
     fj->group_reporting = st.group_reporting;
     fj->unlink = st.unlink;
+    struct stat dsb; /* fio makes a filename's missing folders, but refuses a missing directory= */
+    job->make_dirs = !st.directory[0] || (stat(st.directory, &dsb) == 0 && S_ISDIR(dsb.st_mode));
     if (st.overwrite) /* fio filesetup.c extend_file: writes the layout whatever fallocate */
         job->fallocate = 0;
     if (job->ratemin_bytes > job->rate_bytes_per_s && job->rate_bytes_per_s)
@@ -722,7 +724,8 @@ int iom_fio_parse_file(const char *path, const struct iom_fio_parse_opts *po,
                        struct iom_fio_file *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof(*out));
-    FILE *f = fopen(path, "r");
+    bool in = strcmp(path, "-") == 0; /* fio reads a job file named - from stdin */
+    FILE *f = in ? stdin : fopen(path, "r");
     if (!f) {
         int e = errno;
         snprintf(err, errlen, "%s: %s", path, strerror(e));
@@ -749,7 +752,8 @@ int iom_fio_parse_file(const char *path, const struct iom_fio_parse_opts *po,
         text = t;
         cap *= 2;
     }
-    fclose(f);
+    if (!in)
+        fclose(f);
     if (!text)
         return -ENOMEM;
     text[len] = '\0';

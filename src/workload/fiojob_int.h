@@ -69,6 +69,22 @@ char *iom_fioj_trim(char *s);
 int iom_fioj_lex(const char *text, struct lexed *lx, char *err, size_t errlen);
 
 /*
+ * iom_fioj_bssplit (fiojob_value.c): one bssplit list (SIZE/PCT:SIZE[/PCT]...,
+ * v of vlen bytes) rewritten in place with the shares fio 3.33 draws: sizes
+ * without a percentage share what the others leave, divided evenly with
+ * whole-number division (options.c bssplit_ddir); then, as io_u.c
+ * get_next_buflen takes the first size whose running total reaches a uniform
+ * draw and else the last size with a share, each share is cut where the
+ * running total passes 100 and the last size with a share gets what is left
+ * up to 100 (4k/30:64k/30 is 4k/30:64k/70; 4k/80:64k/80 is 4k/80:64k/20;
+ * past 100 fio's unsigned 100 - sum makes a size without a percentage take
+ * all that is left: fio 3.33 ran 4k/120:8k:16k as 4k only). Returns 0 (v
+ * rewritten, or left as it is when it is not a list of whole percentages,
+ * for the native parser to judge), or -EINVAL when no size has a share.
+ */
+int iom_fioj_bssplit(char *v, size_t vlen);
+
+/*
  * iom_fioj_arith (fiojob_value.c): evaluate v, fio's arithmetic on whole numbers
  * (+ - * / % ^, unary minus, parentheses; fio's exp/expression-parser.y; no
  * units inside, as fio 3.33), and write the result as a decimal into out

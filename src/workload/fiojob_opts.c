@@ -113,6 +113,8 @@ static int split_rwt(const char *v, char parts[3][256], bool given[3])
 static int apply_native(const char *name, const char *v, struct iom_job *job, const char *where,
                         char *err, size_t errlen);
 
+#define BSSPLIT_BAD "%s: bssplit=%s: no size has a share above 0"
+
 /* bs/bssplit/blockalign/rate/rate_iops=READ,WRITE[,TRIM]: reads' and writes' own
  * values; bs's and bssplit's trim value is kept in st (a trim pattern's I/Os take
  * it: build_job), rate's trim value is not applied (iomark paces a thread's I/Os
@@ -148,6 +150,9 @@ static int apply_split(const struct iom_fio_kv *kv, struct iom_job *job, struct 
     }
     if (strcmp(n, "bssplit") == 0) {
         int rc = 0;
+        for (int k = 0; k < 3; k++) /* fio's shares: remainders to the last size */
+            if (given[k] && iom_fioj_bssplit(part[k], sizeof(part[k])))
+                return fail(err, errlen, BSSPLIT_BAD, where, v);
         st->trim_split = true; /* trims: their own list, else the bs value */
         st->trim_bs = job->bs_bytes;
         st->nr_trim_bssplit = 0;
@@ -380,6 +385,12 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
          * none of its engines reads: no effect, as in iomark */
         return 0;
     }
+    if (strcmp(n, "allow_file_create") == 0) {
+        bool b;
+        int rc = fio_bool(kv, &b, err, errlen);
+        job->no_create = !b;
+        return rc;
+    }
     if (strcmp(n, "overwrite") == 0)
         return fio_bool(kv, &st->overwrite, err, errlen);
     if (strcmp(n, "pre_read") == 0)
@@ -392,6 +403,29 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
                  "iomark reports reads and writes apart; fio's mixed/both sums are not made" :
                  "fio's lock that makes a file's threads take turns; iomark's do not");
         return -ENOENT;
+    }
+    if (strcmp(n, "sync_file_range") == 0) { /* fio: FLAG[,FLAG...][:N], N default 1 */
+        static const char *const fl[] = {"wait_before", "write", "wait_after"};
+        char b[256], *save = NULL, *colon;
+        snprintf(b, sizeof(b), "%s", v);
+        job->sfr_flags = 0;
+        job->sfr_blocks = 1;
+        if ((colon = strchr(b, ':')) && (*colon = '\0', iom_parse_u64(colon + 1, &u, &why) ||
+                                         !u || u > UINT32_MAX))
+            return fail(err, errlen, "%s: sync_file_range=%s: the writes after ':' a whole "
+                        "number above 0", where, v);
+        job->sfr_blocks = colon ? (uint32_t)u : 1;
+        for (char *t = strtok_r(b, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            unsigned k = 0;
+            while (k < 3 && strcmp(t, fl[k]))
+                k++;
+            if (k == 3)
+                return fail(err, errlen, "%s: sync_file_range=%s: allowed: wait_before, write, "
+                            "wait_after joined by ',', then :N", where, v);
+            job->sfr_flags |= (uint8_t)(1u << k); /* SYNC_FILE_RANGE_WAIT_BEFORE 1, WRITE 2, */
+        }                                         /* WAIT_AFTER 4 (fcntl.h) */
+        return job->sfr_flags ? 0 : fail(err, errlen, "%s: sync_file_range=%s: name a flag",
+                                         where, v);
     }
     if (strcmp(n, "end_fsync") == 0 || strcmp(n, "fsync_on_close") == 0) {
         bool b; /* fio backend.c: either one fsyncs each file once after the job's last I/O */
@@ -569,6 +603,11 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         job->wbs_bytes = 0; /* one value for reads, writes and trims */
         job->nr_wbssplit = 0;
         st->trim_split = false;
+        char b[sizeof(kv->value)]; /* bssplit: fio's shares (the value as written is kept) */
+        if (n[2] == 's' && (snprintf(b, sizeof(b), "%s", v), iom_fioj_bssplit(b, sizeof(b))))
+            return fail(err, errlen, BSSPLIT_BAD, where, v);
+        if (n[2] == 's')
+            return apply_native("bssplit", b, job, where, err, errlen);
     }
     if (strcmp(n, "name") == 0) {
         if (!*v || strlen(v) >= IOM_NAME_LEN)
@@ -718,6 +757,8 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
             continue;
         struct iom_run_opts ro = {0};
         char nerr[300];
+        if (strncmp(n, "rwmix", 5) == 0) /* fio: the last of rwmixread/rwmixwrite wins */
+            job->rwmix_given = false;
         bool flag = !*v && (strcmp(n, "direct") == 0 || strcmp(n, "buffered") == 0 ||
                             strcmp(n, "zero_buffers") == 0 || strcmp(n, "refill_buffers") == 0 ||
                             strcmp(n, "scramble_buffers") == 0 ||

@@ -154,6 +154,9 @@ struct iom_job {
      * issued last was not a sync, one fsync(2) (fdatasync(2)); fsync first when both
      * are due. 0 = never. Their latency is counted apart (iom_thread_result.sync). */
     uint32_t fsync_blocks, fdatasync_blocks;
+    uint32_t sfr_blocks;         /* fio's sync_file_range=FLAGS:N: sync_file_range(2) of the
+                                    range written since the last sync, after every N writes */
+    uint8_t sfr_flags;           /* its SYNC_FILE_RANGE_* flags (fcntl.h) */
     bool end_fsync;              /* fio's end_fsync=1 / fsync_on_close=1: a writing thread
                                     fsyncs its file once after its last I/O (not counted,
                                     as fio's TD_FSYNCING sync) */
@@ -295,6 +298,9 @@ struct iom_job {
 
     /* safety and housekeeping */
     bool force;                  /* allow writes to block devices with data on them */
+    bool no_create;              /* fio's allow_file_create=0: a missing file is refused */
+    bool make_dirs;              /* job files: a new file's missing folders are made when it
+                                    is created (fio 3.33 makes a filename='s folders) */
     bool keep;                   /* keep a test file that iomark created */
 
     /* targets */

@@ -74,6 +74,17 @@ expect_status 2 "a section in an included file refused (fio: no new sections)" -
 expect_err_has "No new sections in included files"
 expect_job_refused "include of a missing file refused" "[a]\ninclude $WORK/nope.inc\nfilename=$WORK/new1" "nope.inc"
 
+# allow_file_create=0: a missing file is not created (fio 3.33: exit 1, "file creation
+# disallowed by allow_file_create=0"; iomark refuses before the run: exit 2), an existing one runs
+printf '[a]\nfilename=%s/nc\nsize=64k\nrw=write\nallow_file_create=0\n' "$WORK" >nc.fio
+rc=0; fio nc.fio --output=/dev/null >/dev/null 2>&1 || rc=$?
+[ "$rc" != 0 ] && [ ! -e nc ] && pass "allow_file_create=0: fio exit $rc, nothing created" || fail "fio: exit $rc"
+expect_status 2 "allow_file_create=0 on a missing file refused" -- "$IOMARK" run nc.fio
+expect_err_has "allow_file_create=0"
+[ ! -e nc ] && pass "nothing created" || fail "allow_file_create=0 created nc"
+head -c 65536 /dev/zero >nc
+expect_status 0 "allow_file_create=0 on an existing file runs" -- "$IOMARK" run nc.fio --quiet --output=/dev/null
+
 # fio's defaults run; other values are refused by name with the reason
 base="[a]\nfilename=$WORK/new1\nsize=64k\nrw=read"
 expect_job_refused "unified_rw_reporting=mixed refused" "$base\nunified_rw_reporting=mixed" "reports reads and writes apart"
