@@ -448,7 +448,8 @@ int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
         return fail(err, errlen, -errno, "target %s: cannot create: %s", t->path,
                     strerror(errno));
     t->created = !t->exists;
-    if (t->fill_need || (job->fallocate && !t->exists && iom_job_read_pct(job) == 0 &&
+    if (t->fill_need || (job->fallocate && (!t->exists || job->file_append) &&
+                         iom_job_read_pct(job) == 0 &&
                          !iom_job_trims(job) && !job->verify)) {
         /* fill_device: an empty (sparse) file the job's writes fill; fio's fallocate
          * modes for a new file of a write job (filesetup.c extend_file: fio lays out,

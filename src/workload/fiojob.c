@@ -442,6 +442,12 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     job->make_dirs = !st.directory[0] || (stat(st.directory, &dsb) == 0 && S_ISDIR(dsb.st_mode));
     if (st.overwrite) /* fio filesetup.c extend_file: writes the layout whatever fallocate */
         job->fallocate = 0;
+    if (job->file_append && (iom_job_read_pct(job) || iom_job_trims(job) || job->verify))
+        return fail(err, errlen, "line %u: [%s]: file_append=1 with reads, trims or verify (fio "
+                    "would read past the file's end); iomark appends with writes only", sec->line,
+                    sec->name);
+    if (job->file_append && !job->fallocate)
+        job->fallocate = 2; /* fio: no layout, the range fallocated (its default native) */
     if (job->ratemin_bytes > job->rate_bytes_per_s && job->rate_bytes_per_s)
         return fail(err, errlen, "line %u: [%s]: rate_min=%llu is above rate=%llu (fio: \"minimum "
                     "rate exceeds rate\")", sec->line, sec->name,

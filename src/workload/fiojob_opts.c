@@ -391,6 +391,8 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         job->no_create = !b;
         return rc;
     }
+    if (strcmp(n, "file_append") == 0)
+        return fio_bool(kv, &job->file_append, err, errlen);
     if (strcmp(n, "overwrite") == 0)
         return fio_bool(kv, &st->overwrite, err, errlen);
     if (strcmp(n, "pre_read") == 0)

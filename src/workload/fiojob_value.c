@@ -406,6 +406,10 @@ void iom_fio_earlier_size(struct iom_fio_file *ff, uint32_t i)
 int iom_fio_resolve_pct(struct iom_fio_job *fj, char *err, size_t errlen)
 {
     struct iom_job *job = &fj->job;
+    struct stat ab; /* file_append: from the file's end (fio filesetup.c get_start_offset) */
+    if (job->file_append && job->nr_targets && stat(job->targets[0], &ab) == 0 &&
+        S_ISREG(ab.st_mode))
+        job->offset_bytes = (uint64_t)ab.st_size;
     cap_to_devices(fj);
     if (!fj->size_pct && !fj->offset_pct)
         return 0;

@@ -299,6 +299,8 @@ struct iom_job {
     /* safety and housekeeping */
     bool force;                  /* allow writes to block devices with data on them */
     bool no_create;              /* fio's allow_file_create=0: a missing file is refused */
+    bool file_append;            /* fio's file_append=1 (write jobs): the region starts at the
+                                    file's size, the file grown by fallocate, not filled */
     bool make_dirs;              /* job files: a new file's missing folders are made when it
                                     is created (fio 3.33 makes a filename='s folders) */
     bool keep;                   /* keep a test file that iomark created */

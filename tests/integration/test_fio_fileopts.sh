@@ -85,6 +85,24 @@ expect_err_has "allow_file_create=0"
 head -c 65536 /dev/zero >nc
 expect_status 0 "allow_file_create=0 on an existing file runs" -- "$IOMARK" run nc.fio --quiet --output=/dev/null
 
+# file_append=1 (fio filesetup.c get_start_offset): the writes start at the file's size
+# (100000, not a block multiple), the file grows to 165536, its first bytes stay: the
+# pwrite64 offsets and lengths in order, as fio's
+head -c 100000 /dev/urandom >orig
+printf '[a]\nfilename=%s/ap\nsize=64k\nbs=4k\nrw=write\nioengine=psync\nfile_append=1\n' "$WORK" >ap.fio
+for t in fio iomark; do
+  cp orig ap; rm -f tr.*
+  cmd=(fio ap.fio --output=/dev/null); [ $t = iomark ] && cmd=("$IOMARK" run ap.fio --quiet --output=/dev/null)
+  ASAN_OPTIONS=detect_leaks=0 strace -f -ff -y -qq -e trace=pwrite64 -o tr "${cmd[@]}" >/dev/null 2>&1 || true
+  cat tr.* | grep -F "<$WORK/ap>" | sed -E 's/.*, ([0-9]+)\) += ([0-9]+)$/\1 \2/' >ap.$t.off
+  echo "$(stat -c %s ap) $(cmp -s -n 100000 ap orig && echo kept || echo changed)" >ap.$t.end
+done
+[ "$(head -1 ap.fio.off)" = "100000 4096" ] && [ "$(wc -l <ap.fio.off)" = 16 ] && cmp -s ap.fio.off ap.iomark.off \
+  && pass "file_append: 16 writes from byte 100000 in both" || fail "file_append: fio $(head -2 ap.fio.off | tr '\n' '|'), iomark $(head -2 ap.iomark.off | tr '\n' '|')"
+[ "$(cat ap.fio.end)" = "165536 kept" ] && [ "$(cat ap.iomark.end)" = "165536 kept" ] \
+  && pass "file_append: 165536 bytes, the first 100000 kept, in both" || fail "file_append: fio $(cat ap.fio.end), iomark $(cat ap.iomark.end)"
+expect_job_refused "file_append=1 with reads refused" "[a]\nfilename=$WORK/ap\nsize=64k\nrw=read\nfile_append=1" "file_append=1"
+
 # fio's defaults run; other values are refused by name with the reason
 base="[a]\nfilename=$WORK/new1\nsize=64k\nrw=read"
 expect_job_refused "unified_rw_reporting=mixed refused" "$base\nunified_rw_reporting=mixed" "reports reads and writes apart"
