@@ -22,6 +22,8 @@ int iom_cli_find_jobfile(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0)
             return 0;
+        if (strcmp(argv[i], "-") == 0 && strcmp(argv[i - 1], "--output") != 0)
+            return i; /* the job file on stdin, as fio's `fio -` */
         if (argv[i][0] == '-')
             continue;
         if (iom_fio_is_jobfile(argv[i]))
@@ -387,6 +389,7 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
     }
     if (a.parse_only) {
         for (uint32_t i = 0; i < ff.nr_jobs; i++) {
+            iom_fio_earlier_size(&ff, i);
             if (iom_fio_resolve_pct(&ff.jobs[i], err, sizeof(err))) {
                 iom_cli_error(CMD, "%s: %s", a.path, err);
                 status = IOM_EXIT_USAGE;
@@ -416,6 +419,7 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
             tg[i][t].fd = -1;
         char label[128];
         snprintf(label, sizeof(label), CMD ": %s: [%s] (line %u)", a.path, fj->jobname, fj->line);
+        iom_fio_earlier_size(&ff, i);
         if (iom_fio_resolve_pct(fj, err, sizeof(err))) {
             iom_cli_error(CMD, "%s: %s", a.path, err);
             status = IOM_EXIT_USAGE;
@@ -498,6 +502,12 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
                         fprintf(stderr, "iomark run: note: [%s] invalidate: %s\n", fj->jobname,
                                 err);
             }
+            for (uint32_t t = 0; fj->pre_read && !is_null(fj) && t < fj->job.nr_targets; t++)
+                if (iom_target_pre_read(&tg[i][t], iom_job_max_bs(&fj->job), err, sizeof(err))) {
+                    iom_cli_error(label, "%s", err);
+                    status = IOM_EXIT_FAIL;
+                    goto report;
+                }
             if (fj->limit_is_region) {
                 uint64_t len = tg[i][0].region_len;
                 fj->job.io_limit_bytes = len * fj->loops;

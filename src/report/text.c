@@ -4,6 +4,7 @@
 
 #include "report/probe_report.h"
 #include "report/report.h"
+#include "workload/vtypes.h"
 
 void iom_fmt_bytes(uint64_t b, char *buf, size_t len)
 {
@@ -210,7 +211,9 @@ void iom_report_text(FILE *f, const struct iom_result *r)
                     (unsigned long long)(t->dir[0].errors + t->dir[1].errors + t->dir[2].errors),
                     (unsigned long long)t->first_error_offset, strerror(t->first_error_errno));
         if (r->job.verify)
-            fprintf(f, "  target %u: verify crc32c: %llu blocks checked, %llu mismatches\n", i,
+            fprintf(f, "  target %u: verify %s: %llu blocks checked, %llu mismatches\n", i,
+                    r->job.verify_fio ? iom_fio_verify_name((enum iom_fio_vtype)r->job.verify_fio)
+                                      : "crc32c",
                     (unsigned long long)t->verified_blocks, (unsigned long long)t->verify_errors);
         if (t->verify_errors) {
             const struct iom_verify_mismatch *vm = &t->first_mismatch;

@@ -2,6 +2,7 @@
 #include "workload/fiojob.h"
 #include "workload/fiojob_int.h"
 #include "workload/units.h"
+#include "workload/vtypes.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -240,6 +241,49 @@ static void split_rates(const struct state *st, struct iom_job *job)
     }
 }
 
+static void size_span(uint64_t bs, uint32_t n, const struct iom_bs_weight *w, uint64_t *lo,
+                      uint64_t *hi)
+{
+    *lo = *hi = bs;
+    for (uint32_t i = 0; i < n; i++) {
+        if (i == 0 || w[i].bs_bytes < *lo)
+            *lo = w[i].bs_bytes;
+        if (i == 0 || w[i].bs_bytes > *hi)
+            *hi = w[i].bs_bytes;
+    }
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* fio 3.33 init.c fixup_options: the verify interval from the write sizes */
+static void verify_interval_fixup(struct iom_job *job)
+{
+    uint64_t rlo, rhi, wlo, whi, iv = job->verify_interval;
+    size_span(job->bs_bytes, job->nr_bssplit, job->bssplit, &rlo, &rhi);
+    if (iom_job_write_sizes(job))
+        size_span(job->wbs_bytes, job->nr_wbssplit, job->wbssplit, &wlo, &whi);
+    else
+        wlo = rlo, whi = rhi;
+    bool reads = job->rw != IOM_RW_WRITE && job->rw != IOM_RW_RANDWRITE;
+    if (whi != wlo && !iv)
+        iv = wlo;
+    if (iv > wlo)
+        iv = wlo;
+    else if (reads && iv > rlo)
+        iv = rlo;
+    if (!iv || wlo % iv || whi % iv)
+        iv = gcd64(wlo, whi);
+    job->verify_interval = iv;
+}
+
 static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t sec_idx,
                      const struct iom_fio_parse_opts *po, struct iom_fio_job *fj, char *err,
                      size_t errlen)
@@ -313,11 +357,10 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     }
     if (f->nr_refused)
         return 0; /* the caller lists every refused option of the file at once */
-    if (job->verify_pat_len && !st.verify_nohdr)
-        return fail(err, errlen, "[%s]: line %u: verify_pattern without verify=pattern: fio 3.33 "
-                    "then puts the pattern after its verify header, which iomark does not; add "
-                    "verify=pattern (the pattern alone, fio's check without a header)",
-                    st.jobname, st.verify_pat_line);
+    if (job->verify_pat_len && !st.verify_nohdr && !job->verify_fio)
+        job->verify_fio = IOM_FV_PATTERN; /* fio: verify_pattern alone is VERIFY_PATTERN */
+    if (job->verify && job->verify_fio)
+        verify_interval_fixup(job);
     /* "job options": the section's own, then the command line's, replacing an
      * option of the same name (what took effect); skipped ones are not here */
     for (uint32_t k = 0; k < sec->nr && fj->nr_opts < IOM_FIO_MAX_OPTS; k++)
@@ -339,7 +382,8 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     /* fio's defaults that iomark follows: a random map (norandommap=0) and
      * invalidate=1; both recorded in the report */
     job->random_map = !st.norandommap;
-    job->invalidate = st.invalidate;
+    job->invalidate = st.invalidate && !st.pre_read; /* fio init.c: pre_read clears it */
+    fj->pre_read = st.pre_read;
     fj->size_pct = st.size_pct;
     fj->offset_pct = st.offset_pct;
     fj->filesize = st.filesize;
@@ -386,6 +430,16 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     fj->loops = st.loops;
     fj->group_reporting = st.group_reporting;
     fj->unlink = st.unlink;
+    struct stat dsb; /* fio makes a filename's missing folders, but refuses a missing directory= */
+    job->make_dirs = !st.directory[0] || (stat(st.directory, &dsb) == 0 && S_ISDIR(dsb.st_mode));
+    if (st.overwrite) /* fio filesetup.c extend_file: writes the layout whatever fallocate */
+        job->fallocate = 0;
+    if (job->file_append && (iom_job_read_pct(job) || iom_job_trims(job) || job->verify))
+        return fail(err, errlen, "line %u: [%s]: file_append=1 with reads, trims or verify (fio "
+                    "would read past the file's end); iomark appends with writes only", sec->line,
+                    sec->name);
+    if (job->file_append && !job->fallocate)
+        job->fallocate = 2; /* fio: no layout, the range fallocated (its default native) */
     if (job->ratemin_bytes > job->rate_bytes_per_s && job->rate_bytes_per_s)
         return fail(err, errlen, "line %u: [%s]: rate_min=%llu is above rate=%llu (fio: \"minimum "
                     "rate exceeds rate\")", sec->line, sec->name,
@@ -563,11 +617,13 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     return 0;
 }
 
-int iom_fio_parse_text(const char *text, const struct iom_fio_parse_opts *po,
-                       struct iom_fio_file *out, char *err, size_t errlen)
+/* iom_fio_parse_text for the job file at path (NULL: text from elsewhere): fio's
+ * include lines find their files beside it too */
+static int parse_at(const char *text, const char *path, const struct iom_fio_parse_opts *po,
+                    struct iom_fio_file *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof(*out));
-    struct lexed lx = {0};
+    struct lexed lx = {.path = path};
     int rc = iom_fioj_lex(text, &lx, err, errlen);
     if (rc)
         goto out;
@@ -670,7 +726,8 @@ int iom_fio_parse_file(const char *path, const struct iom_fio_parse_opts *po,
                        struct iom_fio_file *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof(*out));
-    FILE *f = fopen(path, "r");
+    bool in = strcmp(path, "-") == 0; /* fio reads a job file named - from stdin */
+    FILE *f = in ? stdin : fopen(path, "r");
     if (!f) {
         int e = errno;
         snprintf(err, errlen, "%s: %s", path, strerror(e));
@@ -697,46 +754,23 @@ int iom_fio_parse_file(const char *path, const struct iom_fio_parse_opts *po,
         text = t;
         cap *= 2;
     }
-    fclose(f);
+    if (!in)
+        fclose(f);
     if (!text)
         return -ENOMEM;
     text[len] = '\0';
     if (!rc && memchr(text, '\0', len))
         rc = fail(err, errlen, "contains NUL bytes; not a job file");
     if (!rc)
-        rc = iom_fio_parse_text(text, po, out, err, errlen);
+        rc = parse_at(text, path, po, out, err, errlen);
     free(text);
     return rc;
 }
 
-bool iom_fio_is_jobfile(const char *arg)
+int iom_fio_parse_text(const char *text, const struct iom_fio_parse_opts *po,
+                       struct iom_fio_file *out, char *err, size_t errlen)
 {
-    struct stat st;
-    if (stat(arg, &st) != 0 || !S_ISREG(st.st_mode))
-        return false;
-    size_t l = strlen(arg);
-    if (l > 4 && strcmp(arg + l - 4, ".fio") == 0)
-        return true;
-    int fd = open(arg, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    char buf[4097];
-    ssize_t n = read(fd, buf, sizeof(buf) - 1);
-    close(fd);
-    if (n <= 0)
-        return false;
-    buf[n] = '\0';
-    if (memchr(buf, '\0', (size_t)n))
-        return false; /* binary data: a test file, not a job file */
-    char *save = NULL;
-    for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        char *s = iom_fioj_trim(line);
-        if (!*s || *s == ';' || *s == '#')
-            continue;
-        size_t sl = strlen(s);
-        return s[0] == '[' && sl > 2 && s[sl - 1] == ']';
-    }
-    return false;
+    return parse_at(text, NULL, po, out, err, errlen);
 }
 
 void iom_fio_file_free(struct iom_fio_file *f)
