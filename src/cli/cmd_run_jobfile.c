@@ -23,6 +23,8 @@ int iom_cli_find_jobfile(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0)
             return 0;
+        if (strcmp(argv[i], "-") == 0 && strcmp(argv[i - 1], "--output") != 0)
+            return i; /* the job file on stdin, as fio's `fio -` */
         if (argv[i][0] == '-')
             continue;
         if (iom_fio_is_jobfile(argv[i]))
@@ -136,6 +138,14 @@ static void print_parsed(FILE *f, const struct iom_fio_file *ff)
             fprintf(f, " offset_increment=%llu", (unsigned long long)j->offset_increment_bytes);
         if (j->seq_back_bytes)
             fprintf(f, " seq_back=%llu", (unsigned long long)j->seq_back_bytes);
+        const char *rn[4] = {"rate", "rate_write", "rate_iops", "rate_iops_write"};
+        const uint64_t rv[4] = {j->rate_bytes_per_s, j->rate_w_bytes_per_s, j->rate_iops,
+                                j->rate_w_iops};
+        for (int k = 0; k < 4; k++) /* UINT64_MAX: writes unpaced beside paced reads */
+            if (rv[k] == UINT64_MAX)
+                fprintf(f, " %s=unpaced", rn[k]);
+            else if (rv[k])
+                fprintf(f, " %s=%llu", rn[k], (unsigned long long)rv[k]);
         fprintf(f, " iodepth=%u clones=%u rwmixread=%u size=%llu offset=%llu seq_stride=%llu "
                 "runtime_s=%.3f time_based=%d io_limit=%s", fj->fio_iodepth, fj->fio_numjobs,
                 iom_job_read_pct(j), (unsigned long long)j->size_bytes,
@@ -391,6 +401,7 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
     }
     if (a.parse_only) {
         for (uint32_t i = 0; i < ff.nr_jobs; i++) {
+            iom_fio_earlier_size(&ff, i);
             if (iom_fio_resolve_pct(&ff.jobs[i], err, sizeof(err))) {
                 iom_cli_error(CMD, "%s: %s", a.path, err);
                 status = IOM_EXIT_USAGE;
@@ -420,6 +431,7 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
             tg[i][t].fd = -1;
         char label[128];
         snprintf(label, sizeof(label), CMD ": %s: [%s] (line %u)", a.path, fj->jobname, fj->line);
+        iom_fio_earlier_size(&ff, i);
         if (iom_fio_resolve_pct(fj, err, sizeof(err))) {
             iom_cli_error(CMD, "%s: %s", a.path, err);
             status = IOM_EXIT_USAGE;
@@ -502,6 +514,12 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
                         fprintf(stderr, "iomark run: note: [%s] invalidate: %s\n", fj->jobname,
                                 err);
             }
+            for (uint32_t t = 0; fj->pre_read && !is_null(fj) && t < fj->job.nr_targets; t++)
+                if (iom_target_pre_read(&tg[i][t], iom_job_max_bs(&fj->job), err, sizeof(err))) {
+                    iom_cli_error(label, "%s", err);
+                    status = IOM_EXIT_FAIL;
+                    goto report;
+                }
             if (fj->limit_is_region) {
                 uint64_t len = tg[i][0].region_len;
                 fj->job.io_limit_bytes = len * fj->loops;

@@ -30,8 +30,10 @@ int iom_worker_sync(struct wctx *c, const struct iom_job *job, unsigned *nq, uin
     }
     struct iom_io *io = &c->slots[c->free_stack[--c->nfree]];
     io->ddir = (uint8_t)ddir;
-    io->len = 0;
-    io->offset = 0;
+    bool sfr = ddir == IOM_IO_SYNC_FILE_RANGE, any = c->w_last > c->w_first;
+    io->offset = sfr && any ? c->w_first : 0; /* fio: the range written since the last sync */
+    io->len = sfr && any ? (uint32_t)(c->w_last - c->w_first) : 0;
+    io->sync_flags = job->sfr_flags;
     io->start_ns = now;
     c->last_sync = true;
     int rc = c->eng.ops->queue(&c->eng, io);

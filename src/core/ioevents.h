@@ -17,7 +17,8 @@
  * The sync due before a thread's next I/O (fio 3.33 io_u.c get_rw_ddir):
  * IOM_IO_SYNC when the writes it has issued (`writes` > 0) are a multiple of
  * job->fsync_blocks, else IOM_IO_DATASYNC when a multiple of
- * job->fdatasync_blocks, and the I/O issued last was not a sync
+ * job->fdatasync_blocks, else IOM_IO_SYNC_FILE_RANGE for job->sfr_blocks,
+ * and the I/O issued last was not a sync
  * (`last_sync`, fio's last_was_sync); 0 = none.
  */
 static inline unsigned iom_sync_due(const struct iom_job *job, uint64_t writes, bool last_sync)
@@ -28,6 +29,8 @@ static inline unsigned iom_sync_due(const struct iom_job *job, uint64_t writes, 
         return IOM_IO_SYNC;
     if (job->fdatasync_blocks && writes % job->fdatasync_blocks == 0)
         return IOM_IO_DATASYNC;
+    if (job->sfr_blocks && writes % job->sfr_blocks == 0)
+        return IOM_IO_SYNC_FILE_RANGE;
     return 0;
 }
 

@@ -68,6 +68,7 @@ struct iom_offgen {
     uint64_t next;             /* sequential position, relative to start */
     uint64_t next_w;           /* seq_dirs: the writes' own position (next is the reads') */
     bool seq_dirs;             /* a sequential read/write mix: each direction walks on its own */
+    bool idle;                 /* offset_increment puts this clone past the end: no I/O (fio) */
     uint64_t stride;           /* sequential step in bytes */
     uint64_t align;            /* random alignment in bytes */
     uint64_t *shared_next;     /* seq_shared: counter shared by the target's threads */
@@ -106,7 +107,9 @@ int iom_offgen_init(struct iom_offgen *g, const struct iom_job *job, uint64_t re
 /* With job->offset_increment_bytes (fio's offset_increment), thread k's range
  * is [region_start + k x increment, + size_bytes), or to the region's end
  * without a size, and the region spans every thread's range
- * (iom_job_span_bytes); -EINVAL with *why when thread k starts past it. */
+ * (iom_job_span_bytes); a thread whose range would start less than a block before
+ * the region's end (a file smaller than the span) gets g->idle: it does no I/O, as a
+ * fio 3.33 clone past the file's end. */
 
 /*
  * Bytes at the end of a region of region_len bytes that no I/O of `job`

@@ -13,15 +13,30 @@ void iom_sleep_until_ns(uint64_t t)
         ;
 }
 
+static void lane_init(struct iom_pace_lane *l, uint64_t bytes_per_s, uint64_t iops, uint64_t t0)
+{
+    l->ns_per_byte = bytes_per_s ? 1e9 / (double)bytes_per_s : 0;
+    l->interval_ns = iops ? 1e9 / (double)iops : 0;
+    l->cum_bytes = 0;
+    l->k = 0;
+    l->due = t0;
+}
+
 void iom_pacer_init(struct iom_pacer *p, const struct iom_job *job, uint64_t t0)
 {
-    p->bytes = job->rate_bytes_per_s > 0;
-    p->ns_per_byte = p->bytes ? 1e9 / (double)job->rate_bytes_per_s : 0;
-    p->interval_ns = job->rate_iops ? 1e9 / (double)job->rate_iops : 0;
-    p->on = p->bytes || job->rate_iops > 0;
-    p->cum_bytes = 0;
+    uint32_t rp = iom_job_read_pct(job);
+    bool wcap = job->rate_w_bytes_per_s || job->rate_w_iops;
+    p->bytes = job->rate_bytes_per_s || job->rate_w_bytes_per_s;
+    p->on = p->bytes || job->rate_iops || job->rate_w_iops;
+    p->dirs = wcap && rp > 0 && rp < 100;
+    if (wcap && rp == 0) /* writes only: the writes' cap */
+        lane_init(&p->lane[0], job->rate_w_bytes_per_s, job->rate_w_iops, t0);
+    else
+        lane_init(&p->lane[0], job->rate_bytes_per_s, job->rate_iops, t0);
+    lane_init(&p->lane[1], job->rate_w_bytes_per_s, job->rate_w_iops, t0);
+    if (wcap && rp == 100 && !job->rate_bytes_per_s && !job->rate_iops)
+        p->on = false; /* reads only, and only writes capped */
     p->t0 = p->next_due = t0;
-    p->k = 0;
     p->poisson = job->rate_poisson;
     p->rs = job->seed ^ UINT64_C(0x9015500);
 }

@@ -1,8 +1,8 @@
 /*
  * pace.h - the per-thread timing of I/O issue: pacing (--rate_iops, --rate:
- * I/O k of a thread is due at t0 + k / rate, and its latency counts from
- * that intended start, so a stalled device is not hidden: no coordinated
- * omission) and think time (fio's thinktime/thinktime_blocks: after every
+ * the first I/O at once, I/O k of a thread due at t0 + k / rate, and its
+ * latency counts from that intended start, so a stalled device is not
+ * hidden: no coordinated omission) and think time (fio's thinktime/thinktime_blocks: after every
  * burst of N I/Os, let the queue drain, then pause). Inline: they run once
  * per I/O in the runner's hot loop. Times are CLOCK_MONOTONIC ns.
  */
@@ -15,66 +15,87 @@
 
 #include "workload/spec.h"
 
+/* One paced stream: every I/O of a thread, or one direction of it. */
+struct iom_pace_lane {
+    double interval_ns;  /* I/Os per second mode: 1e9 / rate (0: unpaced) */
+    double ns_per_byte;  /* bytes per second mode: 1e9 / rate (0: unpaced) */
+    double cum_bytes;    /* bytes taken so far (bytes mode) */
+    uint64_t k;          /* I/Os taken so far (I/Os mode) */
+    uint64_t due;        /* when the lane's next I/O may start */
+};
+
 struct iom_pacer {
     bool on;             /* a rate was asked for */
     bool bytes;          /* --rate (bytes/s): pace by each I/O's own size */
-    double interval_ns;  /* --rate_iops: 1e9 / I/Os per second */
-    double ns_per_byte;  /* --rate: 1e9 / bytes per second */
-    double cum_bytes;    /* bytes taken so far (bytes mode) */
-    uint64_t t0, k, next_due;
     bool poisson;        /* rate_process=poisson: exponential gaps of the same mean (fio) */
-    uint64_t rs;         /* its random state (splitmix64) */
+    bool dirs;           /* reads and writes each paced on their own (fio's rate=R,W) */
+    struct iom_pace_lane lane[2]; /* [0] every I/O (or reads with dirs), [1] writes with dirs */
+    uint64_t t0, next_due; /* next_due: the earliest due time of the lanes in use */
+    uint64_t rs;         /* the Poisson random state (splitmix64) */
 };
 
 /*
- * Set up pacing for job from t0: rate_iops (I/O k due at t0 + k / rate), or
- * rate_bytes_per_s paced by the actual size of each I/O, so a byte cap holds
- * with mixed sizes (--bssplit) as fio's rate= does (fio HOWTO, "rate": the
- * cap is in bytes). Off when the job sets neither.
+ * Set up pacing for job from t0 as fio does (backend.c usec_for_io): the
+ * first I/O at once, and an I/O due when the bytes issued before it are
+ * within the budget: t0 + bytes so far / rate (rate_bytes_per_s, paced by
+ * each I/O's actual size, so a byte cap holds with bssplit), or I/O k at
+ * t0 + k / rate_iops. The bytes issued by any time T are within one largest
+ * block above rate x T. A mixed job with job->rate_w_bytes_per_s or
+ * rate_w_iops paces reads (rate_bytes_per_s/rate_iops, 0 = unpaced) and
+ * writes on their own, each direction's first I/O at once; a read-only or
+ * write-only job takes its direction's cap. Off when the job sets no rate.
  */
 void iom_pacer_init(struct iom_pacer *p, const struct iom_job *job, uint64_t t0);
 
 /*
- * Whether the next I/O, of len bytes, may be issued at `now`. In bytes mode
- * an I/O is due when the byte budget reaches its middle: t0 + (bytes taken +
- * len / 2) / rate, so the bytes issued by any time T are within half the
- * largest block of rate x T (neither always over nor always under). Sets
- * next_due for the caller's sleep.
+ * Whether the next I/O may be issued at `now`; *is_write is its drawn
+ * direction. With p->dirs, as fio's io_u.c rate_ddir: the drawn direction
+ * when it is due, else the other one when that is due (then *is_write
+ * flips), else not yet. next_due tells the caller when to look again.
  */
-static inline bool iom_pacer_ready(struct iom_pacer *p, uint64_t now, uint64_t len)
+static inline bool iom_pacer_ready(const struct iom_pacer *p, uint64_t now, bool *is_write)
 {
     if (!p->on)
         return true;
-    if (p->bytes && !p->poisson)
-        p->next_due = p->t0 + (uint64_t)((p->cum_bytes + (double)len / 2) * p->ns_per_byte);
-    return now >= p->next_due;
+    if (!p->dirs)
+        return now >= p->next_due;
+    if (now >= p->lane[*is_write].due)
+        return true;
+    if (now >= p->lane[!*is_write].due) {
+        *is_write = !*is_write;
+        return true;
+    }
+    return false;
 }
 
-/* Take the next I/O (len bytes, after iom_pacer_ready said yes): its start
- * time, its due time when paced, else now. In bytes mode next_due becomes a
- * lower bound of the following I/O's due time (its size is not known yet). */
-static inline uint64_t iom_pacer_take(struct iom_pacer *p, uint64_t now, uint64_t len)
+/* Take the next I/O (len bytes, is_write its direction, after
+ * iom_pacer_ready said yes): its start time, its lane's due time when
+ * paced, else now; the lane's next due time moves on by this I/O. */
+static inline uint64_t iom_pacer_take(struct iom_pacer *p, uint64_t now, uint64_t len,
+                                      bool is_write)
 {
     if (!p->on)
         return now;
-    uint64_t start = p->next_due;
+    struct iom_pace_lane *l = &p->lane[p->dirs && is_write];
+    uint64_t start = l->due;
     if (p->poisson) { /* fio io_u.c usec_for_io: gap = mean x -ln(U), U uniform in (0, 1] */
         uint64_t z = (p->rs += UINT64_C(0x9e3779b97f4a7c15));
         z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
         z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
         z ^= z >> 31;
         double u = (double)((z >> 11) + 1) * 0x1.0p-53;
-        double mean = p->bytes ? (double)len * p->ns_per_byte : p->interval_ns;
-        p->next_due = start + (uint64_t)(-log(u) * mean);
-        return start;
+        double mean = p->bytes ? (double)len * l->ns_per_byte : l->interval_ns;
+        l->due = start + (uint64_t)(-log(u) * mean);
+    } else if (p->bytes) {
+        l->cum_bytes += (double)len;
+        l->due = p->t0 + (uint64_t)(l->cum_bytes * l->ns_per_byte);
+    } else {
+        l->k++;
+        l->due = p->t0 + (uint64_t)((double)l->k * l->interval_ns);
     }
-    if (p->bytes) {
-        p->cum_bytes += (double)len;
-        p->next_due = p->t0 + (uint64_t)(p->cum_bytes * p->ns_per_byte);
-        return start;
-    }
-    p->k++;
-    p->next_due = p->t0 + (uint64_t)((double)p->k * p->interval_ns);
+    p->next_due = p->lane[0].due;
+    if (p->dirs && p->lane[1].due < p->next_due)
+        p->next_due = p->lane[1].due;
     return start;
 }
 

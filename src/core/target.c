@@ -364,14 +364,22 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
     if (job->create_bytes > need)
         need = job->create_bytes;
     if (!t->exists) {
+        if (job->no_create) /* fio 3.33: "file creation disallowed by allow_file_create=0" */
+            return fail(err, errlen, -ENOENT, "target %s does not exist and allow_file_create=0 "
+                        "disallows creating it", path);
         if (!need && !job->fill_device)
             return fail(err, errlen, -ENOENT,
                         "target %s does not exist; give --size to have iomark create it", path);
         char *dup = strdup(path);
         if (!dup)
             return -ENOMEM;
-        const char *dir = dirname(dup);
+        char *dir = dirname(dup);
         struct stat dst;
+        while (job->make_dirs && stat(dir, &dst) != 0 && errno == ENOENT && strcmp(dir, "/") &&
+               strcmp(dir, ".")) { /* fio: the missing folders are made; check the first one */
+            t->make_dirs = true; /* that exists (its space, its device) */
+            dir = dirname(dir);
+        }
         if (stat(dir, &dst) != 0 || !S_ISDIR(dst.st_mode)) {
             int rc = fail(err, errlen, -ENOENT, "target %s: folder %s does not exist", path, dir);
             free(dup); /* dir points into dup */
@@ -427,12 +435,21 @@ int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
     if (t->is_blockdev || t->need_bytes <= t->size_bytes)
         return 0;
     int flags = O_WRONLY | O_CLOEXEC | (t->exists ? 0 : O_CREAT | O_EXCL);
+    char dirs[4096];
+    snprintf(dirs, sizeof(dirs), "%s", t->path);
+    for (char *s = dirs + 1; t->make_dirs && (s = strchr(s, '/')) != NULL; *s++ = '/') {
+        *s = '\0'; /* mkdir -p of the file's folder */
+        if (mkdir(dirs, 0755) != 0 && errno != EEXIST)
+            return fail(err, errlen, -errno, "target %s: cannot make folder %s: %s", t->path,
+                        dirs, strerror(errno));
+    }
     int fd = open(t->path, flags, 0644);
     if (fd < 0)
         return fail(err, errlen, -errno, "target %s: cannot create: %s", t->path,
                     strerror(errno));
     t->created = !t->exists;
-    if (t->fill_need || (job->fallocate && !t->exists && iom_job_read_pct(job) == 0 &&
+    if (t->fill_need || (job->fallocate && (!t->exists || job->file_append) &&
+                         iom_job_read_pct(job) == 0 &&
                          !iom_job_trims(job) && !job->verify)) {
         /* fill_device: an empty (sparse) file the job's writes fill; fio's fallocate
          * modes for a new file of a write job (filesetup.c extend_file: fio lays out,
@@ -546,6 +563,32 @@ void iom_target_close(struct iom_target *t, bool remove_created)
         unlink(t->path);
         t->created = false;
     }
+}
+
+int iom_target_pre_read(const struct iom_target *t, uint64_t bs, char *err, size_t errlen)
+{
+    int fd = open(t->path, O_RDONLY | O_CLOEXEC), rc = 0;
+    char *buf = fd >= 0 && bs ? malloc(bs) : NULL;
+    if (!buf) {
+        rc = fd < 0 ? -errno : -ENOMEM;
+        snprintf(err, errlen, "%s: pre_read: %s", t->path, strerror(-rc));
+        if (fd >= 0)
+            close(fd);
+        return rc;
+    }
+    for (uint64_t pos = t->region_start, end = pos + t->region_len; pos < end && !rc;) {
+        size_t n = (size_t)(end - pos < bs ? end - pos : bs);
+        ssize_t r = pread(fd, buf, n, (off_t)pos);
+        if (r < 0 && errno == EINTR)
+            continue;
+        rc = r == (ssize_t)n ? 0 : r < 0 ? -errno : -EIO;
+        pos += n;
+    }
+    if (rc)
+        snprintf(err, errlen, "%s: pre_read: %s", t->path, strerror(-rc));
+    free(buf);
+    close(fd);
+    return rc;
 }
 
 int iom_target_invalidate(const struct iom_target *t, char *err, size_t errlen)

@@ -33,6 +33,7 @@ struct iom_target {
     dev_t dev;                   /* the block device: st_rdev, or st_dev for files */
     char devname[64];            /* its kernel name ("vda1", "loop0"), "" if not a block device */
     uint64_t region_start, region_len;
+    bool make_dirs;              /* job->make_dirs and its folder is missing: made at create */
     int fd;                      /* -1 until opened */
 };
 
@@ -71,6 +72,16 @@ int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
  * call. Returns 0 or -errno with err filled; nothing is changed on disk.
  */
 int iom_target_invalidate(const struct iom_target *t, char *err, size_t errlen);
+
+/*
+ * fio's pre_read=1 (filesetup.c pre_read_file): read the target's region
+ * [region_start, +region_len) in pieces of bs bytes (fio: the largest read
+ * block size; the last piece shorter) through a buffered descriptor of its
+ * own, so the region is in the page cache when the job starts. Block devices
+ * and files alike. Returns 0 or -errno (a short read: -EIO, as fio) with err
+ * filled; nothing is written.
+ */
+int iom_target_pre_read(const struct iom_target *t, uint64_t bs, char *err, size_t errlen);
 
 /* Open for the run with the job's flags (O_DIRECT, O_DSYNC/O_SYNC, read or
  * read-write). Sets t->fd. With job->fadvise, advises the kernel of the pattern

@@ -187,6 +187,9 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
             return fail(err, errlen, -iom_win_errno(e), "target %s: %s", path,
                         iom_win_strerror(e, m, sizeof(m)));
         }
+        if (job->no_create) /* fio's allow_file_create=0 */
+            return fail(err, errlen, -ENOENT, "target %s does not exist and allow_file_create=0 "
+                        "disallows creating it", path);
         if (!need)
             return fail(err, errlen, -ENOENT,
                         "target %s does not exist; give --size to have iomark create it", path);
@@ -341,5 +344,12 @@ int iom_target_invalidate(const struct iom_target *t, char *err, size_t errlen)
 {
     /* Windows has no per-file "drop the cache" call for an open handle */
     snprintf(err, errlen, "%s: dropping cached pages is not available on Windows", t->path);
+    return -EOPNOTSUPP;
+}
+
+int iom_target_pre_read(const struct iom_target *t, uint64_t bs, char *err, size_t errlen)
+{
+    (void)bs;
+    snprintf(err, errlen, "%s: pre_read: not on Windows", t->path);
     return -EOPNOTSUPP;
 }

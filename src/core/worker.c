@@ -1,6 +1,7 @@
 /* worker.c - one worker thread: issue, reap, count (worker.h). */
 #include "core/worker.h"
 #include "core/worker_int.h"
+#include "core/abuf.h"
 #include "core/ioevents.h"
 
 #include <errno.h>
@@ -26,12 +27,6 @@
 #include "stats/blockinfo.h"
 #include "stats/slog.h"
 
-#ifdef _WIN32 /* aligned blocks from _aligned_malloc go back through _aligned_free */
-#define posix_memalign(p, a, n) ((*(p) = _aligned_malloc((n), (a))) ? 0 : ENOMEM)
-#define buf_free _aligned_free
-#else
-#define buf_free free
-#endif
 #ifndef EDQUOT /* mingw's errno.h has no quota error */
 #define EDQUOT ENOSPC
 #endif
@@ -90,7 +85,7 @@ static void stack_engine(struct wctx *c, const struct iom_job *job, const struct
         c->verify.pat = job->verify_pat; /* verify_pattern: the pattern, not the header */
         c->verify.pat_len = job->verify_pat_len;
         c->verify.interval = job->verify_interval;
-        c->verify.meta = job->verify_meta;
+        iom_layer_verify_fio(&c->verify, job, dev->name);
         c->verify.thread = (uint16_t)(thread + 1);
         c->verify.dump_path = job->verify_dump ? path : NULL;
         c->verify.inner.priv = priv;
@@ -148,7 +143,8 @@ static void worker_setup(struct iom_worker *w, struct wctx *c)
         iom_cmdprio_init(c->cp, job, w->seed);
     }
     c->trim_mode = iom_job_trimwrite(job) ? 2 : iom_job_trims(job) ? 1 : 0;
-    c->syncs = job->fsync_blocks || job->fdatasync_blocks;
+    c->syncs = job->fsync_blocks || job->fdatasync_blocks || job->sfr_blocks;
+    c->w_first = UINT64_MAX; /* no write since a sync yet */
     c->rare = c->trim_mode || c->cp || c->syncs;
     if (c->trim_mode == 2) {
         c->tw_off = calloc(depth, sizeof(*c->tw_off));
@@ -241,14 +237,19 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
         }
         /* the direction first: writes' own sizes (fio's bs=R,W), or their own sequential
          * position (rw=rw) */
-        const bool dir_first = w->gen.wbs_own || w->gen.seq_dirs;
-        if (!c->next_len) { /* drawn before the pacing check: --rate paces by each I/O's size */
+        const bool dir_first = w->gen.wbs_own || w->gen.seq_dirs || c->pace.dirs;
+        if (!c->next_len) { /* drawn once; kept while pacing holds the I/O back */
             if (dir_first)
                 c->next_write = !iom_offgen_is_read(&w->gen);
             c->next_len = iom_offgen_bs_dir(&w->gen, c->next_write);
         }
-        if (!iom_pacer_ready(&c->pace, now, c->next_len))
+        bool wr = c->next_write;
+        if (!iom_pacer_ready(&c->pace, now, &wr))
             break;
+        if (wr != c->next_write) { /* fio's rate_ddir: the other direction is due */
+            c->next_write = wr;
+            c->next_len = iom_offgen_bs_dir(&w->gen, wr);
+        }
         if (c->flow && iom_flow_held(c->flow, &c->flow_mine, job->flow)) {
             c->flow_held = true;
             break;
@@ -278,7 +279,8 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
         }
         if (rare && c->cp) /* fio's cmdprio: on the final size */
             io->ioprio = iom_cmdprio_pick(c->cp, io->ddir, io->len);
-        io->start_ns = iom_pacer_take(&c->pace, now, io->len); /* latency from the intended start */
+        io->start_ns = iom_pacer_take(&c->pace, now, io->len, /* latency from the intended start */
+                                      io->ddir == IOM_IO_WRITE);
         if (io->ddir == IOM_IO_WRITE && !job->verify) {
             if (__builtin_expect(c->bg != NULL, 0)) { /* fio's pattern/compress/dedupe data */
                 if (c->bg->refill)
@@ -392,17 +394,7 @@ static void failed(struct iom_worker *w, struct wctx *c, struct iom_io *io)
     }
     if (!iom_error_non_fatal(job, IOM_ERRCLS_VERIFY, EILSEQ)) { /* the verify layer: a bad block */
         worker_fail(w, -EILSEQ, "verify", io->offset);
-        const struct iom_verify_mismatch *m = &c->verify.first; /* this I/O's when first */
-        bool pat = (io->verify_failed == IOM_VERIFY_BAD_PATTERN ||
-                    io->verify_failed == IOM_VERIFY_BAD_META) && c->verify.mismatches == 1;
-        snprintf(w->errmsg, sizeof(w->errmsg), "%s: verify failed at byte %llu: %s",
-                 w->target->path, (unsigned long long)(pat ? m->offset : io->offset),
-                 iom_verify_result_name((enum iom_verify_result)io->verify_failed));
-        if (pat && io->verify_failed == IOM_VERIFY_BAD_PATTERN) /* fio: "got pattern 'xx', wanted
-                                                                  * 'yy'", "bad pattern block offset N" */
-            snprintf(w->errmsg + strlen(w->errmsg), sizeof(w->errmsg) - strlen(w->errmsg),
-                     " (got 0x%02x, wanted 0x%02x, byte %u of the interval)", m->got, m->wanted,
-                     m->pattern_byte);
+        iom_layer_verify_message(&c->verify, io, w->target->path, w->errmsg, sizeof(w->errmsg));
     }
 }
 
@@ -459,7 +451,9 @@ static bool lt_after(struct iom_worker *w, struct wctx *c, uint64_t now)
 static inline __attribute__((always_inline)) void
 complete_t(struct iom_worker *w, struct wctx *c, int n, uint64_t end, const bool trims)
 {
-    bool measuring = measured_at(w->sh, end); /* one timestamp for the whole batch */
+    /* one timestamp for the whole batch; a clone delayed by a startdelay range measures
+     * (and logs) on its own clock, the job's window moved by its delay (fio: per clone) */
+    bool measuring = measured_at(w->sh, end - w->delay_ns);
     struct iom_io_stats *st = w->res->dir;
     for (int i = 0; i < n; i++) {
         struct iom_io *io = c->done[i];
@@ -471,11 +465,16 @@ complete_t(struct iom_worker *w, struct wctx *c, int n, uint64_t end, const bool
                 continue; /* a read that failed its check counts as a read, as fio's */
         }
         if (trims && io->ddir >= IOM_IO_SYNC) { /* fio's "sync" latency, no bytes */
+            c->w_first = UINT64_MAX, c->w_last = 0; /* fio: the written range starts anew */
             if (measuring) {
                 iom_io_stats_add(&w->res->sync, 0, end - io->start_ns);
-                w->res->datasyncs += io->ddir == IOM_IO_DATASYNC;
+                w->res->datasyncs += io->ddir != IOM_IO_SYNC;
             }
             continue;
+        }
+        if (trims && c->syncs && io->ddir == IOM_IO_WRITE) { /* fio io_u.c io_completed */
+            c->w_first = io->offset < c->w_first ? io->offset : c->w_first;
+            c->w_last = io->offset + io->len > c->w_last ? io->offset + io->len : c->w_last;
         }
         if (__builtin_expect(c->lt != NULL, 0))
             lt_completed(w, c, io, end);
@@ -496,7 +495,8 @@ complete_t(struct iom_worker *w, struct wctx *c, int n, uint64_t end, const bool
                 block_info(w, io, true);
             if (__builtin_expect(w->res->slog != NULL, 0))
                 iom_slog_add(w->res->slog,
-                             end - __atomic_load_n(&w->sh->meas_start_ns, __ATOMIC_ACQUIRE),
+                             end - w->delay_ns -
+                                 __atomic_load_n(&w->sh->meas_start_ns, __ATOMIC_ACQUIRE),
                              io->ddir, io->len, end - io->start_ns, io->offset, io->ioprio);
             w->last_done_ns = end;
         }
@@ -647,6 +647,7 @@ static void verify_phase(struct iom_worker *w, struct wctx *c)
 {
     struct iom_run_shared *sh = w->sh;
     iom_vlog_seal(&c->vlog);
+    c->verify.skip_reads = false; /* fio checks the verify list's reads (IO_U_F_VER_LIST) */
     char ie[160];
 #ifndef _WIN32
     if (w->target->fd >= 0)
@@ -760,7 +761,8 @@ void *iom_worker_main(void *arg)
         uint32_t fw = w->job->flow_reserved ? 0 : w->job->flow;
         if (w->job->flow)
             c.flow = iom_flow_join(w->job->flow_id, fw);
-        worker_loop(w, &c);
+        if (!w->gen.idle) /* a clone past the file's end does nothing, as in fio */
+            worker_loop(w, &c);
         if (c.flow)
             iom_flow_leave(c.flow, c.flow_mine, fw);
         if (c.vlog.on && w->own_stop && c.limit_hit && !w->err)

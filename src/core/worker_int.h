@@ -38,6 +38,8 @@ struct wctx {
     bool rare;                    /* trims, cmdprio or syncs: issue_t's variant for them */
     bool syncs, last_sync;        /* fsync=N/fdatasync=N; the last I/O issued was a sync */
     uint64_t w_issued;            /* writes issued (fio's io_issues[DDIR_WRITE]) */
+    uint64_t w_first, w_last;     /* bytes written since the last sync: [first, last); none
+                                     when last <= first (fio's first_write, last_write) */
     unsigned tw_n, tw_head;       /* trimwrite: trimmed blocks waiting for their write (FIFO) */
     uint64_t *tw_off;             /* their offsets and lengths, depth entries each; owned */
     uint32_t *tw_len;

@@ -22,9 +22,12 @@ enum { IOM_Q_QUEUED = 0, IOM_Q_COMPLETED = 1 };
 
 /* Data direction of an I/O: the same numbers as stats/summary.h's IOM_DIR_*
  * and fio's enum fio_ddir (io_ddir.h: DDIR_READ 0, DDIR_WRITE 1, DDIR_TRIM 2,
- * DDIR_SYNC 3, DDIR_DATASYNC 4). A sync has no data (len 0, buf unused) and
- * completes with result 0: fsync(2), or fdatasync(2) for IOM_IO_DATASYNC. */
-enum { IOM_IO_READ = 0, IOM_IO_WRITE = 1, IOM_IO_TRIM = 2, IOM_IO_SYNC = 3, IOM_IO_DATASYNC = 4 };
+ * DDIR_SYNC 3, DDIR_DATASYNC 4, DDIR_SYNC_FILE_RANGE 5). A sync has no data
+ * (buf unused): fsync(2), or fdatasync(2) for IOM_IO_DATASYNC, len 0, result 0;
+ * IOM_IO_SYNC_FILE_RANGE is sync_file_range(2) of [offset, +len) with the flags
+ * sync_flags, result len (nothing done when len is 0). */
+enum { IOM_IO_READ = 0, IOM_IO_WRITE = 1, IOM_IO_TRIM = 2, IOM_IO_SYNC = 3, IOM_IO_DATASYNC = 4,
+       IOM_IO_SYNC_FILE_RANGE = 5 };
 
 /* One in-flight I/O slot; owned by the worker, lent to the engine. */
 struct iom_io {
@@ -39,6 +42,7 @@ struct iom_io {
     int64_t result;     /* set on completion: bytes transferred, or -errno */
     uint64_t start_ns;  /* submission (or intended start when paced) time */
     uint8_t verify_failed; /* set by the verify layer (core/layers.h): enum iom_verify_result */
+    uint8_t sync_flags;    /* IOM_IO_SYNC_FILE_RANGE: SYNC_FILE_RANGE_* (fcntl.h) */
 };
 
 struct iom_engine;
@@ -100,6 +104,15 @@ int64_t iom_engine_trim_sync(struct iom_engine *e, uint64_t offset, uint32_t len
  * without an asynchronous sync call it from queue() and complete the I/O at once.
  */
 int64_t iom_engine_sync_now(struct iom_engine *e, unsigned ddir);
+
+/*
+ * A sync of io's kind on e->fd done at once: iom_engine_sync_now for fsync and
+ * fdatasync (result 0), sync_file_range(2) of [io->offset, +io->len) with
+ * io->sync_flags for IOM_IO_SYNC_FILE_RANGE (result io->len; no call when len
+ * is 0, as fio's do_sync_file_range). Returns the result or -errno
+ * (-EOPNOTSUPP for sync_file_range outside Linux).
+ */
+int64_t iom_engine_sync_io(struct iom_engine *e, const struct iom_io *io);
 
 /*
  * The registry: every engine, in the order help lists them, NULL-terminated

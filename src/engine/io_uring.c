@@ -130,6 +130,8 @@ static int uring_queue(struct iom_engine *e, struct iom_io *io)
         return -EBUSY;
     if (__builtin_expect(io->ddir == IOM_IO_TRIM, 0))
         uring_prep_trim(p, sqe, io);
+    else if (__builtin_expect(io->ddir == IOM_IO_SYNC_FILE_RANGE, 0)) /* fio's io_uring too */
+        io_uring_prep_sync_file_range(sqe, 0, io->len, io->offset, io->sync_flags);
     else if (__builtin_expect(io->ddir >= IOM_IO_SYNC, 0)) /* fio: IORING_OP_FSYNC, no drain */
         io_uring_prep_fsync(sqe, 0, io->ddir == IOM_IO_DATASYNC ? IORING_FSYNC_DATASYNC : 0);
     else if (p->fixed_bufs) {
@@ -194,8 +196,12 @@ static int uring_getevents(struct iom_engine *e, unsigned min, unsigned max, uin
         for (unsigned i = 0; i < n; i++) {
             struct iom_io *io = io_uring_cqe_get_data(cqes[i]);
             io->result = cqes[i]->res;
-            if (__builtin_expect(io->ddir == IOM_IO_TRIM, 0))
-                uring_trim_done(e, p, io);
+            if (__builtin_expect(io->ddir >= IOM_IO_TRIM, 0)) { /* one test for the rare kinds */
+                if (io->ddir == IOM_IO_TRIM)
+                    uring_trim_done(e, p, io);
+                else if (io->ddir == IOM_IO_SYNC_FILE_RANGE && !io->result)
+                    io->result = io->len; /* its bytes, as the other engines' */
+            }
             out[total++] = io;
         }
         io_uring_cq_advance(&p->ring, n);

@@ -93,7 +93,7 @@ static int iocp_queue(struct iom_engine *e, struct iom_io *io)
         return IOM_Q_COMPLETED;
     }
     if (io->ddir >= IOM_IO_SYNC) { /* fsync/fdatasync: FlushFileBuffers, at once */
-        io->result = FlushFileBuffers(p->file) ? 0 : -EIO;
+        io->result = FlushFileBuffers(p->file) ? (int64_t)io->len : -EIO;
         return IOM_Q_COMPLETED;
     }
     struct iocp_slot *s = &p->slots[io->slot];

@@ -71,7 +71,7 @@ static int aio_queue(struct iom_engine *e, struct iom_io *io)
                                     * are submitted (fio's libaio returns BUSY to have them
                                     * committed first; the ones in flight are not waited for) */
         int rc = aio_commit(e);
-        io->result = rc < 0 ? rc : iom_engine_sync_now(e, io->ddir);
+        io->result = rc < 0 ? rc : iom_engine_sync_io(e, io);
         return IOM_Q_COMPLETED;
     }
     struct iocb *cb = &p->iocbs[io->slot];

@@ -29,7 +29,7 @@ static int psync_queue(struct iom_engine *e, struct iom_io *io)
         return IOM_Q_COMPLETED;
     }
     if (io->ddir >= IOM_IO_SYNC) {
-        io->result = iom_engine_sync_now(e, io->ddir);
+        io->result = iom_engine_sync_io(e, io);
         return IOM_Q_COMPLETED;
     }
     ssize_t r;

@@ -23,6 +23,15 @@ int64_t iom_engine_sync_now(struct iom_engine *e, unsigned ddir)
 
 #ifdef __linux__
 #include <fcntl.h>
+
+int64_t iom_engine_sync_io(struct iom_engine *e, const struct iom_io *io)
+{
+    if (io->ddir != IOM_IO_SYNC_FILE_RANGE)
+        return iom_engine_sync_now(e, io->ddir);
+    int rc = io->len ? sync_file_range(e->fd, (off64_t)io->offset, (off64_t)io->len,
+                                       io->sync_flags) : 0;
+    return rc == 0 ? (int64_t)io->len : -errno;
+}
 #include <linux/falloc.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
@@ -49,6 +58,11 @@ int64_t iom_engine_trim_sync(struct iom_engine *e, uint64_t offset, uint32_t len
     return rc == 0 ? (int64_t)len : -errno;
 }
 #else
+int64_t iom_engine_sync_io(struct iom_engine *e, const struct iom_io *io)
+{
+    return io->ddir == IOM_IO_SYNC_FILE_RANGE ? -EOPNOTSUPP : iom_engine_sync_now(e, io->ddir);
+}
+
 int64_t iom_engine_trim_sync(struct iom_engine *e, uint64_t offset, uint32_t len)
 {
     (void)e, (void)offset, (void)len;

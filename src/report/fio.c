@@ -306,7 +306,8 @@ static void show_lat(FILE *f, const char *name, const struct iom_io_stats *s)
 }
 
 /* fio's show_clat_percentiles() */
-static void show_pcts(FILE *f, const struct iom_io_stats *s, const struct iom_fio_job *fj)
+static void show_pcts(FILE *f, const struct iom_io_stats *s, const struct iom_fio_job *fj,
+                      const char *name)
 {
     size_t np;
     const double *ps = iom_fio_pct_list(fj, &np);
@@ -320,19 +321,10 @@ static void show_pcts(FILE *f, const struct iom_io_stats *s, const struct iom_fi
         if (v[j] > maxv)
             maxv = v[j];
     }
-    int scale = 0;
-    uint64_t div = 1;
-    if (minv > 2000000 && maxv > 99999999ULL) {
-        scale = 2;
-        div = 1000000;
-        fprintf(f, "    clat percentiles (msec):\n     |");
-    } else if (minv > 2000 && maxv > 99999) {
-        scale = 1;
-        div = 1000;
-        fprintf(f, "    clat percentiles (usec):\n     |");
-    } else {
-        fprintf(f, "    clat percentiles (nsec):\n     |");
-    }
+    int scale = minv > 2000000 && maxv > 99999999ULL ? 2 : minv > 2000 && maxv > 99999 ? 1 : 0;
+    uint64_t div = scale == 2 ? 1000000 : scale ? 1000 : 1;
+    fprintf(f, "    %s percentiles (%s):\n     |", name,
+            scale == 2 ? "msec" : scale ? "usec" : "nsec");
     int width = (int)(log10((double)(maxv / div ? maxv / div : 1)) + 1);
     if (width < 5)
         width = 5;
@@ -416,7 +408,7 @@ static void show_dir(FILE *f, const struct unit *u, int d, const struct grp *gr)
             io, (unsigned long long)ms_of(u->runtime_ns));
     show_lat(f, "clat", s);
     show_lat(f, " lat", s);
-    show_pcts(f, s, u->fj);
+    show_pcts(f, s, u->fj, "clat");
     show_samples(f, u, d, gr);
 }
 
@@ -523,6 +515,11 @@ void iom_report_fio_text(FILE *f, const struct iom_fio_file *ff, struct iom_resu
             show_lat_dist(f, ld.ns, 10, "nsec");
             show_lat_dist(f, ld.us, 10, "usec");
             show_lat_dist(f, ld.ms, 12, "msec");
+            if (u->sync.ios) { /* fio stat.c show_ddir_status(DDIR_SYNC) */
+                fprintf(f, "  fsync/fdatasync/sync_file_range:\n");
+                show_lat(f, "sync", &u->sync);
+                show_pcts(f, &u->sync, u->fj, "sync");
+            }
             fprintf(f, "  cpu          : usr=%.2f%%, sys=%.2f%%\n", u->usr_pct, u->sys_pct);
             fprintf(f, "     issued rwts: total=%llu,%llu,%llu,0 short=0,0,0,0 dropped=0,0,0,0\n",
                     (unsigned long long)u->dir[0].ios, (unsigned long long)u->dir[1].ios,

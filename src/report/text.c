@@ -4,6 +4,7 @@
 
 #include "report/probe_report.h"
 #include "report/report.h"
+#include "workload/vtypes.h"
 
 void iom_fmt_bytes(uint64_t b, char *buf, size_t len)
 {
@@ -94,10 +95,23 @@ void iom_report_text(FILE *f, const struct iom_result *r)
         fprintf(f, "  profile: %s\n", j->profile);
     if (j->rw == IOM_RW_RW || j->rw == IOM_RW_RANDRW)
         fprintf(f, "  mix: %u%% read / %u%% write\n", iom_job_read_pct(j), 100 - iom_job_read_pct(j));
-    if (j->rate_iops || j->rate_bytes_per_s)
+    bool wcap = j->rate_w_iops || j->rate_w_bytes_per_s;
+    if ((j->rate_iops || j->rate_bytes_per_s) && !wcap)
         fprintf(f, "  paced: %llu %s per thread; latency counts from each I/O's intended start\n",
                 (unsigned long long)(j->rate_iops ? j->rate_iops : j->rate_bytes_per_s),
                 j->rate_iops ? "IOPS" : "bytes/s");
+    if (wcap) { /* fio's rate=READ,WRITE: 0 and UINT64_MAX are unpaced */
+        bool io = j->rate_iops || j->rate_w_iops;
+        uint64_t r0 = io ? j->rate_iops : j->rate_bytes_per_s;
+        uint64_t w0 = io ? j->rate_w_iops : j->rate_w_bytes_per_s;
+        char rs[32] = "unpaced", ws[32] = "unpaced";
+        if (r0)
+            snprintf(rs, sizeof(rs), "%llu", (unsigned long long)r0);
+        if (w0 != UINT64_MAX)
+            snprintf(ws, sizeof(ws), "%llu", (unsigned long long)w0);
+        fprintf(f, "  paced: reads %s, writes %s %s per thread, each direction on its own; latency "
+                "counts from each I/O's intended start\n", rs, ws, io ? "IOPS" : "bytes/s");
+    }
     if (r->engine_note[0])
         fprintf(f, "  note: %s\n", r->engine_note);
     for (uint32_t i = 0; i < r->nr_targets; i++) {
@@ -197,7 +211,9 @@ void iom_report_text(FILE *f, const struct iom_result *r)
                     (unsigned long long)(t->dir[0].errors + t->dir[1].errors + t->dir[2].errors),
                     (unsigned long long)t->first_error_offset, strerror(t->first_error_errno));
         if (r->job.verify)
-            fprintf(f, "  target %u: verify crc32c: %llu blocks checked, %llu mismatches\n", i,
+            fprintf(f, "  target %u: verify %s: %llu blocks checked, %llu mismatches\n", i,
+                    r->job.verify_fio ? iom_fio_verify_name((enum iom_fio_vtype)r->job.verify_fio)
+                                      : "crc32c",
                     (unsigned long long)t->verified_blocks, (unsigned long long)t->verify_errors);
         if (t->verify_errors) {
             const struct iom_verify_mismatch *vm = &t->first_mismatch;

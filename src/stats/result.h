@@ -75,7 +75,7 @@ struct iom_thread_result {
     struct iom_io_stats dir[IOM_NDIR]; /* read, write, trim */
     struct iom_io_stats sync;    /* job.fsync_blocks/fdatasync_blocks: the syncs between
                                     writes (0 bytes each), measured phase, as fio's "sync" */
-    uint64_t datasyncs;          /* of sync.ios, the fdatasync(2) ones */
+    uint64_t datasyncs;          /* of sync.ios, the fdatasync(2) and sync_file_range(2) ones */
     uint64_t runtime_ns;         /* this thread's measured time: to its last counted
                                     completion when it stopped on its own (I/O limit),
                                     else the measured phase (fio's per-clone runtime) */

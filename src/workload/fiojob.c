@@ -2,6 +2,7 @@
 #include "workload/fiojob.h"
 #include "workload/fiojob_int.h"
 #include "workload/units.h"
+#include "workload/vtypes.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -213,69 +214,74 @@ static int check_maps(const struct iom_fio_file *f, const struct iom_fio_parse_o
     return 0;
 }
 
-/* rate=/rate_iops=READ,WRITE (one value = that value for each direction, as fio's
- * io_u.c rate_ddir paces each direction on its own): iomark paces a thread's reads
- * and writes together, so
- * a read-only pattern takes the read cap, a write-only one the write cap, and a
- * mixed one both caps as one (their sum) when they stand in the rwmixread
- * proportion, which is what fio's two caps add up to; other pairs are refused by
- * name (or skipped with --ignore-unknown) */
-static void split_rates(struct iom_fio_file *f, const struct iom_fio_parse_opts *po,
-                        const struct state *st, struct iom_job *job)
+/* rate=/rate_iops=READ,WRITE (one value = that value for each direction): a
+ * read-only pattern takes the read cap, a write-only one the write cap, and a
+ * mixed one paces reads and writes each on their own as fio's io_u.c
+ * rate_ddir and backend.c usec_for_io do (spec.h rate_w_*: a 0 write cap is
+ * UINT64_MAX there, i.e. unpaced) */
+static void split_rates(const struct state *st, struct iom_job *job)
 {
     for (int k = 0; k < 2; k++) {
         bool on = k ? st->rate_iops_split : st->rate_split;
         const uint64_t *v = k ? st->rate_iops_rw : st->rate_rw;
         uint64_t *out = k ? &job->rate_iops : &job->rate_bytes_per_s;
+        uint64_t *wout = k ? &job->rate_w_iops : &job->rate_w_bytes_per_s;
         if (!on)
             continue;
         uint32_t rp = iom_job_read_pct(job);
+        *wout = 0;
         if (rp == 100 || rp == 0) {
             *out = rp ? v[0] : v[1];
-        } else if ((v[0] == 0 && v[1] == 0) ||
-                   (v[0] && v[1] &&
-                    (unsigned __int128)v[0] * (100 - rp) == (unsigned __int128)v[1] * rp)) {
-            *out = v[0] + v[1];
+        } else if (v[0] || v[1]) {
+            *out = v[0];
+            *wout = v[1] ? v[1] : UINT64_MAX;
         } else {
-            char why[200];
             *out = 0;
-            snprintf(why, sizeof(why), "line %u: %s=%llu,%llu (separate read and write caps "
-                     "with rwmixread=%u; a single value caps each direction in fio: iomark "
-                     "paces reads and writes together, so only caps in that proportion)", st->rate_line, k ? "rate_iops" : "rate",
-                     (unsigned long long)v[0], (unsigned long long)v[1], rp);
-            not_run(f, po, why);
         }
     }
 }
 
-/* fio 3.33's JSON lists "job options" and "global options" under fio's own names
- * ("ba" for "blockalign", fiojob_names.c), leaves out options given without a
- * value, and puts filename last (checked against fio 3.33's JSON of the same jobs:
- * tests/integration/test_fio_report_trial.sh) */
-static void fio_opts(struct iom_fio_kv *opts, uint32_t *nr)
+static void size_span(uint64_t bs, uint32_t n, const struct iom_bs_weight *w, uint64_t *lo,
+                      uint64_t *hi)
 {
-    static struct iom_fio_kv file;
-    bool has_file = false;
-    uint32_t n = 0;
-    for (uint32_t k = 0; k < *nr; k++) {
-        struct iom_fio_kv *kv = &opts[k];
-        if (!kv->value[0])
-            continue;
-        if (strcmp(kv->name, "filename") == 0) {
-            file = *kv;
-            has_file = true;
-            continue;
-        }
-        const char *own = iom_fioj_fio_name(kv->name);
-        if (own && strcmp(own, kv->name) != 0)
-            snprintf(kv->name, sizeof(kv->name), "%s", own);
-        if (n != k)
-            opts[n] = *kv;
-        n++;
+    *lo = *hi = bs;
+    for (uint32_t i = 0; i < n; i++) {
+        if (i == 0 || w[i].bs_bytes < *lo)
+            *lo = w[i].bs_bytes;
+        if (i == 0 || w[i].bs_bytes > *hi)
+            *hi = w[i].bs_bytes;
     }
-    if (has_file)
-        opts[n++] = file;
-    *nr = n;
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* fio 3.33 init.c fixup_options: the verify interval from the write sizes */
+static void verify_interval_fixup(struct iom_job *job)
+{
+    uint64_t rlo, rhi, wlo, whi, iv = job->verify_interval;
+    size_span(job->bs_bytes, job->nr_bssplit, job->bssplit, &rlo, &rhi);
+    if (iom_job_write_sizes(job))
+        size_span(job->wbs_bytes, job->nr_wbssplit, job->wbssplit, &wlo, &whi);
+    else
+        wlo = rlo, whi = rhi;
+    bool reads = job->rw != IOM_RW_WRITE && job->rw != IOM_RW_RANDWRITE;
+    if (whi != wlo && !iv)
+        iv = wlo;
+    if (iv > wlo)
+        iv = wlo;
+    else if (reads && iv > rlo)
+        iv = rlo;
+    if (!iv || wlo % iv || whi % iv)
+        iv = gcd64(wlo, whi);
+    job->verify_interval = iv;
 }
 
 static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t sec_idx,
@@ -342,7 +348,7 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
                 return -EINVAL;
         }
     }
-    split_rates(f, po, &st, job);
+    split_rates(&st, job);
     if (st.trim_split && iom_job_trims(job)) { /* a trim pattern's I/Os: bs's trim value */
         job->bs_bytes = st.trim_bs;
         job->nr_bssplit = st.nr_trim_bssplit;
@@ -354,11 +360,10 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     }
     if (f->nr_refused)
         return 0; /* the caller lists every refused option of the file at once */
-    if (job->verify_pat_len && !st.verify_nohdr)
-        return fail(err, errlen, "[%s]: line %u: verify_pattern without verify=pattern: fio 3.33 "
-                    "then puts the pattern after its verify header, which iomark does not; add "
-                    "verify=pattern (the pattern alone, fio's check without a header)",
-                    st.jobname, st.verify_pat_line);
+    if (job->verify_pat_len && !st.verify_nohdr && !job->verify_fio)
+        job->verify_fio = IOM_FV_PATTERN; /* fio: verify_pattern alone is VERIFY_PATTERN */
+    if (job->verify && job->verify_fio)
+        verify_interval_fixup(job);
     /* "job options": the section's own, then the command line's, replacing an
      * option of the same name (what took effect); skipped ones are not here */
     for (uint32_t k = 0; k < sec->nr && fj->nr_opts < IOM_FIO_MAX_OPTS; k++)
@@ -377,11 +382,12 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
         else if (fj->nr_opts < IOM_FIO_MAX_OPTS)
             fj->opts[fj->nr_opts++] = *o;
     }
-    fio_opts(fj->opts, &fj->nr_opts);
+    iom_fioj_fio_opts(fj->opts, &fj->nr_opts);
     /* fio's defaults that iomark follows: a random map (norandommap=0) and
      * invalidate=1; both recorded in the report */
     job->random_map = !st.norandommap;
-    job->invalidate = st.invalidate;
+    job->invalidate = st.invalidate && !st.pre_read; /* fio init.c: pre_read clears it */
+    fj->pre_read = st.pre_read;
     fj->size_pct = st.size_pct;
     fj->offset_pct = st.offset_pct;
     fj->filesize = st.filesize;
@@ -428,6 +434,16 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     fj->loops = st.loops;
     fj->group_reporting = st.group_reporting;
     fj->unlink = st.unlink;
+    struct stat dsb; /* fio makes a filename's missing folders, but refuses a missing directory= */
+    job->make_dirs = !st.directory[0] || (stat(st.directory, &dsb) == 0 && S_ISDIR(dsb.st_mode));
+    if (st.overwrite) /* fio filesetup.c extend_file: writes the layout whatever fallocate */
+        job->fallocate = 0;
+    if (job->file_append && (iom_job_read_pct(job) || iom_job_trims(job) || job->verify))
+        return fail(err, errlen, "line %u: [%s]: file_append=1 with reads, trims or verify (fio "
+                    "would read past the file's end); iomark appends with writes only", sec->line,
+                    sec->name);
+    if (job->file_append && !job->fallocate)
+        job->fallocate = 2; /* fio: no layout, the range fallocated (its default native) */
     if (job->ratemin_bytes > job->rate_bytes_per_s && job->rate_bytes_per_s)
         return fail(err, errlen, "line %u: [%s]: rate_min=%llu is above rate=%llu (fio: \"minimum "
                     "rate exceeds rate\")", sec->line, sec->name,
@@ -551,6 +567,10 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
             job->rate_iops = (job->rate_iops + nf - 1) / nf;
         if (job->rate_bytes_per_s)
             job->rate_bytes_per_s = (job->rate_bytes_per_s + nf - 1) / nf;
+        if (job->rate_w_iops && job->rate_w_iops != UINT64_MAX)
+            job->rate_w_iops = (job->rate_w_iops + nf - 1) / nf;
+        if (job->rate_w_bytes_per_s && job->rate_w_bytes_per_s != UINT64_MAX)
+            job->rate_w_bytes_per_s = (job->rate_w_bytes_per_s + nf - 1) / nf;
         job->ratemin_bytes /= nf; /* the minimum rates too, per file's thread */
         job->rate_iops_min /= nf;
         if (job->flow) /* the clone's flow weight shared by its threads */
@@ -602,11 +622,13 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     return 0;
 }
 
-int iom_fio_parse_text(const char *text, const struct iom_fio_parse_opts *po,
-                       struct iom_fio_file *out, char *err, size_t errlen)
+/* iom_fio_parse_text for the job file at path (NULL: text from elsewhere): fio's
+ * include lines find their files beside it too */
+static int parse_at(const char *text, const char *path, const struct iom_fio_parse_opts *po,
+                    struct iom_fio_file *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof(*out));
-    struct lexed lx = {0};
+    struct lexed lx = {.path = path};
     int rc = iom_fioj_lex(text, &lx, err, errlen);
     if (rc)
         goto out;
@@ -678,7 +700,7 @@ int iom_fio_parse_text(const char *text, const struct iom_fio_parse_opts *po,
         if (!was_skipped(out, out->global[i].line, out->global[i].name))
             out->global[kept++] = out->global[i];
     out->nr_global = kept;
-    fio_opts(out->global, &out->nr_global);
+    iom_fioj_fio_opts(out->global, &out->nr_global);
     /* fio's exitall is global (options.c str_exitall_cb): one job's sets it for every job */
     bool exitall = false;
     for (uint32_t i = 0; i < out->nr_jobs; i++)
@@ -710,7 +732,8 @@ int iom_fio_parse_file(const char *path, const struct iom_fio_parse_opts *po,
                        struct iom_fio_file *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof(*out));
-    FILE *f = fopen(path, "r");
+    bool in = strcmp(path, "-") == 0; /* fio reads a job file named - from stdin */
+    FILE *f = in ? stdin : fopen(path, "r");
     if (!f) {
         int e = errno;
         snprintf(err, errlen, "%s: %s", path, strerror(e));
@@ -737,46 +760,23 @@ int iom_fio_parse_file(const char *path, const struct iom_fio_parse_opts *po,
         text = t;
         cap *= 2;
     }
-    fclose(f);
+    if (!in)
+        fclose(f);
     if (!text)
         return -ENOMEM;
     text[len] = '\0';
     if (!rc && memchr(text, '\0', len))
         rc = fail(err, errlen, "contains NUL bytes; not a job file");
     if (!rc)
-        rc = iom_fio_parse_text(text, po, out, err, errlen);
+        rc = parse_at(text, path, po, out, err, errlen);
     free(text);
     return rc;
 }
 
-bool iom_fio_is_jobfile(const char *arg)
+int iom_fio_parse_text(const char *text, const struct iom_fio_parse_opts *po,
+                       struct iom_fio_file *out, char *err, size_t errlen)
 {
-    struct stat st;
-    if (stat(arg, &st) != 0 || !S_ISREG(st.st_mode))
-        return false;
-    size_t l = strlen(arg);
-    if (l > 4 && strcmp(arg + l - 4, ".fio") == 0)
-        return true;
-    int fd = open(arg, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    char buf[4097];
-    ssize_t n = read(fd, buf, sizeof(buf) - 1);
-    close(fd);
-    if (n <= 0)
-        return false;
-    buf[n] = '\0';
-    if (memchr(buf, '\0', (size_t)n))
-        return false; /* binary data: a test file, not a job file */
-    char *save = NULL;
-    for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        char *s = iom_fioj_trim(line);
-        if (!*s || *s == ';' || *s == '#')
-            continue;
-        size_t sl = strlen(s);
-        return s[0] == '[' && sl > 2 && s[sl - 1] == ']';
-    }
-    return false;
+    return parse_at(text, NULL, po, out, err, errlen);
 }
 
 void iom_fio_file_free(struct iom_fio_file *f)

@@ -69,10 +69,13 @@ struct iom_fio_job {
     uint32_t size_pct, offset_pct; /* size=N% / offset=N%: of the file's size, resolved by
                                       iom_fio_resolve_pct() once the file is known (0 = none) */
     uint64_t filesize;           /* filesize= as written (0 = none) */
+    uint64_t earlier_size;       /* the size an earlier job makes this job's first file, for
+                                    size=N% of a file not made yet (iom_fio_earlier_size) */
     char random_generator[16];   /* fio's name as written (default tausworthe); iomark draws
                                     with xoshiro256** whatever the name (core/offsets.h) */
     int wait_for;                /* wait_for=NAME: index of that earlier job in jobs[], or -1 */
     bool unlink;                 /* unlink=1: remove the files iomark created at the job's end */
+    bool pre_read;               /* pre_read=1: read the region into the page cache first */
     uint32_t nr_pcts;            /* percentile_list: nr_pcts values in [0, 100], ascending
                                     (fio sorts them); 0 = fio's default list */
     double pcts[IOM_FIO_MAX_PCTS];
@@ -122,7 +125,8 @@ struct iom_fio_parse_opts {
 int iom_fio_parse_text(const char *text, const struct iom_fio_parse_opts *po,
                        struct iom_fio_file *out, char *err, size_t errlen);
 
-/* Read path and parse it as iom_fio_parse_text(). -errno with err filled
+/* Read path ("-": standard input, as fio) and parse it as iom_fio_parse_text();
+ * include lines also find their files beside path. -errno with err filled
  * when the file cannot be read. */
 int iom_fio_parse_file(const char *path, const struct iom_fio_parse_opts *po,
                        struct iom_fio_file *out, char *err, size_t errlen);
@@ -143,8 +147,21 @@ bool iom_fio_is_jobfile(const char *arg);
  * of a block device), else filesize=. Call before the targets are checked;
  * reads nothing but the target's metadata. Returns 0 (also without a
  * percentage) or -EINVAL with one line in err when no size is known.
+ * First, as fio, a size past the end of a block device target is cut to the
+ * device (the smallest one's end past the offset; a size-based job's amount
+ * too) and fj->note says so.
  */
 int iom_fio_resolve_pct(struct iom_fio_job *fj, char *err, size_t errlen);
+
+/*
+ * Set ff->jobs[i].earlier_size: the largest size an earlier job (0 .. i-1,
+ * their percentages resolved) makes job i's first file (its offset plus its
+ * span, or its filesize), 0 when none names it. fio lays out every job's
+ * files before any runs, so size=50% of a file an earlier job creates is half
+ * of that job's size; iom_fio_resolve_pct takes it when the file does not
+ * exist yet. Pure (reads ff only).
+ */
+void iom_fio_earlier_size(struct iom_fio_file *ff, uint32_t i);
 
 /* Free everything *f owns and zero it. */
 void iom_fio_file_free(struct iom_fio_file *f);

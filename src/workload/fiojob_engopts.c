@@ -7,6 +7,8 @@
  * tests/data/fio-3.33-engine-options.txt (made by tests/data/fio_engine_options.py). */
 #include "workload/fiojob_int.h"
 
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -247,4 +249,59 @@ const char *iom_fioj_engine_nearest(const char *value)
         }
     }
     return near;
+}
+
+/* fio 3.33's JSON lists "job options" and "global options" under fio's own names
+ * ("ba" for "blockalign", fiojob_names.c), leaves out options given without a
+ * value, and puts filename last (checked against fio 3.33's JSON of the same jobs:
+ * tests/integration/test_fio_report_trial.sh) */
+void iom_fioj_fio_opts(struct iom_fio_kv *opts, uint32_t *nr)
+{
+    static struct iom_fio_kv file;
+    bool has_file = false;
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < *nr; k++) {
+        struct iom_fio_kv *kv = &opts[k];
+        if (!kv->value[0])
+            continue;
+        if (strcmp(kv->name, "filename") == 0) {
+            file = *kv;
+            has_file = true;
+            continue;
+        }
+        const char *own = iom_fioj_fio_name(kv->name);
+        if (own && strcmp(own, kv->name) != 0)
+            snprintf(kv->name, sizeof(kv->name), "%s", own);
+        if (n != k)
+            opts[n] = *kv;
+        n++;
+    }
+    if (has_file)
+        opts[n++] = file;
+    *nr = n;
+}
+
+void iom_fioj_unknown(char *err, size_t errlen, const char *where, const char *n, const char *v,
+                      bool cmd)
+{
+    /* fio 3.33's own names (fiojob_names.c, generated from fio --cmdhelp; engine
+     * options fiojob_engopts.c): a fio option outside iomark's subset is listed as it
+     * is written; a name fio does not know is said to be none of fio's, with the
+     * nearest fio name within iom_fioj_fio_nearest's reach (fio's "Did you mean") */
+    const char *dash = cmd ? "--" : "";
+    if (iom_fioj_fio_name(n)) {
+        snprintf(err, errlen, "%s: %s%s%s", where, n, *v ? "=" : "", v);
+    } else if (cmd && iom_fioj_fio_cmdline(n)) {
+        snprintf(err, errlen, "%s: --%s%s%s (a command-line option of fio, which iomark does "
+                 "not have)", where, n, *v ? "=" : "", v);
+    } else {
+        const char *near = iom_fioj_fio_nearest(n, cmd);
+        if (near && cmd)
+            snprintf(err, errlen, "%s: --%s%s%s (did you mean --%s?)", where, n, *v ? "=" : "",
+                     v, near);
+        else
+            snprintf(err, errlen, "%s: %s%s%s%s (not a fio 3.33 option%s%s%s)", where, dash, n,
+                     *v ? "=" : "", v, near ? "; did you mean " : "", near ? near : "",
+                     near ? "?" : "");
+    }
 }

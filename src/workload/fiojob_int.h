@@ -31,6 +31,7 @@ struct section {
 };
 
 struct lexed {
+    const char *path;        /* the job file's path (include's second folder), or NULL */
     struct iom_fio_kv *kv;
     uint32_t nr_kv, cap_kv;
     struct section *sec;
@@ -59,8 +60,29 @@ char *iom_fioj_trim(char *s);
  * over IOM_NAME_LEN - 1 characters, an option before any section, a
  * malformed ${NAME}, or an empty name or a name/value too long for
  * struct iom_fio_kv; -ENOMEM (err untouched) when an allocation fails.
+ * fio's `include FILE` line (init.c __parse_jobs_ini) lexes FILE's lines as
+ * options of the current section, where the include stands (each with the
+ * include's line number): FILE as written when it exists from the current
+ * folder, else in the folder of lx->path; a [section] in it, a FILE that
+ * cannot be read or includes nested deeper than 8 are -EINVAL.
  */
 int iom_fioj_lex(const char *text, struct lexed *lx, char *err, size_t errlen);
+
+/*
+ * iom_fioj_bssplit (fiojob_value.c): one bssplit list (SIZE/PCT:SIZE[/PCT]...,
+ * v of vlen bytes) rewritten in place with the shares fio 3.33 draws: sizes
+ * without a percentage share what the others leave, divided evenly with
+ * whole-number division (options.c bssplit_ddir); then, as io_u.c
+ * get_next_buflen takes the first size whose running total reaches a uniform
+ * draw and else the last size with a share, each share is cut where the
+ * running total passes 100 and the last size with a share gets what is left
+ * up to 100 (4k/30:64k/30 is 4k/30:64k/70; 4k/80:64k/80 is 4k/80:64k/20;
+ * past 100 fio's unsigned 100 - sum makes a size without a percentage take
+ * all that is left: fio 3.33 ran 4k/120:8k:16k as 4k only). Returns 0 (v
+ * rewritten, or left as it is when it is not a list of whole percentages,
+ * for the native parser to judge), or -EINVAL when no size has a share.
+ */
+int iom_fioj_bssplit(char *v, size_t vlen);
 
 /*
  * iom_fioj_arith (fiojob_value.c): evaluate v, fio's arithmetic on whole numbers
@@ -99,6 +121,24 @@ extern const unsigned iom_fioj_nr_engines;
  * else NULL. Static storage; no errors.
  */
 const char *iom_fioj_engine_nearest(const char *value);
+
+/*
+ * iom_fioj_fio_opts (fiojob_engopts.c): rewrite opts[0..*nr) in place as fio 3.33's
+ * JSON lists "job options" and "global options": fio's own names ("ba" for
+ * "blockalign"), options without a value left out, filename last; *nr becomes
+ * the count kept. No errors.
+ */
+void iom_fioj_fio_opts(struct iom_fio_kv *opts, uint32_t *nr);
+
+/*
+ * iom_fioj_unknown (fiojob_engopts.c): the refusal text (into err, errlen bytes)
+ * of an option n=v (v "" for a bare flag) iomark does not run, at `where` ("line
+ * N" or "command line"; cmd: from the command line): a fio 3.33 option as written;
+ * a fio command-line option named as such; any other name "not a fio 3.33 option"
+ * with the nearest fio name (iom_fioj_fio_nearest) when there is one.
+ */
+void iom_fioj_unknown(char *err, size_t errlen, const char *where, const char *n, const char *v,
+                      bool cmd);
 
 /*
  * iom_fioj_fio_name (fiojob_engopts.c): fio 3.33's own name of the job option
@@ -149,7 +189,6 @@ struct state {
     uint64_t trim_bs;               /* the trims' bs (fio's third value, 4096 by default) */
     uint32_t nr_trim_bssplit;       /* the trims' bssplit list (0 entries: trim_bs) */
     struct iom_bs_weight trim_bssplit[IOM_MAX_BSSPLIT];
-    uint32_t rate_line;             /* the line of the last such value */
     uint32_t nrfiles;               /* nrfiles= (files per clone without filename=), 1 */
     char filename_format[256];      /* filename_format=, "" = $jobname.$jobnum.$filenum */
     char file_service[32];          /* file_service_type= as written, "" = roundrobin */
@@ -157,6 +196,7 @@ struct state {
     char wait_for[IOM_NAME_LEN];    /* wait_for=JOB: start once JOB has finished */
     bool unlink;                    /* unlink=1: remove the job's files at its end */
     bool end_fsync, fsync_on_close; /* either sets job.end_fsync (one fsync at the end) */
+    bool overwrite, pre_read;       /* fio's overwrite=1, pre_read=1 (build_job applies them) */
     bool block_err;                 /* block_error_percentiles=1 */
     uint32_t nr_pcts;               /* percentile_list (sorted), 0 = fio's default list */
     double pcts[IOM_FIO_MAX_PCTS];

@@ -13,6 +13,7 @@
 #include "workload/options.h"
 #include "workload/pattern.h"
 #include "workload/units.h"
+#include "workload/vtypes.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -112,6 +113,8 @@ static int split_rwt(const char *v, char parts[3][256], bool given[3])
 static int apply_native(const char *name, const char *v, struct iom_job *job, const char *where,
                         char *err, size_t errlen);
 
+#define BSSPLIT_BAD "%s: bssplit=%s: no size has a share above 0"
+
 /* bs/bssplit/blockalign/rate/rate_iops=READ,WRITE[,TRIM]: reads' and writes' own
  * values; bs's and bssplit's trim value is kept in st (a trim pattern's I/Os take
  * it: build_job), rate's trim value is not applied (iomark paces a thread's I/Os
@@ -147,6 +150,9 @@ static int apply_split(const struct iom_fio_kv *kv, struct iom_job *job, struct 
     }
     if (strcmp(n, "bssplit") == 0) {
         int rc = 0;
+        for (int k = 0; k < 3; k++) /* fio's shares: remainders to the last size */
+            if (given[k] && iom_fioj_bssplit(part[k], sizeof(part[k])))
+                return fail(err, errlen, BSSPLIT_BAD, where, v);
         st->trim_split = true; /* trims: their own list, else the bs value */
         st->trim_bs = job->bs_bytes;
         st->nr_trim_bssplit = 0;
@@ -180,7 +186,6 @@ static int apply_split(const struct iom_fio_kv *kv, struct iom_job *job, struct 
                                         : "bytes per second, e.g. 1m");
         memcpy(n[4] == '_' ? st->rate_iops_rw : st->rate_rw, val, sizeof(val));
         *(n[4] == '_' ? &st->rate_iops_split : &st->rate_split) = true;
-        st->rate_line = kv->line;
         return 0;
     }
     /* blockalign/ba: one alignment for all I/O */
@@ -333,7 +338,7 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
     /* accepted fio options without an effect on iomark's I/O */
     if (strcmp(n, "gtod_reduce") == 0 || strcmp(n, "create_on_open") == 0 ||
         strcmp(n, "thread") == 0 || strcmp(n, "threads") == 0 ||
-        strcmp(n, "verify_backlog") == 0 || strcmp(n, "verify_async") == 0)
+        strcmp(n, "verify_async") == 0)
         return 0; /* verify_async: iomark checks a block in the thread that completed it */
     /* fio's switches that turn some of its statistics off or on: iomark
      * measures and reports latency and bandwidth whatever they say */
@@ -383,6 +388,50 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         /* write_barrier: fio 3.33 marks every Nth write IO_U_F_BARRIER (io_u.c), a flag
          * none of its engines reads: no effect, as in iomark */
         return 0;
+    }
+    if (strcmp(n, "allow_file_create") == 0) {
+        bool b;
+        int rc = fio_bool(kv, &b, err, errlen);
+        job->no_create = !b;
+        return rc;
+    }
+    if (strcmp(n, "file_append") == 0)
+        return fio_bool(kv, &job->file_append, err, errlen);
+    if (strcmp(n, "overwrite") == 0)
+        return fio_bool(kv, &st->overwrite, err, errlen);
+    if (strcmp(n, "pre_read") == 0)
+        return fio_bool(kv, &st->pre_read, err, errlen);
+    if (strcmp(n, "unified_rw_reporting") == 0 || strcmp(n, "lockfile") == 0) {
+        bool urw = n[0] == 'u'; /* fio's defaults are accepted; the rest refused with why */
+        if (strcmp(v, "none") == 0 || (urw && strcmp(v, "0") == 0))
+            return 0;
+        snprintf(err, errlen, "%s: %s=%s (%s)", where, n, v, urw ?
+                 "iomark reports reads and writes apart; fio's mixed/both sums are not made" :
+                 "fio's lock that makes a file's threads take turns; iomark's do not");
+        return -ENOENT;
+    }
+    if (strcmp(n, "sync_file_range") == 0) { /* fio: FLAG[,FLAG...][:N], N default 1 */
+        static const char *const fl[] = {"wait_before", "write", "wait_after"};
+        char b[256], *save = NULL, *colon;
+        snprintf(b, sizeof(b), "%s", v);
+        job->sfr_flags = 0;
+        job->sfr_blocks = 1;
+        if ((colon = strchr(b, ':')) && (*colon = '\0', iom_parse_u64(colon + 1, &u, &why) ||
+                                         !u || u > UINT32_MAX))
+            return fail(err, errlen, "%s: sync_file_range=%s: the writes after ':' a whole "
+                        "number above 0", where, v);
+        job->sfr_blocks = colon ? (uint32_t)u : 1;
+        for (char *t = strtok_r(b, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            unsigned k = 0;
+            while (k < 3 && strcmp(t, fl[k]))
+                k++;
+            if (k == 3)
+                return fail(err, errlen, "%s: sync_file_range=%s: allowed: wait_before, write, "
+                            "wait_after joined by ',', then :N", where, v);
+            job->sfr_flags |= (uint8_t)(1u << k); /* SYNC_FILE_RANGE_WAIT_BEFORE 1, WRITE 2, */
+        }                                         /* WAIT_AFTER 4 (fcntl.h) */
+        return job->sfr_flags ? 0 : fail(err, errlen, "%s: sync_file_range=%s: name a flag",
+                                         where, v);
     }
     if (strcmp(n, "end_fsync") == 0 || strcmp(n, "fsync_on_close") == 0) {
         bool b; /* fio backend.c: either one fsyncs each file once after the job's last I/O */
@@ -450,6 +499,14 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
     }
     if (strcmp(n, "verify_dump") == 0)
         return fio_bool(kv, &job->verify_dump, err, errlen);
+    if (strcmp(n, "verify_backlog") == 0) { /* read back after every N writes (core/layers.h) */
+        uint64_t b;
+        if (iom_parse_u64(v, &b, &why) || b > UINT32_MAX)
+            return fail(err, errlen, "%s: verify_backlog=%s: a count of writes, 0 to %u", where, v,
+                        UINT32_MAX);
+        job->verify_backlog = (uint32_t)b;
+        return 0;
+    }
     if (strcmp(n, "do_verify") == 0)
         return fio_bool(kv, &job->do_verify, err, errlen);
     if (strcmp(n, "random_generator") == 0) {
@@ -511,16 +568,19 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
     if (strcmp(n, "verify") == 0) {
         if (strcmp(v, "0") == 0 || strcmp(v, "none") == 0)
             job->verify = false;
-        else if (strcmp(v, "crc32c") == 0 || strcmp(v, "crc32c-intel") == 0)
-            job->verify = true;
-        else if (strcmp(v, "meta") == 0) /* fio's header blocks (core/verify.h) */
-            job->verify = job->verify_meta = true;
-        else if (strcmp(v, "pattern") == 0) /* with verify_pattern (core/layers.h) */
+        else if (strcmp(v, "pattern") == 0) /* fio VERIFY_PATTERN_NO_HDR (core/layers.h) */
             job->verify = st->verify_nohdr = true;
-        else {
-            snprintf(err, errlen, "%s: verify=%s (iomark verifies with crc32c only)", where, v);
+        else if (iom_fio_verify_type(v) > 0) { /* fio's blocks (core/fioverify.h) */
+            job->verify = true;
+            job->verify_fio = (uint8_t)iom_fio_verify_type(v);
+            st->verify_nohdr = false;
+            return 0;
+        } else {
+            snprintf(err, errlen, "%s: verify=%s (iomark writes fio's %s)", where, v,
+                     iom_fio_verify_names());
             return -ENOENT;
         }
+        job->verify_fio = 0;
         return 0;
     }
     if (strcmp(n, "bsrange") == 0 || strcmp(n, "blocksize_range") == 0)
@@ -549,6 +609,11 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         job->wbs_bytes = 0; /* one value for reads, writes and trims */
         job->nr_wbssplit = 0;
         st->trim_split = false;
+        char b[sizeof(kv->value)]; /* bssplit: fio's shares (the value as written is kept) */
+        if (n[2] == 's' && (snprintf(b, sizeof(b), "%s", v), iom_fioj_bssplit(b, sizeof(b))))
+            return fail(err, errlen, BSSPLIT_BAD, where, v);
+        if (n[2] == 's')
+            return apply_native("bssplit", b, job, where, err, errlen);
     }
     if (strcmp(n, "name") == 0) {
         if (!*v || strlen(v) >= IOM_NAME_LEN)
@@ -698,6 +763,8 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
             continue;
         struct iom_run_opts ro = {0};
         char nerr[300];
+        if (strncmp(n, "rwmix", 5) == 0) /* fio: the last of rwmixread/rwmixwrite wins */
+            job->rwmix_given = false;
         bool flag = !*v && (strcmp(n, "direct") == 0 || strcmp(n, "buffered") == 0 ||
                             strcmp(n, "zero_buffers") == 0 || strcmp(n, "refill_buffers") == 0 ||
                             strcmp(n, "scramble_buffers") == 0 ||
@@ -713,26 +780,6 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
             st->seed_given = true;
         return 0;
     }
-    /* fio 3.33's own names (fiojob_names.c, generated from fio --cmdhelp; engine
-     * options fiojob_engopts.c): a fio option outside iomark's subset is listed as it
-     * is written; a name fio does not know is said to be none of fio's, with the
-     * nearest fio name within iom_fioj_fio_nearest's reach (fio's "Did you mean") */
-    bool cmd = !line;
-    const char *dash = cmd ? "--" : "";
-    if (iom_fioj_fio_name(n)) {
-        snprintf(err, errlen, "%s: %s%s%s", where, n, *v ? "=" : "", v);
-    } else if (cmd && iom_fioj_fio_cmdline(n)) {
-        snprintf(err, errlen, "%s: --%s%s%s (a command-line option of fio, which iomark does "
-                 "not have)", where, n, *v ? "=" : "", v);
-    } else {
-        const char *near = iom_fioj_fio_nearest(n, cmd);
-        if (near && cmd)
-            snprintf(err, errlen, "%s: --%s%s%s (did you mean --%s?)", where, n, *v ? "=" : "",
-                     v, near);
-        else
-            snprintf(err, errlen, "%s: %s%s%s%s (not a fio 3.33 option%s%s%s)", where, dash, n,
-                     *v ? "=" : "", v, near ? "; did you mean " : "", near ? near : "",
-                     near ? "?" : "");
-    }
+    iom_fioj_unknown(err, errlen, where, n, v, !line);
     return -ENOENT;
 }

@@ -1,6 +1,6 @@
 /* fiojob_value.c - the fio job file's lines and values: sections, comments, ${VAR},
- * fio's built-in variables, arithmetic, size=/offset= percentages (see
- * fiojob_int.h, fiojob.h, docs/fio-jobs.md). */
+ * include FILE, fio's built-in variables, arithmetic, size=/offset= percentages, and
+ * whether an argument is a job file (see fiojob_int.h, fiojob.h, docs/fio-jobs.md). */
 #include "workload/fiojob_int.h"
 
 #include <ctype.h>
@@ -236,7 +236,43 @@ int iom_fioj_arith(const char *v, char *out, size_t outlen)
     return 0;
 }
 
+static int lex(const char *text, struct lexed *lx, uint32_t inc_line, unsigned depth, char *err,
+               size_t errlen);
+
+/* fio's `include FILE` at line (inc_line: of the outermost include): FILE's lines
+ * lexed into the current section (iom_fioj_lex says how). */
+static int lex_include(const char *file, struct lexed *lx, uint32_t line, unsigned depth,
+                       char *err, size_t errlen)
+{
+    char full[4096];
+    const char *slash = lx->path ? strrchr(lx->path, '/') : NULL;
+    if (access(file, F_OK) != 0 && slash) /* fio: as written, else beside the job file */
+        snprintf(full, sizeof(full), "%.*s%s", (int)(slash - lx->path + 1), lx->path, file);
+    else
+        snprintf(full, sizeof(full), "%s", file);
+    if (depth >= 8)
+        return fail(err, errlen, "line %u: include %s: includes nested deeper than 8", line, file);
+    FILE *f = fopen(full, "r");
+    char *text = f ? calloc(1, 1 << 20) : NULL;
+    size_t n = text ? fread(text, 1, (1 << 20) - 1, f) : 0;
+    int rc = !f ? fail(err, errlen, "line %u: include %s: %s", line, file, strerror(errno))
+             : !text ? -ENOMEM : n == (1 << 20) - 1 || memchr(text, '\0', n) ?
+             fail(err, errlen, "line %u: include %s: not a text file under 1 MiB", line, file) : 0;
+    if (!rc)
+        rc = lex(text, lx, line, depth + 1, err, errlen);
+    if (f)
+        fclose(f);
+    free(text);
+    return rc;
+}
+
 int iom_fioj_lex(const char *text, struct lexed *lx, char *err, size_t errlen)
+{
+    return lex(text, lx, 0, 0, err, errlen);
+}
+
+static int lex(const char *text, struct lexed *lx, uint32_t inc_line, unsigned depth, char *err,
+               size_t errlen)
 {
     uint32_t line = 0;
     const char *p = text;
@@ -253,6 +289,16 @@ int iom_fioj_lex(const char *text, struct lexed *lx, char *err, size_t errlen)
         char *s = iom_fioj_trim(raw);
         if (!*s || *s == ';' || *s == '#')
             continue;
+        if (*s == '[' && inc_line)
+            return fail(err, errlen, "line %u: an included file has a section header (%s); fio: "
+                        "\"No new sections in included files\"", inc_line, s);
+        if (strncmp(s, "include", 7) == 0 && isspace((unsigned char)s[7]) && lx->nr_sec) {
+            int rc = lex_include(iom_fioj_trim(s + 8), lx, inc_line ? inc_line : line, depth, err,
+                                 errlen);
+            if (rc)
+                return rc;
+            continue;
+        }
         if (*s == '[') {
             char *close = strchr(s, ']');
             if (!close || close[1] != '\0')
@@ -309,7 +355,7 @@ int iom_fioj_lex(const char *text, struct lexed *lx, char *err, size_t errlen)
                         s);
         snprintf(kv->name, sizeof(kv->name), "%s", name);
         snprintf(kv->value, sizeof(kv->value), "%s", val);
-        kv->line = line;
+        kv->line = inc_line ? inc_line : line;
         memcpy(kv->unset_var, unset, sizeof(kv->unset_var));
         lx->nr_kv++;
         lx->sec[lx->nr_sec - 1].nr++;
@@ -317,9 +363,54 @@ int iom_fioj_lex(const char *text, struct lexed *lx, char *err, size_t errlen)
     return 0;
 }
 
+/* fio cuts a block device's region at its end (filesetup.c setup_files: io_size at most
+ * real_file_size - file_offset) and runs on what there is: size (and a size-based job's
+ * amount) cut to the smallest device's end past the offset, with a note */
+static void cap_to_devices(struct iom_fio_job *fj)
+{
+    struct iom_job *job = &fj->job;
+    struct stat sb;
+    for (uint32_t t = 0; t < job->nr_targets; t++) {
+        int fd = stat(job->targets[t], &sb) == 0 && S_ISBLK(sb.st_mode)
+                     ? open(job->targets[t], O_RDONLY | O_CLOEXEC) : -1;
+        off_t end = fd >= 0 ? lseek(fd, 0, SEEK_END) : 0;
+        if (fd >= 0)
+            close(fd);
+        uint64_t dev = end > 0 ? (uint64_t)end : 0, old = job->size_bytes;
+        if (!dev || !old || job->offset_bytes >= dev || job->offset_bytes + old <= dev)
+            continue;
+        job->size_bytes = dev - job->offset_bytes;
+        if (job->io_limit_bytes == old * (fj->loops ? fj->loops : 1))
+            job->io_limit_bytes = job->size_bytes * (fj->loops ? fj->loops : 1);
+        size_t l = strlen(fj->note);
+        snprintf(fj->note + l, sizeof(fj->note) - l, "%ssize=%llu cut to %s's %llu bytes past "
+                 "the offset (fio 3.33)", l ? "; " : "", (unsigned long long)old,
+                 job->targets[t], (unsigned long long)job->size_bytes);
+    }
+}
+
+void iom_fio_earlier_size(struct iom_fio_file *ff, uint32_t i)
+{
+    struct iom_fio_job *fj = &ff->jobs[i];
+    fj->earlier_size = 0;
+    for (uint32_t k = 0; k < i && fj->job.nr_targets; k++) {
+        const struct iom_job *e = &ff->jobs[k].job;
+        uint64_t s = e->offset_bytes + iom_job_span_bytes(e);
+        s = e->create_bytes > s ? e->create_bytes : s;
+        for (uint32_t t = 0; t < e->nr_targets; t++)
+            if (strcmp(e->targets[t], fj->job.targets[0]) == 0 && s > fj->earlier_size)
+                fj->earlier_size = s;
+    }
+}
+
 int iom_fio_resolve_pct(struct iom_fio_job *fj, char *err, size_t errlen)
 {
     struct iom_job *job = &fj->job;
+    struct stat ab; /* file_append: from the file's end (fio filesetup.c get_start_offset) */
+    if (job->file_append && job->nr_targets && stat(job->targets[0], &ab) == 0 &&
+        S_ISREG(ab.st_mode))
+        job->offset_bytes = (uint64_t)ab.st_size;
+    cap_to_devices(fj);
     if (!fj->size_pct && !fj->offset_pct)
         return 0;
     uint64_t fsize = 0;
@@ -337,7 +428,7 @@ int iom_fio_resolve_pct(struct iom_fio_job *fj, char *err, size_t errlen)
         }
     }
     if (!fsize)
-        fsize = fj->filesize;
+        fsize = fj->earlier_size ? fj->earlier_size : fj->filesize;
     if (!fsize)
         return fail(err, errlen, "line %u: [%s]: size=%u%%/offset=%u%% needs the file's size: "
                     "%s does not exist and the job has no filesize=", fj->line, fj->jobname,
@@ -360,5 +451,86 @@ int iom_fio_resolve_pct(struct iom_fio_job *fj, char *err, size_t errlen)
             fj->limit_is_region = false;
         }
     }
+    return 0;
+}
+
+bool iom_fio_is_jobfile(const char *arg)
+{
+    struct stat st;
+    if (stat(arg, &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
+    size_t l = strlen(arg);
+    if (l > 4 && strcmp(arg + l - 4, ".fio") == 0)
+        return true;
+    int fd = open(arg, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    char buf[4097];
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0)
+        return false;
+    buf[n] = '\0';
+    if (memchr(buf, '\0', (size_t)n))
+        return false; /* binary data: a test file, not a job file */
+    char *save = NULL;
+    for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *s = iom_fioj_trim(line);
+        if (!*s || *s == ';' || *s == '#')
+            continue;
+        size_t sl = strlen(s);
+        return s[0] == '[' && sl > 2 && s[sl - 1] == ']';
+    }
+    return false;
+}
+
+int iom_fioj_bssplit(char *v, size_t vlen)
+{
+    char in[256], *save = NULL, out[256] = "";
+    struct {
+        const char *bs;
+        long pct; /* -1: not given */
+    } e[64];
+    int n = 0, missing = 0, last = -1;
+    long sum = 0, cum = 0;
+    if (strlen(v) >= sizeof(in))
+        return 0;
+    snprintf(in, sizeof(in), "%s", v);
+    for (char *t = strtok_r(in, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
+        char *slash = strchr(t, '/'), *end = NULL;
+        if (n == 64)
+            return 0; /* the native parser judges it */
+        e[n].bs = t;
+        e[n].pct = -1;
+        if (slash) {
+            *slash = '\0';
+            e[n].pct = strtol(slash + 1, &end, 10);
+            if (!slash[1] || *end || e[n].pct < 0)
+                return 0; /* not whole percentages: left to the native parser */
+        }
+        missing += e[n].pct < 0;
+        sum += e[n].pct < 0 ? 0 : e[n].pct;
+        n++;
+    }
+    for (int i = 0; i < n; i++) {
+        if (e[i].pct < 0) /* fio: the remains divided between them; past 100 its unsigned */
+            e[i].pct = missing == 1 && n == 1 ? 100 /* 100 - sum wraps: all the rest */
+                       : sum > 100 ? 100 : (100 - sum) / missing;
+        if (e[i].pct > 0)
+            last = i;
+    }
+    if (last < 0)
+        return -EINVAL;
+    for (int i = 0; i <= last; i++) { /* fio io_u.c get_next_buflen: the first size whose */
+        long lo = cum < 100 ? cum : 100; /* running total reaches the draw; past them all, */
+        cum += e[i].pct;                 /* the last size with a share */
+        long hi = i == last ? 100 : cum < 100 ? cum : 100;
+        if (e[i].pct > 0 && hi > lo)
+            snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s%s/%ld", *out ? ":" : "",
+                     e[i].bs, hi - lo);
+    }
+    if (strlen(out) >= vlen || strlen(out) >= sizeof(out) - 1)
+        return 0;
+    snprintf(v, vlen, "%s", out);
     return 0;
 }

@@ -154,6 +154,9 @@ struct iom_job {
      * issued last was not a sync, one fsync(2) (fdatasync(2)); fsync first when both
      * are due. 0 = never. Their latency is counted apart (iom_thread_result.sync). */
     uint32_t fsync_blocks, fdatasync_blocks;
+    uint32_t sfr_blocks;         /* fio's sync_file_range=FLAGS:N: sync_file_range(2) of the
+                                    range written since the last sync, after every N writes */
+    uint8_t sfr_flags;           /* its SYNC_FILE_RANGE_* flags (fcntl.h) */
     bool end_fsync;              /* fio's end_fsync=1 / fsync_on_close=1: a writing thread
                                     fsyncs its file once after its last I/O (not counted,
                                     as fio's TD_FSYNCING sync) */
@@ -166,6 +169,11 @@ struct iom_job {
     /* pacing (per thread; 0 = unpaced) */
     uint64_t rate_iops;
     uint64_t rate_bytes_per_s;
+    /* writes' own caps (fio's rate=R,W / rate_iops=R,W): when one is set, a mixed job
+     * paces reads (rate_bytes_per_s/rate_iops, 0 = unpaced) and writes each on their
+     * own (core/pace.h); UINT64_MAX = writes unpaced */
+    uint64_t rate_w_bytes_per_s;
+    uint64_t rate_w_iops;
     bool rate_poisson;           /* rate_process=poisson: exponential gaps, same mean rate (fio) */
 
     /* start and control between jobs (fio: startdelay, rate_min, flow; docs/fio-jobs.md) */
@@ -253,7 +261,11 @@ struct iom_job {
                                     pattern, reads are compared with it; replaces the header */
     uint32_t verify_pat_len;     /* 0: none */
     uint64_t verify_interval;    /* verify_pattern: a mismatch is reported at its interval (0: bs) */
-    bool verify_meta;            /* fio's verify=meta blocks (core/verify.h) instead of iomark's */
+    uint32_t verify_backlog;     /* fio's verify_backlog: with do_verify, read back after every N
+                                    writes (0: only the verify phase at the end; core/layers.h) */
+    uint8_t verify_fio;          /* fio's verify blocks of this enum iom_fio_vtype (workload/vtypes.h,
+                                    core/fioverify.h; with verify_pat: the pattern after the header)
+                                    instead of iomark's own; 0: iomark's, or the pattern alone */
     bool verify_dump;            /* write a failing interval's received and expected bytes to
                                     <file>.<offset>.received/.expected (fio verify_dump) */
 
@@ -291,6 +303,11 @@ struct iom_job {
 
     /* safety and housekeeping */
     bool force;                  /* allow writes to block devices with data on them */
+    bool no_create;              /* fio's allow_file_create=0: a missing file is refused */
+    bool file_append;            /* fio's file_append=1 (write jobs): the region starts at the
+                                    file's size, the file grown by fallocate, not filled */
+    bool make_dirs;              /* job files: a new file's missing folders are made when it
+                                    is created (fio 3.33 makes a filename='s folders) */
     bool keep;                   /* keep a test file that iomark created */
 
     /* targets */

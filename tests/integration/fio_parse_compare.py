@@ -2,7 +2,8 @@
 """fio_parse_compare.py FIO_DEBUG_PARSE IOMARK_PARSE_ONLY: compare, job by job
 (in file order), what fio 3.x parsed (`fio --parse-only --debug=parse`) with
 iomark's `run FILE --parse-only` lines: rw, bs (when no bssplit), iodepth,
-clones (numjobs), rwmixread (mixed patterns), size (one-file jobs), offset,
+clones (numjobs), rwmixread (mixed patterns), size (one-file jobs; with filesize
+the amount of I/O, iomark's io_limit), offset,
 runtime, random map (norandommap), invalidate, a backward skip (rw=read:-8k). fio's defaults where the
 file sets nothing (HOWTO): rw=read, bs=4k, iodepth=1, numjobs=1,
 rwmixread=50, offset=0, norandommap=0, invalidate=1. Prints one line per
@@ -81,7 +82,11 @@ def main():
             cmp(name, 'rwmixread', mix, i['rwmixread'])
         f = d.get('filename', [''])[0]
         if 'size' in d and d['size'][1] is not None and f and ':' not in f:
-            cmp(name, 'size', d['size'][1], i['size'])
+            if 'filesize' in d:  # fio HOWTO: size is then the job's I/O over files of filesize
+                if i.get('time_based') != '1':  # (time_based: the runtime ends it)
+                    cmp(name, 'io_limit', d['size'][1], i.get('io_limit'))
+            else:
+                cmp(name, 'size', d['size'][1], i['size'])
         cmp(name, 'offset', num('offset', 0), i['offset'])
         if 'runtime' in d:
             cmp(name, 'runtime_s', '%.3f' % (num('runtime', 0) / 1e6), i['runtime_s'])

@@ -59,6 +59,15 @@ same() {
 job fs8 fsync=8
 same fs8
 [ "$(count fs8 iomark fsync)" = 31 ] && pass "fs8: 31 fsyncs by hand" || fail "fs8: $(count fs8 iomark fsync) fsyncs, by hand 31"
+# fio's normal report: the sync block's lines (fio stat.c show_ddir_status for DDIR_SYNC)
+fio fs8.fio >fs8.fio.txt 2>/dev/null; "$IOMARK" run fs8.fio --quiet >fs8.iomark.txt 2>/dev/null || true
+for t in fio iomark; do
+  sed -n '/fsync\/fdatasync\/sync_file_range:/,/^  cpu/p' fs8.$t.txt | sed -E 's/[0-9.]+//g; s/ +//g; s/\((n|u|m)sec\)/(unit)/g' \
+    | grep -v cpu >fs8.$t.shape
+done
+[ -s fs8.fio.shape ] && cmp -s fs8.fio.shape fs8.iomark.shape \
+  && pass "fs8: normal report's sync block laid out as fio's ($(wc -l <fs8.fio.shape) lines)" \
+  || fail "fs8: sync block: fio $(head -3 fs8.fio.shape | tr '\n' '|'), iomark $(head -3 fs8.iomark.shape | tr '\n' '|')"
 # fdatasync=8: fdatasync(2) instead; fio's JSON counts them in lat_ns.N, not in total_ios
 job fds8 fdatasync=8
 same fds8
@@ -87,6 +96,32 @@ same barrier
 job aio ioengine=libaio iodepth=8 direct=1 fsync=4
 same aio
 [ "$(count aio iomark fsync)" = 63 ] && pass "aio: 63 fsyncs by hand (255/4)" || fail "aio: $(count aio iomark fsync) fsyncs, by hand 63"
+
+# sync_file_range=FLAGS:N (fio io_u.c do_sync_file_range): after every N writes,
+# sync_file_range(2) of the range written since the last sync, with the flags: the
+# calls (offset, length, flags) in order, as fio's
+sfr() {
+  local name=$1 t; shift
+  job "$name" "$@"
+  for t in fio iomark; do
+    head -c 1048576 /dev/zero >data
+    rm -f tr.*
+    if [ $t = fio ]; then strace -f -ff -qq -e trace=sync_file_range -o tr fio "$name.fio" \
+        --output-format=json --output="$name.$t.json" >/dev/null 2>&1
+    else ASAN_OPTIONS=detect_leaks=0 strace -f -ff -qq -e trace=sync_file_range -o tr "$IOMARK" run \
+        "$name.fio" --quiet --output-format=json --output="$name.$t.json" >/dev/null 2>&1; fi
+    cat tr.* 2>/dev/null | grep '^sync_file_range' | sed -E 's/\([0-9]+, /(/' >"$name.$t.sfr" || true
+  done
+  local n; n=$(wc -l <"$name.fio.sfr")
+  [ "$n" -gt 0 ] && cmp -s "$name.fio.sfr" "$name.iomark.sfr" \
+    && pass "$name: $n sync_file_range calls as fio's: $(head -1 "$name.fio.sfr")" \
+    || fail "$name: fio $(head -2 "$name.fio.sfr" | tr '\n' '|') ($n), iomark $(head -2 "$name.iomark.sfr" | tr '\n' '|') ($(wc -l <"$name.iomark.sfr"))"
+  [ "$(jsync "$name" fio)" = "$(jsync "$name" iomark)" ] && pass "$name: JSON sync $(jsync "$name" iomark) as fio" \
+    || fail "$name: JSON sync fio $(jsync "$name" fio), iomark $(jsync "$name" iomark)"
+}
+sfr sfr8 sync_file_range=write:8
+sfr sfr3 "sync_file_range=wait_before,write,wait_after:3" bs=8k
+expect_job_refused "sync_file_range=flush refused" "[b]\nfilename=$WORK/new1\nrw=write\nsize=64k\nsync_file_range=flush:4" "sync_file_range=flush:4"
 
 # rw=randrw: the write/read sequence is random; each tool's trace follows fio's rule
 rule() {

@@ -470,32 +470,45 @@ static void test_small(void)
             CHECK(g.jobs[4].job.bs_bytes == 16 * KiB && g.jobs[4].job.wbs_bytes == 0);
             CHECK_U64(g.jobs[5].job.rate_bytes_per_s, MiB);     /* reads only: read cap */
             CHECK_U64(g.jobs[6].job.rate_bytes_per_s, 2 * MiB); /* writes only: write cap */
-            CHECK_U64(g.jobs[7].job.rate_iops, 400);            /* 300:100 = 75:25 -> one cap */
+            CHECK_U64(g.jobs[5].job.rate_w_bytes_per_s, 0);
+            CHECK_U64(g.jobs[6].job.rate_w_bytes_per_s, 0);
+            /* a mix: each direction its own cap (fio io_u.c rate_ddir) */
+            CHECK_U64(g.jobs[7].job.rate_iops, 300);
+            CHECK_U64(g.jobs[7].job.rate_w_iops, 100);
         }
         iom_fio_file_free(&g);
     }
-    expect_refused("[a]\nrw=randrw\nrate=1m,1m\nrwmixread=70\n", NULL, "line 3",
-                   "rate=1048576,1048576 (separate read and write caps");
     { /* one rate value caps each direction (fio 3.33: rate_iops=1000 on randrw ran
        * 1000 reads/s and 1000 writes/s; on rw=read only reads exist) */
         struct iom_fio_file g;
         char e[600];
         CHECK(parse("[a]\nrw=randrw\nrate_iops=1000\n[b]\nrw=randrw\nrate=1m\n"
-                    "[c]\nrw=read\nrate_iops=1000\n[d]\nrw=randrw\nrate_iops=0\n",
+                    "[c]\nrw=read\nrate_iops=1000\n[d]\nrw=randrw\nrate_iops=0\n"
+                    "[e]\nrw=randrw\nrwmixread=70\nrate_iops=1000\n[f]\nrw=rw\nrate=1m,0\n"
+                    "[g]\nrw=rw\nrate=,1m\n",
                     NULL, &g, e) == 0);
-        CHECK_U64(g.nr_jobs, 4);
-        if (g.nr_jobs == 4) {
-            CHECK_U64(g.jobs[0].job.rate_iops, 2000);
-            CHECK_U64(g.jobs[1].job.rate_bytes_per_s, 2 * MiB);
+        CHECK_U64(g.nr_jobs, 7);
+        if (g.nr_jobs == 7) {
+            CHECK_U64(g.jobs[0].job.rate_iops, 1000);
+            CHECK_U64(g.jobs[0].job.rate_w_iops, 1000);
+            CHECK_U64(g.jobs[1].job.rate_bytes_per_s, MiB);
+            CHECK_U64(g.jobs[1].job.rate_w_bytes_per_s, MiB);
             CHECK_U64(g.jobs[2].job.rate_iops, 1000);
+            CHECK_U64(g.jobs[2].job.rate_w_iops, 0);
             CHECK_U64(g.jobs[3].job.rate_iops, 0);
+            CHECK_U64(g.jobs[3].job.rate_w_iops, 0);
+            /* fio 3.33 with rwmixread=70 rate_iops=1000: 1000 reads/s and 1000
+             * writes/s, not 70:30: each direction paced on its own */
+            CHECK_U64(g.jobs[4].job.rate_iops, 1000);
+            CHECK_U64(g.jobs[4].job.rate_w_iops, 1000);
+            /* fio HOWTO "rate": 0 for a direction is no cap there */
+            CHECK_U64(g.jobs[5].job.rate_bytes_per_s, MiB);
+            CHECK_U64(g.jobs[5].job.rate_w_bytes_per_s, UINT64_MAX);
+            CHECK_U64(g.jobs[6].job.rate_bytes_per_s, 0);
+            CHECK_U64(g.jobs[6].job.rate_w_bytes_per_s, MiB);
         }
         iom_fio_file_free(&g);
     }
-    /* fio 3.33 with rwmixread=70 rate_iops=1000 ran 1000 reads/s and 1000 writes/s
-     * (not 70:30): one pacer cannot do that, so it is refused by name */
-    expect_refused("[a]\nrw=randrw\nrwmixread=70\nrate_iops=1000\n", NULL, "line 4",
-                   "rate_iops=1000,1000 (separate read and write caps");
     expect_refused("[a]\nba=4k,8k\n", NULL, "line 2", "ba=4k,8k (separate read and write");
     expect_refused("[a]\nsize=0%\n", NULL, "line 2", "size=0%");
     expect_refused("[a]\nrw=randread:8\n", NULL, "line 2", "rw=randread:8");
