@@ -7,7 +7,8 @@
 
 const char *iom_ddir_name(unsigned ddir)
 {
-    return ddir == IOM_IO_WRITE ? "write" : ddir == IOM_IO_TRIM ? "trim" : "read";
+    return ddir == IOM_IO_WRITE ? "write" : ddir == IOM_IO_TRIM ? "trim" : ddir >= IOM_IO_SYNC ?
+           "sync" : "read";
 }
 
 bool iom_error_non_fatal(const struct iom_job *job, int cls, int err)

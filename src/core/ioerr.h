@@ -10,7 +10,7 @@
 #include "engine/engine.h"
 #include "workload/spec.h"
 
-/* "read", "write" or "trim": an I/O direction (IOM_IO_*) in messages (fio's words).
+/* "read", "write", "trim" or "sync" (fsync, fdatasync): an I/O direction (IOM_IO_*) in messages (fio's words).
  * Returns a static string. */
 const char *iom_ddir_name(unsigned ddir);
 

@@ -169,6 +169,7 @@ static struct iom_result *result_new(const struct iom_job *job, const struct iom
     }
     for (int d = 0; d < IOM_NDIR; d++)
         iom_io_stats_init(&r->total[d]);
+    iom_io_stats_init(&r->sync_total);
     return r;
 }
 
@@ -188,6 +189,7 @@ static int start_workers(struct ctl *c, struct iom_target *t, const struct iom_e
         w->res->thread_idx = w->thread_idx;
         for (int d = 0; d < IOM_NDIR; d++)
             iom_io_stats_init(&w->res->dir[d]);
+        iom_io_stats_init(&w->res->sync);
         if (c->job->sample_log && !(w->res->slog = iom_slog_new(c->job->sample_log_avg_ns))) {
             snprintf(r->error, sizeof(r->error), "thread %u: no memory for its sample log", i + 1);
             rc = -ENOMEM;
@@ -518,6 +520,7 @@ static int collect(struct ctl *c, int rc)
             iom_io_stats_merge(&tr->dir[k], &th->dir[k]);
             iom_io_stats_merge(&r->total[k], &th->dir[k]);
         }
+        iom_io_stats_merge(&r->sync_total, &th->sync);
         if (w->first_io_errno && !tr->first_error_errno) {
             tr->first_error_errno = w->first_io_errno;
             tr->first_error_offset = w->first_io_offset;

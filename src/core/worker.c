@@ -1,5 +1,7 @@
 /* worker.c - one worker thread: issue, reap, count (worker.h). */
 #include "core/worker.h"
+#include "core/worker_int.h"
+#include "core/ioevents.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -57,47 +59,6 @@ static void nap_until(struct iom_run_shared *sh, uint64_t t)
     uint64_t end = run_end(sh);
     iom_sleep_until_ns(end && end < t ? end : t);
 }
-
-/* What one worker owns while it runs. */
-struct wctx {
-    unsigned depth, nfree, inflight;
-    struct iom_io *slots, **done;
-    unsigned *free_stack;
-    void **bufs;
-    struct iom_engine eng;        /* the device engine, or the top layer over it */
-    struct iom_layer inject, verify;
-    int engine_up;
-    uint64_t issued_bytes, limit;
-    bool limit_hit;
-    uint64_t passes;              /* w->gen.passes when last seen (invalidate at each pass) */
-    struct iom_pacer pace;
-    struct iom_think think;
-    uint32_t next_len;            /* the next I/O's size once drawn, 0 before */
-    bool next_write;              /* its direction, drawn first when writes have own sizes */
-    uint8_t trim_mode;            /* 0 no trims, 1 trims only, 2 trimwrite (trim, then write) */
-    bool rare;                    /* trims or cmdprio: issue_t's variant that handles them */
-    unsigned tw_n, tw_head;       /* trimwrite: trimmed blocks waiting for their write (FIFO) */
-    uint64_t *tw_off;             /* their offsets and lengths, depth entries each; owned */
-    uint32_t *tw_len;
-    uint64_t done_bytes[IOM_NDIR], done_ios[IOM_NDIR]; /* completed, all phases, per direction */
-    struct iom_ratemin rmin;      /* rate_min / rate_iops_min (core/jobctl.h) */
-    struct iom_flow *flow;        /* flow=N: the shared flow, or NULL */
-    uint64_t flow_mine;           /* this thread's I/Os counted in the flow */
-    bool flow_held;               /* held back by the flow: drain, sleep, retry */
-    bool low_wait;                /* iodepth_low: full; wait until it is reached */
-    bool more;                    /* iodepth_batch_submit cut the issue short: issue again */
-    struct iom_rng fill;          /* refill_buffers: new data for each write */
-    struct iom_bufgen *bg;        /* buffer_pattern/compress/dedupe: write data (&bgs), or NULL */
-    struct iom_bufgen bgs;
-    struct iom_lat_target *lt;    /* latency_target: the depth search (&lts), or NULL */
-    struct iom_lat_target lts;
-    bool lt_quiesce;              /* latency_target: drain, then a new window */
-    bool lt_measuring;            /* the search was restarted at the measured phase */
-    struct iom_vlog vlog;         /* do_verify: the writes to read back (core/vlog.h) */
-    uint64_t own_end;             /* a delayed clone's own end (clone_delay), 0 = the run's */
-    struct iom_cmdprio *cp;       /* cmdprio: the per-I/O priorities (&cps), or NULL */
-    struct iom_cmdprio cps;
-};
 
 static void worker_fail(struct iom_worker *w, int err, const char *what, uint64_t offset)
 {
@@ -187,7 +148,8 @@ static void worker_setup(struct iom_worker *w, struct wctx *c)
         iom_cmdprio_init(c->cp, job, w->seed);
     }
     c->trim_mode = iom_job_trimwrite(job) ? 2 : iom_job_trims(job) ? 1 : 0;
-    c->rare = c->trim_mode || c->cp;
+    c->syncs = job->fsync_blocks || job->fdatasync_blocks;
+    c->rare = c->trim_mode || c->cp || c->syncs;
     if (c->trim_mode == 2) {
         c->tw_off = calloc(depth, sizeof(*c->tw_off));
         c->tw_len = calloc(depth, sizeof(*c->tw_len));
@@ -260,6 +222,14 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
     while (c->nfree && (!c->limit_hit || c->tw_n) && !c->think.due) {
         if (__builtin_expect(c->lt != NULL, 0) && c->inflight >= c->lt->qd)
             break; /* latency_target: the search's depth */
+        int sy = rare && c->syncs ? iom_worker_sync(c, job, &nq, now, sync_end) : 0;
+        if (sy == 1) /* fsync=N: a sync queued */
+            continue;
+        if (sy) { /* done at once, failed, or the queued writes go first */
+            if (sy < 0)
+                worker_fail(w, sy, "queueing a sync", 0);
+            break;
+        }
         if (rare && c->trim_mode == 2) { /* trimwrite: a trimmed block's write */
             c->next_write = c->tw_n > 0; /* first (fio io_u.c set_rw_ddir), else a new trim */
             if (c->next_write)
@@ -321,6 +291,10 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
             c->limit_hit = c->limit && c->issued_bytes >= c->limit;
         }
         iom_think_issued(&c->think);
+        if (rare) { /* fio counts writes at queue time (ioengines.c td_io_queue) */
+            c->last_sync = false;
+            c->w_issued += io->ddir == IOM_IO_WRITE;
+        }
         int rc = c->eng.ops->queue(&c->eng, io);
         if (rc == IOM_Q_QUEUED) {
             c->inflight++;
@@ -348,8 +322,8 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
     return nq;
 }
 
-/* issue_t made twice, so a job without trims or cmdprio (the rare features) tests for
- * them once per call, not per I/O */
+/* issue_t made twice, so a job without trims, cmdprio or syncs (the rare features) tests
+ * for them once per call, not per I/O */
 static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end)
 {
     return __builtin_expect(c->rare, 0)
@@ -391,7 +365,7 @@ static void failed(struct iom_worker *w, struct wctx *c, struct iom_io *io)
                   : io->ddir == IOM_IO_READ ? IOM_ERRCLS_READ : IOM_ERRCLS_WRITE;
         /* fio counts an error (total_err) only in a class continue_on_error names
          * (backend.c break_on_this_error); iomark's native runs count every one */
-        struct iom_io_stats *st = &w->res->dir[io->ddir];
+        struct iom_io_stats *st = io->ddir >= IOM_IO_SYNC ? &w->res->sync : &w->res->dir[io->ddir];
         if (!job->fio_errors || (job->coe_classes & (1u << cls)))
             __atomic_store_n(&st->errors, st->errors + 1, __ATOMIC_RELAXED);
         if (!w->first_io_errno) {
@@ -494,6 +468,13 @@ complete_t(struct iom_worker *w, struct wctx *c, int n, uint64_t end, const bool
             if (io->result != (int64_t)io->len)
                 continue; /* a read that failed its check counts as a read, as fio's */
         }
+        if (trims && io->ddir >= IOM_IO_SYNC) { /* fio's "sync" latency, no bytes */
+            if (measuring) {
+                iom_io_stats_add(&w->res->sync, 0, end - io->start_ns);
+                w->res->datasyncs += io->ddir == IOM_IO_DATASYNC;
+            }
+            continue;
+        }
         if (__builtin_expect(c->lt != NULL, 0))
             lt_completed(w, c, io, end);
         c->done_bytes[io->ddir] += io->len;
@@ -523,7 +504,7 @@ complete_t(struct iom_worker *w, struct wctx *c, int n, uint64_t end, const bool
 /* complete_t made twice, as issue() */
 static inline void complete(struct iom_worker *w, struct wctx *c, int n, uint64_t end)
 {
-    if (__builtin_expect(c->trim_mode != 0, 0))
+    if (__builtin_expect(c->trim_mode || c->syncs, 0))
         complete_t(w, c, n, end, true);
     else
         complete_t(w, c, n, end, false);
@@ -786,6 +767,7 @@ void *iom_worker_main(void *arg)
         if (c.vlog.on && w->own_stop && c.limit_hit && !w->err)
             verify_phase(w, &c);
         worker_drain(&c);
+        iom_end_fsync(w->job, w->target);
         pthread_mutex_lock(&w->sh->lock);
         w->sh->nr_finished++;
         pthread_cond_broadcast(&w->sh->cond);

@@ -21,8 +21,10 @@
 enum { IOM_Q_QUEUED = 0, IOM_Q_COMPLETED = 1 };
 
 /* Data direction of an I/O: the same numbers as stats/summary.h's IOM_DIR_*
- * and fio's enum fio_ddir (io_ddir.h: DDIR_READ 0, DDIR_WRITE 1, DDIR_TRIM 2). */
-enum { IOM_IO_READ = 0, IOM_IO_WRITE = 1, IOM_IO_TRIM = 2 };
+ * and fio's enum fio_ddir (io_ddir.h: DDIR_READ 0, DDIR_WRITE 1, DDIR_TRIM 2,
+ * DDIR_SYNC 3, DDIR_DATASYNC 4). A sync has no data (len 0, buf unused) and
+ * completes with result 0: fsync(2), or fdatasync(2) for IOM_IO_DATASYNC. */
+enum { IOM_IO_READ = 0, IOM_IO_WRITE = 1, IOM_IO_TRIM = 2, IOM_IO_SYNC = 3, IOM_IO_DATASYNC = 4 };
 
 /* One in-flight I/O slot; owned by the worker, lent to the engine. */
 struct iom_io {
@@ -91,6 +93,13 @@ struct iom_engine {
  * I/O at once.
  */
 int64_t iom_engine_trim_sync(struct iom_engine *e, uint64_t offset, uint32_t len);
+
+/*
+ * A sync of e->fd done at once: fsync(2), or fdatasync(2) when ddir is
+ * IOM_IO_DATASYNC (fio's do_io_u_sync, io_u.c). Returns 0 or -errno. Engines
+ * without an asynchronous sync call it from queue() and complete the I/O at once.
+ */
+int64_t iom_engine_sync_now(struct iom_engine *e, unsigned ddir);
 
 /*
  * The registry: every engine, in the order help lists them, NULL-terminated

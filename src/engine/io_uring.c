@@ -130,6 +130,8 @@ static int uring_queue(struct iom_engine *e, struct iom_io *io)
         return -EBUSY;
     if (__builtin_expect(io->ddir == IOM_IO_TRIM, 0))
         uring_prep_trim(p, sqe, io);
+    else if (__builtin_expect(io->ddir >= IOM_IO_SYNC, 0)) /* fio: IORING_OP_FSYNC, no drain */
+        io_uring_prep_fsync(sqe, 0, io->ddir == IOM_IO_DATASYNC ? IORING_FSYNC_DATASYNC : 0);
     else if (p->fixed_bufs) {
         if (io->ddir == IOM_IO_WRITE)
             io_uring_prep_write_fixed(sqe, 0, io->buf, io->len, io->offset, io->buf_index);

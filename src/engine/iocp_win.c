@@ -92,6 +92,10 @@ static int iocp_queue(struct iom_engine *e, struct iom_io *io)
         io->result = -EOPNOTSUPP;
         return IOM_Q_COMPLETED;
     }
+    if (io->ddir >= IOM_IO_SYNC) { /* fsync/fdatasync: FlushFileBuffers, at once */
+        io->result = FlushFileBuffers(p->file) ? 0 : -EIO;
+        return IOM_Q_COMPLETED;
+    }
     struct iocp_slot *s = &p->slots[io->slot];
     memset(&s->ov, 0, sizeof(s->ov));
     s->ov.Offset = (DWORD)io->offset;

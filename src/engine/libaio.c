@@ -56,6 +56,8 @@ fail:
     return rc;
 }
 
+static int aio_commit(struct iom_engine *e);
+
 static int aio_queue(struct iom_engine *e, struct iom_io *io)
 {
     struct aio_priv *p = e->priv;
@@ -63,6 +65,13 @@ static int aio_queue(struct iom_engine *e, struct iom_io *io)
         return -EBUSY;
     if (io->ddir == IOM_IO_TRIM) { /* Linux AIO has no discard: done here, at once */
         io->result = iom_engine_trim_sync(e, io->offset, io->len);
+        return IOM_Q_COMPLETED;
+    }
+    if (io->ddir >= IOM_IO_SYNC) { /* nor a working fsync: done here after the queued I/Os
+                                    * are submitted (fio's libaio returns BUSY to have them
+                                    * committed first; the ones in flight are not waited for) */
+        int rc = aio_commit(e);
+        io->result = rc < 0 ? rc : iom_engine_sync_now(e, io->ddir);
         return IOM_Q_COMPLETED;
     }
     struct iocb *cb = &p->iocbs[io->slot];

@@ -28,6 +28,10 @@ static int psync_queue(struct iom_engine *e, struct iom_io *io)
         io->result = iom_engine_trim_sync(e, io->offset, io->len);
         return IOM_Q_COMPLETED;
     }
+    if (io->ddir >= IOM_IO_SYNC) {
+        io->result = iom_engine_sync_now(e, io->ddir);
+        return IOM_Q_COMPLETED;
+    }
     ssize_t r;
     do {
         r = io->ddir == IOM_IO_WRITE ? pwrite(e->fd, io->buf, io->len, (off_t)io->offset)

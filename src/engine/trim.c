@@ -1,8 +1,25 @@
-/* trim.c - a synchronous trim for engines without an asynchronous one (engine.h). */
+/* trim.c - a synchronous trim, and a synchronous sync, for engines without an
+ * asynchronous one (engine.h). */
 #include <errno.h>
 #include <stdint.h>
 
 #include "engine/engine.h"
+
+#include <unistd.h>
+
+int64_t iom_engine_sync_now(struct iom_engine *e, unsigned ddir)
+{
+    int rc;
+    do
+#ifdef _WIN32
+        rc = fdatasync(e->fd); /* FlushFileBuffers either way (platform/compat_win.c) */
+#else
+        rc = ddir == IOM_IO_DATASYNC ? fdatasync(e->fd) : fsync(e->fd);
+#endif
+    while (rc != 0 && errno == EINTR);
+    (void)ddir;
+    return rc == 0 ? 0 : -errno;
+}
 
 #ifdef __linux__
 #include <fcntl.h>

@@ -72,6 +72,7 @@ struct unit {
     char name[IOM_NAME_LEN];
     uint32_t groupid, nr_jobs;
     struct iom_io_stats dir[IOM_NDIR]; /* read, write, trim (fio's ddirs) */
+    struct iom_io_stats sync; uint64_t datasyncs; /* fio's "sync" (fsync=N); fdatasyncs */
     uint64_t runtime_ns, elapsed_ns;
     uint64_t start_ms;           /* the earliest start (ms since the epoch; fio 3.36 job_start) */
     int error;
@@ -138,8 +139,11 @@ static void add_series(struct unit *u, const struct iom_result *r, bool first)
     }
 }
 
-static void unit_add_result(struct unit *u, const struct iom_result *r)
+static void unit_add_result(struct unit *u, const struct iom_result *r, uint32_t clone)
 {
+    for (const struct iom_thread_result *th = r->threads; th < r->threads + r->nr_threads; th++)
+        if (clone == UINT32_MAX || clone_of(u->fj, th) == clone) /* clone's syncs, or all */
+            u->datasyncs += (iom_io_stats_merge(&u->sync, &th->sync), th->datasyncs);
     if (r->ss) /* fio: the group's last job's (stat.c __show_run_stats) */
         u->ss = r->ss;
     if (r->measured_ns > u->runtime_ns)
@@ -202,13 +206,14 @@ static uint32_t build_units(const struct iom_fio_file *ff, struct iom_result *co
                     gu->fj = fj;
                     for (int d = 0; d < IOM_NDIR; d++)
                         iom_io_stats_init(&gu->dir[d]);
+                    iom_io_stats_init(&gu->sync);
                 }
                 gu->nr_jobs += fj->fio_numjobs;
                 if (r->nr_threads) /* fio: the group's last thread's (stat.c __show_run_stats) */
                     gu->lat_depth = (gu->blk = &r->threads[r->nr_threads - 1])->latency_depth;
                 for (int d = 0; d < IOM_NDIR; d++)
                     iom_io_stats_merge(&gu->dir[d], &r->total[d]);
-                unit_add_result(gu, r);
+                unit_add_result(gu, r, UINT32_MAX);
                 add_series(gu, r, first);
                 continue;
             }
@@ -219,6 +224,7 @@ static uint32_t build_units(const struct iom_fio_file *ff, struct iom_result *co
                 u->groupid = g;
                 u->nr_jobs = 1;
                 u->fj = fj;
+                iom_io_stats_init(&u->sync);
                 if (clones == 1) {
                     memcpy(u->dir, r->total, sizeof(u->dir));
                     add_series(u, r, true);
@@ -233,7 +239,7 @@ static uint32_t build_units(const struct iom_fio_file *ff, struct iom_result *co
                 for (uint32_t t = 0; t < r->nr_threads; t++)
                     if (clones == 1 || clone_of(fj, &r->threads[t]) == c)
                         u->lat_depth = (u->blk = &r->threads[t])->latency_depth;
-                unit_add_result(u, r);
+                unit_add_result(u, r, clones == 1 ? UINT32_MAX : c);
                 for (uint32_t t = 0; t < r->nr_threads && u->start_ms && clones > 1; t++)
                     if (clone_of(fj, &r->threads[t]) == c) /* its own start (startdelay range) */
                         u->start_ms = r->start_ms + r->threads[t].start_delay_ns / 1000000u;
@@ -751,14 +757,9 @@ cJSON *iom_report_fio_json(const struct iom_fio_file *ff, struct iom_result *con
             cJSON_AddItemToObject(j, "read", dir_obj(u, 0, &gr, plus));
             cJSON_AddItemToObject(j, "write", dir_obj(u, 1, &gr, plus));
             cJSON_AddItemToObject(j, "trim", dir_obj(u, 2, &gr, plus));
-            /* iomark issues no fsync/fdatasync: fio's "sync" block is truly empty */
-            cJSON *sy = cJSON_AddObjectToObject(j, "sync");
-            struct iom_io_stats *none = calloc(1, sizeof(*none));
-            if (sy && none) {
-                cJSON_AddItemToObject(sy, "lat_ns", lat_obj(none, false, NULL, false));
-                cJSON_AddNumberToObject(sy, "total_ios", 0);
-            }
-            free(none);
+            cJSON *sy = cJSON_AddObjectToObject(j, "sync"); /* fio stat.c: total_ios fsyncs only */
+            cJSON_AddItemToObject(sy, "lat_ns", lat_obj(&u->sync, true, u->fj, false));
+            cJSON_AddNumberToObject(sy, "total_ios", (double)(u->sync.ios - u->datasyncs));
             cJSON_AddNumberToObject(j, "job_runtime", (double)ms_of(u->runtime_ns));
             cJSON_AddNumberToObject(j, "usr_cpu", u->usr_pct);
             cJSON_AddNumberToObject(j, "sys_cpu", u->sys_pct);

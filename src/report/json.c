@@ -218,7 +218,10 @@ cJSON *iom_report_json(const struct iom_result *r)
     cJSON_AddNumberToObject(c, "iops_per_cpu_pct",
                             busy > 0 && secs > 0 ? (double)ios / secs / busy : 0);
 
-    add_dirs(cJSON_AddObjectToObject(d, "total"), r->total, r->measured_ns);
+    cJSON *to = cJSON_AddObjectToObject(d, "total");
+    add_dirs(to, r->total, r->measured_ns);
+    if (r->sync_total.ios) /* fsync=N / fdatasync=N: their count and latency, no bytes */
+        cJSON_AddItemToObject(to, "sync", iom_json_io_stats(&r->sync_total, r->measured_ns));
 
     cJSON *ta = cJSON_AddArrayToObject(d, "targets");
     for (uint32_t i = 0; i < r->nr_targets; i++) {

@@ -73,6 +73,9 @@ struct iom_thread_result {
     uint32_t target_idx;
     uint32_t thread_idx;         /* within its target */
     struct iom_io_stats dir[IOM_NDIR]; /* read, write, trim */
+    struct iom_io_stats sync;    /* job.fsync_blocks/fdatasync_blocks: the syncs between
+                                    writes (0 bytes each), measured phase, as fio's "sync" */
+    uint64_t datasyncs;          /* of sync.ios, the fdatasync(2) ones */
     uint64_t runtime_ns;         /* this thread's measured time: to its last counted
                                     completion when it stopped on its own (I/O limit),
                                     else the measured phase (fio's per-clone runtime) */
@@ -105,6 +108,7 @@ struct iom_result {
     uint32_t nr_threads;
     struct iom_thread_result *threads;
     struct iom_io_stats total[IOM_NDIR]; /* read, write, trim */
+    struct iom_io_stats sync_total; /* every thread's sync (iom_thread_result.sync) merged */
     struct iom_cpu_usage cpu;
 
     uint32_t nr_series, series_cap;

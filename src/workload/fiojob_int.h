@@ -115,6 +115,7 @@ struct state {
     char jobname[IOM_NAME_LEN];
     char wait_for[IOM_NAME_LEN];    /* wait_for=JOB: start once JOB has finished */
     bool unlink;                    /* unlink=1: remove the job's files at its end */
+    bool end_fsync, fsync_on_close; /* either sets job.end_fsync (one fsync at the end) */
     bool block_err;                 /* block_error_percentiles=1 */
     uint32_t nr_pcts;               /* percentile_list (sorted), 0 = fio's default list */
     double pcts[IOM_FIO_MAX_PCTS];

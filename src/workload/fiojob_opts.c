@@ -366,6 +366,30 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
             return fail(err, errlen, "%s: io_submit_mode=%s: allowed: inline, offload", where, v);
         return 0;
     }
+    if (strcmp(n, "fsync") == 0 || strcmp(n, "fdatasync") == 0 ||
+        strcmp(n, "write_barrier") == 0) { /* fio: FIO_OPT_INT, every N writes, 0 = never */
+        if (iom_parse_u64(v, &u, &why) || u > UINT32_MAX)
+            return fail(err, errlen, "%s: %s=%s: allowed: a whole number of writes, 0 (never) "
+                        "to %u", where, n, v, UINT32_MAX);
+        if (n[1] == 's') /* fsync */
+            job->fsync_blocks = (uint32_t)u;
+        else if (n[1] == 'd') /* fdatasync */
+            job->fdatasync_blocks = (uint32_t)u;
+        /* write_barrier: fio 3.33 marks every Nth write IO_U_F_BARRIER (io_u.c), a flag
+         * none of its engines reads: no effect, as in iomark */
+        return 0;
+    }
+    if (strcmp(n, "end_fsync") == 0 || strcmp(n, "fsync_on_close") == 0) {
+        bool b; /* fio backend.c: either one fsyncs each file once after the job's last I/O */
+        if (fio_bool(kv, &b, err, errlen))
+            return -EINVAL;
+        if (n[0] == 'e')
+            st->end_fsync = b;
+        else
+            st->fsync_on_close = b;
+        job->end_fsync = st->end_fsync || st->fsync_on_close;
+        return 0;
+    }
     if (strcmp(n, "block_error_percentiles") == 0) /* fio's trims per block (stats/blockinfo.h) */
         return fio_bool(kv, &st->block_err, err, errlen);
     if (strcmp(n, "dedupe_global") == 0) /* one working set for all threads (core/bufgen.h) */

@@ -149,6 +149,14 @@ struct iom_job {
     char ioengine[16];           /* an engine of the registry (engine/engine.h) */
     bool direct;                 /* O_DIRECT (default true) */
     enum iom_sync sync;
+    /* syncs between writes (fio's fsync=N, fdatasync=N; io_u.c get_rw_ddir): before a
+     * thread's next I/O, once its issued writes W > 0 are a multiple of N and the I/O
+     * issued last was not a sync, one fsync(2) (fdatasync(2)); fsync first when both
+     * are due. 0 = never. Their latency is counted apart (iom_thread_result.sync). */
+    uint32_t fsync_blocks, fdatasync_blocks;
+    bool end_fsync;              /* fio's end_fsync=1 / fsync_on_close=1: a writing thread
+                                    fsyncs its file once after its last I/O (not counted,
+                                    as fio's TD_FSYNCING sync) */
 
     /* bursts (fio's thinktime): after thinktime_blocks I/Os, let the queue
      * drain and pause thinktime_ns (0 = never) */

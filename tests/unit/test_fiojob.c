@@ -147,16 +147,16 @@ static void test_cdm(void)
     char err[600];
     struct iom_fio_parse_opts po;
     memset(&po, 0, sizeof(po));
-    /* end_fsync is outside the subset: refused by name and line (refill_buffers runs) */
-    expect_refused(text, &po, "line 13", "end_fsync");
+    /* every option runs: end_fsync=1 (line 13) is fio's one fsync at each job's end */
+    CHECK(parse(text, &po, &f, err) == 0);
+    CHECK_U64(f.nr_jobs, 12);
+    CHECK_U64(f.nr_ignored, 0);
+    if (f.nr_jobs)
+        CHECK(f.jobs[0].job.refill_buffers && f.jobs[0].job.end_fsync);
+    iom_fio_file_free(&f);
     po.ignore_unknown = true;
     CHECK(parse(text, &po, &f, err) == 0);
     CHECK_U64(f.nr_jobs, 12);
-    CHECK_U64(f.nr_ignored, 1);
-    if (f.nr_ignored == 1)
-        CHECK(strcmp(f.ignored[0], "line 13: end_fsync=1") == 0);
-    if (f.nr_jobs)
-        CHECK(f.jobs[0].job.refill_buffers);
     /* every section has stonewall or wait_for_previous: one step and group each */
     CHECK_U64(f.nr_steps, 12);
     CHECK_U64(f.nr_groups, 12);
@@ -202,11 +202,8 @@ static void test_cdm(void)
         /* job options as written in the section, for fio's JSON */
         CHECK_U64(f.jobs[7].nr_opts, 5);
         CHECK(strcmp(f.jobs[7].opts[0].name, "wait_for_previous") == 0);
-        /* the [global] section has 13 options (lines 4-16 of the file); the skipped
-         * one (end_fsync) is listed as skipped, not as an option */
-        CHECK_U64(f.nr_global, 12);
-        for (uint32_t g = 0; g < f.nr_global; g++)
-            CHECK(strcmp(f.global[g].name, "end_fsync"));
+        /* the [global] section has 13 options (lines 4-16 of the file) */
+        CHECK_U64(f.nr_global, 13);
         iom_fio_file_free(&f);
     }
     /* a variable that is not set reads as empty (fio 3.33); the empty engine is
@@ -542,11 +539,12 @@ static void test_small(void)
     struct iom_fio_parse_opts po;
     memset(&po, 0, sizeof(po));
     po.ignore_unknown = true;
-    CHECK(parse("[global]\ncgroup=a\n[a]\nsize=1m\nfsync=4\n[b]\nsize=1m\n", &po, &f, err) == 0);
+    CHECK(parse("[global]\ncgroup=a\n[a]\nsize=1m\nexec_prerun=true\n[b]\nsize=1m\n", &po, &f,
+                err) == 0);
     CHECK_U64(f.nr_ignored, 2);
     if (f.nr_ignored == 2) {
         CHECK(strcmp(f.ignored[0], "line 2: cgroup=a") == 0);
-        CHECK(strcmp(f.ignored[1], "line 5: fsync=4") == 0);
+        CHECK(strcmp(f.ignored[1], "line 5: exec_prerun=true") == 0);
     }
     iom_fio_file_free(&f);
     /* fio's exitall is global: one job's sets it for all (fio options.c str_exitall_cb) */

@@ -1,0 +1,78 @@
+/*
+ * worker_int.h - a worker thread's own state (core/worker.c), shared with the
+ * files that run its rarer steps (core/ioevents.c: the syncs of fsync=N).
+ * Internal to src/core.
+ */
+#ifndef IOMARK_CORE_WORKER_INT_H
+#define IOMARK_CORE_WORKER_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/bufgen.h"
+#include "core/cmdprio.h"
+#include "core/jobctl.h"
+#include "core/lattarget.h"
+#include "core/layers.h"
+#include "core/pace.h"
+#include "core/vlog.h"
+#include "core/worker.h"
+
+/* What one worker owns while it runs. */
+struct wctx {
+    unsigned depth, nfree, inflight;
+    struct iom_io *slots, **done;
+    unsigned *free_stack;
+    void **bufs;
+    struct iom_engine eng;        /* the device engine, or the top layer over it */
+    struct iom_layer inject, verify;
+    int engine_up;
+    uint64_t issued_bytes, limit;
+    bool limit_hit;
+    uint64_t passes;              /* w->gen.passes when last seen (invalidate at each pass) */
+    struct iom_pacer pace;
+    struct iom_think think;
+    uint32_t next_len;            /* the next I/O's size once drawn, 0 before */
+    bool next_write;              /* its direction, drawn first when writes have own sizes */
+    uint8_t trim_mode;            /* 0 no trims, 1 trims only, 2 trimwrite (trim, then write) */
+    bool rare;                    /* trims, cmdprio or syncs: issue_t's variant for them */
+    bool syncs, last_sync;        /* fsync=N/fdatasync=N; the last I/O issued was a sync */
+    uint64_t w_issued;            /* writes issued (fio's io_issues[DDIR_WRITE]) */
+    unsigned tw_n, tw_head;       /* trimwrite: trimmed blocks waiting for their write (FIFO) */
+    uint64_t *tw_off;             /* their offsets and lengths, depth entries each; owned */
+    uint32_t *tw_len;
+    uint64_t done_bytes[IOM_NDIR], done_ios[IOM_NDIR]; /* completed, all phases, per direction */
+    struct iom_ratemin rmin;      /* rate_min / rate_iops_min (core/jobctl.h) */
+    struct iom_flow *flow;        /* flow=N: the shared flow, or NULL */
+    uint64_t flow_mine;           /* this thread's I/Os counted in the flow */
+    bool flow_held;               /* held back by the flow: drain, sleep, retry */
+    bool low_wait;                /* iodepth_low: full; wait until it is reached */
+    bool more;                    /* iodepth_batch_submit cut the issue short: issue again */
+    struct iom_rng fill;          /* refill_buffers: new data for each write */
+    struct iom_bufgen *bg;        /* buffer_pattern/compress/dedupe: write data (&bgs), or NULL */
+    struct iom_bufgen bgs;
+    struct iom_lat_target *lt;    /* latency_target: the depth search (&lts), or NULL */
+    struct iom_lat_target lts;
+    bool lt_quiesce;              /* latency_target: drain, then a new window */
+    bool lt_measuring;            /* the search was restarted at the measured phase */
+    struct iom_vlog vlog;         /* do_verify: the writes to read back (core/vlog.h) */
+    uint64_t own_end;             /* a delayed clone's own end (clone_delay), 0 = the run's */
+    struct iom_cmdprio *cp;       /* cmdprio: the per-I/O priorities (&cps), or NULL */
+    struct iom_cmdprio cps;
+};
+
+/*
+ * fsync=N / fdatasync=N before the next I/O of issue_t (core/worker.c), with
+ * *nq I/Os queued so far in this issue call: when fio 3.33 would issue a sync
+ * now (iom_sync_due, core/ioevents.h), take a free slot for it (len 0) and
+ * queue it on c->eng. Returns 0: no sync due, go on with the next I/O; 1: the
+ * sync is queued (*nq counts it), go on; 2: stop issuing, because the sync
+ * completed at once (in c->done[0], *sync_end its completion time) or because
+ * *nq > 0 writes are to be submitted first (c->more set; fio's libaio returns
+ * BUSY so they are committed before the sync); -errno: queue() failed, the
+ * slot is free again.
+ */
+int iom_worker_sync(struct wctx *c, const struct iom_job *job, unsigned *nq, uint64_t now,
+                    uint64_t *sync_end);
+
+#endif
