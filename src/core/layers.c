@@ -8,6 +8,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#ifdef _WIN32 /* aligned blocks from _aligned_malloc go back through _aligned_free */
+#define posix_memalign(p, a, n) ((*(p) = _aligned_malloc((n), (a))) ? 0 : ENOMEM)
+#define buf_free _aligned_free
+#else
+#define buf_free free
+#endif
+
+#include "core/fioverify.h"
 #include "core/verify.h"
 #include "workload/pattern.h"
 
@@ -42,6 +50,10 @@ static void layer_cleanup(struct iom_engine *e)
 {
     struct iom_layer *l = e->priv;
     l->inner_ops->cleanup(&l->inner);
+    free(l->log);
+    buf_free(l->rb_buf);
+    l->log = NULL;
+    l->rb_buf = NULL;
 }
 
 /* ---- inject: every N-th completion fails with the chosen errno ---- */
@@ -152,29 +164,167 @@ static bool pattern_ok(struct iom_layer *l, const struct iom_io *io)
     return false;
 }
 
-static void verify_done(struct iom_layer *l, struct iom_io *io)
+static void fio_params(const struct iom_layer *l, const struct iom_io *io,
+                       struct iom_fio_vparams *p)
+{
+    memset(p, 0, sizeof(*p));
+    p->type = (enum iom_fio_vtype)l->fio_type;
+    p->interval = (uint32_t)l->interval;
+    p->offset = io->offset;
+    p->pat = l->pat;
+    p->pat_len = l->pat_len;
+}
+
+/* fio's blocks (core/fioverify.h): check len bytes read at off (numberio >= 0: the
+ * header's must be it); a failure is counted and names its interval */
+static enum iom_verify_result fio_check_buf(struct iom_layer *l, const void *buf, uint32_t len,
+                                            uint64_t off, int numberio)
+{
+    struct iom_fio_vparams p = {.type = (enum iom_fio_vtype)l->fio_type,
+                                .interval = (uint32_t)l->interval, .offset = off, .pat = l->pat,
+                                .pat_len = l->pat_len, .check_numberio = numberio >= 0,
+                                .numberio = (uint16_t)(numberio >= 0 ? numberio : 0)};
+    struct iom_fio_vfail f;
+    l->verified++;
+    enum iom_verify_result vr = iom_fio_verify_check(buf, len, &p, &f);
+    if (vr == IOM_VERIFY_OK)
+        return vr;
+    if (!l->mismatches++) {
+        memset(&l->first, 0, sizeof(l->first));
+        l->first.offset = f.offset;
+        l->first.kind = (int)vr;
+        l->first.reason = f.what;
+        l->first.pattern_byte = f.pat_byte;
+        l->first.got = f.got;
+        l->first.wanted = f.wanted;
+    }
+    if (l->dump_path) { /* fio verify_header/log_verify_failure: the interval as read */
+        uint32_t step = iom_fio_verify_step((uint32_t)l->interval, len);
+        uint64_t at = f.offset - off;
+        dump_buf(l->dump_path, (const uint8_t *)buf + at, at + step <= len ? step : len - at,
+                 f.offset, vr == IOM_VERIFY_BAD_META ? "hdr_fail" : "received");
+    }
+    return vr;
+}
+
+static int by_off(const void *a, const void *b)
+{
+    const struct iom_vlog_ent *x = a, *y = b;
+    return x->off < y->off ? -1 : x->off > y->off ? 1 : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* an entry a later write overlaps (fio log_io_piece drops the older piece) */
+static bool overwritten(const struct iom_vlog_ent *s, uint32_t n, uint32_t i, uint32_t maxlen)
+{
+    uint64_t lo = s[i].off, hi = s[i].off + s[i].len;
+    for (uint32_t j = i + 1; j < n && s[j].off < hi; j++)
+        if (s[j].seq > s[i].seq)
+            return true;
+    for (uint32_t j = i; j-- > 0 && s[j].off + maxlen > lo;)
+        if (s[j].off + s[j].len > lo && s[j].seq > s[i].seq)
+            return true;
+    return false;
+}
+
+/* Read back and check the logged writes in offset order; returns the first failure's
+ * kind (IOM_VERIFY_OK: none). */
+static enum iom_verify_result readback(struct iom_layer *l, int fd)
+{
+    enum iom_verify_result first = IOM_VERIFY_OK;
+    uint32_t n = l->log_n, maxlen = 0;
+    l->log_n = 0;
+    qsort(l->log, n, sizeof(l->log[0]), by_off);
+    for (uint32_t i = 0; i < n; i++)
+        maxlen = l->log[i].len > maxlen ? l->log[i].len : maxlen;
+    if (maxlen > l->rb_len) {
+        buf_free(l->rb_buf);
+        l->rb_buf = NULL;
+        l->rb_len = 0;
+        if (posix_memalign(&l->rb_buf, 4096, maxlen))
+            return IOM_VERIFY_OK; /* no memory: nothing checked */
+        l->rb_len = maxlen;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const struct iom_vlog_ent *e = &l->log[i];
+        if (overwritten(l->log, n, i, maxlen))
+            continue;
+        ssize_t got = pread(fd, l->rb_buf, e->len, (off_t)e->off);
+        if (got != (ssize_t)e->len)
+            memset(l->rb_buf, 0, e->len); /* a short read checks as a bad header */
+        enum iom_verify_result vr = fio_check_buf(l, l->rb_buf, e->len, e->off, e->numberio);
+        if (vr != IOM_VERIFY_OK && first == IOM_VERIFY_OK)
+            first = vr;
+    }
+    return first;
+}
+
+/* a completed write joins the log; a full backlog is read back now */
+static void log_write(struct iom_layer *l, int fd, struct iom_io *io)
+{
+    if (l->log_n == l->log_cap) {
+        uint32_t cap = l->log_cap ? l->log_cap * 2 : 1024;
+        struct iom_vlog_ent *g = realloc(l->log, cap * sizeof(*g));
+        if (!g)
+            return; /* no memory: this write is not read back */
+        l->log = g;
+        l->log_cap = cap;
+    }
+    const uint8_t *h = io->buf;
+    l->log[l->log_n] = (struct iom_vlog_ent){.off = io->offset, .len = io->len,
+                                             .numberio = (uint16_t)(h[34] | h[35] << 8),
+                                             .seq = l->log_seq++};
+    l->log_n++;
+    if ((l->backlog && l->log_n >= l->backlog) || l->log_n >= IOM_VLOG_MAX) {
+        enum iom_verify_result vr = readback(l, fd);
+        if (vr != IOM_VERIFY_OK)
+            io->verify_failed = (uint8_t)vr; /* the job fails at this write, as fio */
+    }
+}
+
+void iom_layer_verify_message(const struct iom_layer *l, const struct iom_io *io,
+                              const char *path, char *buf, size_t len)
+{
+    const struct iom_verify_mismatch *m = &l->first; /* this I/O's when first */
+    /* a write fails only by its backlog's read-back: the first mismatch of it */
+    bool mine = l->mismatches == 1 || io->ddir == IOM_IO_WRITE;
+    int k = io->verify_failed;
+    bool pat = (k == IOM_VERIFY_BAD_PATTERN || k == IOM_VERIFY_BAD_META ||
+                k == IOM_VERIFY_BAD_DIGEST) && mine;
+    int n = snprintf(buf, len, "%s: verify failed at byte %llu: %s", path,
+                     (unsigned long long)(pat ? m->offset : io->offset),
+                     iom_verify_result_name((enum iom_verify_result)k));
+    if (n < 0 || (size_t)n >= len)
+        return;
+    if ((k == IOM_VERIFY_BAD_DIGEST || k == IOM_VERIFY_BAD_META) && mine && l->fio_type)
+        snprintf(buf + n, len - (size_t)n, ": %s", m->reason); /* fio's: "md5", "bad header crc" */
+    else if (pat && k == IOM_VERIFY_BAD_PATTERN) /* fio: "got pattern 'xx', wanted 'yy'",
+                                                  * "bad pattern block offset N" */
+        snprintf(buf + n, len - (size_t)n, " (got 0x%02x, wanted 0x%02x, byte %u of the interval)",
+                 m->got, m->wanted, m->pattern_byte);
+}
+
+void iom_layer_verify_fio(struct iom_layer *l, const struct iom_job *job, const char *engine)
+{
+    bool fake = strcmp(engine, "null") == 0;
+    l->fio_type = job->verify_fio;
+    l->readback = job->do_verify && job->verify_backlog && job->verify_fio && !fake &&
+                  iom_job_writes(job);
+    l->backlog = job->verify_backlog;
+    l->skip_reads = job->verify_fio && (job->rw == IOM_RW_RW || job->rw == IOM_RW_RANDRW || fake);
+}
+
+static void verify_done(struct iom_layer *l, int fd, struct iom_io *io)
 {
     io->verify_failed = 0;
+    if (io->ddir == IOM_IO_WRITE && l->readback && io->result == (int64_t)io->len)
+        log_write(l, fd, io);
     if (io->ddir != IOM_IO_READ || io->result != (int64_t)io->len)
         return; /* writes and failed reads carry nothing to check */
-    if (l->meta) {
-        uint64_t bad = io->offset;
-        l->verified++;
-        enum iom_verify_result vr =
-            iom_verify_meta_check(io->buf, io->len, (uint32_t)l->interval, io->offset, &bad);
-        if (vr == IOM_VERIFY_OK)
-            return;
+    if (l->fio_type) {
+        enum iom_verify_result vr = IOM_VERIFY_OK;
+        if (!l->skip_reads)
+            vr = fio_check_buf(l, io->buf, io->len, io->offset, -1);
         io->verify_failed = (uint8_t)vr;
-        if (!l->mismatches++) {
-            memset(&l->first, 0, sizeof(l->first));
-            l->first.offset = bad;
-            l->first.kind = (int)vr;
-            l->first.reason = iom_verify_result_name(vr);
-        }
-        if (l->dump_path) /* fio verify_header: the interval as "hdr_fail" */
-            dump_buf(l->dump_path, (const uint8_t *)io->buf + (bad - io->offset),
-                     l->interval && l->interval < io->len ? l->interval : io->len, bad,
-                     "hdr_fail");
         return;
     }
     if (l->pat_len) {
@@ -209,16 +359,23 @@ static void verify_done(struct iom_layer *l, struct iom_io *io)
 static int verify_queue(struct iom_engine *e, struct iom_io *io)
 {
     struct iom_layer *l = e->priv;
-    if (io->ddir == IOM_IO_WRITE && l->meta)
-        iom_verify_meta_fill(io->buf, io->len, (uint32_t)l->interval, io->offset, l->seed,
-                             l->thread, (uint16_t)l->generation++, io->start_ns);
-    else if (io->ddir == IOM_IO_WRITE && l->pat_len)
+    if (io->ddir == IOM_IO_WRITE && l->fio_type) {
+        struct iom_fio_vparams p;
+        fio_params(l, io, &p);
+        /* fio draws each write's rand_seed; here from the run's seed, offset and count */
+        p.seed = l->seed ^ (io->offset * UINT64_C(0x9e3779b97f4a7c15)) ^
+                 ((uint64_t)l->generation << 40);
+        p.thread = l->thread;
+        p.numberio = (uint16_t)l->generation++;
+        p.time_ns = io->start_ns;
+        iom_fio_verify_fill(io->buf, io->len, &p);
+    } else if (io->ddir == IOM_IO_WRITE && l->pat_len)
         iom_pattern_fill(l->pat, l->pat_len, io->buf, io->len);
     else if (io->ddir == IOM_IO_WRITE)
         iom_verify_fill(io->buf, io->len, io->offset, l->seed, l->generation++);
     int rc = l->inner_ops->queue(&l->inner, io);
     if (rc == IOM_Q_COMPLETED)
-        verify_done(l, io);
+        verify_done(l, e->fd, io);
     return rc;
 }
 
@@ -228,7 +385,7 @@ static int verify_getevents(struct iom_engine *e, unsigned min, unsigned max, ui
     struct iom_layer *l = e->priv;
     int n = l->inner_ops->getevents(&l->inner, min, max, timeout_ns, out);
     for (int i = 0; i < n; i++)
-        verify_done(l, out[i]);
+        verify_done(l, e->fd, out[i]);
     return n;
 }
 

@@ -19,6 +19,7 @@
 
 #include "engine/engine.h"
 #include "stats/result.h"
+#include "workload/spec.h"
 
 struct iom_layer {
     const struct iom_engine_ops *inner_ops;
@@ -35,11 +36,46 @@ struct iom_layer {
      * reporting interval (0: the I/O), and verify_dump's file name (NULL: no dump) */
     const uint8_t *pat;
     uint32_t pat_len;
-    bool meta;                      /* verify=meta: fio's header blocks (core/verify.h) */
+    uint8_t fio_type;               /* fio's verify blocks of this enum iom_fio_vtype
+                                     * (core/fioverify.h; with pat: the pattern after the
+                                     * header); 0: iomark's own, or the pattern alone */
+    bool skip_reads;                /* fio: a job that also writes checks no plain read */
+    /* fio's verify_backlog (with do_verify=1 and fio's blocks): each completed write is
+     * logged and, after every `backlog` writes (or IOM_VLOG_MAX), read back with pread on
+     * the file and checked (header, digest, and the header's numberio against the
+     * write's). Of writes that overlap only the latest is checked (fio drops the older
+     * piece). The end of the job's read-back is the worker's verify phase (core/vlog.h). */
+    bool readback;
+    uint32_t backlog;
+    struct iom_vlog_ent *log;       /* owned; freed by cleanup */
+    uint32_t log_n, log_cap, log_seq;
+    void *rb_buf;                   /* owned, aligned for O_DIRECT */
+    uint32_t rb_len;
     uint16_t thread;                /* their thread number */
     uint64_t interval;
     const char *dump_path;
 };
+
+#define IOM_VLOG_MAX (1u << 20)
+
+/* One logged write: where, how long, and the numberio its header carries. */
+struct iom_vlog_ent {
+    uint64_t off;
+    uint32_t len;
+    uint16_t numberio;
+    uint32_t seq;
+};
+
+/* The one-line message of a verify failure of io (its verify_failed set) on the file
+ * path into buf (len bytes): the failing block's offset, the kind, and fio's words or
+ * the bad pattern byte when it is the layer's first mismatch. */
+void iom_layer_verify_message(const struct iom_layer *l, const struct iom_io *io,
+                              const char *path, char *buf, size_t len);
+
+/* Set l's fio fields from job (verify_fio, do_verify, verify_backlog) for the
+ * device engine named engine: fio (verify.c, backend.c) checks no plain read of a job
+ * that also writes, and nothing on a fake engine (null: FIO_FAKEIO). */
+void iom_layer_verify_fio(struct iom_layer *l, const struct iom_job *job, const char *engine);
 
 /* The layers' ops tables (name "inject" and "verify"). */
 extern const struct iom_engine_ops iom_layer_inject, iom_layer_verify;

@@ -345,7 +345,9 @@ uint64_t iom_offgen_next(struct iom_offgen *g, uint32_t bs)
             g->passes++;
         }
         pos = g->next;
-        g->next += g->stride;
+        /* fio io_u.c get_next_seq_offset: the next I/O starts where this one ends (plus
+         * rw=...:N), so mixed sizes leave no holes */
+        g->next += job->seq_stride_bytes ? g->stride : bs;
     }
     if (pos + bs > g->len)
         pos = 0; /* wrap: a tail shorter than a block is not used */
@@ -355,6 +357,14 @@ uint64_t iom_offgen_next(struct iom_offgen *g, uint32_t bs)
 uint64_t iom_offgen_take(struct iom_offgen *g, uint32_t *bs)
 {
     const struct iom_job *job = g->job;
+    if (!g->random && !g->shared_next && !job->seq_back_bytes && !job->seq_stride_bytes &&
+        (job->nr_bssplit || g->wbs_own) && g->next + *bs > g->len) {
+        /* fio io_u.c get_next_buflen: at the region's end a size that still fits (here
+         * the smallest), so the last bytes are written before the pass wraps */
+        uint64_t m = iom_job_min_bs(job);
+        if (g->next + m <= g->len)
+            *bs = (uint32_t)m;
+    }
     if (!g->map && !g->perm)
         return iom_offgen_next(g, *bs);
     if (job->percentage_random < 100 && iom_rng_below(&g->rng, 100) >= job->percentage_random) {

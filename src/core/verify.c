@@ -97,88 +97,11 @@ const char *iom_verify_result_name(enum iom_verify_result r)
     case IOM_VERIFY_STALE:
         return "stale block from a run with another seed";
     case IOM_VERIFY_BAD_META:
-        return "bad fio verify header (magic, type, length or header crc)";
+        return "bad fio verify header (magic, length, offset or header crc)";
+    case IOM_VERIFY_BAD_DIGEST:
+        return "checksum mismatch (the data after fio's verify header changed)";
     case IOM_VERIFY_BAD_PATTERN:
         return "bad pattern (a byte differs from verify_pattern)";
     }
     return "?";
-}
-
-/* fio's crc32c (crc/crc32c.c crc32c_sw: initial ~0, no final inversion) */
-static uint32_t fio_crc32c(const void *p, size_t n)
-{
-    return ~iom_crc32c(0, p, n);
-}
-
-static void put16(unsigned char *b, uint16_t v)
-{
-    b[0] = (unsigned char)v;
-    b[1] = (unsigned char)(v >> 8);
-}
-
-static void put32(unsigned char *b, uint32_t v)
-{
-    put16(b, (uint16_t)v);
-    put16(b + 2, (uint16_t)(v >> 16));
-}
-
-static void put64(unsigned char *b, uint64_t v)
-{
-    put32(b, (uint32_t)v);
-    put32(b + 4, (uint32_t)(v >> 32));
-}
-
-static uint64_t get(const unsigned char *b, int n)
-{
-    uint64_t v = 0;
-    for (int i = n - 1; i >= 0; i--)
-        v = v << 8 | b[i];
-    return v;
-}
-
-void iom_verify_meta_fill(void *buf, uint32_t len, uint32_t interval, uint64_t offset,
-                          uint64_t seed, uint16_t thread, uint16_t numberio, uint64_t time_ns)
-{
-    unsigned char *b = buf;
-    uint32_t iv = interval && interval < len ? interval : len;
-    for (uint32_t at = 0; at < len; at += iv) {
-        uint32_t n = len - at < iv ? len - at : iv;
-        unsigned char *h = b + at;
-        uint64_t off = offset + at;
-        uint64_t rs = seed ^ (off * UINT64_C(0x9e3779b97f4a7c15));
-        struct iom_rng r;
-        iom_rng_seed(&r, rs);
-        for (uint32_t k = IOM_VERIFY_HDR_BYTES; k < n; k += 8) {
-            uint64_t x = iom_rng_next(&r);
-            memcpy(h + k, &x, n - k < 8 ? n - k : 8);
-        }
-        if (n < IOM_VERIFY_HDR_BYTES)
-            continue;
-        put16(h, 0xacca);
-        put16(h + 2, 1); /* VERIFY_HDR_ONLY */
-        put32(h + 4, n);
-        put64(h + 8, rs);
-        put64(h + 16, off);
-        put32(h + 24, (uint32_t)(time_ns / 1000000000u));
-        put32(h + 28, (uint32_t)(time_ns % 1000000000u));
-        put16(h + 32, thread);
-        put16(h + 34, numberio);
-        put32(h + 36, fio_crc32c(h, 36));
-    }
-}
-
-enum iom_verify_result iom_verify_meta_check(const void *buf, uint32_t len, uint32_t interval,
-                                             uint64_t offset, uint64_t *bad_offset)
-{
-    const unsigned char *b = buf;
-    uint32_t iv = interval && interval < len ? interval : len;
-    for (uint32_t at = 0; at + IOM_VERIFY_HDR_BYTES <= len; at += iv) {
-        const unsigned char *h = b + at;
-        uint32_t n = len - at < iv ? len - at : iv;
-        *bad_offset = offset + at;
-        if (get(h, 2) != 0xacca || get(h + 2, 2) != 1 || get(h + 4, 4) != n ||
-            get(h + 16, 8) != offset + at || get(h + 36, 4) != fio_crc32c(h, 36))
-            return IOM_VERIFY_BAD_META;
-    }
-    return IOM_VERIFY_OK;
 }

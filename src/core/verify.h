@@ -25,7 +25,8 @@ enum iom_verify_result {
     IOM_VERIFY_BAD_OFFSET,  /* block belongs elsewhere (swapped, misdirected) */
     IOM_VERIFY_STALE,       /* block from a run with another seed */
     IOM_VERIFY_BAD_PATTERN, /* verify_pattern: a byte differs from the pattern */
-    IOM_VERIFY_BAD_META,    /* verify=meta: fio's header wrong (magic, type, len, crc) */
+    IOM_VERIFY_BAD_META,    /* fio's verify header wrong (magic, length, offset, crc): core/fioverify.h */
+    IOM_VERIFY_BAD_DIGEST,  /* fio's digest (md5, crc32c, ...) of the data after its header differs */
 };
 
 /* What a header said, for the mismatch report. */
@@ -44,26 +45,6 @@ void iom_verify_fill(void *buf, uint32_t len, uint64_t offset, uint64_t seed, ui
  * the header fields as read. */
 enum iom_verify_result iom_verify_check(const void *buf, uint32_t len, uint64_t offset,
                                         uint64_t seed, struct iom_verify_found *found);
-
-/*
- * fio's verify=meta blocks (fio 3.33 verify.h struct verify_header, verify.c
- * __fill_hdr, verify_header; VERIFY_HDR_ONLY): every `interval` bytes a
- * 40-byte header, little-endian: magic 0xacca (u16), verify_type 1 (u16), len
- * = interval (u32), rand_seed (u64), offset (u64), time_sec, time_nsec (u32
- * each), thread (u16), numberio (u16), crc32 (u32: fio's crc32c of the 36
- * bytes before it, which is CRC-32C without the final inversion); then data
- * from rand_seed. iom_verify_meta_fill writes a buffer of len bytes for
- * `offset` (rand_seed derived from seed and the interval's offset, thread,
- * numberio and time as given); iom_verify_meta_check checks each interval's
- * magic, type, len, offset and header crc (fio's checks but rand_seed and
- * numberio, which depend on fio's generator and write order: so it reads
- * fio's files too), and returns IOM_VERIFY_OK or the first failure with its
- * interval's offset in *bad_offset.
- */
-void iom_verify_meta_fill(void *buf, uint32_t len, uint32_t interval, uint64_t offset,
-                          uint64_t seed, uint16_t thread, uint16_t numberio, uint64_t time_ns);
-enum iom_verify_result iom_verify_meta_check(const void *buf, uint32_t len, uint32_t interval,
-                                             uint64_t offset, uint64_t *bad_offset);
 
 /* "crc mismatch" and so on, for reports. */
 const char *iom_verify_result_name(enum iom_verify_result r);

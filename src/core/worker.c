@@ -90,7 +90,7 @@ static void stack_engine(struct wctx *c, const struct iom_job *job, const struct
         c->verify.pat = job->verify_pat; /* verify_pattern: the pattern, not the header */
         c->verify.pat_len = job->verify_pat_len;
         c->verify.interval = job->verify_interval;
-        c->verify.meta = job->verify_meta;
+        iom_layer_verify_fio(&c->verify, job, dev->name);
         c->verify.thread = (uint16_t)(thread + 1);
         c->verify.dump_path = job->verify_dump ? path : NULL;
         c->verify.inner.priv = priv;
@@ -390,17 +390,7 @@ static void failed(struct iom_worker *w, struct wctx *c, struct iom_io *io)
     }
     if (!iom_error_non_fatal(job, IOM_ERRCLS_VERIFY, EILSEQ)) { /* the verify layer: a bad block */
         worker_fail(w, -EILSEQ, "verify", io->offset);
-        const struct iom_verify_mismatch *m = &c->verify.first; /* this I/O's when first */
-        bool pat = (io->verify_failed == IOM_VERIFY_BAD_PATTERN ||
-                    io->verify_failed == IOM_VERIFY_BAD_META) && c->verify.mismatches == 1;
-        snprintf(w->errmsg, sizeof(w->errmsg), "%s: verify failed at byte %llu: %s",
-                 w->target->path, (unsigned long long)(pat ? m->offset : io->offset),
-                 iom_verify_result_name((enum iom_verify_result)io->verify_failed));
-        if (pat && io->verify_failed == IOM_VERIFY_BAD_PATTERN) /* fio: "got pattern 'xx', wanted
-                                                                  * 'yy'", "bad pattern block offset N" */
-            snprintf(w->errmsg + strlen(w->errmsg), sizeof(w->errmsg) - strlen(w->errmsg),
-                     " (got 0x%02x, wanted 0x%02x, byte %u of the interval)", m->got, m->wanted,
-                     m->pattern_byte);
+        iom_layer_verify_message(&c->verify, io, w->target->path, w->errmsg, sizeof(w->errmsg));
     }
 }
 
@@ -645,6 +635,7 @@ static void verify_phase(struct iom_worker *w, struct wctx *c)
 {
     struct iom_run_shared *sh = w->sh;
     iom_vlog_seal(&c->vlog);
+    c->verify.skip_reads = false; /* fio checks the verify list's reads (IO_U_F_VER_LIST) */
     char ie[160];
 #ifndef _WIN32
     if (w->target->fd >= 0)

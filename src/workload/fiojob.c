@@ -2,6 +2,7 @@
 #include "workload/fiojob.h"
 #include "workload/fiojob_int.h"
 #include "workload/units.h"
+#include "workload/vtypes.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -248,6 +249,49 @@ static void split_rates(struct iom_fio_file *f, const struct iom_fio_parse_opts 
     }
 }
 
+static void size_span(uint64_t bs, uint32_t n, const struct iom_bs_weight *w, uint64_t *lo,
+                      uint64_t *hi)
+{
+    *lo = *hi = bs;
+    for (uint32_t i = 0; i < n; i++) {
+        if (i == 0 || w[i].bs_bytes < *lo)
+            *lo = w[i].bs_bytes;
+        if (i == 0 || w[i].bs_bytes > *hi)
+            *hi = w[i].bs_bytes;
+    }
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* fio 3.33 init.c fixup_options: the verify interval from the write sizes */
+static void verify_interval_fixup(struct iom_job *job)
+{
+    uint64_t rlo, rhi, wlo, whi, iv = job->verify_interval;
+    size_span(job->bs_bytes, job->nr_bssplit, job->bssplit, &rlo, &rhi);
+    if (iom_job_write_sizes(job))
+        size_span(job->wbs_bytes, job->nr_wbssplit, job->wbssplit, &wlo, &whi);
+    else
+        wlo = rlo, whi = rhi;
+    bool reads = job->rw != IOM_RW_WRITE && job->rw != IOM_RW_RANDWRITE;
+    if (whi != wlo && !iv)
+        iv = wlo;
+    if (iv > wlo)
+        iv = wlo;
+    else if (reads && iv > rlo)
+        iv = rlo;
+    if (!iv || wlo % iv || whi % iv)
+        iv = gcd64(wlo, whi);
+    job->verify_interval = iv;
+}
+
 static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t sec_idx,
                      const struct iom_fio_parse_opts *po, struct iom_fio_job *fj, char *err,
                      size_t errlen)
@@ -321,11 +365,10 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     }
     if (f->nr_refused)
         return 0; /* the caller lists every refused option of the file at once */
-    if (job->verify_pat_len && !st.verify_nohdr)
-        return fail(err, errlen, "[%s]: line %u: verify_pattern without verify=pattern: fio 3.33 "
-                    "then puts the pattern after its verify header, which iomark does not; add "
-                    "verify=pattern (the pattern alone, fio's check without a header)",
-                    st.jobname, st.verify_pat_line);
+    if (job->verify_pat_len && !st.verify_nohdr && !job->verify_fio)
+        job->verify_fio = IOM_FV_PATTERN; /* fio: verify_pattern alone is VERIFY_PATTERN */
+    if (job->verify && job->verify_fio)
+        verify_interval_fixup(job);
     /* "job options": the section's own, then the command line's, replacing an
      * option of the same name (what took effect); skipped ones are not here */
     for (uint32_t k = 0; k < sec->nr && fj->nr_opts < IOM_FIO_MAX_OPTS; k++)

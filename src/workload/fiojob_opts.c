@@ -13,6 +13,7 @@
 #include "workload/options.h"
 #include "workload/pattern.h"
 #include "workload/units.h"
+#include "workload/vtypes.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -328,7 +329,7 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
     /* accepted fio options without an effect on iomark's I/O */
     if (strcmp(n, "gtod_reduce") == 0 || strcmp(n, "create_on_open") == 0 ||
         strcmp(n, "thread") == 0 || strcmp(n, "threads") == 0 ||
-        strcmp(n, "verify_backlog") == 0 || strcmp(n, "verify_async") == 0)
+        strcmp(n, "verify_async") == 0)
         return 0; /* verify_async: iomark checks a block in the thread that completed it */
     /* fio's switches that turn some of its statistics off or on: iomark
      * measures and reports latency and bandwidth whatever they say */
@@ -445,6 +446,14 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
     }
     if (strcmp(n, "verify_dump") == 0)
         return fio_bool(kv, &job->verify_dump, err, errlen);
+    if (strcmp(n, "verify_backlog") == 0) { /* read back after every N writes (core/layers.h) */
+        uint64_t b;
+        if (iom_parse_u64(v, &b, &why) || b > UINT32_MAX)
+            return fail(err, errlen, "%s: verify_backlog=%s: a count of writes, 0 to %u", where, v,
+                        UINT32_MAX);
+        job->verify_backlog = (uint32_t)b;
+        return 0;
+    }
     if (strcmp(n, "do_verify") == 0)
         return fio_bool(kv, &job->do_verify, err, errlen);
     if (strcmp(n, "random_generator") == 0) {
@@ -506,16 +515,19 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
     if (strcmp(n, "verify") == 0) {
         if (strcmp(v, "0") == 0 || strcmp(v, "none") == 0)
             job->verify = false;
-        else if (strcmp(v, "crc32c") == 0 || strcmp(v, "crc32c-intel") == 0)
-            job->verify = true;
-        else if (strcmp(v, "meta") == 0) /* fio's header blocks (core/verify.h) */
-            job->verify = job->verify_meta = true;
-        else if (strcmp(v, "pattern") == 0) /* with verify_pattern (core/layers.h) */
+        else if (strcmp(v, "pattern") == 0) /* fio VERIFY_PATTERN_NO_HDR (core/layers.h) */
             job->verify = st->verify_nohdr = true;
-        else {
-            snprintf(err, errlen, "%s: verify=%s (iomark verifies with crc32c only)", where, v);
+        else if (iom_fio_verify_type(v) > 0) { /* fio's blocks (core/fioverify.h) */
+            job->verify = true;
+            job->verify_fio = (uint8_t)iom_fio_verify_type(v);
+            st->verify_nohdr = false;
+            return 0;
+        } else {
+            snprintf(err, errlen, "%s: verify=%s (iomark writes fio's %s)", where, v,
+                     iom_fio_verify_names());
             return -ENOENT;
         }
+        job->verify_fio = 0;
         return 0;
     }
     if (strcmp(n, "bsrange") == 0 || strcmp(n, "blocksize_range") == 0)

@@ -10,6 +10,7 @@
 #include "engine/engine.h"
 #include "workload/args.h"
 #include "workload/units.h"
+#include "workload/vtypes.h"
 
 #define J(f) W_JOB, offsetof(struct iom_job, f)
 #define R(f) W_RO, offsetof(struct iom_run_opts, f)
@@ -172,12 +173,14 @@ static int set_verify(const struct opt *o, const char *v, struct iom_job *job,
                       struct iom_run_opts *ro, char *err, size_t errlen)
 {
     (void)ro;
-    if (v && strcmp(v, "crc32c") == 0)
-        job->verify = true;
-    else if (v && (strcmp(v, "0") == 0 || strcmp(v, "none") == 0))
-        job->verify = false;
-    else
-        return iom_opt_bad(err, errlen, o->name, v, "allowed: crc32c, none");
+    int t = v && strcmp(v, "pattern") != 0 && strcmp(v, "crc32c") != 0 ? iom_fio_verify_type(v) : 0;
+    bool off = v && (strcmp(v, "0") == 0 || strcmp(v, "none") == 0);
+    if (!v || (!off && t <= 0 && strcmp(v, "crc32c") != 0))
+        return iom_opt_bad(err, errlen, o->name, v, "allowed: crc32c (iomark's blocks), none, "
+                           "or fio's md5, sha1, sha256, sha512, sha3-224/256/384/512, crc64, crc32, "
+                           "crc32c-intel, crc16, crc7, xxhash, meta");
+    job->verify = !off;
+    job->verify_fio = (uint8_t)(t > 0 ? t : 0);
     return 0;
 }
 
@@ -277,7 +280,9 @@ static int fmt_sync(const struct iom_job *job, char *buf, size_t len)
 
 static int fmt_verify(const struct iom_job *job, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s", job->verify ? "crc32c" : "none");
+    snprintf(buf, len, "%s", !job->verify ? "none" : !job->verify_fio ? "crc32c"
+             : job->verify_fio == IOM_FV_CRC32C ? "crc32c-intel" /* fio's crc32c blocks */
+             : iom_fio_verify_name((enum iom_fio_vtype)job->verify_fio));
     return 1;
 }
 
@@ -470,7 +475,8 @@ static const struct opt opts[] = {
     {"dedupe_working_set_percentage", T_PCT, J(dedupe_ws_pct), 0, 100, NULL, "PCT",
      "--dedupe_mode=working_set: the working set, PCT % of --size (the first unique writes)", NULL},
     {"verify", T_CUSTOM, J(verify), 0, 0, set_verify, "crc32c",
-     "write self-checking blocks; reads check offset, seed and CRC-32C", fmt_verify},
+     "self-checking writes, checked reads: crc32c iomark's blocks (offset, seed, CRC-32C); "
+     "md5, sha1, sha256, sha512, sha3-*, crc64/32/16/7, crc32c-intel, xxhash, meta fio's", fmt_verify},
     {"do_verify", T_BOOL, J(do_verify), 0, 1, NULL, "0|1",
      "--verify: a write run that ends by its --io_size reads back and checks every block it "
      "wrote (default 1, as fio; 0: write only)", NULL},

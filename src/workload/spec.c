@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "workload/vtypes.h"
 
 static const char *const rw_names[] = {
     [IOM_RW_READ] = "read",          [IOM_RW_WRITE] = "write", [IOM_RW_RANDREAD] = "randread",
@@ -270,7 +271,27 @@ int iom_job_validate(const struct iom_job *job, const char **option, const char 
             return -EINVAL;
         }
     }
-    if (job->verify) {
+    if (job->verify && job->verify_fio) { /* fio's blocks: each carries its offset and length */
+        uint32_t hs = iom_fio_verify_hdr_size((enum iom_fio_vtype)job->verify_fio);
+        uint64_t iv = job->verify_interval ? job->verify_interval : iom_job_min_bs(job);
+        *option = "verify";
+        if (!iom_fio_verify_available((enum iom_fio_vtype)job->verify_fio)) {
+            *why = "this build has no hash library for it (allowed here: meta, pattern, sha512, "
+                   "crc64, crc32, crc32c, crc32c-intel, crc16, crc7, xxhash)";
+            return -EINVAL;
+        }
+        if (iom_job_trims(job)) {
+            *why = "not with trims";
+            return -EINVAL;
+        }
+        if (iv < hs || iom_job_min_bs(job) < hs) {
+            *why = "fio's header needs blocks and a verify_interval of at least its size: 40 "
+                   "bytes, plus the digest (crc7 1, crc16 2, crc32/crc32c/xxhash 4, crc64 8, md5 "
+                   "16, sha1 20, sha3 28-64, sha256 64, sha512 128)";
+            return -EINVAL;
+        }
+        *option = NULL;
+    } else if (job->verify) {
         if (iom_job_trims(job) || job->nr_bssplit || job->rw == IOM_RW_RW || job->rw == IOM_RW_RANDRW ||
             (job->blockalign_bytes && job->blockalign_bytes % job->bs_bytes) ||
             job->seq_stride_bytes || job->seq_back_bytes || job->thread_stride_bytes ||

@@ -253,7 +253,11 @@ struct iom_job {
                                     pattern, reads are compared with it; replaces the header */
     uint32_t verify_pat_len;     /* 0: none */
     uint64_t verify_interval;    /* verify_pattern: a mismatch is reported at its interval (0: bs) */
-    bool verify_meta;            /* fio's verify=meta blocks (core/verify.h) instead of iomark's */
+    uint32_t verify_backlog;     /* fio's verify_backlog: with do_verify, read back after every N
+                                    writes (0: only the verify phase at the end; core/layers.h) */
+    uint8_t verify_fio;          /* fio's verify blocks of this enum iom_fio_vtype (workload/vtypes.h,
+                                    core/fioverify.h; with verify_pat: the pattern after the header)
+                                    instead of iomark's own; 0: iomark's, or the pattern alone */
     bool verify_dump;            /* write a failing interval's received and expected bytes to
                                     <file>.<offset>.received/.expected (fio verify_dump) */
 

@@ -3,7 +3,9 @@
  * store for a loop device, to test iomark against real I/O errors.
  * usage: faildisk MOUNTPOINT   (size and bad range from the environment:
  * FAILDISK_BYTES, FAILDISK_BAD_START, FAILDISK_BAD_END; runs in the
- * foreground until unmounted) */
+ * foreground until unmounted). With FAILDISK_LOST_WRITES=1 the range does not
+ * fail: its reads work and its writes report success but are dropped (lost
+ * writes, for verify's read-back). */
 #define FUSE_USE_VERSION 31
 #include <errno.h>
 #include <fuse.h>
@@ -13,6 +15,7 @@
 
 static char *data;
 static off_t size, bad_lo, bad_hi;
+static int lost_writes;
 
 static int fd_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
 {
@@ -57,7 +60,7 @@ static int span(off_t off, size_t *len)
         return 0;
     if ((off_t)*len > size - off)
         *len = (size_t)(size - off);
-    return off < bad_hi && off + (off_t)*len > bad_lo ? -EIO : 1;
+    return off < bad_hi && off + (off_t)*len > bad_lo ? (lost_writes ? 2 : -EIO) : 1;
 }
 
 static int fd_read(const char *path, char *buf, size_t len, off_t off, struct fuse_file_info *fi)
@@ -66,7 +69,7 @@ static int fd_read(const char *path, char *buf, size_t len, off_t off, struct fu
     int r = span(off, &len);
     if (r <= 0)
         return r;
-    memcpy(buf, data + off, len);
+    memcpy(buf, data + off, len); /* lost writes: the range reads as it is */
     return (int)len;
 }
 
@@ -77,7 +80,8 @@ static int fd_write(const char *path, const char *buf, size_t len, off_t off,
     int r = span(off, &len);
     if (r <= 0)
         return r ? r : -ENOSPC;
-    memcpy(data + off, buf, len);
+    if (r == 1)
+        memcpy(data + off, buf, len); /* r == 2: a lost write, reported done */
     return (int)len;
 }
 
@@ -98,6 +102,7 @@ int main(int argc, char **argv)
     size = strtoll(b, NULL, 0);
     bad_lo = strtoll(lo, NULL, 0);
     bad_hi = strtoll(hi, NULL, 0);
+    lost_writes = getenv("FAILDISK_LOST_WRITES") && atoi(getenv("FAILDISK_LOST_WRITES"));
     data = calloc(1, (size_t)size);
     if (!data)
         return 1;
