@@ -155,8 +155,6 @@ static void worker_setup(struct iom_worker *w, struct wctx *c)
         }
     }
     stack_engine(c, job, w->ops, w->target->path, w->target_idx * w->nr_threads + w->thread_idx);
-    if (job->verify && job->do_verify && iom_job_writes(job)) /* fio: list with a random map */
-        iom_vlog_init(&c->vlog, iom_job_random(job) && job->random_map);
     int rc = c->eng.ops->init(&c->eng, depth, w->target->fd, c->bufs, depth > 65535 ? 0 : depth,
                               max_bs);
     if (rc < 0) {
@@ -747,6 +745,9 @@ void *iom_worker_main(void *arg)
             if (pass && (!c.limit || pass * w->job->io_passes < c.limit))
                 c.limit = pass * w->job->io_passes;
         }
+        const struct iom_job *j = w->job; /* the verify phase's log, if ended by size */
+        if (c.limit && j->verify && j->do_verify && iom_job_writes(j))
+            iom_vlog_init(&c.vlog, iom_job_random(j) && j->random_map); /* fio's list order */
         uint64_t t0 = w->sh->start_ns + w->delay_ns; /* this clone's start */
         iom_pacer_init(&c.pace, w->job, t0);
         iom_think_init(&c.think, w->job);
