@@ -26,6 +26,7 @@ static const char *const every[][2] = {
     {"runtime", "7s"}, {"io_size", "32M"}, {"ramp_time", "2s"}, {"cooldown_time", "1500ms"},
     {"series_interval", "250ms"}, {"ioengine", "libaio"}, {"direct", "0"}, {"sync", "dsync"},
     {"thinktime", "3ms"}, {"thinktime_blocks", "24"}, {"rate_iops", "5000"}, {"rate", "50M"},
+    {"rate_write", "30M"}, {"rate_iops_write", "3000"},
     {"randseed", "12345"}, {"zero_buffers", "1"}, {"verify", "crc32c"}, {"do_verify", "0"},
     {"continue_on_error", "1"}, {"inject_error", "ENOSPC:777"}, {"keep", "1"},
     {"startdelay", "2s-5s"}, {"rate_min", "1M"}, {"rate_iops_min", "10"}, {"rate_cycle", "500ms"},
@@ -53,16 +54,16 @@ static const char *const not_spec[] = {"readwrite", "rwmixwrite", "buffered", "o
                                        "iodepth_batch_complete", "cpumask", "numa_cpu_nodes"};
 
 struct kv {
-    char name[96][64];
-    char value[96][2048];
-    int set[96];
+    char name[128][64];
+    char value[128][2048];
+    int set[128];
     int n;
 };
 
 static int collect(const char *name, const char *value, void *arg)
 {
     struct kv *kv = arg;
-    if (kv->n == 96)
+    if (kv->n == 128)
         return -1;
     snprintf(kv->name[kv->n], sizeof(kv->name[0]), "%s", name);
     snprintf(kv->value[kv->n], sizeof(kv->value[0]), "%s", value ? value : "");

@@ -245,7 +245,9 @@ int main(void)
     CHECK(run(&j, &r) == -EILSEQ);
     CHECK_U64(r->targets[0].verify_errors, 1);
     CHECK_U64(r->targets[0].first_mismatch.offset, 5 * 4096);
-    CHECK_U64(total_ios(r), DISK / 4096 - 1);
+    /* the bad read still counts as a read (fio 3.33 io_u.c io_completed accounts
+     * the bytes before the verify end_io runs) */
+    CHECK_U64(total_ios(r), DISK / 4096);
     iom_result_free(r);
     iom_job_free(&j);
 
