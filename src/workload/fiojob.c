@@ -303,6 +303,8 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     job->direct = false;
     job->fio_errors = true; /* errors continue_on_error lets pass: fio exits 0 */
     job->lat_from_submit = true; /* paced latency as fio's: from submission */
+    job->fallocate = 5;          /* fio 3.33 options.c: default native on Linux */
+    job->fio_layout = true;      /* a file written first: as fio's extend_file */
     strcpy(job->ioengine, "psync");
     job->runtime_ns = 0;
     job->scramble_buffers = true; /* fio's default scramble_buffers=1 */
@@ -437,14 +439,11 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     fj->unlink = st.unlink;
     struct stat dsb; /* fio makes a filename's missing folders, but refuses a missing directory= */
     job->make_dirs = !st.directory[0] || (stat(st.directory, &dsb) == 0 && S_ISDIR(dsb.st_mode));
-    if (st.overwrite) /* fio filesetup.c extend_file: writes the layout whatever fallocate */
-        job->fallocate = 0;
+    job->overwrite = st.overwrite; /* fio extend_file: writes the layout whatever fallocate */
     if (job->file_append && (iom_job_read_pct(job) || iom_job_trims(job) || job->verify))
         return fail(err, errlen, "line %u: [%s]: file_append=1 with reads, trims or verify (fio "
                     "would read past the file's end); iomark appends with writes only", sec->line,
                     sec->name);
-    if (job->file_append && !job->fallocate)
-        job->fallocate = 2; /* fio: no layout, the range fallocated (its default native) */
     if (job->ratemin_bytes > job->rate_bytes_per_s && job->rate_bytes_per_s)
         return fail(err, errlen, "line %u: [%s]: rate_min=%llu is above rate=%llu (fio: \"minimum "
                     "rate exceeds rate\")", sec->line, sec->name,
