@@ -326,6 +326,7 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     job->rw = IOM_RW_READ;
     job->direct = false;
     job->fio_errors = true; /* errors continue_on_error lets pass: fio exits 0 */
+    job->lat_from_submit = true; /* paced latency as fio's: from submission */
     strcpy(job->ioengine, "psync");
     job->runtime_ns = 0;
     job->scramble_buffers = true; /* fio's default scramble_buffers=1 */

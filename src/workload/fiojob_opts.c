@@ -371,7 +371,7 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
     if (strcmp(n, "io_submit_mode") == 0) {
         /* fio's offload submits paced I/O on schedule from a thread pool so latency is not
          * skewed (coordinated omission); iomark's threads issue paced I/O on schedule while
-         * slots are free and count latency from the intended start, either way */
+         * slots are free, either way (latency from submission in job files, as fio's) */
         if (strcmp(v, "inline") && strcmp(v, "offload"))
             return fail(err, errlen, "%s: io_submit_mode=%s: allowed: inline, offload", where, v);
         return 0;
