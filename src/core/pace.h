@@ -2,7 +2,8 @@
  * pace.h - the per-thread timing of I/O issue: pacing (--rate_iops, --rate:
  * the first I/O at once, I/O k of a thread due at t0 + k / rate, and its
  * latency counts from that intended start, so a stalled device is not
- * hidden: no coordinated omission) and think time (fio's thinktime/thinktime_blocks: after every
+ * hidden: no coordinated omission; job files count from the actual
+ * submission as fio: spec.h lat_from_submit) and think time (fio's thinktime/thinktime_blocks: after every
  * burst of N I/Os, let the queue drain, then pause). Inline: they run once
  * per I/O in the runner's hot loop. Times are CLOCK_MONOTONIC ns.
  */

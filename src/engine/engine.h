@@ -40,7 +40,7 @@ struct iom_io {
     uint16_t ioprio;    /* 0, or this I/O's own priority, ioprio_set(2)'s class << 13 | level
                            (fio's cmdprio: core/cmdprio.h); io_uring and libaio apply it */
     int64_t result;     /* set on completion: bytes transferred, or -errno */
-    uint64_t start_ns;  /* submission (or intended start when paced) time */
+    uint64_t start_ns;  /* submission (or, paced natively, intended start) time */
     uint8_t verify_failed; /* set by the verify layer (core/layers.h): enum iom_verify_result */
     uint8_t sync_flags;    /* IOM_IO_SYNC_FILE_RANGE: SYNC_FILE_RANGE_* (fcntl.h) */
 };

@@ -96,10 +96,11 @@ void iom_report_text(FILE *f, const struct iom_result *r)
     if (j->rw == IOM_RW_RW || j->rw == IOM_RW_RANDRW)
         fprintf(f, "  mix: %u%% read / %u%% write\n", iom_job_read_pct(j), 100 - iom_job_read_pct(j));
     bool wcap = j->rate_w_iops || j->rate_w_bytes_per_s;
+    const char *from = j->lat_from_submit ? "submission (fio)" : "intended start";
     if ((j->rate_iops || j->rate_bytes_per_s) && !wcap)
-        fprintf(f, "  paced: %llu %s per thread; latency counts from each I/O's intended start\n",
+        fprintf(f, "  paced: %llu %s per thread; latency counts from each I/O's %s\n",
                 (unsigned long long)(j->rate_iops ? j->rate_iops : j->rate_bytes_per_s),
-                j->rate_iops ? "IOPS" : "bytes/s");
+                j->rate_iops ? "IOPS" : "bytes/s", from);
     if (wcap) { /* fio's rate=READ,WRITE: 0 and UINT64_MAX are unpaced */
         bool io = j->rate_iops || j->rate_w_iops;
         uint64_t r0 = io ? j->rate_iops : j->rate_bytes_per_s;
@@ -110,7 +111,7 @@ void iom_report_text(FILE *f, const struct iom_result *r)
         if (w0 != UINT64_MAX)
             snprintf(ws, sizeof(ws), "%llu", (unsigned long long)w0);
         fprintf(f, "  paced: reads %s, writes %s %s per thread, each direction on its own; latency "
-                "counts from each I/O's intended start\n", rs, ws, io ? "IOPS" : "bytes/s");
+                "counts from each I/O's %s\n", rs, ws, io ? "IOPS" : "bytes/s", from);
     }
     if (r->engine_note[0])
         fprintf(f, "  note: %s\n", r->engine_note);

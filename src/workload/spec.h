@@ -175,6 +175,9 @@ struct iom_job {
     uint64_t rate_w_bytes_per_s;
     uint64_t rate_w_iops;
     bool rate_poisson;           /* rate_process=poisson: exponential gaps, same mean rate (fio) */
+    bool lat_from_submit;        /* job files: a paced I/O's latency counts from its actual
+                                    submission (fio io_u.c get_io_u sets start_time after
+                                    rate_ddir's sleep); native: from its intended start */
 
     /* start and control between jobs (fio: startdelay, rate_min, flow; docs/fio-jobs.md) */
     uint64_t startdelay_ns;      /* wait this long before the job starts (its ramp follows) */
