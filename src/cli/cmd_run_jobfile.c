@@ -432,7 +432,8 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
         char label[128];
         snprintf(label, sizeof(label), CMD ": %s: [%s] (line %u)", a.path, fj->jobname, fj->line);
         iom_fio_earlier_size(&ff, i);
-        if (iom_fio_resolve_pct(fj, err, sizeof(err))) {
+        if (iom_fio_check_dirs(fj, err, sizeof(err)) ||
+            iom_fio_resolve_pct(fj, err, sizeof(err))) {
             iom_cli_error(CMD, "%s: %s", a.path, err);
             status = IOM_EXIT_USAGE;
             goto out;

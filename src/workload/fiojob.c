@@ -284,6 +284,30 @@ static void verify_interval_fixup(struct iom_job *job)
     job->verify_interval = iv;
 }
 
+/* Apply one section's options (or the command line's: cmdline, where each filename=
+ * replaces) in fio's order: parse.c sorts a section's options by their prio, so
+ * directory= comes before filename= (prio -1, "must come after directory") */
+static int apply_list(struct iom_fio_file *f, const struct iom_fio_parse_opts *po,
+                      const struct iom_fio_kv *list, uint32_t n, bool cmdline,
+                      struct iom_job *job, struct state *st, char *err, size_t errlen)
+{
+    for (int round = 0; round < 2; round++)
+        for (uint32_t k = 0; k < n; k++) {
+            if ((strcmp(list[k].name, "directory") == 0) != (round == 0))
+                continue;
+            if (cmdline)
+                st->filename_append = false; /* the command line replaces */
+            int rc = apply_kv(&list[k], job, st, err, errlen);
+            if (rc == -ENOENT) {
+                not_run(f, po, err); /* the command line as the file (--ignore-unknown) */
+                continue;
+            }
+            if (rc)
+                return -EINVAL;
+        }
+    return 0;
+}
+
 static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t sec_idx,
                      const struct iom_fio_parse_opts *po, struct iom_fio_job *fj, char *err,
                      size_t errlen)
@@ -311,46 +335,17 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     fj->wait_for = -1;
 
     /* every [global] before this section, then the section, then the command line */
-    for (int pass = 0; pass < 3; pass++) {
-        const struct iom_fio_kv *list = NULL;
-        uint32_t n = 0;
-        /* fio: a section's filename= adds to the [global]'s (see iom_fioj_apply) */
-        for (uint32_t s = 0; pass == 0 && s < sec_idx; s++) {
-            if (!lx->sec[s].global)
-                continue;
-            for (uint32_t k = 0; k < lx->sec[s].nr; k++) {
-                const struct iom_fio_kv *kv = &lx->kv[lx->sec[s].first + k];
-                int rc = apply_kv(kv, job, &st, err, errlen);
-                if (rc == -ENOENT) {
-                    not_run(f, po, err);
-                    continue;
-                }
-                if (rc)
-                    return -EINVAL;
-            }
-        }
-        if (pass == 1) {
-            /* fio 3.33 init.c get_new_job(): td->o.name = the section's name, so a
-             * [global] name= never names a job; the section's own name= still does */
-            snprintf(st.jobname, sizeof(st.jobname), "%s", sec->name);
-            list = lx->kv ? &lx->kv[sec->first] : NULL; /* no pointer arithmetic on NULL */
-            n = lx->kv ? sec->nr : 0;
-        } else if (pass == 2 && po) {
-            list = po->overrides;
-            n = po->nr_overrides;
-        }
-        for (uint32_t k = 0; k < n; k++) {
-            if (pass == 2)
-                st.filename_append = false; /* the command line replaces */
-            int rc = apply_kv(&list[k], job, &st, err, errlen);
-            if (rc == -ENOENT) {
-                not_run(f, po, err); /* the command line as the file (--ignore-unknown) */
-                continue;
-            }
-            if (rc)
-                return -EINVAL;
-        }
-    }
+    for (uint32_t s = 0; s < sec_idx; s++)
+        if (lx->sec[s].global && apply_list(f, po, &lx->kv[lx->sec[s].first], lx->sec[s].nr,
+                                            false, job, &st, err, errlen))
+            return -EINVAL;
+    /* fio 3.33 init.c get_new_job(): td->o.name = the section's name, so a [global]
+     * name= never names a job; the section's own name= still does */
+    snprintf(st.jobname, sizeof(st.jobname), "%s", sec->name);
+    if (lx->kv && apply_list(f, po, &lx->kv[sec->first], sec->nr, false, job, &st, err, errlen))
+        return -EINVAL;
+    if (po && apply_list(f, po, po->overrides, po->nr_overrides, true, job, &st, err, errlen))
+        return -EINVAL;
     split_rates(&st, job);
     if (st.trim_split && iom_job_trims(job)) { /* a trim pattern's I/Os: bs's trim value */
         job->bs_bytes = st.trim_bs;
@@ -437,8 +432,12 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     fj->loops = st.loops;
     fj->group_reporting = st.group_reporting;
     fj->unlink = st.unlink;
-    struct stat dsb; /* fio makes a filename's missing folders, but refuses a missing directory= */
-    job->make_dirs = !st.directory[0] || (stat(st.directory, &dsb) == 0 && S_ISDIR(dsb.st_mode));
+    /* fio makes a file name's missing folders; a missing directory= is refused before
+     * the run (iom_fio_check_dirs) */
+    job->make_dirs = true;
+    fj->nr_dirs = st.nr_dirs_seen;
+    memcpy(fj->dirs, st.dirs_seen, sizeof(fj->dirs));
+    memcpy(fj->dirs_line, st.dirs_seen_line, sizeof(fj->dirs_line));
     job->overwrite = st.overwrite; /* fio extend_file: writes the layout whatever fallocate */
     if (job->file_append && (iom_job_read_pct(job) || iom_job_trims(job) || job->verify))
         return fail(err, errlen, "line %u: [%s]: file_append=1 with reads, trims or verify (fio "
@@ -480,14 +479,15 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
 
     /* files: fio 3.33 add_job() -> make_filename() names them after the section
      * (its jobname argument), not after name= */
-    static char files[MAX_FILES][1024];
-    uint32_t k = 0;
+    static char files[MAX_FILES][1024], paths[MAX_FILES][1024];
+    uint32_t k = 0, kp = 0;
     bool named = st.filename[0] != '\0';
     fj->generated_files = !named;
     fj->files_per_clone = named ? 1 : (st.nrfiles ? st.nrfiles : 1);
     job->clone_files = named ? 0 : fj->files_per_clone; /* a clone's start delay (jobctl.h) */
     if (named) {
-        if (split_files(st.filename, files, &k) || k == 0)
+        if (split_files(st.filename, files, &k) || k == 0 ||
+            split_files(st.filename_path, paths, &kp) || kp != k)
             return fail(err, errlen, "line %u: [%s]: filename: 1 to %d names joined by ':'",
                         sec->line, sec->name, MAX_FILES);
     } else {
@@ -497,21 +497,21 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
                         "would make %llu files; at most %d", sec->line, sec->name, job->numjobs,
                         nrf, (unsigned long long)job->numjobs * nrf, MAX_FILES);
         for (uint32_t c = 0; c < job->numjobs; c++)
-            for (uint32_t fn = 0; fn < nrf; fn++)
-                if (format_name(files[k++], st.filename_format[0] ? st.filename_format
-                                            : "$jobname.$jobnum.$filenum", sec->name, c, fn))
+            for (uint32_t fn = 0; fn < nrf; fn++, k++) {
+                if (format_name(files[k], st.filename_format[0] ? st.filename_format
+                                          : "$jobname.$jobnum.$filenum", sec->name, c, fn))
                     return fail(err, errlen, "line %u: [%s]: filename_format=%s: a file name "
                                 "over 1023 characters", sec->line, sec->name, st.filename_format);
+                char d[1024]; /* fio init.c: add_file(..., job_add_num): folder c of the list */
+                bool dir = iom_fioj_dir_at(st.directory, c, d, sizeof(d)) > 0;
+                snprintf(paths[k], sizeof(paths[k]), "%s%s%s", dir ? d : "", dir ? "/" : "",
+                         files[k]);
+            }
     }
     for (uint32_t i = 0; i < k; i++) {
         char path[2100];
         const char *m = map_name(po, files[i], &f->maps_used);
-        if (m)
-            snprintf(path, sizeof(path), "%s", m);
-        else if (st.directory[0] && files[i][0] != '/')
-            snprintf(path, sizeof(path), "%s/%s", st.directory, files[i]);
-        else
-            snprintf(path, sizeof(path), "%s", files[i]);
+        snprintf(path, sizeof(path), "%s", m ? m : paths[i]);
         const char *m2 = map_name(po, path, &f->maps_used);
         if (iom_job_add_target(job, m2 ? m2 : path))
             return -ENOMEM;

@@ -69,6 +69,10 @@ struct iom_fio_job {
     uint32_t size_pct, offset_pct; /* size=N% / offset=N%: of the file's size, resolved by
                                       iom_fio_resolve_pct() once the file is known (0 = none) */
     uint64_t filesize;           /* filesize= as written (0 = none) */
+    uint32_t nr_dirs;            /* directory= values of the job (first 4), with their lines
+                                    (0 = command line), checked by iom_fio_check_dirs */
+    char dirs[4][1024];
+    uint32_t dirs_line[4];
     uint64_t earlier_size;       /* the size an earlier job makes this job's first file, for
                                     size=N% of a file not made yet (iom_fio_earlier_size) */
     char random_generator[16];   /* fio's name as written (default tausworthe); iomark draws
@@ -152,6 +156,16 @@ bool iom_fio_is_jobfile(const char *arg);
  * too) and fj->note says so.
  */
 int iom_fio_resolve_pct(struct iom_fio_job *fj, char *err, size_t errlen);
+
+/*
+ * Check every directory= value of job fj as fio 3.33 does when it parses one
+ * (options.c str_directory_cb: each ':'-separated folder must exist and be a
+ * folder by lstat, so a symbolic link is refused too). Call before anything is
+ * created; not for a parse-only look (fio's --parse-only skips it). Returns 0,
+ * or -EINVAL with one line in err: "line N: directory=VALUE: FOLDER does not
+ * exist; allowed: ...". Reads the file system's metadata only.
+ */
+int iom_fio_check_dirs(const struct iom_fio_job *fj, char *err, size_t errlen);
 
 /*
  * Set ff->jobs[i].earlier_size: the largest size an earlier job (0 .. i-1,

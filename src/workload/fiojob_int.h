@@ -168,7 +168,12 @@ const char *iom_fioj_fio_nearest(const char *typed, bool cmdline);
 struct state {
     char filename[4096];
     bool filename_append;           /* a further filename= line of one section adds (fio) */
-    char directory[1024];
+    char filename_path[8192];       /* the same names, each joined with the folder directory=
+                                       named when its filename= was read (fio add_file) */
+    char directory[1024];           /* directory=: one folder or several joined by ':' */
+    uint32_t nr_dirs_seen;          /* directory= values read for this job (first 4 kept) */
+    char dirs_seen[4][1024];
+    uint32_t dirs_seen_line[4];
     char unset_note[200];           /* a file name or folder with an unset ${NAME} (note) */
     uint64_t filesize, io_size;
     bool size_given, runtime_given, time_based, stonewall, new_group, group_reporting;
@@ -206,6 +211,32 @@ struct state {
     uint32_t log_avg_msec;
     bool log_offset;
 };
+
+/*
+ * iom_fioj_dir_at (fiojob_value.c): split a directory= list as fio 3.33 does
+ * (options.c get_next_str: ':' separates, "\\:" is a ':' of a name, empty
+ * entries are skipped; at most 8 folders kept) and copy folder idx modulo their
+ * count (set_name_idx) into out (outlen bytes; out may be NULL). Returns the
+ * number of folders, 0 for none.
+ */
+uint32_t iom_fioj_dir_at(const char *list, uint32_t idx, char *out, size_t outlen);
+
+/*
+ * iom_fioj_add_filename (fiojob_value.c): filename=v adds its ':'-joined names to
+ * st->filename (st->filename_append: after the earlier ones) and to
+ * st->filename_path each name behind the first folder of the directory= in effect
+ * now, with a '/' between, as fio 3.33 filesetup.c add_file does (an absolute name
+ * too: directory=/d filename=/dev/x is /d//dev/x). Returns 0 or -E2BIG (too long).
+ */
+int iom_fioj_add_filename(struct state *st, const char *v);
+
+/*
+ * iom_fioj_set_directory (fiojob_value.c): directory=v (line: its job-file line, 0
+ * for the command line) becomes st->directory, and the first 4 such values of the
+ * job are kept for iom_fio_check_dirs. Returns 0, or -EINVAL for an empty value,
+ * one of 1024 characters or more, or one of ':' only.
+ */
+int iom_fioj_set_directory(struct state *st, const char *v, uint32_t line);
 
 /*
  * iom_fioj_apply (fiojob_opts.c): apply one fio option kv0 (a "(...)" value is first

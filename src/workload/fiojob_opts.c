@@ -631,12 +631,9 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
          * line adds its files, a [global]'s and then the section's own, and a
          * name given again is a further file entry of its own (checked with
          * fio --parse-only --debug=file and a traced run) */
-        size_t have = st->filename_append ? strlen(st->filename) : 0;
-        if (have && have + 1 + strlen(v) >= sizeof(st->filename))
+        if (iom_fioj_add_filename(st, v))
             return fail(err, errlen, "%s: filename=%s: the names of one job exceed %zu characters",
                         where, v, sizeof(st->filename) - 1);
-        snprintf(st->filename + have, sizeof(st->filename) - have, "%s%s", have ? ":" : "", v);
-        st->filename_append = true;
         return 0;
     }
     if (strcmp(n, "nrfiles") == 0 || strcmp(n, "nr_files") == 0) {
@@ -670,10 +667,9 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
         return 0;
     }
     if (strcmp(n, "directory") == 0) {
-        if (!*v || strlen(v) >= sizeof(st->directory) || strchr(v, ':'))
-            return fail(err, errlen, "%s: directory=%s: one folder (several joined by ':' are "
-                        "not supported)", where, v);
-        snprintf(st->directory, sizeof(st->directory), "%s", v);
+        if (iom_fioj_set_directory(st, v, line))
+            return fail(err, errlen, "%s: directory=%s: one folder or several joined by ':', "
+                        "under %zu characters", where, v, sizeof(st->directory));
         return 0;
     }
     if (strcmp(n, "filesize") == 0) {

@@ -534,3 +534,117 @@ int iom_fioj_bssplit(char *v, size_t vlen)
     snprintf(v, vlen, "%s", out);
     return 0;
 }
+
+/* ---- directory= and filename= (fio 3.33 options.c get_next_str, set_name_idx) ---- */
+
+uint32_t iom_fioj_dir_at(const char *list, uint32_t idx, char *out, size_t outlen)
+{
+    char dirs[8][1024];
+    uint32_t n = 0;
+    size_t o = 0;
+    for (const char *p = list;; p++) {
+        if (*p == '\\' && p[1] == ':') { /* get_next_str: "\:" is a ':' of the name */
+            if (o + 1 < sizeof(dirs[0]))
+                dirs[n < 8 ? n : 7][o++] = ':';
+            p++;
+            continue;
+        }
+        if (*p == ':' || *p == '\0') {
+            if (o && n < 8) /* a ':' at an entry's start is skipped, as fio does */
+                dirs[n++][o] = '\0';
+            o = 0;
+            if (!*p)
+                break;
+            continue;
+        }
+        if (o + 1 < sizeof(dirs[0]) && n < 8)
+            dirs[n][o++] = *p;
+    }
+    if (out && outlen)
+        snprintf(out, outlen, "%s", n ? dirs[idx % n] : "");
+    return n;
+}
+
+int iom_fioj_add_filename(struct state *st, const char *v)
+{
+    char dir[1024], esc[2048];
+    size_t e = 0;
+    if (iom_fioj_dir_at(st->directory, 0, dir, sizeof(dir))) /* add_file(..., numjob 0, ...) */
+        for (const char *p = dir; *p && e + 3 < sizeof(esc); p++) {
+            if (*p == ':')
+                esc[e++] = '\\';
+            esc[e++] = *p;
+        }
+    esc[e] = '\0';
+    size_t have = st->filename_append ? strlen(st->filename) : 0;
+    size_t phave = st->filename_append ? strlen(st->filename_path) : 0;
+    if (have && have + 1 + strlen(v) >= sizeof(st->filename))
+        return -E2BIG;
+    snprintf(st->filename + have, sizeof(st->filename) - have, "%s%s", have ? ":" : "", v);
+    /* each name, escapes kept, with "DIR/" in front: fio joins even an absolute name
+     * (directory=/d filename=/dev/x is /d//dev/x) */
+    char *out = st->filename_path;
+    size_t o = phave, cap = sizeof(st->filename_path);
+    bool start = true;
+    for (const char *p = v;; p++) {
+        if (start && *p && *p != ':') {
+            int w = snprintf(out + o, o < cap ? cap - o : 0, "%s%s%s", o ? ":" : "", esc,
+                             e ? "/" : "");
+            o += (size_t)w;
+            start = false;
+        }
+        if (!*p)
+            break;
+        if (*p == ':' && !(p > v && p[-1] == '\\')) {
+            start = true;
+            continue;
+        }
+        if (o + 1 < cap)
+            out[o] = *p;
+        o++;
+    }
+    if (o >= cap)
+        return -E2BIG;
+    out[o] = '\0';
+    st->filename_append = true;
+    return 0;
+}
+
+int iom_fioj_set_directory(struct state *st, const char *v, uint32_t line)
+{
+    if (!*v || strlen(v) >= sizeof(st->directory) || !iom_fioj_dir_at(v, 0, NULL, 0))
+        return -EINVAL;
+    snprintf(st->directory, sizeof(st->directory), "%s", v);
+    if (st->nr_dirs_seen < 4) { /* fio checks each directory= as it parses it */
+        snprintf(st->dirs_seen[st->nr_dirs_seen], sizeof(st->dirs_seen[0]), "%s", v);
+        st->dirs_seen_line[st->nr_dirs_seen++] = line;
+    }
+    return 0;
+}
+
+int iom_fio_check_dirs(const struct iom_fio_job *fj, char *err, size_t errlen)
+{
+    for (uint32_t i = 0; i < fj->nr_dirs; i++) {
+        char d[1024];
+        uint32_t n = iom_fioj_dir_at(fj->dirs[i], 0, NULL, 0);
+        for (uint32_t k = 0; k < n; k++) {
+            struct stat sb;
+            iom_fioj_dir_at(fj->dirs[i], k, d, sizeof(d));
+            /* fio options.c str_directory_cb: lstat, so a symbolic link is refused too */
+            if (lstat(d, &sb) == 0 && S_ISDIR(sb.st_mode))
+                continue;
+            char where[32];
+            if (fj->dirs_line[i])
+                snprintf(where, sizeof(where), "line %u", fj->dirs_line[i]);
+            else
+                snprintf(where, sizeof(where), "command line");
+            return fail(err, errlen, "%s: directory=%s: %s %s; allowed: existing folders "
+                        "(fio 3.33 refuses it too: \"%s is not a directory\")", where,
+                        fj->dirs[i], d,
+                        lstat(d, &sb) != 0 ? "does not exist"
+                        : S_ISLNK(sb.st_mode) ? "is a symbolic link, which fio does not follow"
+                                              : "is not a folder", d);
+        }
+    }
+    return 0;
+}
