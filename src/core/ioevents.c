@@ -1,5 +1,5 @@
 /* ioevents.c - a worker's syncs: fsync=N between writes (worker_int.h), the sync at a
- * job's end (ioevents.h). */
+ * job's end (ioevents.h); the verify phase's reopen (worker_int.h). */
 #include "core/ioevents.h"
 
 #include <stdio.h>
@@ -49,4 +49,28 @@ int iom_worker_sync(struct wctx *c, const struct iom_job *job, unsigned *nq, uin
     c->done[0] = io;
     *sync_end = iom_now_ns();
     return 2;
+}
+
+int iom_verify_reopen(struct iom_worker *w, struct wctx *c)
+{
+#ifndef _WIN32
+    if (w->target->fd < 0) /* null jobs (fio's FIO_DISKLESSIO opens nothing) */
+        return 0;
+    char ie[600];
+    bool alone = w->nr_threads == 1;
+    if (alone)
+        iom_target_close(w->target, false);
+    int fd = iom_target_reopen(w->job, w->target, ie, sizeof(ie));
+    if (fd < 0)
+        return fd;
+    if (alone)
+        w->target->fd = fd;
+    else
+        c->vfd = fd;
+    return iom_engine_set_fd(&c->eng, fd);
+#else
+    (void)w;
+    (void)c;
+    return 0;
+#endif
 }

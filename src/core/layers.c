@@ -34,6 +34,12 @@ static int layer_init(struct iom_engine *e, unsigned depth, int fd, void **bufs,
     return l->inner_ops->init(&l->inner, depth, fd, bufs, nr_bufs, buf_len);
 }
 
+static int layer_set_fd(struct iom_engine *e, int fd)
+{
+    struct iom_layer *l = e->priv;
+    return iom_engine_set_fd(&l->inner, fd);
+}
+
 static int layer_commit(struct iom_engine *e)
 {
     struct iom_layer *l = e->priv;
@@ -91,6 +97,7 @@ const struct iom_engine_ops iom_layer_inject = {
     .commit = layer_commit,
     .getevents = inject_getevents,
     .cleanup = layer_cleanup,
+    .set_fd = layer_set_fd,
 };
 
 /* ---- verify: self-checking blocks written, read blocks checked ---- */
@@ -392,4 +399,5 @@ const struct iom_engine_ops iom_layer_verify = {
     .commit = layer_commit,
     .getevents = verify_getevents,
     .cleanup = layer_cleanup,
+    .set_fd = layer_set_fd,
 };

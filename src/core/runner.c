@@ -635,6 +635,9 @@ static int run_phases(struct ctl *c, int rc)
         uint64_t own = w->own_stop && w->last_done_ns > b ? w->last_done_ns - b : UINT64_MAX;
         uint64_t meas = r->measured_ns > w->delay_ns ? r->measured_ns - w->delay_ns : 0;
         r->threads[i].runtime_ns = own < meas ? own : meas;
+        uint64_t wr = w->verify_start_ns > b ? w->verify_start_ns - b : 0; /* its writes' */
+        if (w->verify_start_ns && r->threads[i].runtime_ns > wr)
+            r->threads[i].verify_ns = r->threads[i].runtime_ns - wr;
         r->threads[i].start_delay_ns = w->delay_ns;
     }
     if (c->t_meas)

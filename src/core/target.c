@@ -527,7 +527,8 @@ out:
     return rc;
 }
 
-int iom_target_open(const struct iom_job *job, struct iom_target *t, char *err, size_t errlen)
+/* The job's open(2) flags (fio's generic_open_file: read-write when the job writes). */
+static int open_flags(const struct iom_job *job)
 {
     int flags = O_CLOEXEC | (iom_job_writes(job) ? O_RDWR : O_RDONLY);
     if (job->direct)
@@ -536,6 +537,39 @@ int iom_target_open(const struct iom_job *job, struct iom_target *t, char *err, 
         flags |= O_DSYNC;
     else if (job->sync == IOM_SYNC_SYNC)
         flags |= O_SYNC;
+    return flags;
+}
+
+/* fio's fadvise_hint at open (ioengines.c td_io_open_file); a refused advice is ignored */
+static void fadvise_hint(const struct iom_job *job, const struct iom_target *t, int fd)
+{
+    if (!job->fadvise)
+        return;
+    int adv = job->fadvise == 3 || (job->fadvise == 1 && iom_job_random(job))
+                  ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL;
+    (void)posix_fadvise(fd, (off_t)t->region_start, (off_t)t->region_len, adv);
+}
+
+int iom_target_reopen(const struct iom_job *job, const struct iom_target *t, char *err,
+                      size_t errlen)
+{
+    int fd = open(t->path, open_flags(job));
+    if (fd < 0)
+        return open_failed(err, errlen, errno, t->path);
+    if (job->invalidate) { /* fio filesetup.c __file_invalidate_cache: failures only noted */
+        if (t->is_blockdev)
+            (void)ioctl(fd, BLKFLSBUF, 0);
+        else
+            (void)posix_fadvise(fd, (off_t)t->region_start, (off_t)t->region_len,
+                                POSIX_FADV_DONTNEED);
+    }
+    fadvise_hint(job, t, fd);
+    return fd;
+}
+
+int iom_target_open(const struct iom_job *job, struct iom_target *t, char *err, size_t errlen)
+{
+    int flags = open_flags(job);
     t->fd = open(t->path, flags);
     if (t->fd < 0) {
         int e = errno;
@@ -546,11 +580,7 @@ int iom_target_open(const struct iom_job *job, struct iom_target *t, char *err, 
                         t->path);
         return open_failed(err, errlen, e, t->path);
     }
-    if (job->fadvise) { /* fio's fadvise_hint at open (ioengines.c td_io_open_file) */
-        int adv = job->fadvise == 3 || (job->fadvise == 1 && iom_job_random(job))
-                      ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL;
-        (void)posix_fadvise(t->fd, (off_t)t->region_start, (off_t)t->region_len, adv);
-    }
+    fadvise_hint(job, t, t->fd);
     return 0;
 }
 

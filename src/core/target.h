@@ -91,6 +91,20 @@ int iom_target_pre_read(const struct iom_target *t, uint64_t bs, char *err, size
  * message suggesting --direct=0). */
 int iom_target_open(const struct iom_job *job, struct iom_target *t, char *err, size_t errlen);
 
+/*
+ * The target opened once more, as fio 3.33 reopens a job's file for its
+ * verify phase (backend.c clear_io_state closes it after the writes;
+ * verify.c get_next_verify -> ioengines.c td_io_open_file): open(2) with the
+ * job's flags (as iom_target_open), then with job->invalidate the cache drop
+ * of fio's file_invalidate_cache over [region_start, +region_len)
+ * (posix_fadvise(POSIX_FADV_DONTNEED) for a file, which leaves dirty pages;
+ * ioctl(BLKFLSBUF) for a block device; a failure is ignored, fio only notes
+ * it), then the fadvise hint as iom_target_open. t is not changed. POSIX only.
+ * Returns the new descriptor (the caller's to close) or -errno with err filled.
+ */
+int iom_target_reopen(const struct iom_job *job, const struct iom_target *t, char *err,
+                      size_t errlen);
+
 /* Close the fd; remove the file when remove_created and prepare() made it. */
 void iom_target_close(struct iom_target *t, bool remove_created);
 

@@ -641,21 +641,23 @@ static void worker_loop(struct iom_worker *w, struct wctx *c)
 }
 
 /* fio's verify phase (backend.c do_verify): once a verify job's writes ended by
- * their size, sync the file and drop its cache (fio_io_sync, file_invalidate_cache),
- * then read back every logged block (core/vlog.h: fio's order) at the job's depth
- * through the verify layer, counted as reads; until the run's end, a stop or an error. */
+ * their size, fio closes the file (clear_io_state; no fsync unless end_fsync or
+ * fsync_on_close, done before) and its first verify read opens it again
+ * (verify.c get_next_verify -> td_io_open_file: invalidate=1's cache drop, which
+ * leaves dirty pages, and the fadvise hint; with direct=1 too): iom_verify_reopen
+ * (core/worker_int.h). Then read back every logged block (core/vlog.h: fio's order) at the job's depth through
+ * the verify layer, counted as reads; until the run's end, a stop or an error. */
 static void verify_phase(struct iom_worker *w, struct wctx *c)
 {
     struct iom_run_shared *sh = w->sh;
     iom_vlog_seal(&c->vlog);
     c->verify.skip_reads = false; /* fio checks the verify list's reads (IO_U_F_VER_LIST) */
-    char ie[160];
-#ifndef _WIN32
-    if (w->target->fd >= 0)
-        (void)fsync(w->target->fd);
-#endif
-    if (w->target->fd >= 0 && w->job->invalidate && !w->job->direct)
-        (void)iom_target_invalidate(w->target, ie, sizeof(ie));
+    w->verify_start_ns = iom_now_ns(); /* fio: td->start, then clear_io_state, do_verify */
+    int orc = iom_verify_reopen(w, c);
+    if (orc < 0) {
+        worker_fail(w, orc, "opening the file again for the verify phase", 0);
+        return;
+    }
     c->lt = NULL; /* no depth search, think time or iodepth_low here */
     c->low_wait = false;
     bool left = true;
@@ -724,6 +726,10 @@ static void worker_finish(struct iom_worker *w, struct wctx *c)
     free(c->tw_off);
     free(c->tw_len);
     iom_vlog_free(&c->vlog);
+#ifndef _WIN32
+    if (c->vfd >= 0)
+        close(c->vfd);
+#endif
     free(c->slots);
     free(c->done);
     free(c->free_stack);
@@ -737,6 +743,7 @@ void *iom_worker_main(void *arg)
     pthread_sigmask(SIG_BLOCK, &all, NULL); /* signals go to the main thread */
     struct wctx c;
     memset(&c, 0, sizeof(c));
+    c.vfd = -1;
     worker_setup(w, &c);
     signal_ready(w);
     if (!w->err && w->job->startdelay_hi_ns > w->job->startdelay_ns)
@@ -769,10 +776,14 @@ void *iom_worker_main(void *arg)
             worker_loop(w, &c);
         if (c.flow)
             iom_flow_leave(c.flow, c.flow_mine, fw);
-        if (c.vlog.on && w->own_stop && c.limit_hit && !w->err)
+        bool vphase = c.vlog.on && w->own_stop && c.limit_hit && !w->err;
+        if (vphase) { /* fio: end_fsync at the end of do_io, before do_verify */
+            iom_end_fsync(w->job, w->target);
             verify_phase(w, &c);
+        }
         worker_drain(&c);
-        iom_end_fsync(w->job, w->target);
+        if (!vphase)
+            iom_end_fsync(w->job, w->target);
         pthread_mutex_lock(&w->sh->lock);
         w->sh->nr_finished++;
         pthread_cond_broadcast(&w->sh->cond);

@@ -62,6 +62,8 @@ struct iom_worker {
     FILE *latlog;             /* check mode (iom_run_hooks.latency_log) or NULL */
     uint64_t last_done_ns;    /* completion time of the last counted I/O (0 = none) */
     bool own_stop;            /* stopped on its own: the I/O limit was reached */
+    uint64_t verify_start_ns; /* when its verify phase began (fio's td->start before
+                                 do_verify), 0 = none */
 };
 
 /* The thread function: set up, wait for sh->go, run until the phase is

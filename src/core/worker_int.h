@@ -58,6 +58,7 @@ struct wctx {
     bool lt_quiesce;              /* latency_target: drain, then a new window */
     bool lt_measuring;            /* the search was restarted at the measured phase */
     struct iom_vlog vlog;         /* do_verify: the writes to read back (core/vlog.h) */
+    int vfd;                      /* the verify phase's own descriptor, or -1 (worker.c) */
     uint64_t own_end;             /* a delayed clone's own end (clone_delay), 0 = the run's */
     struct iom_cmdprio *cp;       /* cmdprio: the per-I/O priorities (&cps), or NULL */
     struct iom_cmdprio cps;
@@ -76,5 +77,17 @@ struct wctx {
  */
 int iom_worker_sync(struct wctx *c, const struct iom_job *job, unsigned *nq, uint64_t now,
                     uint64_t *sync_end);
+
+/*
+ * The verify phase's reopen (core/worker.c verify_phase; fio 3.33 backend.c
+ * clear_io_state closes the file, verify.c get_next_verify opens it again):
+ * with a target descriptor (not null jobs), the only thread on the target
+ * closes it, opens the file anew (iom_target_reopen: the job's flags,
+ * invalidate's cache drop, the fadvise hint) and keeps the new descriptor in
+ * w->target->fd; a clone sharing the target opens its own into c->vfd (closed
+ * by the worker at its end). Then c->eng goes on with it (iom_engine_set_fd).
+ * Nothing may be in flight. Returns 0 or -errno (POSIX only; 0 on Windows).
+ */
+int iom_verify_reopen(struct iom_worker *w, struct wctx *c);
 
 #endif

@@ -38,3 +38,11 @@ char *iom_engine_list(char *buf, size_t len)
     }
     return buf;
 }
+
+int iom_engine_set_fd(struct iom_engine *e, int fd)
+{
+    int rc = e->ops && e->ops->set_fd ? e->ops->set_fd(e, fd) : 0;
+    if (rc == 0)
+        e->fd = fd;
+    return rc;
+}

@@ -75,6 +75,12 @@ struct iom_engine_ops {
     int (*getevents)(struct iom_engine *e, unsigned min, unsigned max, uint64_t timeout_ns,
                      struct iom_io **out);
     void (*cleanup)(struct iom_engine *e);
+    /*
+     * Optional (NULL: e->fd is all the engine uses): go on with file
+     * descriptor fd instead of the one given to init(), with nothing in
+     * flight (io_uring updates its registered file). Returns 0 or -errno.
+     */
+    int (*set_fd)(struct iom_engine *e, int fd);
 };
 
 struct iom_engine {
@@ -104,6 +110,16 @@ int64_t iom_engine_trim_sync(struct iom_engine *e, uint64_t offset, uint32_t len
  * without an asynchronous sync call it from queue() and complete the I/O at once.
  */
 int64_t iom_engine_sync_now(struct iom_engine *e, unsigned ddir);
+
+/*
+ * Switch engine e (a layer or a device engine, set up by init()) to file
+ * descriptor fd, nothing being in flight: its ops' set_fd when it has one,
+ * then e->fd = fd. The old descriptor is the caller's to close. Used by the
+ * verify phase, which reads back through the file opened anew as fio 3.33
+ * does (backend.c clear_io_state, verify.c get_next_verify). Returns 0 or
+ * -errno (e->fd unchanged).
+ */
+int iom_engine_set_fd(struct iom_engine *e, int fd);
 
 /*
  * A sync of io's kind on e->fd done at once: iom_engine_sync_now for fsync and

@@ -219,6 +219,14 @@ static void uring_cleanup(struct iom_engine *e)
     e->priv = NULL;
 }
 
+/* The registered file (index 0) replaced by fd (io_uring_register_files_update(3)). */
+static int uring_set_fd(struct iom_engine *e, int fd)
+{
+    struct uring_priv *p = e->priv;
+    int rc = io_uring_register_files_update(&p->ring, 0, &fd, 1);
+    return rc < 0 ? rc : rc == 1 ? 0 : -EIO;
+}
+
 const struct iom_engine_ops iom_engine_io_uring = {
     .name = "io_uring",
     .description = "io_uring(7): shared submission/completion rings (default)",
@@ -229,4 +237,5 @@ const struct iom_engine_ops iom_engine_io_uring = {
     .commit = uring_commit,
     .getevents = uring_getevents,
     .cleanup = uring_cleanup,
+    .set_fd = uring_set_fd,
 };

@@ -34,6 +34,8 @@ struct unit {
     struct iom_io_stats sync; uint64_t datasyncs; /* fio's "sync" (fsync=N); fdatasyncs */
     uint64_t runtime_ns, elapsed_ns;
     uint64_t job_runtime_ns;     /* fio's total_run_time: the sum over the entry's threads */
+    bool vsplit;                 /* a thread had a verify phase: runtime per direction, vrt */
+    uint64_t vrt[IOM_NDIR], trt; /* then each direction's (fio's ts.runtime[ddir]); threads' */
     uint64_t start_ms;           /* the earliest start (ms since the epoch; fio 3.36 job_start) */
     int error;
     uint64_t total_err; /* I/O errors counted (fio's total_err) */
@@ -147,6 +149,39 @@ static uint64_t clone_runtime(const struct iom_fio_job *fj, const struct iom_res
     return rt ? rt : r->measured_ns;
 }
 
+/* Clone c's (UINT32_MAX: all) threads: each direction's longest runtime (stats/result.h
+ * iom_thread_dir_runtime; fio sum_thread_stats: the maximum), used once one had a verify
+ * phase (before: the longest thread runtime, trt, for every direction) */
+static void split_runtime(struct unit *u, const struct iom_fio_job *fj,
+                          const struct iom_result *r, uint32_t c)
+{
+    uint64_t lm[IOM_NDIR] = {0}, rt[IOM_NDIR], trt = u->trt;
+    bool any = false;
+    for (uint32_t t = 0; t < r->nr_threads; t++) {
+        const struct iom_thread_result *th = &r->threads[t];
+        if (c != UINT32_MAX && fj->fio_numjobs > 1 && clone_of(fj, th) != c)
+            continue;
+        iom_thread_dir_runtime(&r->job, th, rt);
+        for (int d = 0; d < IOM_NDIR; d++)
+            lm[d] = rt[d] > lm[d] ? rt[d] : lm[d];
+        any |= th->verify_ns > 0;
+        u->trt = th->runtime_ns > u->trt ? th->runtime_ns : u->trt;
+    }
+    if (!any && !u->vsplit)
+        return;
+    for (int d = 0; d < IOM_NDIR; d++) {
+        uint64_t was = u->vsplit ? u->vrt[d] : trt;
+        u->vrt[d] = lm[d] > was ? lm[d] : was;
+    }
+    u->vsplit = true;
+}
+
+/* Direction d's runtime of entry u in ns (fio's ts.runtime[d]). */
+static uint64_t dir_runtime(const struct unit *u, int d)
+{
+    return u->vsplit ? u->vrt[d] : u->runtime_ns;
+}
+
 static struct unit *new_unit(struct unit *us, uint32_t *n, const struct iom_fio_job *fj)
 {
     struct unit *u = &us[(*n)++];
@@ -183,6 +218,7 @@ static void add_clone(struct unit *u, const struct iom_fio_job *fj, const struct
             u->start_ms = r->start_ms + r->threads[t].start_delay_ns / 1000000u;
     u->runtime_ns = clone_runtime(fj, r, c);
     u->job_runtime_ns = u->runtime_ns;
+    split_runtime(u, fj, r, clones == 1 ? UINT32_MAX : c);
     if (clones > 1) { /* the process CPU is shared by the clones */
         u->usr_pct /= clones;
         u->sys_pct /= clones;
@@ -199,6 +235,7 @@ static void merge_job(struct unit *u, const struct iom_fio_job *fj, const struct
     for (int d = 0; d < IOM_NDIR; d++)
         iom_io_stats_merge(&u->dir[d], &r->total[d]);
     unit_add_result(u, r, UINT32_MAX); /* runtime: the longest (fio sum_thread_stats: runtime[] max) */
+    split_runtime(u, fj, r, UINT32_MAX);
     for (uint32_t c = 0; c < fj->fio_numjobs; c++) /* total_run_time: the sum */
         u->job_runtime_ns += clone_runtime(fj, r, c);
     if (first)
@@ -263,10 +300,10 @@ static void group_stats(const struct unit *us, uint32_t n, uint32_t g, struct gr
         const struct unit *u = &us[i];
         if (u->groupid != g)
             continue;
-        uint64_t run = ms_of(u->runtime_ns);
         for (int d = 0; d < IOM_NDIR; d++) {
             if (!u->dir[d].ios)
                 continue;
+            uint64_t run = ms_of(dir_runtime(u, d));
             uint64_t bw = run ? u->dir[d].bytes * 1000 / run : 0;
             if (!gr->any[d] || run < gr->min_run_ms[d])
                 gr->min_run_ms[d] = run;
@@ -392,7 +429,7 @@ static void show_samples(FILE *f, const struct unit *u, int d, const struct grp 
 static void show_dir(FILE *f, const struct unit *u, int d, const struct grp *gr)
 {
     const struct iom_io_stats *s = &u->dir[d];
-    uint64_t run = ms_of(u->runtime_ns);
+    uint64_t run = ms_of(dir_runtime(u, d));
     if (!run)
         run = 1;
     char iops[32], bw[32], bwalt[32], io[32];
@@ -405,7 +442,7 @@ static void show_dir(FILE *f, const struct unit *u, int d, const struct grp *gr)
     iom_fio_num2str(s->bytes, 4, p2, "B", io, sizeof(io));
     static const char *const name[IOM_NDIR] = {"read", "write", "trim"}; /* fio's io_ddir_name */
     fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)\n", name[d], iops, bw, bwalt,
-            io, (unsigned long long)ms_of(u->runtime_ns));
+            io, (unsigned long long)ms_of(dir_runtime(u, d)));
     show_lat(f, "clat", s);
     show_lat(f, " lat", s);
     show_pcts(f, s, u->fj, "clat");
@@ -449,35 +486,6 @@ static void lat_dist(const struct unit *u, struct lat_dist *ld)
     }
 }
 
-/* fio's show_lat(): the non-zero ranges, five per line */
-static void show_lat_dist(FILE *f, const double *v, int n, const char *unit)
-{
-    int line = 0;
-    bool shown = false, new_line = true;
-    for (int i = 0; i < n; i++) {
-        if (v[i] <= 0.0)
-            continue;
-        shown = true;
-        if (new_line) {
-            if (line)
-                fprintf(f, "\n");
-            fprintf(f, "  lat (%s)   : ", unit);
-            new_line = false;
-            line = 0;
-        }
-        if (line)
-            fprintf(f, ", ");
-        if (i == 11)
-            fprintf(f, ">=2000=%3.2f%%", v[i]);
-        else
-            fprintf(f, "%g=%3.2f%%", i < 10 ? lat_keys[i] : lat_mkeys[i], v[i]);
-        if (++line == 5)
-            new_line = true;
-    }
-    if (shown)
-        fprintf(f, "\n");
-}
-
 void iom_report_fio_text(FILE *f, const struct iom_fio_file *ff, struct iom_result *const *res)
 {
     struct unit *us;
@@ -512,9 +520,9 @@ void iom_report_fio_text(FILE *f, const struct iom_fio_file *ff, struct iom_resu
                     show_dir(f, u, d, &gr);
             struct lat_dist ld;
             lat_dist(u, &ld);
-            show_lat_dist(f, ld.ns, 10, "nsec");
-            show_lat_dist(f, ld.us, 10, "usec");
-            show_lat_dist(f, ld.ms, 12, "msec");
+            iom_fio_show_lat_dist(f, ld.ns, 10, "nsec", lat_mkeys);
+            iom_fio_show_lat_dist(f, ld.us, 10, "usec", lat_mkeys);
+            iom_fio_show_lat_dist(f, ld.ms, 12, "msec", lat_mkeys);
             if (u->sync.ios) { /* fio stat.c show_ddir_status(DDIR_SYNC) */
                 fprintf(f, "  fsync/fdatasync/sync_file_range:\n");
                 show_lat(f, "sync", &u->sync);
@@ -613,8 +621,8 @@ static cJSON *dir_obj(const struct unit *u, int d, const struct grp *gr, bool pl
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    uint64_t run = ms_of(u->runtime_ns);
-    double secs = (double)u->runtime_ns / 1e9;
+    uint64_t run = ms_of(dir_runtime(u, d));
+    double secs = (double)dir_runtime(u, d) / 1e9;
     cJSON_AddNumberToObject(o, "io_bytes", (double)s->bytes);
     cJSON_AddNumberToObject(o, "io_kbytes", (double)(s->bytes / 1024));
     double bw_bytes = secs > 0 ? (double)s->bytes / secs : 0;

@@ -74,6 +74,14 @@ int iom_fio_write_logs(const struct iom_fio_file *jobfile, struct iom_result *co
  */
 void iom_fio_num2str(uint64_t num, int maxlen, int pow2, const char *unit, char *buf, size_t len);
 
+/*
+ * fio 3.33's latency distribution lines (stat.c show_lat): the ranges of v[0..n)
+ * (percent of all I/Os) that are above 0, five per line after "  lat (unit)   : ",
+ * each "KEY=P.PP%" with KEY keys[i] (range i's exclusive upper end in unit;
+ * i == 11 is printed ">=2000"). Nothing when all are 0. Writes to f.
+ */
+void iom_fio_show_lat_dist(FILE *f, const double *v, int n, const char *unit, const double *keys);
+
 struct iom_ss;
 /*
  * fio's steady-state report of a job (fio 3.33 stat.c): iom_fio_ss_text writes

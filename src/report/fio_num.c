@@ -1,7 +1,8 @@
 /* fio_num.c - fio's num2str() for the fio-style reports (see fio.h). Source:
- * fio 3.33 lib/num2str.c. */
+ * fio 3.33 lib/num2str.c. Also the latency distribution's lines (stat.c show_lat). */
 #include "report/fio.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -44,4 +45,32 @@ void iom_fio_num2str(uint64_t num, int maxlen, int pow2, const char *unit, char 
     if (frac[0] == '1')
         num++;
     snprintf(buf, len, "%llu.%s%s%s", (unsigned long long)num, frac + 2, pre[post], unit);
+}
+
+void iom_fio_show_lat_dist(FILE *f, const double *v, int n, const char *unit, const double *keys)
+{
+    int line = 0;
+    bool shown = false, new_line = true;
+    for (int i = 0; i < n; i++) {
+        if (v[i] <= 0.0)
+            continue;
+        shown = true;
+        if (new_line) {
+            if (line)
+                fprintf(f, "\n");
+            fprintf(f, "  lat (%s)   : ", unit);
+            new_line = false;
+            line = 0;
+        }
+        if (line)
+            fprintf(f, ", ");
+        if (i == 11)
+            fprintf(f, ">=2000=%3.2f%%", v[i]);
+        else
+            fprintf(f, "%g=%3.2f%%", keys[i], v[i]);
+        if (++line == 5)
+            new_line = true;
+    }
+    if (shown)
+        fprintf(f, "\n");
 }

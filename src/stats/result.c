@@ -34,3 +34,12 @@ void iom_result_merge_dirs(const struct iom_io_stats dir[IOM_NDIR], struct iom_i
     for (int d = 0; d < IOM_NDIR; d++)
         iom_io_stats_merge(out, &dir[d]);
 }
+
+void iom_thread_dir_runtime(const struct iom_job *job, const struct iom_thread_result *th,
+                            uint64_t rt[IOM_NDIR])
+{
+    uint64_t all = th->runtime_ns, v = th->verify_ns < all ? th->verify_ns : all;
+    bool reads1 = (job->rw == IOM_RW_RW || job->rw == IOM_RW_RANDRW) && job->rwmixread_pct > 0;
+    rt[IOM_DIR_READ] = v && !reads1 ? v : all;
+    rt[IOM_DIR_WRITE] = rt[IOM_DIR_TRIM] = all - v;
+}

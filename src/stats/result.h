@@ -79,6 +79,9 @@ struct iom_thread_result {
     uint64_t runtime_ns;         /* this thread's measured time: to its last counted
                                     completion when it stopped on its own (I/O limit),
                                     else the measured phase (fio's per-clone runtime) */
+    uint64_t verify_ns;          /* of runtime_ns, its verify phase's (do_verify) part: fio
+                                    counts it as runtime[READ] only (backend.c thread_main
+                                    update_runtime); 0 without one */
     struct iom_slog *slog;       /* job.sample_log: its samples (stats/slog.h), owned; or NULL */
     uint32_t latency_depth;      /* job.latency_target_ns: the depth its search reached
                                     (fio's latency_depth; core/lattarget.h); else 0 */
@@ -119,6 +122,17 @@ struct iom_result {
 
 /* Free a result and everything it owns. NULL is fine. */
 void iom_result_free(struct iom_result *r);
+
+/*
+ * Thread th's runtime per direction in ns, into rt[IOM_NDIR] (read, write,
+ * trim), as fio 3.33 keeps ts.runtime[ddir] (backend.c thread_main
+ * update_runtime): without a verify phase each is th->runtime_ns; with one
+ * (th->verify_ns > 0) the write phase's time (runtime_ns - verify_ns) goes to
+ * write and trim, and to read only when that phase also read (job's rw/randrw
+ * with reads), the verify phase's to read alone.
+ */
+void iom_thread_dir_runtime(const struct iom_job *job, const struct iom_thread_result *th,
+                            uint64_t rt[IOM_NDIR]);
 
 /* Every direction (read, write, trim) of dir[] merged into *out. */
 void iom_result_merge_dirs(const struct iom_io_stats dir[IOM_NDIR], struct iom_io_stats *out);
