@@ -286,14 +286,16 @@ static void verify_interval_fixup(struct iom_job *job)
 
 /* Apply one section's options (or the command line's: cmdline, where each filename=
  * replaces) in fio's order: parse.c sorts a section's options by their prio, so
- * directory= comes before filename= (prio -1, "must come after directory") */
+ * directory= comes before filename= (prio -1, "must come after directory"); rounds:
+ * 1 directory= only, 2 the others only, 3 both */
 static int apply_list(struct iom_fio_file *f, const struct iom_fio_parse_opts *po,
-                      const struct iom_fio_kv *list, uint32_t n, bool cmdline,
+                      const struct iom_fio_kv *list, uint32_t n, bool cmdline, int rounds,
                       struct iom_job *job, struct state *st, char *err, size_t errlen)
 {
     for (int round = 0; round < 2; round++)
         for (uint32_t k = 0; k < n; k++) {
-            if ((strcmp(list[k].name, "directory") == 0) != (round == 0))
+            if (!(rounds & (1 << round)) ||
+                (strcmp(list[k].name, "directory") == 0) != (round == 0))
                 continue;
             if (cmdline)
                 st->filename_append = false; /* the command line replaces */
@@ -334,17 +336,22 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     job->scramble_buffers = true; /* fio's default scramble_buffers=1 */
     fj->wait_for = -1;
 
-    /* every [global] before this section, then the section, then the command line */
+    /* every [global] before this section, then the section, then the command line,
+     * whose directory= fio applies before the job file (fio --directory=D job.fio:
+     * job.fio's filename=x is D/x, unless its section names a directory itself) */
+    if (po && apply_list(f, po, po->overrides, po->nr_overrides, true, 1, job, &st, err, errlen))
+        return -EINVAL;
     for (uint32_t s = 0; s < sec_idx; s++)
         if (lx->sec[s].global && apply_list(f, po, &lx->kv[lx->sec[s].first], lx->sec[s].nr,
-                                            false, job, &st, err, errlen))
+                                            false, 3, job, &st, err, errlen))
             return -EINVAL;
     /* fio 3.33 init.c get_new_job(): td->o.name = the section's name, so a [global]
      * name= never names a job; the section's own name= still does */
     snprintf(st.jobname, sizeof(st.jobname), "%s", sec->name);
-    if (lx->kv && apply_list(f, po, &lx->kv[sec->first], sec->nr, false, job, &st, err, errlen))
+    if (lx->kv && apply_list(f, po, &lx->kv[sec->first], sec->nr, false, 3, job, &st, err,
+                             errlen))
         return -EINVAL;
-    if (po && apply_list(f, po, po->overrides, po->nr_overrides, true, job, &st, err, errlen))
+    if (po && apply_list(f, po, po->overrides, po->nr_overrides, true, 2, job, &st, err, errlen))
         return -EINVAL;
     split_rates(&st, job);
     if (st.trim_split && iom_job_trims(job)) { /* a trim pattern's I/Os: bs's trim value */
