@@ -6,11 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/progress.h"
 #include "core/group.h"
+#include "core/runner.h"
 #include "report/fio.h"
 #include "report/report.h"
 #include "workload/fiojob.h"
@@ -286,7 +288,7 @@ static int null_targets(const struct iom_fio_job *fj, struct iom_target *t, char
 }
 
 static int emit(const struct iom_fio_file *ff, struct iom_result *const *res,
-                const struct iom_run_opts *ro, bool plus)
+                const struct iom_run_opts *ro, bool plus, uint64_t genesis_ns)
 {
     /* an interrupted run: fio 3.33's own mark, written into its report (normal
      * or JSON, stdout or --output) before the results: "\nfio: terminating on
@@ -295,7 +297,15 @@ static int emit(const struct iom_fio_file *ff, struct iom_result *const *res,
     if (iom_cli_stop)
         snprintf(mark, sizeof(mark), "\nfio: terminating on signal %d\n", (int)iom_cli_stop);
     if (ro->format == IOM_OUT_JSON) {
-        cJSON *doc = iom_report_fio_json(ff, res, plus);
+        /* fio reads the clock at output: the wall clock, and the time since the
+         * jobs began (its genesis, after the layout) */
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        uint64_t now = iom_now_ns();
+        struct iom_fio_clock ck = {(uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000,
+                                   genesis_ns && now > genesis_ns ? (now - genesis_ns) / 1000000
+                                                                  : 0};
+        cJSON *doc = iom_report_fio_json(ff, res, plus, &ck);
         if (!doc)
             return IOM_EXIT_FAIL;
         int rc = iom_json_write_after(mark, doc, ro->output_path);
@@ -480,6 +490,7 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
 
     iom_cli_signals_install();
     int run_failed = 0;
+    uint64_t genesis_ns = 0;
     for (uint32_t s = 0; s < ff.nr_steps && !iom_cli_stop; s++) {
         const struct iom_job *jobs[ff.nr_jobs];
         struct iom_target *tgs[ff.nr_jobs];
@@ -553,6 +564,8 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
         struct iom_run_hooks hooks = iom_cli_hooks(&a.ro, longest, argv[jf]);
         struct iom_result *out[ff.nr_jobs];
         struct iom_group_ctl gctl = {.wait_for = wf, .groupid = gids};
+        if (!genesis_ns)
+            genesis_ns = iom_now_ns(); /* fio's genesis: the jobs start after the layout */
         rc = iom_run_group(jobs, tgs, nrs, n, &gctl, &hooks, out);
         iom_cli_progress_clear();
         for (uint32_t k = 0; k < n; k++) {
@@ -579,7 +592,7 @@ report:
             iom_cli_error(CMD, "%s: %s", a.path, err);
             run_failed = 1;
         }
-        int erc = emit(&ff, res, &a.ro, a.json_plus);
+        int erc = emit(&ff, res, &a.ro, a.json_plus, genesis_ns);
         status = erc ? erc : run_failed ? IOM_EXIT_FAIL : IOM_EXIT_OK;
     }
     if (iom_cli_stop)

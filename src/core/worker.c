@@ -25,6 +25,7 @@
 #include "core/verify.h"
 #include "core/vlog.h"
 #include "stats/blockinfo.h"
+#include "stats/cpu.h"
 #include "stats/slog.h"
 
 #ifndef EDQUOT /* mingw's errno.h has no quota error */
@@ -33,6 +34,11 @@
 
 #define DRAIN_TIMEOUT_NS UINT64_C(10000000000) /* give in-flight I/O 10 s at the end */
 #define POLL_NS UINT64_C(50000000)             /* notice a phase change within 50 ms */
+
+static inline bool after_warmup(struct iom_run_shared *sh)
+{
+    return __atomic_load_n(&sh->phase, __ATOMIC_ACQUIRE) != IOM_PHASE_WARMUP;
+}
 
 /* Whether a completion at time t (ns) belongs to the measured phase. */
 static inline bool measured_at(struct iom_run_shared *sh, uint64_t t)
@@ -539,10 +545,6 @@ static inline int reap(struct iom_worker *w, struct wctx *c, uint64_t now, uint6
     return n;
 }
 
-static inline bool after_warmup(struct iom_run_shared *sh)
-{
-    return __atomic_load_n(&sh->phase, __ATOMIC_ACQUIRE) != IOM_PHASE_WARMUP;
-}
 
 /* rate_min / rate_iops_min not met (fio): the thread stops with EIO and fio's message. */
 static bool ratemin_failed(struct iom_worker *w, struct wctx *c, uint64_t now)
@@ -602,6 +604,8 @@ static void worker_loop(struct iom_worker *w, struct wctx *c)
         uint64_t now = iom_now_ns(), end = 0, stop_at = run_end(sh);
         if (stop_at && now >= stop_at) /* on schedule, whenever the main thread wakes */
             break;
+        if (__builtin_expect(c->ru_warm, 0) && after_warmup(sh)) /* fio's reset_all_stats */
+            c->ru_warm = !iom_thread_rusage(c->ru0);
         if (__builtin_expect(c->own_end != 0, 0) && now >= c->own_end) {
             w->own_stop = true; /* a delayed clone's own runtime is over */
             break;
@@ -747,6 +751,7 @@ void *iom_worker_main(void *arg)
         clone_delay(w, &c); /* the rest of its clone's startdelay (fio: per clone) */
     if (!w->err) {
         c.limit = w->job->io_limit_bytes;
+        c.ru_warm = w->job->ramp_ns > 0;
         if (w->job->io_passes) { /* whole passes over this thread's range, no wrap inside */
             uint64_t pass = iom_offgen_pass_bytes(&w->gen);
             if (pass && (!c.limit || pass * w->job->io_passes < c.limit))
@@ -781,6 +786,10 @@ void *iom_worker_main(void *arg)
         worker_drain(&c);
         if (!vphase)
             iom_end_fsync(w->job, w->target);
+        uint64_t ru[3]; /* fio: from the thread's start, or the ramp's end (reset_all_stats) */
+        if ((w->res->rusage = iom_thread_rusage(ru)))
+            w->res->ctx = ru[0] - c.ru0[0], w->res->majf = ru[1] - c.ru0[1],
+            w->res->minf = ru[2] - c.ru0[2];
         pthread_mutex_lock(&w->sh->lock);
         w->sh->nr_finished++;
         pthread_cond_broadcast(&w->sh->cond);

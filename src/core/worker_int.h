@@ -28,6 +28,8 @@ struct wctx {
     struct iom_layer inject, verify;
     int engine_up;
     uint64_t issued_bytes, limit;
+    bool ru_warm;                 /* in the warm-up: rusage is read again at its end */
+    uint64_t ru0[3];              /* the thread's rusage then (ctx, majf, minf), else 0 */
     bool limit_hit;
     uint64_t passes;              /* w->gen.passes when last seen (invalidate at each pass) */
     struct iom_pacer pace;

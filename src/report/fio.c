@@ -32,7 +32,7 @@ struct unit {
     uint32_t groupid, nr_jobs;
     struct iom_io_stats dir[IOM_NDIR]; /* read, write, trim (fio's ddirs) */
     struct iom_io_stats sync; uint64_t datasyncs; /* fio's "sync" (fsync=N); fdatasyncs */
-    uint64_t runtime_ns, elapsed_ns;
+    uint64_t runtime_ns;
     uint64_t job_runtime_ns;     /* fio's total_run_time: the sum over the entry's threads */
     bool vsplit;                 /* a thread had a verify phase: runtime per direction, vrt */
     uint64_t vrt[IOM_NDIR], trt; /* then each direction's (fio's ts.runtime[ddir]); threads' */
@@ -41,6 +41,8 @@ struct unit {
     uint64_t total_err; /* I/O errors counted (fio's total_err) */
     bool coe;           /* a continue_on_error class set: fio prints total_err, first_error */
     double usr_pct, sys_pct;
+    bool rusage;                 /* ctx/majf/minf measured: sums over the entry's threads */
+    uint64_t ctx, majf, minf;    /* (fio stat.c sum_thread_stats) */
     uint32_t lat_depth;          /* latency_target: the depth the search reached (last thread) */
     const struct iom_ss *ss;     /* steady state: the job's window and verdict, or NULL */
     const struct iom_thread_result *blk; /* block_error_percentiles: the (last) clone's */
@@ -104,15 +106,15 @@ static void add_series(struct unit *u, const struct iom_result *r, bool first)
 static void unit_add_result(struct unit *u, const struct iom_result *r, uint32_t clone)
 {
     for (const struct iom_thread_result *th = r->threads; th < r->threads + r->nr_threads; th++)
-        if (clone == UINT32_MAX || clone_of(u->fj, th) == clone) /* clone's syncs, or all */
+        if (clone == UINT32_MAX || clone_of(u->fj, th) == clone) { /* clone's, or all */
             u->datasyncs += (iom_io_stats_merge(&u->sync, &th->sync), th->datasyncs);
+            u->rusage |= th->rusage;
+            u->ctx += th->ctx, u->majf += th->majf, u->minf += th->minf;
+        }
     if (r->ss) /* fio: the group's last job's (stat.c __show_run_stats) */
         u->ss = r->ss;
     if (r->measured_ns > u->runtime_ns)
         u->runtime_ns = r->measured_ns;
-    uint64_t el = r->warmup_ns + r->measured_ns + r->cooldown_ns;
-    if (el > u->elapsed_ns)
-        u->elapsed_ns = el;
     if (r->start_ms && (!u->start_ms || r->start_ms < u->start_ms))
         u->start_ms = r->start_ms;
     for (uint32_t t = 0; t < r->nr_targets && !u->error; t++) /* a verify failure: fio's 84 */
@@ -691,31 +693,14 @@ static void lat_maps(cJSON *job, const struct unit *u)
 }
 
 cJSON *iom_report_fio_json(const struct iom_fio_file *ff, struct iom_result *const *res,
-                           bool plus)
+                           bool plus, const struct iom_fio_clock *clock)
 {
     struct unit *us;
     uint32_t n = build_units(ff, res, &us);
     if (!us)
         return NULL;
     cJSON *doc = cJSON_CreateObject();
-    time_t t0 = 0;
-    for (uint32_t i = 0; i < ff->nr_jobs && !t0; i++)
-        if (res[i])
-            t0 = res[i]->start_time;
-    char vers[64], when[64] = "";
-    snprintf(vers, sizeof(vers), "iomark-%s", IOMARK_VERSION);
-    cJSON_AddStringToObject(doc, "fio version", vers);
-    cJSON_AddNumberToObject(doc, "timestamp", (double)t0);
-    cJSON_AddNumberToObject(doc, "timestamp_ms", (double)t0 * 1000.0);
-    struct tm tm;
-    if (localtime_r(&t0, &tm))
-        strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", &tm);
-    cJSON_AddStringToObject(doc, "time", when);
-    cJSON *go = cJSON_AddObjectToObject(doc, "global options");
-    for (uint32_t i = 0; go && i < ff->nr_global; i++) {
-        cJSON_DeleteItemFromObject(go, ff->global[i].name);
-        cJSON_AddStringToObject(go, ff->global[i].name, ff->global[i].value);
-    }
+    uint64_t elapsed_ms = iom_fio_json_head(doc, ff, res, clock);
     cJSON *jobs = cJSON_AddArrayToObject(doc, "jobs");
     for (uint32_t g = 0; g < ff->nr_groups; g++) {
         struct grp gr;
@@ -736,9 +721,9 @@ cJSON *iom_report_fio_json(const struct iom_fio_file *ff, struct iom_result *con
                 cJSON_AddNumberToObject(j, "first_error", u->total_err ? u->error : 0);
             }
             cJSON_AddNumberToObject(j, "eta", 0);
-            cJSON_AddNumberToObject(j, "elapsed", (double)((u->elapsed_ns + 500000000) / 1000000000));
+            cJSON_AddNumberToObject(j, "elapsed", (double)((elapsed_ms + 999) / 1000));
             cJSON_AddNumberToObject(j, "job_start", (double)u->start_ms); /* fio 3.36's field */
-            cJSON *jo = cJSON_AddObjectToObject(j, "job options");
+            cJSON *jo = u->fj->nr_opts ? cJSON_AddObjectToObject(j, "job options") : NULL;
             for (uint32_t k = 0; jo && k < u->fj->nr_opts; k++) {
                 cJSON_DeleteItemFromObject(jo, u->fj->opts[k].name);
                 cJSON_AddStringToObject(jo, u->fj->opts[k].name, u->fj->opts[k].value);
@@ -752,6 +737,11 @@ cJSON *iom_report_fio_json(const struct iom_fio_file *ff, struct iom_result *con
             cJSON_AddNumberToObject(j, "job_runtime", (double)ms_of(u->job_runtime_ns));
             cJSON_AddNumberToObject(j, "usr_cpu", u->usr_pct);
             cJSON_AddNumberToObject(j, "sys_cpu", u->sys_pct);
+            if (u->rusage) { /* the job threads' own rusage (fio stat.c) */
+                cJSON_AddNumberToObject(j, "ctx", (double)u->ctx);
+                cJSON_AddNumberToObject(j, "majf", (double)u->majf);
+                cJSON_AddNumberToObject(j, "minf", (double)u->minf);
+            }
             lat_maps(j, u);
             /* fio's latency-target fields: target in ns, window in us (fio stat.c) */
             const struct iom_job *jb = &u->fj->job;

@@ -33,6 +33,16 @@
 void iom_report_fio_text(FILE *f, const struct iom_fio_file *jobfile,
                          struct iom_result *const *results);
 
+/* When the report is made, as fio 3.33 stat.c __show_run_stats reads the clock at
+ * output: wall_ms the wall clock then (ms since the epoch: "timestamp" its seconds,
+ * "timestamp_ms", "time"), elapsed_ms the time since fio's genesis (the jobs' start
+ * after the file layout, backend.c run_threads) for each job's "elapsed", which fio
+ * (eta.c calc_thread_status) rounds up to whole seconds: (ms + 999) / 1000. */
+struct iom_fio_clock {
+    uint64_t wall_ms;
+    uint64_t elapsed_ms;
+};
+
 /*
  * The JSON document; caller frees with cJSON_Delete. NULL when out of memory.
  * Each job's clat_ns "percentile" holds its percentile_list (fio's default
@@ -40,9 +50,21 @@ void iom_report_fio_text(FILE *f, const struct iom_fio_file *jobfile,
  * fio's --output-format=json+, each clat_ns also gets "bins" (non-empty
  * histogram buckets: key = the bucket's midpoint in ns as fio's stat.c
  * plat_idx_to_val(), value = I/O count), which fio_jsonplus_clat2csv reads.
+ * clock: when the report is made (the CLI reads it at output); NULL: the end of
+ * the last result's phases, and the time since the earliest result's start.
+ * "global options" and each "job options" are left out when empty, as fio's
+ * json_add_job_opts.
  */
 cJSON *iom_report_fio_json(const struct iom_fio_file *jobfile, struct iom_result *const *results,
-                           bool plus);
+                           bool plus, const struct iom_fio_clock *clock);
+
+/*
+ * The document's top (fio_head.c): "fio version", "timestamp", "timestamp_ms",
+ * "time" from clock (NULL: from the results, as iom_report_fio_json says) and
+ * "global options" when the file has any. Returns the clock's elapsed ms.
+ */
+uint64_t iom_fio_json_head(cJSON *doc, const struct iom_fio_file *jobfile,
+                           struct iom_result *const *results, const struct iom_fio_clock *clock);
 
 /*
  * fio's log files (write_bw_log, write_lat_log, write_iops_log) of the jobs

@@ -96,3 +96,19 @@ void iom_cpu_usage_between(const struct iom_cpu_sample *a, const struct iom_cpu_
     u->process_user_s = (double)(b->proc_user_ns - a->proc_user_ns) / 1e9;
     u->process_system_s = (double)(b->proc_system_ns - a->proc_system_ns) / 1e9;
 }
+
+bool iom_thread_rusage(uint64_t out[3])
+{
+#ifdef RUSAGE_THREAD
+    struct rusage ru;
+    if (getrusage(RUSAGE_THREAD, &ru) != 0)
+        return false;
+    out[0] = (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
+    out[1] = (uint64_t)ru.ru_majflt;
+    out[2] = (uint64_t)ru.ru_minflt;
+    return true;
+#else
+    (void)out;
+    return false;
+#endif
+}

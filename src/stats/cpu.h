@@ -6,6 +6,7 @@
 #ifndef IOMARK_STATS_CPU_H
 #define IOMARK_STATS_CPU_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define IOM_CPU_MAX 256   /* CPUs with their own figures (the "cpuN" lines); the rest only in the sums */
@@ -68,5 +69,11 @@ void iom_cpu_usage_between(const struct iom_cpu_sample *a, const struct iom_cpu_
  * which run from 0 the same way). Files that are missing leave 0. No errors.
  */
 void iom_cpu_topology(struct iom_cpu_usage *u, const char *cpu_dir);
+
+/* The calling thread's context switches (voluntary + involuntary), major and minor
+ * page faults since it was created (getrusage(2) RUSAGE_THREAD, Linux 2.6.26+; fio
+ * 3.33 stat.c update_rusage_stat: ctx, majf, minf). out[0..2] = ctx, majf, minf.
+ * Returns false (out untouched) where the kernel cannot tell one thread's. */
+bool iom_thread_rusage(uint64_t out[3]);
 
 #endif

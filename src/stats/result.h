@@ -90,6 +90,10 @@ struct iom_thread_result {
     uint32_t *block_infos;       /* job.block_info_bs: one word per block of its region
                                     (stats/blockinfo.h), owned; or NULL */
     uint32_t nr_block_infos;
+    bool rusage;                 /* ctx, majf, minf were measured (stats/cpu.h) */
+    uint64_t ctx, majf, minf;    /* the thread's context switches, major and minor faults
+                                    from its start (or its warm-up's end) to its end, as
+                                    fio's per-thread rusage (stat.c update_rusage_stat) */
 };
 
 struct iom_ss;

@@ -303,7 +303,7 @@ int main(void)
     CHECK(iom_fio_parse_text(jobtext, NULL, &ff, err, sizeof(err)) == 0);
     if (ff.nr_jobs == 1) {
         struct iom_result *res[1] = {r};
-        cJSON *doc = iom_report_fio_json(&ff, res, false);
+        cJSON *doc = iom_report_fio_json(&ff, res, false, NULL);
         CHECK(doc != NULL);
         char *js = doc ? cJSON_Print(doc) : NULL;
         cJSON_Delete(doc);
