@@ -327,6 +327,8 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     job->direct = false;
     job->fio_errors = true; /* errors continue_on_error lets pass: fio exits 0 */
     job->lat_from_submit = true; /* paced latency as fio's: from submission */
+    job->iodepth_batch_submit = 1; /* fio's iodepth_batch=1: each I/O submitted (and its
+                                      start taken) on its own (ioengines.c td_io_queue) */
     strcpy(job->ioengine, "psync");
     job->runtime_ns = 0;
     job->scramble_buffers = true; /* fio's default scramble_buffers=1 */
