@@ -286,14 +286,16 @@ static void verify_interval_fixup(struct iom_job *job)
 
 /* Apply one section's options (or the command line's: cmdline, where each filename=
  * replaces) in fio's order: parse.c sorts a section's options by their prio, so
- * directory= comes before filename= (prio -1, "must come after directory") */
+ * directory= comes before filename= (prio -1, "must come after directory"); rounds:
+ * 1 directory= only, 2 the others only, 3 both */
 static int apply_list(struct iom_fio_file *f, const struct iom_fio_parse_opts *po,
-                      const struct iom_fio_kv *list, uint32_t n, bool cmdline,
+                      const struct iom_fio_kv *list, uint32_t n, bool cmdline, int rounds,
                       struct iom_job *job, struct state *st, char *err, size_t errlen)
 {
     for (int round = 0; round < 2; round++)
         for (uint32_t k = 0; k < n; k++) {
-            if ((strcmp(list[k].name, "directory") == 0) != (round == 0))
+            if (!(rounds & (1 << round)) ||
+                (strcmp(list[k].name, "directory") == 0) != (round == 0))
                 continue;
             if (cmdline)
                 st->filename_append = false; /* the command line replaces */
@@ -329,22 +331,29 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     job->lat_from_submit = true; /* paced latency as fio's: from submission */
     job->iodepth_batch_submit = 1; /* fio's iodepth_batch=1: each I/O submitted (and its
                                       start taken) on its own (ioengines.c td_io_queue) */
+    job->fallocate = 5;          /* fio 3.33 options.c: default native on Linux */
+    job->fio_layout = true;      /* a file written first: as fio's extend_file */
     strcpy(job->ioengine, "psync");
     job->runtime_ns = 0;
     job->scramble_buffers = true; /* fio's default scramble_buffers=1 */
     fj->wait_for = -1;
 
-    /* every [global] before this section, then the section, then the command line */
+    /* every [global] before this section, then the section, then the command line,
+     * whose directory= fio applies before the job file (fio --directory=D job.fio:
+     * job.fio's filename=x is D/x, unless its section names a directory itself) */
+    if (po && apply_list(f, po, po->overrides, po->nr_overrides, true, 1, job, &st, err, errlen))
+        return -EINVAL;
     for (uint32_t s = 0; s < sec_idx; s++)
         if (lx->sec[s].global && apply_list(f, po, &lx->kv[lx->sec[s].first], lx->sec[s].nr,
-                                            false, job, &st, err, errlen))
+                                            false, 3, job, &st, err, errlen))
             return -EINVAL;
     /* fio 3.33 init.c get_new_job(): td->o.name = the section's name, so a [global]
      * name= never names a job; the section's own name= still does */
     snprintf(st.jobname, sizeof(st.jobname), "%s", sec->name);
-    if (lx->kv && apply_list(f, po, &lx->kv[sec->first], sec->nr, false, job, &st, err, errlen))
+    if (lx->kv && apply_list(f, po, &lx->kv[sec->first], sec->nr, false, 3, job, &st, err,
+                             errlen))
         return -EINVAL;
-    if (po && apply_list(f, po, po->overrides, po->nr_overrides, true, job, &st, err, errlen))
+    if (po && apply_list(f, po, po->overrides, po->nr_overrides, true, 2, job, &st, err, errlen))
         return -EINVAL;
     split_rates(&st, job);
     if (st.trim_split && iom_job_trims(job)) { /* a trim pattern's I/Os: bs's trim value */
@@ -438,14 +447,11 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     fj->nr_dirs = st.nr_dirs_seen;
     memcpy(fj->dirs, st.dirs_seen, sizeof(fj->dirs));
     memcpy(fj->dirs_line, st.dirs_seen_line, sizeof(fj->dirs_line));
-    if (st.overwrite) /* fio filesetup.c extend_file: writes the layout whatever fallocate */
-        job->fallocate = 0;
+    job->overwrite = st.overwrite; /* fio extend_file: writes the layout whatever fallocate */
     if (job->file_append && (iom_job_read_pct(job) || iom_job_trims(job) || job->verify))
         return fail(err, errlen, "line %u: [%s]: file_append=1 with reads, trims or verify (fio "
                     "would read past the file's end); iomark appends with writes only", sec->line,
                     sec->name);
-    if (job->file_append && !job->fallocate)
-        job->fallocate = 2; /* fio: no layout, the range fallocated (its default native) */
     if (job->ratemin_bytes > job->rate_bytes_per_s && job->rate_bytes_per_s)
         return fail(err, errlen, "line %u: [%s]: rate_min=%llu is above rate=%llu (fio: \"minimum "
                     "rate exceeds rate\")", sec->line, sec->name,

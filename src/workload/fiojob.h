@@ -145,15 +145,24 @@ int iom_fio_parse_file(const char *path, const struct iom_fio_parse_opts *po,
 bool iom_fio_is_jobfile(const char *arg);
 
 /*
- * Resolve size=N% / offset=N% of one job (fio: a share of the file's real
- * size; the offset aligned up to the block size, the size rounded down to
- * whole blocks). The size is the first target's (stat st_size, or the end
- * of a block device), else filesize=. Call before the targets are checked;
- * reads nothing but the target's metadata. Returns 0 (also without a
- * percentage) or -EINVAL with one line in err when no size is known.
- * First, as fio, a size past the end of a block device target is cut to the
- * device (the smallest one's end past the offset; a size-based job's amount
- * too) and fj->note says so.
+ * Resolve the region of one job as fio 3.33 filesetup.c setup_files does once the
+ * file is known. With file_append, the offset is the file's end. A size past the
+ * end of a block device target is cut to the device (the smallest one's end past
+ * the offset; a size-based job's amount too) and fj->note says so. Then, with
+ * offset=N%, size=N% or filesize= with an offset, from the first target's real
+ * size R in bytes (stat st_size, a block device's end, else fj->earlier_size,
+ * else 0): offset = R x N / 100 aligned up to the smallest block size; region =
+ * filesize - offset (with filesize=) or R - offset (size=N% without it); size=N%
+ * takes N % of offset + region, at most the region, in whole smallest blocks, and
+ * sets the I/O amount (job.io_limit_bytes, x loops). Last, a forward skip
+ * (rw=read:N) of a size-based job with one block size on one file gets fio's walk
+ * (docs/fio-jobs.md): job.size_bytes ends with the last block that starts inside
+ * the region and ends inside the file, job.create_bytes lays the file out to
+ * offset + region, and a walk that wraps (region from 0, ending before the file's
+ * end) runs by bytes (job.io_passes 0). Call before the targets are checked;
+ * reads nothing but the target's metadata. Returns 0, or -EINVAL with one line in
+ * err: size=N% of a file that does not exist without filesize=, an offset at or
+ * past filesize= or the file's end, a region smaller than one block.
  */
 int iom_fio_resolve_pct(struct iom_fio_job *fj, char *err, size_t errlen);
 

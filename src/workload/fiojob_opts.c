@@ -316,8 +316,8 @@ int iom_fioj_apply(const struct iom_fio_kv *kv0, struct iom_job *job, struct sta
     if (v[0] == '(' && strcmp(n, "name") != 0 && strcmp(n, "description") != 0 &&
         strcmp(n, "filename") != 0 && strcmp(n, "directory") != 0) {
         if (iom_fioj_arith(v, kv->value, sizeof(kv->value)))
-            return fail(err, errlen, "%s: %s=%s: not an arithmetic expression fio evaluates "
-                        "(whole numbers with + - * / %% ^ and parentheses, no units)", where, n, v);
+            return fail(err, errlen, "%s: %s=%s: iomark's arithmetic takes whole numbers "
+                        "with + - * / %% ^ and parentheses, no units (4k: 4*1024)", where, n, v);
     }
     if (strcmp(n, "ioengine") == 0 && !iom_engine_find(v)) {
         char list[160];

@@ -403,6 +403,120 @@ void iom_fio_earlier_size(struct iom_fio_file *ff, uint32_t i)
     }
 }
 
+/* fio 3.33 filesetup.c setup_files, per file: R = real_file_size (stat, the device's
+ * end, or 0 for a file not made yet; here the size an earlier job lays it out at) */
+static uint64_t real_size(const struct iom_fio_job *fj)
+{
+    const struct iom_job *job = &fj->job;
+    uint64_t rsize = 0;
+    struct stat sb;
+    if (job->nr_targets && stat(job->targets[0], &sb) == 0) {
+        if (S_ISREG(sb.st_mode)) {
+            rsize = (uint64_t)sb.st_size;
+        } else if (S_ISBLK(sb.st_mode)) {
+            int fd = open(job->targets[0], O_RDONLY | O_CLOEXEC);
+            if (fd >= 0) {
+                off_t end = lseek(fd, 0, SEEK_END);
+                rsize = end > 0 ? (uint64_t)end : 0;
+                close(fd);
+            }
+        }
+    } else {
+        rsize = fj->earlier_size;
+    }
+    return rsize;
+}
+
+/*
+ * rw=read:N (a forward skip) of a size-based job as fio 3.33 io_u.c walks it: I/O k
+ * starts at k x (bs + N) into the region and is issued while that is below the
+ * region's length (get_next_offset) and the block ends inside the file (fill_io_u),
+ * so the last one may run past the region into the rest of the file. After the last
+ * one a pass ends, unless the region starts at byte 0, that I/O ends before the
+ * file's end and the skip passes the end (get_next_seq_offset: position >=
+ * real_file_size): then it wraps to byte 0 and goes on until size= is done
+ * (size=1m bs=4k rw=read:4k: 256 reads, 0 .. 1040384 twice; rw=read:8k: 86 reads).
+ */
+static void skip_region(struct iom_fio_job *fj)
+{
+    struct iom_job *job = &fj->job;
+    uint64_t stride = job->seq_stride_bytes, bs = job->bs_bytes;
+    if (!stride || job->seq_back_bytes || iom_job_random(job) || job->nr_bssplit ||
+        iom_job_write_sizes(job) || job->nr_targets != 1 || job->offset_increment_bytes ||
+        fj->time_based)
+        return;
+    uint64_t r = real_size(fj), off = job->offset_bytes;
+    uint64_t len = job->size_bytes ? job->size_bytes : (r > off ? r - off : 0);
+    if (!len || len > UINT64_MAX - off)
+        return;
+    uint64_t end = r > off + len ? r : off + len; /* the file once laid out */
+    if (end - off < bs)
+        return;
+    uint64_t n = (len + stride - 1) / stride; /* I/Os that start below len */
+    uint64_t fit = (end - off - bs) / stride + 1; /* ... and end inside the file */
+    uint64_t last = ((n < fit ? n : fit) - 1) * stride;
+    job->create_bytes = off + len > job->create_bytes ? off + len : job->create_bytes;
+    job->size_bytes = last + bs;
+    if (off == 0 && last + bs < end && last + stride >= end) {
+        job->io_passes = 0; /* wraps: size= (each loop's) counts the bytes */
+        if (fj->limit_is_region) {
+            job->io_limit_bytes = len * fj->loops;
+            fj->limit_is_region = false;
+        }
+    }
+}
+
+static int resolve_region(struct iom_fio_job *fj, char *err, size_t errlen)
+{
+    struct iom_job *job = &fj->job;
+    bool fixed = fj->filesize && job->offset_bytes && !job->offset_increment_bytes;
+    if (!fj->size_pct && !fj->offset_pct && !fixed)
+        return 0;
+    uint64_t rsize = real_size(fj);
+    if (fj->size_pct && !rsize && !fj->filesize)
+        return fail(err, errlen, "line %u: [%s]: size=%u%% needs the file's size: %s does not "
+                    "exist and the job has no filesize= (fio: \"you need to specify size=\")",
+                    fj->line, fj->jobname, fj->size_pct, job->nr_targets ? job->targets[0] : "?");
+    uint64_t bs = iom_job_min_bs(job), off = job->offset_bytes, io;
+    if (fj->offset_pct) { /* get_start_offset: R x N / 100, up to the smallest block size */
+        off = (uint64_t)((unsigned __int128)rsize * fj->offset_pct / 100);
+        off = (off + bs - 1) / bs * bs;
+        job->offset_bytes = off;
+    }
+    if (fj->filesize) { /* a file of filesize= bytes: the region runs from the offset to its end */
+        if (off >= fj->filesize)
+            return fail(err, errlen, "line %u: [%s]: offset %llu is at or past filesize=%llu "
+                        "(fio: \"offset extends end\")", fj->line, fj->jobname,
+                        (unsigned long long)off, (unsigned long long)fj->filesize);
+        io = fj->filesize - off;
+    } else if (fj->size_pct) {
+        if (off >= rsize)
+            return fail(err, errlen, "line %u: [%s]: offset %llu is at or past the end of %s "
+                        "(%llu bytes)", fj->line, fj->jobname, (unsigned long long)off,
+                        job->targets[0], (unsigned long long)rsize);
+        io = rsize - off;
+    } else {
+        return 0; /* offset=N% with size= or to the end of the file: the region as given */
+    }
+    if (fj->size_pct && fj->size_pct != 100) {
+        /* N % of offset + region (the file's size), at most the region, whole blocks */
+        uint64_t fsz = io + off;
+        uint64_t sz = (uint64_t)((unsigned __int128)fsz * fj->size_pct / 100);
+        io = sz < io ? sz : io;
+        io -= io % bs;
+    }
+    if (io < iom_job_max_bs(job))
+        return fail(err, errlen, "line %u: [%s]: the region of %llu bytes from offset %llu "
+                    "is less than one block (fio: \"blocksize is larger than data set range\")",
+                    fj->line, fj->jobname, (unsigned long long)io, (unsigned long long)off);
+    job->size_bytes = io; /* the file is made or grown to offset + io when shorter (as fio) */
+    if (!fj->time_based && fj->size_pct) { /* fio: size= is then the regions' total */
+        job->io_limit_bytes = io * fj->loops;
+        fj->limit_is_region = false;
+    }
+    return 0;
+}
+
 int iom_fio_resolve_pct(struct iom_fio_job *fj, char *err, size_t errlen)
 {
     struct iom_job *job = &fj->job;
@@ -411,47 +525,10 @@ int iom_fio_resolve_pct(struct iom_fio_job *fj, char *err, size_t errlen)
         S_ISREG(ab.st_mode))
         job->offset_bytes = (uint64_t)ab.st_size;
     cap_to_devices(fj);
-    if (!fj->size_pct && !fj->offset_pct)
-        return 0;
-    uint64_t fsize = 0;
-    struct stat sb;
-    if (job->nr_targets && stat(job->targets[0], &sb) == 0) {
-        if (S_ISREG(sb.st_mode)) {
-            fsize = (uint64_t)sb.st_size;
-        } else if (S_ISBLK(sb.st_mode)) {
-            int fd = open(job->targets[0], O_RDONLY | O_CLOEXEC);
-            if (fd >= 0) {
-                off_t end = lseek(fd, 0, SEEK_END);
-                fsize = end > 0 ? (uint64_t)end : 0;
-                close(fd);
-            }
-        }
-    }
-    if (!fsize)
-        fsize = fj->earlier_size ? fj->earlier_size : fj->filesize;
-    if (!fsize)
-        return fail(err, errlen, "line %u: [%s]: size=%u%%/offset=%u%% needs the file's size: "
-                    "%s does not exist and the job has no filesize=", fj->line, fj->jobname,
-                    fj->size_pct, fj->offset_pct, job->nr_targets ? job->targets[0] : "?");
-    uint64_t bs = iom_job_max_bs(job);
-    if (fj->offset_pct) { /* fio: aligned up to the block size (offset_align=0) */
-        uint64_t off = fsize / 100 * fj->offset_pct + fsize % 100 * fj->offset_pct / 100;
-        off = (off + bs - 1) / bs * bs;
-        job->offset_bytes = off;
-    }
-    if (fj->size_pct) {
-        uint64_t sz = fsize / 100 * fj->size_pct + fsize % 100 * fj->size_pct / 100;
-        sz -= sz % bs;
-        if (!sz)
-            return fail(err, errlen, "line %u: [%s]: size=%u%% of %llu bytes is less than one "
-                        "block", fj->line, fj->jobname, fj->size_pct, (unsigned long long)fsize);
-        job->size_bytes = sz;
-        if (!fj->time_based && fj->limit_is_region) {
-            job->io_limit_bytes = sz * fj->loops;
-            fj->limit_is_region = false;
-        }
-    }
-    return 0;
+    int rc = resolve_region(fj, err, errlen);
+    if (!rc)
+        skip_region(fj);
+    return rc;
 }
 
 bool iom_fio_is_jobfile(const char *arg)

@@ -11,21 +11,22 @@ command -v fio >/dev/null || { echo "skip: fio not installed"; exit 77; }
 cd "$WORK"
 mkdir -p d e j
 
-# files TOOL JOBTEXT: run JOBTEXT (printf %b) with TOOL in $WORK/j; print "exit N"
-# and the files made under d, e and j (path:size, sorted), relative to $WORK
+# files TOOL JOBTEXT [OPTION]: run JOBTEXT (printf %b) with TOOL in $WORK/j, OPTION
+# after the job file; print "exit N" and the files made under d, e and j (path:size,
+# sorted), relative to $WORK
 files() {
   rm -rf d/* e/* j/*
   printf '%b' "$2" >t.fio
-  local rc=0
-  if [ "$1" = fio ]; then (cd j && fio --output=/dev/null ../t.fio >/dev/null 2>&1) || rc=$?
-  else (cd j && "$IOMARK" run --quiet --output=/dev/null ../t.fio >/dev/null 2>"$WORK/err") || rc=$?; fi
+  local rc=0 opt=(${3:+"$3"})
+  if [ "$1" = fio ]; then (cd j && fio --output=/dev/null ../t.fio "${opt[@]}" >/dev/null 2>&1) || rc=$?
+  else (cd j && "$IOMARK" run --quiet --output=/dev/null ../t.fio "${opt[@]}" >/dev/null 2>"$WORK/err") || rc=$?; fi
   echo "exit $rc $(find d e j -type f -printf '%p:%s\n' | sort | tr '\n' ' ')"
 }
-# same DESC WANT JOBTEXT: fio's and iomark's runs both give WANT
+# same DESC WANT JOBTEXT [OPTION]: fio's and iomark's runs both give WANT
 same() {
   local t got
   for t in fio iomark; do
-    got=$(files $t "$3")
+    got=$(files $t "$3" "${4:-}")
     [ "$got" = "$2" ] && pass "$1: $t: $got" || fail "$1: $t: got '$got', wanted '$2' $(head -c 300 "$WORK/err")"
   done
 }
@@ -51,6 +52,12 @@ same "directory= after filename= in one section" "exit 0 e/a.dat:65536 " \
   "$G[job]\\nrw=read\\nfilename=a.dat\\ndirectory=$WORK/e\\n"
 same "[global] filename=, job directory=" "exit 0 j/g.dat:65536 " \
   "[global]\\nfilename=g.dat\\nsize=64k\\n[job]\\ndirectory=$WORK/d\\nrw=read\\n"
+# --directory= on the command line comes before the job file (fio: its filename= goes
+# under it), and a section's own directory= wins
+same "--directory=d, filename=x.dat" "exit 0 d/x.dat:65536 " \
+  "[job]\nrw=read\nsize=64k\nfilename=x.dat\n" "--directory=$WORK/d"
+same "--directory=d, the section's directory=e" "exit 0 e/x.dat:65536 " \
+  "[job]\nrw=read\nsize=64k\nfilename=x.dat\ndirectory=$WORK/e\n" "--directory=$WORK/d"
 
 # a missing folder, a file, a symbolic link: fio 3.33 exits 1 ("... is not a directory");
 # iomark: one line naming the option and its line, exit 2, nothing made
