@@ -100,6 +100,16 @@ static inline uint64_t iom_pacer_take(struct iom_pacer *p, uint64_t now, uint64_
     return start;
 }
 
+/* iom_pacer_take, and the I/O's latency start: the intended start it returns, or
+ * with from_submit (job files) `now`, the actual submission after the wait, as
+ * fio 3.33 io_u.c get_io_u sets start_time after rate_ddir has slept. */
+static inline uint64_t iom_pacer_start(struct iom_pacer *p, uint64_t now, uint64_t len,
+                                       bool is_write, bool from_submit)
+{
+    uint64_t due = iom_pacer_take(p, now, len, is_write);
+    return from_submit ? now : due;
+}
+
 struct iom_think {
     uint64_t ns, blocks;  /* pause length; I/Os per burst (>= 1) */
     uint64_t burst;       /* I/Os issued in this burst */

@@ -428,6 +428,23 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
     return 0;
 }
 
+/* fio 3.33 filesetup.c fallocate_file's modes (spec.h fallocate) over [0, len) of fd:
+ * 2 posix_fallocate, 3 KEEP_SIZE, 4 ftruncate, 5 fallocate(2) mode 0 whose failure fio
+ * ignores (native_fallocate), 0 and 1 nothing. Returns 0 or -errno. */
+static int alloc_mode(int fd, int m, uint64_t len)
+{
+    int rc = 0;
+    if (m == 2)
+        rc = posix_fallocate(fd, 0, (off_t)len);
+    else if (m == 3 && fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)len))
+        rc = errno;
+    else if (m == 4 && ftruncate(fd, (off_t)len))
+        rc = errno;
+    else if (m == 5)
+        (void)!fallocate(fd, 0, 0, (off_t)len);
+    return -rc;
+}
+
 int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
                        const volatile sig_atomic_t *stop, void (*progress)(double pct, void *arg),
                        void *arg, char *err, size_t errlen)
@@ -448,20 +465,16 @@ int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
         return fail(err, errlen, -errno, "target %s: cannot create: %s", t->path,
                     strerror(errno));
     t->created = !t->exists;
-    if (t->fill_need || (job->fallocate && (!t->exists || job->file_append) &&
-                         iom_job_read_pct(job) == 0 &&
-                         !iom_job_trims(job) && !job->verify)) {
+    /* fio 3.33 filesetup.c extend_file lays out (writes) a file a job reads, or writes
+     * with overwrite=1 (not file_append); job files follow it, native runs also fill
+     * files of jobs that trim or verify */
+    bool reads = iom_job_read_pct(job) > 0 ||
+                 (!job->fio_layout && (iom_job_trims(job) || job->verify));
+    bool lay = reads || (job->overwrite && !job->file_append) || !job->fallocate;
+    if (t->fill_need || ((!t->exists || job->file_append) && !lay)) {
         /* fill_device: an empty (sparse) file the job's writes fill; fio's fallocate
-         * modes for a new file of a write job (filesetup.c extend_file: fio lays out,
-         * i.e. writes, only files a job reads) */
-        int m = t->fill_need ? 4 : job->fallocate, rc = 0;
-        if (m == 2)
-            rc = posix_fallocate(fd, 0, (off_t)t->need_bytes);
-        else if (m == 3 && fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)t->need_bytes))
-            rc = errno;
-        else if (m == 4 && ftruncate(fd, (off_t)t->need_bytes))
-            rc = errno;
-        rc = -rc;
+         * modes for a new file of a write job */
+        int rc = alloc_mode(fd, t->fill_need ? 4 : job->fallocate, t->need_bytes);
         close(fd);
         if (rc) {
             unlink(t->path);
@@ -473,10 +486,21 @@ int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
         t->sparse = true;
         return 0;
     }
-    const size_t chunk = 1 << 20;
+    /* job files, a new file: fio's fallocate mode, ftruncate, write(2)s of the largest
+     * write size (fio extend_file); else 1 MiB pwrite(2)s from the old end */
+    const bool fio = job->fio_layout && !t->exists;
+    size_t chunk = (size_t)1 << 20;
+    if (fio)
+        chunk = (size_t)(iom_job_max_write_bs(job) ? iom_job_max_write_bs(job) : 4096);
     uint64_t *buf = NULL;
     int rc = 0;
-    if (posix_memalign((void **)&buf, 4096, chunk)) {
+    if (fio && ((rc = alloc_mode(fd, job->fallocate, t->need_bytes)) ||
+                ftruncate(fd, (off_t)t->need_bytes))) {
+        rc = rc ? rc : -errno;
+        rc = fail(err, errlen, rc, "target %s: fallocate: %s", t->path, strerror(-rc));
+        goto out;
+    }
+    if (posix_memalign((void **)&buf, 4096, (chunk + 7) & ~(size_t)7)) {
         rc = fail(err, errlen, -ENOMEM, "out of memory");
         goto out;
     }
@@ -492,7 +516,7 @@ int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
         size_t n = end - pos < chunk ? (size_t)(end - pos) : chunk;
         for (size_t i = 0; i < (n + 7) / 8; i++)
             buf[i] = job->zero_buffers ? 0 : iom_rng_next(&rng);
-        ssize_t w = pwrite(fd, buf, n, (off_t)pos);
+        ssize_t w = fio ? write(fd, buf, n) : pwrite(fd, buf, n, (off_t)pos);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0) {
@@ -505,7 +529,7 @@ int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
         if (progress && ((pos - start) % (UINT64_C(64) << 20) == 0 || pos == end))
             progress(100.0 * (double)(pos - start) / (double)(end - start), arg);
     }
-    if (fdatasync(fd) != 0) {
+    if ((fio ? fsync(fd) : fdatasync(fd)) != 0) { /* fio's create_fsync=1 */
         rc = fail(err, errlen, -errno, "target %s: fdatasync: %s", t->path, strerror(errno));
         goto out;
     }

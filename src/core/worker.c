@@ -277,11 +277,8 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
         }
         if (rare && c->cp) /* fio's cmdprio: on the final size */
             io->ioprio = iom_cmdprio_pick(c->cp, io->ddir, io->len);
-        /* paced: latency from the intended start (native), or, in job files, from the
-         * submission after the wait as fio (io_u.c get_io_u: start_time after rate_ddir) */
-        io->start_ns = iom_pacer_take(&c->pace, now, io->len, io->ddir == IOM_IO_WRITE);
-        if (job->lat_from_submit)
-            io->start_ns = now;
+        io->start_ns = iom_pacer_start(&c->pace, now, io->len, io->ddir == IOM_IO_WRITE,
+                                       job->lat_from_submit); /* job files: as fio's */
         if (io->ddir == IOM_IO_WRITE && !job->verify) {
             if (__builtin_expect(c->bg != NULL, 0)) { /* fio's pattern/compress/dedupe data */
                 if (c->bg->refill)

@@ -329,6 +329,10 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     job->direct = false;
     job->fio_errors = true; /* errors continue_on_error lets pass: fio exits 0 */
     job->lat_from_submit = true; /* paced latency as fio's: from submission */
+    job->iodepth_batch_submit = 1; /* fio's iodepth_batch=1: each I/O submitted (and its
+                                      start taken) on its own (ioengines.c td_io_queue) */
+    job->fallocate = 5;          /* fio 3.33 options.c: default native on Linux */
+    job->fio_layout = true;      /* a file written first: as fio's extend_file */
     strcpy(job->ioengine, "psync");
     job->runtime_ns = 0;
     job->scramble_buffers = true; /* fio's default scramble_buffers=1 */
@@ -443,14 +447,11 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     fj->nr_dirs = st.nr_dirs_seen; /* (none to check when --filename-map maps every file) */
     memcpy(fj->dirs, st.dirs_seen, sizeof(fj->dirs));
     memcpy(fj->dirs_line, st.dirs_seen_line, sizeof(fj->dirs_line));
-    if (st.overwrite) /* fio filesetup.c extend_file: writes the layout whatever fallocate */
-        job->fallocate = 0;
+    job->overwrite = st.overwrite; /* fio extend_file: writes the layout whatever fallocate */
     if (job->file_append && (iom_job_read_pct(job) || iom_job_trims(job) || job->verify))
         return fail(err, errlen, "line %u: [%s]: file_append=1 with reads, trims or verify (fio "
                     "would read past the file's end); iomark appends with writes only", sec->line,
                     sec->name);
-    if (job->file_append && !job->fallocate)
-        job->fallocate = 2; /* fio: no layout, the range fallocated (its default native) */
     if (job->ratemin_bytes > job->rate_bytes_per_s && job->rate_bytes_per_s)
         return fail(err, errlen, "line %u: [%s]: rate_min=%llu is above rate=%llu (fio: \"minimum "
                     "rate exceeds rate\")", sec->line, sec->name,

@@ -114,7 +114,7 @@ int iom_fioj_error_opt(const char *n, const char *v, struct iom_job *job, const 
         /* fio 3.33 options.c "fallocate": none, native, posix, keep, truncate, 0
          * (= none), 1 (= posix) */
         static const struct { const char *name; uint8_t mode; } vals[] = {
-            {"none", 1}, {"0", 1}, {"posix", 2}, {"native", 2}, {"1", 2},
+            {"none", 1}, {"0", 1}, {"posix", 2}, {"native", 5}, {"1", 2},
             {"keep", 3}, {"truncate", 4}};
         for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
             if (strcmp(v, vals[i].name) == 0) {

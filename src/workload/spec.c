@@ -172,6 +172,16 @@ uint64_t iom_job_max_bs(const struct iom_job *job)
     return hi;
 }
 
+uint64_t iom_job_max_write_bs(const struct iom_job *job)
+{
+    uint64_t lo, hi;
+    if (job->wbs_bytes || job->nr_wbssplit)
+        bs_span(job->wbssplit, job->nr_wbssplit, job->wbs_bytes, &lo, &hi);
+    else
+        bs_span(job->bssplit, job->nr_bssplit, job->bs_bytes, &lo, &hi);
+    return hi;
+}
+
 const char *iom_rw_name(enum iom_rw rw)
 {
     return (unsigned)rw < sizeof(rw_names) / sizeof(rw_names[0]) ? rw_names[rw] : "?";

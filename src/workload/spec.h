@@ -288,7 +288,15 @@ struct iom_job {
                                     without reads is laid out: 0 filled with data (iomark's
                                     way), 1 none (empty, grows by the writes), 2 posix/native
                                     (allocated), 3 keep (allocated, size 0: KEEP_SIZE),
-                                    4 truncate (sparse, full size) */
+                                    4 truncate (sparse, full size), 5 native (fallocate(2)
+                                    mode 0, a failure ignored: fio's default in job files) */
+    bool overwrite;              /* fio's overwrite=1 (job files): a new file of a write job
+                                    is written before the run whatever fallocate says */
+    bool fio_layout;             /* job files: a new file that is written before the run is
+                                    laid out as fio 3.33 filesetup.c extend_file: the
+                                    fallocate mode first, ftruncate to the size, write(2)s
+                                    of the largest write block size, fsync; native: 1 MiB
+                                    pwrite(2)s, fdatasync */
     bool error_dump;             /* fio's error_dump: every non-fatal error on stderr too */
     bool fio_errors;             /* job files: errors let pass do not fail the run (fio's
                                     exit status 0, the errors counted: total_err) */
@@ -363,6 +371,9 @@ bool iom_job_write_sizes(const struct iom_job *job);
 uint64_t iom_job_min_bs(const struct iom_job *job);
 /* Largest block size the job issues. */
 uint64_t iom_job_max_bs(const struct iom_job *job);
+/* Largest write block size of the job whatever its pattern (fio's max_bs[DDIR_WRITE]:
+ * writes' own sizes when given, else the reads'), in bytes. */
+uint64_t iom_job_max_write_bs(const struct iom_job *job);
 
 /* True when a share of the job's I/Os carries its own priority (cmdprio_percentage
  * or cmdprio_bssplit given; workload/options_prio.c). */
