@@ -441,9 +441,7 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     fj->loops = st.loops;
     fj->group_reporting = st.group_reporting;
     fj->unlink = st.unlink;
-    /* fio makes a file name's missing folders; a missing directory= is refused before
-     * the run (iom_fio_check_dirs) */
-    job->make_dirs = true;
+    job->make_dirs = true; /* fio makes a name's folders; directory=: iom_fio_check_dirs */
     fj->nr_dirs = st.nr_dirs_seen; /* (none to check when --filename-map maps every file) */
     memcpy(fj->dirs, st.dirs_seen, sizeof(fj->dirs));
     memcpy(fj->dirs_line, st.dirs_seen_line, sizeof(fj->dirs_line));
