@@ -329,6 +329,8 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     job->direct = false;
     job->fio_errors = true; /* errors continue_on_error lets pass: fio exits 0 */
     job->lat_from_submit = true; /* paced latency as fio's: from submission */
+    job->iodepth_batch_submit = 1; /* fio's iodepth_batch=1: each I/O submitted (and its
+                                      start taken) on its own (ioengines.c td_io_queue) */
     job->fallocate = 5;          /* fio 3.33 options.c: default native on Linux */
     job->fio_layout = true;      /* a file written first: as fio's extend_file */
     strcpy(job->ioengine, "psync");
@@ -439,10 +441,8 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
     fj->loops = st.loops;
     fj->group_reporting = st.group_reporting;
     fj->unlink = st.unlink;
-    /* fio makes a file name's missing folders; a missing directory= is refused before
-     * the run (iom_fio_check_dirs) */
-    job->make_dirs = true;
-    fj->nr_dirs = st.nr_dirs_seen;
+    job->make_dirs = true; /* fio makes a name's folders; directory=: iom_fio_check_dirs */
+    fj->nr_dirs = st.nr_dirs_seen; /* (none to check when --filename-map maps every file) */
     memcpy(fj->dirs, st.dirs_seen, sizeof(fj->dirs));
     memcpy(fj->dirs_line, st.dirs_seen_line, sizeof(fj->dirs_line));
     job->overwrite = st.overwrite; /* fio extend_file: writes the layout whatever fallocate */
@@ -515,14 +515,18 @@ static int build_job(struct iom_fio_file *f, const struct lexed *lx, uint32_t se
                          files[k]);
             }
     }
+    uint32_t mapped = 0; /* every file mapped: directory= names no folder used */
     for (uint32_t i = 0; i < k; i++) {
         char path[2100];
         const char *m = map_name(po, files[i], &f->maps_used);
         snprintf(path, sizeof(path), "%s", m ? m : paths[i]);
         const char *m2 = map_name(po, path, &f->maps_used);
+        mapped += m || m2;
         if (iom_job_add_target(job, m2 ? m2 : path))
             return -ENOMEM;
     }
+    if (mapped == k)
+        fj->nr_dirs = 0;
     if (job->fill_device) {
         /* fio's fill_device: sequential writes into the free space until ENOSPC */
         if (job->rw != IOM_RW_WRITE || job->nr_bssplit || job->seq_back_bytes || st.rw_skip)

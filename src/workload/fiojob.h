@@ -70,7 +70,8 @@ struct iom_fio_job {
                                       iom_fio_resolve_pct() once the file is known (0 = none) */
     uint64_t filesize;           /* filesize= as written (0 = none) */
     uint32_t nr_dirs;            /* directory= values of the job (first 4), with their lines
-                                    (0 = command line), checked by iom_fio_check_dirs */
+                                    (0 = command line), checked by iom_fio_check_dirs; 0
+                                    when --filename-map replaces every file of the job */
     char dirs[4][1024];
     uint32_t dirs_line[4];
     uint64_t earlier_size;       /* the size an earlier job makes this job's first file, for

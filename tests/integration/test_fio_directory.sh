@@ -71,4 +71,9 @@ for bad in "$WORK/nonexist" "$WORK/t.fio" "$WORK/lnk" "$WORK/d:$WORK/nonexist"; 
   expect_err_has "line 2: directory=$bad: "
   [ -z "$(find d e j "$WORK/nonexist" -mindepth 1 2>/dev/null)" ] && pass "nothing made" || fail "files made"
 done
+# --filename-map replacing every file of the job: the missing folder names nothing used
+printf '[global]\ndirectory=%s/nonexist\nsize=64k\n[job]\nrw=read\nfilename=x.dat\n' "$WORK" >mapped.fio
+expect_status 0 "directory= missing, every file mapped: runs" -- "$IOMARK" run "$WORK/mapped.fio" \
+  --filename-map="$WORK/nonexist/x.dat=$WORK/e/m.dat" --quiet --output=/dev/null
+[ -f e/m.dat ] && [ ! -e "$WORK/nonexist" ] && pass "the mapped file made, no folder" || fail "e/m.dat missing or nonexist made"
 finish
