@@ -2,6 +2,7 @@
  * `iomark run --profile NAME ...` (SQL Server profiles): the parts of the
  * run command that are front ends of their own. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -595,8 +596,13 @@ report:
         int erc = emit(&ff, res, &a.ro, a.json_plus, genesis_ns);
         status = erc ? erc : run_failed ? IOM_EXIT_FAIL : IOM_EXIT_OK;
     }
-    if (iom_cli_stop)
-        status = iom_cli_signal_exit(iom_cli_stop);
+    if (iom_cli_stop) /* fio 3.33 backend.c sig_int: exit_value = 128 on SIGINT and SIGTERM
+                       * (fio leaves SIGHUP to its default: iomark's 128 + 1 stays) */
+#ifdef SIGHUP
+        status = iom_cli_stop == SIGHUP ? iom_cli_signal_exit(SIGHUP) : 128;
+#else
+        status = 128;
+#endif
 out:
     if (res)
         for (uint32_t i = 0; i < ff.nr_jobs; i++)
