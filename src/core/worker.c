@@ -25,7 +25,6 @@
 #include "core/verify.h"
 #include "core/vlog.h"
 #include "stats/blockinfo.h"
-#include "stats/cpu.h"
 #include "stats/slog.h"
 
 #ifndef EDQUOT /* mingw's errno.h has no quota error */
@@ -541,6 +540,8 @@ static inline int reap(struct iom_worker *w, struct wctx *c, uint64_t now, uint6
     int n = c->eng.ops->getevents(&c->eng, mn, mx, timeout, c->done);
     if (n < 0)
         worker_fail(w, n, "reaping completions", 0);
+    else /* fio's io_u_complete (ioengines.c td_io_getevents) */
+        iom_depth_reaped(&w->res->depth, (unsigned)n);
     *end = iom_now_ns();
     return n;
 }
@@ -616,6 +617,8 @@ static void worker_loop(struct iom_worker *w, struct wctx *c)
             continue;
         }
         unsigned nq = issue(w, c, now, &end);
+        if (nq || end) /* fio's io_u_map, io_u_submit (ioengines.c td_io_queue/commit) */
+            iom_depth_issued(&w->res->depth, end ? 1 : nq, c->inflight, end != 0);
         if (w->err)
             break;
         if (nq) {
@@ -786,10 +789,7 @@ void *iom_worker_main(void *arg)
         worker_drain(&c);
         if (!vphase)
             iom_end_fsync(w->job, w->target);
-        uint64_t ru[3]; /* fio: from the thread's start, or the ramp's end (reset_all_stats) */
-        if ((w->res->rusage = iom_thread_rusage(ru)))
-            w->res->ctx = ru[0] - c.ru0[0], w->res->majf = ru[1] - c.ru0[1],
-            w->res->minf = ru[2] - c.ru0[2];
+        iom_thread_result_rusage(w->res, c.ru0); /* fio: from the start or the ramp's end */
         pthread_mutex_lock(&w->sh->lock);
         w->sh->nr_finished++;
         pthread_cond_broadcast(&w->sh->cond);

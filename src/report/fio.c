@@ -43,6 +43,7 @@ struct unit {
     double usr_pct, sys_pct;
     bool rusage;                 /* ctx/majf/minf measured: sums over the entry's threads */
     uint64_t ctx, majf, minf;    /* (fio stat.c sum_thread_stats) */
+    struct iom_depth_map depth;  /* iodepth_level/submit/complete counts, summed */
     uint32_t lat_depth;          /* latency_target: the depth the search reached (last thread) */
     const struct iom_ss *ss;     /* steady state: the job's window and verdict, or NULL */
     const struct iom_thread_result *blk; /* block_error_percentiles: the (last) clone's */
@@ -110,6 +111,7 @@ static void unit_add_result(struct unit *u, const struct iom_result *r, uint32_t
             u->datasyncs += (iom_io_stats_merge(&u->sync, &th->sync), th->datasyncs);
             u->rusage |= th->rusage;
             u->ctx += th->ctx, u->majf += th->majf, u->minf += th->minf;
+            iom_depth_merge(&u->depth, &th->depth);
         }
     if (r->ss) /* fio: the group's last job's (stat.c __show_run_stats) */
         u->ss = r->ss;
@@ -742,6 +744,7 @@ cJSON *iom_report_fio_json(const struct iom_fio_file *ff, struct iom_result *con
                 cJSON_AddNumberToObject(j, "majf", (double)u->majf);
                 cJSON_AddNumberToObject(j, "minf", (double)u->minf);
             }
+            iom_fio_depth_json(j, &u->depth);
             lat_maps(j, u);
             /* fio's latency-target fields: target in ns, window in us (fio stat.c) */
             const struct iom_job *jb = &u->fj->job;

@@ -67,6 +67,13 @@ uint64_t iom_fio_json_head(cJSON *doc, const struct iom_fio_file *jobfile,
                            struct iom_result *const *results, const struct iom_fio_clock *clock);
 
 /*
+ * An entry's "iodepth_level", "iodepth_submit" and "iodepth_complete" into j, as
+ * fio 3.33 stat.c show_thread_status_json: each bucket's share in % (keys "1",
+ * "2", ... ">=64"; "0", "4", ... ">=64"), 0 for all without a count (fio_head.c).
+ */
+void iom_fio_depth_json(cJSON *j, const struct iom_depth_map *m);
+
+/*
  * fio's log files (write_bw_log, write_lat_log, write_iops_log) of the jobs
  * that name them, in fio 3.33's names and line format (HOWTO "Log File
  * Formats"; iolog.c flush_samples): per clone N (fio's job number: 1, 2, ...

@@ -1,6 +1,6 @@
 /* fio_head.c - the top of the fio-style JSON document (see fio.h): fio 3.33
  * stat.c __show_run_stats' "fio version", "timestamp", "timestamp_ms", "time"
- * and "global options". */
+ * and "global options"; and an entry's I/O depth distributions. */
 #include "report/fio.h"
 
 #include <stdio.h>
@@ -46,4 +46,28 @@ uint64_t iom_fio_json_head(cJSON *doc, const struct iom_fio_file *ff, struct iom
         cJSON_AddStringToObject(go, ff->global[i].name, ff->global[i].value);
     }
     return ck.elapsed_ms;
+}
+
+/* fio stat.c stat_calc_dist: each bucket's share of total in %, at most 100 */
+static void dist_obj(cJSON *j, const char *key, const uint64_t *map, uint64_t total, bool level)
+{
+    cJSON *o = cJSON_AddObjectToObject(j, key);
+    for (int i = 0; o && i < IOM_DEPTH_BUCKETS; i++) {
+        char name[20];
+        if (i == IOM_DEPTH_BUCKETS - 1)
+            snprintf(name, sizeof(name), ">=%d", 1 << i);
+        else if (level)
+            snprintf(name, sizeof(name), "%d", 1 << i);
+        else
+            snprintf(name, sizeof(name), "%d", i ? 1 << (i + 1) : 0);
+        double v = total ? (double)map[i] / (double)total * 100.0 : 0.0;
+        cJSON_AddNumberToObject(o, name, v > 100.0 ? 100.0 : v);
+    }
+}
+
+void iom_fio_depth_json(cJSON *j, const struct iom_depth_map *m)
+{
+    dist_obj(j, "iodepth_level", m->level, m->ios, true);
+    dist_obj(j, "iodepth_submit", m->submit, m->submits, false);
+    dist_obj(j, "iodepth_complete", m->complete, m->completes, false);
 }

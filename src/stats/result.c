@@ -43,3 +43,13 @@ void iom_thread_dir_runtime(const struct iom_job *job, const struct iom_thread_r
     rt[IOM_DIR_READ] = v && !reads1 ? v : all;
     rt[IOM_DIR_WRITE] = rt[IOM_DIR_TRIM] = all - v;
 }
+
+void iom_thread_result_rusage(struct iom_thread_result *th, const uint64_t ru0[3])
+{
+    uint64_t ru[3];
+    if (!(th->rusage = iom_thread_rusage(ru)))
+        return;
+    th->ctx = ru[0] - ru0[0];
+    th->majf = ru[1] - ru0[1];
+    th->minf = ru[2] - ru0[2];
+}

@@ -12,6 +12,7 @@
 
 #include "workload/spec.h"
 #include "stats/cpu.h"
+#include "stats/depthmap.h"
 #include "stats/summary.h"
 
 struct iom_probe_target;
@@ -94,6 +95,7 @@ struct iom_thread_result {
     uint64_t ctx, majf, minf;    /* the thread's context switches, major and minor faults
                                     from its start (or its warm-up's end) to its end, as
                                     fio's per-thread rusage (stat.c update_rusage_stat) */
+    struct iom_depth_map depth;  /* fio's iodepth_level/submit/complete counts, whole run */
 };
 
 struct iom_ss;
@@ -140,5 +142,10 @@ void iom_thread_dir_runtime(const struct iom_job *job, const struct iom_thread_r
 
 /* Every direction (read, write, trim) of dir[] merged into *out. */
 void iom_result_merge_dirs(const struct iom_io_stats dir[IOM_NDIR], struct iom_io_stats *out);
+
+/* Set th's ctx, majf, minf (and th->rusage) from the calling thread's rusage now
+ * less ru0 (its reading at the warm-up's end, else zeros): stats/cpu.h
+ * iom_thread_rusage. Call from the worker thread itself, at its end. */
+void iom_thread_result_rusage(struct iom_thread_result *th, const uint64_t ru0[3]);
 
 #endif

@@ -10,7 +10,9 @@
 #    than 3000 ms), each within 1 of fio's;
 #  - ctx, majf, minf: the job threads' rusage (getrusage RUSAGE_THREAD), whole
 #    numbers; context switches per I/O of a buffered randread after the cache
-#    was dropped within a factor 3 of fio's.
+#    was dropped within a factor 3 of fio's;
+#  - iodepth_level/iodepth_submit/iodepth_complete: fio's keys in fio's order,
+#    each summing to 100 %; psync's values equal fio's.
 . "$(dirname "$0")/lib.sh"
 command -v fio >/dev/null || { echo "skip: fio not installed"; exit 77; }
 cd "$WORK"
@@ -67,4 +69,21 @@ fr = fj["ctx"] / max(fj["read"]["total_ios"], 1); ir = ij["ctx"] / max(ij["read"
 want(fr / 3 <= ir <= fr * 3 + 0.05, "context switches per I/O: fio %.3f, iomark %.3f" % (fr, ir))
 ' && pass "globalonly" || fail "globalonly"
 fi
+# iodepth_level/submit/complete: fio's keys; psync (no commit: a submission and a
+# completion of 1 per I/O at depth 1) all in "1", "4", "4" as fio; libaio at iodepth=8
+# the same keys, each distribution summing to 100 %
+for e in "psync 1" "libaio 8"; do
+  set -- $e
+  if both "depth$1" "[j]\n$J\nioengine=$1\niodepth=$2\nrw=randread\ndirect=1"; then
+    judge "depth$1" '
+eng = name[5:]
+for k in ("iodepth_level", "iodepth_submit", "iodepth_complete"):
+    fd, idd = fj.get(k, {}), ij.get(k, {})
+    want(list(fd) == list(idd), "%s %s keys as fio: %s" % (eng, k, list(idd)))
+    want(abs(sum(idd.values()) - 100) < 0.01, "%s %s sums to 100: %s" % (eng, k, idd))
+    if eng == "psync":
+        want(idd == fd, "psync %s as fio: %s" % (k, {a: b for a, b in idd.items() if b}))
+' && pass "depth $1" || fail "depth $1"
+  fi
+done
 finish
