@@ -69,7 +69,8 @@ uint64_t iom_fio_json_head(cJSON *doc, const struct iom_fio_file *jobfile,
 /*
  * An entry's "iodepth_level", "iodepth_submit" and "iodepth_complete" into j, as
  * fio 3.33 stat.c show_thread_status_json: each bucket's share in % (keys "1",
- * "2", ... ">=64"; "0", "4", ... ">=64"), 0 for all without a count (fio_head.c).
+ * "2", ... ">=64"; "0", "4", ... ">=64"); nothing when no submission was counted
+ * (fio_head.c).
  */
 void iom_fio_depth_json(cJSON *j, const struct iom_depth_map *m);
 

@@ -67,6 +67,8 @@ static void dist_obj(cJSON *j, const char *key, const uint64_t *map, uint64_t to
 
 void iom_fio_depth_json(cJSON *j, const struct iom_depth_map *m)
 {
+    if (!m->submits) /* nothing counted (no I/O, or a result without the counts) */
+        return;
     dist_obj(j, "iodepth_level", m->level, m->ios, true);
     dist_obj(j, "iodepth_submit", m->submit, m->submits, false);
     dist_obj(j, "iodepth_complete", m->complete, m->completes, false);
