@@ -14,6 +14,7 @@
 #include "cli/progress.h"
 #include "core/group.h"
 #include "core/runner.h"
+#include "probe/diskutil.h"
 #include "report/fio.h"
 #include "report/report.h"
 #include "workload/fiojob.h"
@@ -289,7 +290,8 @@ static int null_targets(const struct iom_fio_job *fj, struct iom_target *t, char
 }
 
 static int emit(const struct iom_fio_file *ff, struct iom_result *const *res,
-                const struct iom_run_opts *ro, bool plus, uint64_t genesis_ns)
+                const struct iom_run_opts *ro, bool plus, uint64_t genesis_ns,
+                const struct iom_diskutil *du)
 {
     /* an interrupted run: fio 3.33's own mark, written into its report (normal
      * or JSON, stdout or --output) before the results: "\nfio: terminating on
@@ -303,9 +305,11 @@ static int emit(const struct iom_fio_file *ff, struct iom_result *const *res,
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         uint64_t now = iom_now_ns();
+        struct iom_diskutil_row disks[IOM_DISKUTIL_MAX];
         struct iom_fio_clock ck = {(uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000,
                                    genesis_ns && now > genesis_ns ? (now - genesis_ns) / 1000000
-                                                                  : 0};
+                                                                  : 0,
+                                   disks, genesis_ns ? iom_diskutil_end(du, "", now, disks) : 0};
         cJSON *doc = iom_report_fio_json(ff, res, plus, &ck);
         if (!doc)
             return IOM_EXIT_FAIL;
@@ -492,6 +496,7 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
     iom_cli_signals_install();
     int run_failed = 0;
     uint64_t genesis_ns = 0;
+    struct iom_diskutil du = {0};
     for (uint32_t s = 0; s < ff.nr_steps && !iom_cli_stop; s++) {
         const struct iom_job *jobs[ff.nr_jobs];
         struct iom_target *tgs[ff.nr_jobs];
@@ -565,8 +570,15 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
         struct iom_run_hooks hooks = iom_cli_hooks(&a.ro, longest, argv[jf]);
         struct iom_result *out[ff.nr_jobs];
         struct iom_group_ctl gctl = {.wait_for = wf, .groupid = gids};
-        if (!genesis_ns)
-            genesis_ns = iom_now_ns(); /* fio's genesis: the jobs start after the layout */
+        if (!genesis_ns) { /* fio's genesis: the jobs start after the layout; disk_util */
+            const char *dn[IOM_DISKUTIL_MAX];
+            uint32_t nd = 0;
+            for (uint32_t k = 0; k < n; k++)
+                for (unsigned t = 0; t < nrs[k] && nd < IOM_DISKUTIL_MAX; t++)
+                    dn[nd++] = tgs[k][t].devname;
+            genesis_ns = iom_now_ns();
+            iom_diskutil_start(&du, "", dn, nd, genesis_ns);
+        }
         rc = iom_run_group(jobs, tgs, nrs, n, &gctl, &hooks, out);
         iom_cli_progress_clear();
         for (uint32_t k = 0; k < n; k++) {
@@ -593,7 +605,7 @@ report:
             iom_cli_error(CMD, "%s: %s", a.path, err);
             run_failed = 1;
         }
-        int erc = emit(&ff, res, &a.ro, a.json_plus, genesis_ns);
+        int erc = emit(&ff, res, &a.ro, a.json_plus, genesis_ns, &du);
         status = erc ? erc : run_failed ? IOM_EXIT_FAIL : IOM_EXIT_OK;
     }
     if (iom_cli_stop) /* fio 3.33 backend.c sig_int: exit_value = 128 on SIGINT and SIGTERM

@@ -759,6 +759,8 @@ cJSON *iom_report_fio_json(const struct iom_fio_file *ff, struct iom_result *con
                 iom_fio_ss_json(j, u->ss);
         }
     }
+    if (clock)
+        iom_fio_disk_util_json(doc, clock->disks, clock->nr_disks);
     cJSON *im = cJSON_AddObjectToObject(doc, "iomark");
     cJSON_AddStringToObject(im, "layout", "fio-3.33 --output-format=json (fields iomark measures)");
     cJSON_AddStringToObject(im, "latency", "clat_ns and lat_ns both hold submit-to-complete time "

@@ -24,6 +24,7 @@
 
 #include "workload/fiojob.h"
 #include "stats/result.h"
+#include "probe/diskutil.h"
 
 /*
  * results[i] is the run of jobfile->jobs[i] (NULL = the job did not run:
@@ -41,6 +42,8 @@ void iom_report_fio_text(FILE *f, const struct iom_fio_file *jobfile,
 struct iom_fio_clock {
     uint64_t wall_ms;
     uint64_t elapsed_ms;
+    const struct iom_diskutil_row *disks; /* fio's "disk_util" (probe/diskutil.h), */
+    uint32_t nr_disks;                    /* none: the key is left out, as fio's */
 };
 
 /*
@@ -73,6 +76,13 @@ uint64_t iom_fio_json_head(cJSON *doc, const struct iom_fio_file *jobfile,
  * (fio_head.c).
  */
 void iom_fio_depth_json(cJSON *j, const struct iom_depth_map *m);
+
+/*
+ * fio's top-level "disk_util" array (stat.c json_array_add_disk_util: name,
+ * read/write ios, merges, ticks, in_queue, util) from rows[0..n); nothing when
+ * n is 0 (fio_head.c).
+ */
+void iom_fio_disk_util_json(cJSON *doc, const struct iom_diskutil_row *rows, uint32_t n);
 
 /*
  * fio's log files (write_bw_log, write_lat_log, write_iops_log) of the jobs

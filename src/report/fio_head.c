@@ -4,6 +4,7 @@
 #include "report/fio.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 /* Without a clock from the caller: the end of the last result's phases, and the
@@ -11,7 +12,8 @@
 static struct iom_fio_clock results_clock(const struct iom_fio_file *ff,
                                           struct iom_result *const *res)
 {
-    struct iom_fio_clock c = {0, 0};
+    struct iom_fio_clock c;
+    memset(&c, 0, sizeof(c));
     uint64_t first = 0;
     for (uint32_t i = 0; i < ff->nr_jobs; i++) {
         if (!res[i])
@@ -72,4 +74,23 @@ void iom_fio_depth_json(cJSON *j, const struct iom_depth_map *m)
     dist_obj(j, "iodepth_level", m->level, m->ios, true);
     dist_obj(j, "iodepth_submit", m->submit, m->submits, false);
     dist_obj(j, "iodepth_complete", m->complete, m->completes, false);
+}
+
+void iom_fio_disk_util_json(cJSON *doc, const struct iom_diskutil_row *rows, uint32_t n)
+{
+    cJSON *a = n ? cJSON_AddArrayToObject(doc, "disk_util") : NULL;
+    for (uint32_t i = 0; a && i < n; i++) {
+        const struct iom_diskutil_row *r = &rows[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddItemToArray(a, o);
+        cJSON_AddStringToObject(o, "name", r->name);
+        cJSON_AddNumberToObject(o, "read_ios", (double)r->ios[0]);
+        cJSON_AddNumberToObject(o, "write_ios", (double)r->ios[1]);
+        cJSON_AddNumberToObject(o, "read_merges", (double)r->merges[0]);
+        cJSON_AddNumberToObject(o, "write_merges", (double)r->merges[1]);
+        cJSON_AddNumberToObject(o, "read_ticks", (double)r->ticks[0]);
+        cJSON_AddNumberToObject(o, "write_ticks", (double)r->ticks[1]);
+        cJSON_AddNumberToObject(o, "in_queue", (double)r->in_queue);
+        cJSON_AddNumberToObject(o, "util", r->util);
+    }
 }

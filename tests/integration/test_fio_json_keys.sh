@@ -12,7 +12,8 @@
 #    numbers; context switches per I/O of a buffered randread after the cache
 #    was dropped within a factor 3 of fio's;
 #  - iodepth_level/iodepth_submit/iodepth_complete: fio's keys in fio's order,
-#    each summing to 100 %; psync's values equal fio's.
+#    each summing to 100 %; psync's values equal fio's;
+#  - disk_util (root, a loop device): fio's name and keys, read_ios the job's reads.
 . "$(dirname "$0")/lib.sh"
 command -v fio >/dev/null || { echo "skip: fio not installed"; exit 77; }
 cd "$WORK"
@@ -86,4 +87,23 @@ for k in ("iodepth_level", "iodepth_submit", "iodepth_complete"):
 ' && pass "depth $1" || fail "depth $1"
   fi
 done
+# disk_util: a job on a loop device of its own: the same entry name and keys as
+# fio's; read_ios (the device's own counter, /proc/diskstats) equals the job's
+# reads (direct 4 KiB random reads: one request each, nothing else uses the device)
+if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null && losetup -f >/dev/null 2>&1; then
+  head -c 33554432 /dev/zero >lp.img
+  new_loop "$WORK/lp.img"
+  if both disk "[j]\nfilename=$LOOP_DEV\nrw=randread\nbs=4k\nsize=1m\ndirect=1\ntime_based\nruntime=1\nrate_iops=300"; then
+    judge disk '
+fd, idd = f.get("disk_util", [{}])[0], i.get("disk_util", [{}])[0]
+want(idd.get("name") == fd.get("name"), "disk_util name %s, fio %s" % (idd.get("name"), fd.get("name")))
+want(list(idd) == list(fd), "disk_util keys as fio: %s" % list(idd))
+want(idd.get("read_ios") == ij["read"]["total_ios"] and idd.get("write_ios") == 0,
+     "read_ios %s = the job reads %d (fio: %s of %d)" % (idd.get("read_ios"), ij["read"]["total_ios"], fd.get("read_ios"), fj["read"]["total_ios"]))
+' && pass "disk_util" || fail "disk_util"
+  fi
+  drop_loop "$LOOP_DEV"
+else
+  echo "disk_util part skipped: needs root and a loop device"
+fi
 finish
