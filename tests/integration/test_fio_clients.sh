@@ -253,7 +253,7 @@ printf 'cgroup=iomarktest\n' >>all.fio
 $PY - skip.json <<'PY' && pass "skipped options only under iomark.ignored_options" || fail "skipped options"
 import json, sys
 d = json.load(open(sys.argv[1]))
-opts = dict(d["global options"]); opts.update(d["jobs"][0].get("job options", {}))  # fio leaves an empty one out
+opts = dict(d.get("global options", {})); opts.update(d["jobs"][0].get("job options", {}))  # fio leaves out an empty one
 ig = " ".join(d["iomark"]["ignored_options"])
 print(opts.keys(), ig)
 sys.exit(0 if "cgroup" not in opts and "exec_prerun" not in opts
