@@ -179,12 +179,11 @@ static void signal_ready(struct iom_worker *w)
     pthread_mutex_unlock(&w->sh->lock);
 }
 
-/* The next I/O of a trim pattern into io (io->len drawn): trims only, every I/O a
- * trim from the offset generator; trimwrite, the write of the oldest trimmed
- * block waiting (its offset and length: fio io_u.c get_next_block for
- * randtrimwrite, and trimwrite's equal trim and write sequences), else a new
- * trim. A trimmed block waits for its write from the trim's completion, so
- * the write never overtakes the trim in the device queue. */
+/* The next I/O of a trim pattern into io (io->len drawn): trims only, every I/O a trim
+ * from the offset generator; trimwrite, the write of the oldest trimmed block waiting
+ * (its offset and length: fio io_u.c get_next_block for randtrimwrite, and trimwrite's
+ * equal trim and write sequences), else a new trim. A trimmed block waits for its write
+ * from the trim's completion, so the write never overtakes the trim in the queue. */
 static void take_trim(struct iom_worker *w, struct wctx *c, struct iom_io *io)
 {
     if (c->trim_mode == 2 && c->next_write) {
@@ -329,8 +328,7 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
     return nq;
 }
 
-/* issue_t made twice, so a job without trims, cmdprio or syncs (the rare features) tests
- * for them once per call, not per I/O */
+/* issue_t made twice: a job without trims, cmdprio or syncs tests for them per call */
 static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end)
 {
     return __builtin_expect(c->rare, 0)
@@ -401,10 +399,10 @@ static void failed(struct iom_worker *w, struct wctx *c, struct iom_io *io)
     }
 }
 
-/* latency_target: one completion into the search (fio io_u.c io_completed: a
- * latency above the target is a miss; with latency_percentile 100 at depth 1
- * the job fails with ETIMEDOUT, fio's lat_fatal). Not during the warm-up's
- * checks: fio judges windows only after ramp_time (backend.c do_io). */
+/* latency_target: one completion into the search (fio io_u.c io_completed: a latency
+ * above the target is a miss; with latency_percentile 100 at depth 1 the job fails with
+ * ETIMEDOUT, fio's lat_fatal). Not during the warm-up: fio judges windows only after
+ * ramp_time (backend.c do_io). */
 static void lt_completed(struct iom_worker *w, struct wctx *c, const struct iom_io *io,
                          uint64_t end)
 {
@@ -546,7 +544,6 @@ static inline int reap(struct iom_worker *w, struct wctx *c, uint64_t now, uint6
     return n;
 }
 
-
 /* rate_min / rate_iops_min not met (fio): the thread stops with EIO and fio's message. */
 static bool ratemin_failed(struct iom_worker *w, struct wctx *c, uint64_t now)
 {
@@ -559,8 +556,8 @@ static bool ratemin_failed(struct iom_worker *w, struct wctx *c, uint64_t now)
     return true;
 }
 
-/* Held back by the flow: with flow_sleep, once nothing is in flight sleep it (fio
- * quiesces, then sleeps); without, retry after the next completion or a yield. */
+/* Held back by the flow: with flow_sleep, sleep once nothing is in flight (fio quiesces,
+ * then sleeps); without, retry after the next completion or a yield. */
 static void flow_wait(const struct iom_job *job, struct wctx *c)
 {
     if (c->inflight && job->flow_sleep_ns)
@@ -644,13 +641,13 @@ static void worker_loop(struct iom_worker *w, struct wctx *c)
     }
 }
 
-/* fio's verify phase (backend.c do_verify): once a verify job's writes ended by
- * their size, fio closes the file (clear_io_state; no fsync unless end_fsync or
- * fsync_on_close, done before) and its first verify read opens it again
- * (verify.c get_next_verify -> td_io_open_file: invalidate=1's cache drop, which
- * leaves dirty pages, and the fadvise hint; with direct=1 too): iom_verify_reopen
- * (core/worker_int.h). Then read back every logged block (core/vlog.h: fio's order) at the job's depth through
- * the verify layer, counted as reads; until the run's end, a stop or an error. */
+/* fio's verify phase (backend.c do_verify): once a verify job's writes ended by their
+ * size, fio closes the file (clear_io_state; no fsync unless end_fsync or fsync_on_close,
+ * done before) and its first verify read opens it again (verify.c get_next_verify ->
+ * td_io_open_file: invalidate=1's cache drop, which leaves dirty pages, and the fadvise
+ * hint; with direct=1 too): iom_verify_reopen (core/worker_int.h). Then every logged block
+ * (core/vlog.h: fio's order) is read back at the job's depth in iodepth_batch batches,
+ * through the verify layer, counted as reads; until the run's end, a stop or an error. */
 static void verify_phase(struct iom_worker *w, struct wctx *c)
 {
     struct iom_run_shared *sh = w->sh;
@@ -688,6 +685,8 @@ static void verify_phase(struct iom_worker *w, struct wctx *c)
             nq += rc == IOM_Q_QUEUED;
             if (rc == IOM_Q_COMPLETED)
                 c->done[0] = io, end = iom_now_ns();
+            else if (w->job->iodepth_batch_submit && nq >= w->job->iodepth_batch_submit)
+                break; /* submit these, go on issuing */
         }
         int rc = nq && !w->err ? c->eng.ops->commit(&c->eng) : 0;
         if (rc < 0 || w->err) {
@@ -696,7 +695,8 @@ static void verify_phase(struct iom_worker *w, struct wctx *c)
         }
         if (!left && !c->inflight)
             break;
-        int n = end ? 1 : reap(w, c, now, &end);
+        bool more = left && c->nfree && !end; /* a batch submitted, room for more */
+        int n = end ? 1 : more ? 0 : reap(w, c, now, &end);
         if (n < 0)
             break;
         complete(w, c, n, end);

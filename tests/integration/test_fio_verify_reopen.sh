@@ -118,4 +118,26 @@ sys.exit(0 if ok else 1)" && pass "$t: read.runtime + write.runtime = job_runtim
 done
 echo "fio 3.33 read/write/job runtime: $(jget fio_rt.json "j['read']['runtime'], j['write']['runtime'], j['job_runtime']") ms; iomark: $(jget iom_rt.json "j['read']['runtime'], j['write']['runtime'], j['job_runtime']") ms"
 
+# libaio's submissions, the verify phase's too: fio submits each I/O on its own
+# (iodepth_batch=1): io_submit calls and their nr values as fio's
+printf '[vl]\nfilename=%s\nioengine=libaio\ndirect=1\niodepth=8\nsize=4m\nbs=16k\nrw=randwrite\nverify=md5\n' "$F" >vl.fio
+subs() { # TRACE: "calls N nr=1:K ..." from io_submit lines
+  "$PY" - "$1" <<'PYEOF'
+import re, sys, collections
+c = collections.Counter()
+for line in open(sys.argv[1]):
+    m = re.search(r'io_submit\(0x[0-9a-f]+, (\d+),', line)
+    if m:
+        c[int(m.group(1))] += 1
+print("calls", sum(c.values()), " ".join("nr=%d:%d" % kv for kv in sorted(c.items())))
+PYEOF
+}
+for t in fio iom; do
+  rm -f "$F"
+  if [ $t = fio ]; then strace -f -qq -e trace=io_submit -o vl_$t.tr fio vl.fio --output=/dev/null >/dev/null 2>&1 || fail "fio vl.fio"
+  else ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=io_submit -o vl_$t.tr "$IOMARK" run --quiet vl.fio >/dev/null 2>&1 || fail "iomark vl.fio"; fi
+done
+a=$(subs vl_fio.tr); b=$(subs vl_iom.tr)
+[ "$a" = "$b" ] && pass "libaio iodepth=8 verify: io_submit $b as fio 3.33" || fail "libaio verify io_submit: iomark '$b', fio '$a'"
+
 finish
