@@ -302,7 +302,7 @@ static int lex(const char *text, struct lexed *lx, uint32_t inc_line, unsigned d
         if (*s == '[') {
             char *close = strchr(s, ']');
             if (!close || close[1] != '\0')
-                return fail(err, errlen, "line %u: a section header is [name]", line);
+                return fail(err, errlen, "line %u: %.60s: a section header is [name]", line, s);
             *close = '\0';
             char *name = iom_fioj_trim(s + 1);
             if (!*name || strlen(name) >= IOM_NAME_LEN)

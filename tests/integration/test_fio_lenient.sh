@@ -112,4 +112,21 @@ if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null && losetup -f >/dev/null 
 else
   echo "note: no loop device (root): the device-size case is not run"
 fi
+# values fio 3.33 takes without a word but misreads (docs/fio-jobs.md, "Not followed"):
+# refused with one line naming the line and option, exit 2, nothing created
+mkdir -p nl
+i=0
+for v in "size=-1m" "offset=200%" "rate_iops=100,abc" "runtime=10x" "bsrange=8k-4k"; do
+  i=$((i + 1))
+  printf '[global]\ndirectory=%s/nl\nsize=1m\n[job]\nrw=read\n%s\n' "$WORK" "$v" >nl$i.fio
+  rc=0; "$IOMARK" run nl$i.fio >nl.out 2>nl.err || rc=$?
+  opt=${v%%=*}
+  [ "$rc" = 2 ] && [ "$(wc -l <nl.err)" = 1 ] && grep -q "line 6: $opt=" nl.err && [ -z "$(ls nl)" ] &&
+    pass "$v: refused in one line naming line 6 and $opt, exit 2, nothing created" ||
+    fail "$v: exit $rc, $(wc -l <nl.err) lines: $(head -c 200 nl.err); files: $(ls nl)"
+done
+printf '[global]\ndirectory=%s/nl\nsize=1m\n[job\nrw=read\n' "$WORK" >nlh.fio
+rc=0; "$IOMARK" run nlh.fio >nl.out 2>nl.err || rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <nl.err)" = 1 ] && grep -q "line 4: \[job: " nl.err && [ -z "$(ls nl)" ] &&
+  pass "a section header without ]: refused in one line naming line 4, exit 2" || fail "header without ]: exit $rc: $(cat nl.err)"
 finish
