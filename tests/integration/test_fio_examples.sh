@@ -2,7 +2,7 @@
 # test_fio_examples.sh - fio's own job corpus (Debian's fio-examples: fio's
 # examples/ folder) through iomark: every file is parsed (--parse-only), and
 # each one iomark accepts is run with its files remapped into a scratch
-# folder, sizes capped at 4 MiB, 250 ms runtimes (FIO_EX_RUNTIME; a run has
+# folder, sizes capped at 4 MiB, runtimes of 1 s (FIO_EX_RUNTIME; a run has
 # only to start, do I/O and end) and no startdelay (1mbs_clients.fio staggers
 # 32 jobs 4 s apart). Each file is classified:
 #   runs | refused by name (engine/zoned only - with the options fio 3.33's
@@ -39,7 +39,7 @@ for f in "$EX"/*.fio; do
     done < <(sed -n 's/.* files=//p' "$WORK/p.txt" | tr ':' '\n' | sort -u)
     rc=0
     (cd "$SCR" && timeout 60 "$IOMARK" run "$f" "${maps[@]}" --size=4m --filesize=4m --offset=0 \
-       --runtime=${FIO_EX_RUNTIME:-250ms} --ramp_time=0 --startdelay=0 --loops=1 --quiet --output-format=json --output="$WORK/r.json") \
+       --runtime=${FIO_EX_RUNTIME:-1s} --ramp_time=0 --startdelay=0 --loops=1 --quiet --output-format=json --output="$WORK/r.json") \
        >/dev/null 2>"$WORK/r.err" || rc=$?
     if [ "$rc" = 0 ]; then cls=runs; detail="$(grep -c '^\[' "$WORK/p.txt") job(s)"
       # the parsed workload, field by field, against fio's own parser
