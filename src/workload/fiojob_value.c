@@ -699,6 +699,11 @@ int iom_fioj_set_directory(struct state *st, const char *v, uint32_t line)
     return 0;
 }
 
+#ifdef _WIN32 /* no symbolic links to tell apart here (mingw has no lstat) */
+#define lstat stat
+#define S_ISLNK(m) 0
+#endif
+
 int iom_fio_check_dirs(const struct iom_fio_job *fj, char *err, size_t errlen)
 {
     for (uint32_t i = 0; i < fj->nr_dirs; i++) {
