@@ -121,13 +121,8 @@ static const char *nearest(const char *typed, const char *const *names, unsigned
     snprintf(t, sizeof(t), "%.*s", (int)strcspn(typed, "="), typed);
     const char *best = NULL;
     unsigned bn = far + 1;
-    for (; *names; names++) {
-        unsigned n = iom_name_nearness(t, *names);
-        if (n < bn) {
-            bn = n;
-            best = *names;
-        }
-    }
+    for (; *names; names++)
+        iom_name_nearer(t, *names, &bn, &best);
     return best;
 }
 

@@ -175,6 +175,16 @@ unsigned iom_name_nearness(const char *typed, const char *known)
     return IOM_NAME_FAR;
 }
 
+bool iom_name_nearer(const char *typed, const char *known, unsigned *best, const char **near)
+{
+    unsigned d = iom_name_nearness(typed, known);
+    if (d >= *best)
+        return false;
+    *best = d;
+    *near = known;
+    return true;
+}
+
 size_t iom_edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);

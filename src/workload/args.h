@@ -95,4 +95,12 @@ size_t iom_edit_distance(const char *a, const char *b);
 #define IOM_NAME_FAR 99u
 unsigned iom_name_nearness(const char *typed, const char *known);
 
+/*
+ * One step of a "nearest known name" search: when known is nearer to typed
+ * than *best (iom_name_nearness), sets *best to that nearness and *near to
+ * known (not copied: known must outlive *near) and returns true; otherwise
+ * leaves both and returns false.
+ */
+bool iom_name_nearer(const char *typed, const char *known, unsigned *best, const char **near);
+
 #endif

@@ -218,19 +218,10 @@ const char *iom_fioj_fio_nearest(const char *typed, bool cmdline)
     for (unsigned i = 0; i < iom_fioj_nr_names; i++) {
         if (!cmdline && strcmp(iom_fioj_names[i].own, "-") == 0)
             continue;
-        unsigned d = iom_name_nearness(typed, iom_fioj_names[i].name);
-        if (d < best) {
-            best = d;
-            near = iom_fioj_names[i].name;
-        }
+        iom_name_nearer(typed, iom_fioj_names[i].name, &best, &near);
     }
-    for (size_t i = 0; i < sizeof(engopts) / sizeof(engopts[0]); i++) {
-        unsigned d = iom_name_nearness(typed, engopts[i].option);
-        if (d < best) {
-            best = d;
-            near = engopts[i].option;
-        }
-    }
+    for (size_t i = 0; i < sizeof(engopts) / sizeof(engopts[0]); i++)
+        iom_name_nearer(typed, engopts[i].option, &best, &near);
     return near;
 }
 
@@ -241,13 +232,8 @@ const char *iom_fioj_engine_nearest(const char *value)
             return NULL; /* an engine of fio's: no typo */
     const char *near = NULL;
     unsigned best = 3;
-    for (size_t i = 0; iom_engines[i]; i++) {
-        unsigned d = iom_name_nearness(value, iom_engines[i]->name);
-        if (d < best) {
-            best = d;
-            near = iom_engines[i]->name;
-        }
-    }
+    for (size_t i = 0; iom_engines[i]; i++)
+        iom_name_nearer(value, iom_engines[i]->name, &best, &near);
     return near;
 }
 

@@ -530,21 +530,11 @@ const char *iom_option_suggest_via(const char *name, const char **via)
     const char *best = o ? o->name : NULL;
     unsigned bd = o ? 0 : IOM_NAME_FAR;
     *via = NULL;
-    for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]) && bd; i++) {
-        unsigned d = iom_name_nearness(name, opts[i].name);
-        if (d < bd) {
-            bd = d;
-            best = opts[i].name;
-        }
-    }
-    for (size_t i = 0; i < sizeof(other_names) / sizeof(other_names[0]) && bd; i++) {
-        unsigned d = iom_name_nearness(name, other_names[i].name);
-        if (d < bd) {
-            bd = d;
+    for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]) && bd; i++)
+        iom_name_nearer(name, opts[i].name, &bd, &best);
+    for (size_t i = 0; i < sizeof(other_names) / sizeof(other_names[0]) && bd; i++)
+        if (iom_name_nearer(name, other_names[i].name, &bd, via))
             best = other_names[i].opt;
-            *via = other_names[i].name;
-        }
-    }
     return best;
 }
 
