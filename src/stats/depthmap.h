@@ -27,19 +27,17 @@ struct iom_depth_map {
 /* fio io_u_mark_depth's bucket of `depth` I/Os in flight (>= 1) */
 static inline unsigned iom_depth_level_idx(unsigned depth)
 {
-    unsigned i = 0;
-    while (i < IOM_DEPTH_BUCKETS - 1 && depth >= (2u << i))
-        i++;
-    return i;
+    unsigned i = depth > 1 ? 31u - (unsigned)__builtin_clz(depth) : 0; /* floor(log2) */
+    return i < IOM_DEPTH_BUCKETS - 1 ? i : IOM_DEPTH_BUCKETS - 1;
 }
 
 /* fio __io_u_mark_map's bucket of a batch of nr I/Os */
 static inline unsigned iom_depth_batch_idx(unsigned nr)
 {
-    unsigned i = 0;
-    while (nr && i < IOM_DEPTH_BUCKETS - 1 && nr > (2u << i))
-        i++;
-    return nr ? (i ? i : 1) : 0;
+    if (nr <= 4)
+        return nr ? 1 : 0;
+    unsigned i = 31u - (unsigned)__builtin_clz(nr - 1); /* ceil(log2(nr)) - 1 */
+    return i < IOM_DEPTH_BUCKETS - 1 ? i : IOM_DEPTH_BUCKETS - 1;
 }
 
 /* nr I/Os submitted in one call with `inflight` (them included) then in flight;
