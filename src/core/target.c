@@ -574,19 +574,23 @@ static void fadvise_hint(const struct iom_job *job, const struct iom_target *t, 
     (void)posix_fadvise(fd, (off_t)t->region_start, (off_t)t->region_len, adv);
 }
 
+/* Drop fd's cached pages: a block device's buffers (BLKFLSBUF), else the file's pages
+ * over [off, off + len) (len 0: to the end). Returns 0 or -errno. */
+static int drop_cache(const struct iom_target *t, int fd, uint64_t off, uint64_t len)
+{
+    if (t->is_blockdev)
+        return ioctl(fd, BLKFLSBUF, 0) != 0 ? -errno : 0;
+    return -posix_fadvise(fd, (off_t)off, (off_t)len, POSIX_FADV_DONTNEED);
+}
+
 int iom_target_reopen(const struct iom_job *job, const struct iom_target *t, char *err,
                       size_t errlen)
 {
     int fd = open(t->path, open_flags(job));
     if (fd < 0)
         return open_failed(err, errlen, errno, t->path);
-    if (job->invalidate) { /* fio filesetup.c __file_invalidate_cache: failures only noted */
-        if (t->is_blockdev)
-            (void)ioctl(fd, BLKFLSBUF, 0);
-        else
-            (void)posix_fadvise(fd, (off_t)t->region_start, (off_t)t->region_len,
-                                POSIX_FADV_DONTNEED);
-    }
+    if (job->invalidate) /* fio filesetup.c __file_invalidate_cache: failures only noted */
+        (void)drop_cache(t, fd, t->region_start, t->region_len);
     fadvise_hint(job, t, fd);
     return fd;
 }
@@ -653,15 +657,7 @@ int iom_target_invalidate(const struct iom_target *t, char *err, size_t errlen)
         snprintf(err, errlen, "%s: %s", t->path, strerror(e));
         return -e;
     }
-    int rc = 0;
-    if (t->is_blockdev) {
-        if (ioctl(fd, BLKFLSBUF, 0) != 0)
-            rc = -errno;
-    } else {
-        int e = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-        if (e)
-            rc = -e;
-    }
+    int rc = drop_cache(t, fd, 0, 0);
     if (rc)
         snprintf(err, errlen, "%s: %s: %s", t->path, t->is_blockdev ? "BLKFLSBUF" :
                  "posix_fadvise(POSIX_FADV_DONTNEED)", strerror(-rc));
