@@ -2,56 +2,56 @@
 # test_fio_paced_lat.sh - a paced I/O's latency in a job file counts from its
 # actual submission, as fio's (fio 3.33 io_u.c get_io_u sets start_time after
 # rate_ddir has slept to the I/O's due time), not from its intended start (the
-# native runs' way, docs/measurement.md). The same job, paced (rate_iops=100)
-# and unpaced, runs under fio 3.33 and iomark; fio's own ratio of paced to
-# unpaced latency (minimum, median) bounds iomark's: counted from the intended
-# start, every paced I/O would carry its thread's wake-up lateness (tens of
-# microseconds and more on a loaded machine), hundreds of times fio's ratio
-# with the null engine. No absolute time is asserted.
+# native runs' way, docs/measurement.md, which keeps coordinated omission in
+# view). The yardstick is the same workload run natively: a thread that sleeps
+# to its due time (clock_nanosleep) wakes up to the timer slack late (50 us by
+# default, prctl(2) PR_SET_TIMERSLACK) and more on a loaded machine, so an I/O
+# counted from its intended start carries that lateness; counted from
+# submission it carries only its own cost, as fio's. The job file's median
+# latency must lie nearer (as a ratio) fio 3.33's median for the same job than
+# the native median. On a loaded machine the two ways' medians stood 6-60x
+# apart while fio's and iomark's stood within 2x; a ratio of two small noisy
+# minimums (fio's own paced minimum varied 2-10 us between runs) is not used.
 . "$(dirname "$0")/lib.sh"
 command -v fio >/dev/null || { echo "skip: fio not installed"; exit 77; }
 cd "$WORK"
-job() { # ENGINE RATE
-  printf '[w]\nioengine=%s\nfilename=%s/pl.dat\nsize=8m\nbs=4k\ntime_based\nruntime=2\nrw=randwrite\nrate_iops=%s\n' \
-    "$1" "$WORK" "$2" >"$1$2.fio"
-}
-stats() { # JSON -> "min p50" of the writes' lat_ns / clat_ns median
-  $PY -c 'import json,sys
-w=json.load(open(sys.argv[1]))["jobs"][0]["write"]
-print(w["lat_ns"]["min"], w["clat_ns"]["percentile"]["50.000000"], w["total_ios"])' "$1"
-}
-check() { # ENGINE MINFACTOR P50FACTOR
-  local e=$1 r
-  for r in 100 0; do
-    job "$e" "$r"
-    rm -f pl.dat
-    fio "$e$r.fio" --output-format=json --output="fio$e$r.json" >/dev/null 2>fio.err ||
-      { fail "$e: fio failed: $(head -c 200 fio.err)"; return; }
-    rm -f pl.dat
-    "$IOMARK" run "$e$r.fio" --quiet --output-format=json --output="iom$e$r.json" 2>iom.err ||
-      { fail "$e: iomark failed: $(head -c 200 iom.err)"; return; }
-  done
+check() { # ENGINE
+  local e=$1
+  printf '[w]\nioengine=%s\nfilename=%s/pl.dat\nsize=8m\nbs=4k\ntime_based\nruntime=2\nrw=randwrite\nrate_iops=100\n' \
+    "$e" "$WORK" >"$e.fio"
+  rm -f pl.dat
+  fio "$e.fio" --output-format=json --output="fio$e.json" >/dev/null 2>fio.err ||
+    { fail "$e: fio failed: $(head -c 200 fio.err)"; return; }
+  rm -f pl.dat
+  "$IOMARK" run "$e.fio" --quiet --output-format=json --output="iom$e.json" 2>iom.err ||
+    { fail "$e: iomark failed: $(head -c 200 iom.err)"; return; }
+  rm -f pl.dat # the native form of the same job: latency from the intended start
+  "$IOMARK" run --ioengine="$e" --size=8m --bs=4k --runtime=2s --rw=randwrite --rate_iops=100 \
+    --direct=0 --quiet --output-format=json --output="nat$e.json" "$WORK/pl.dat" 2>iom.err ||
+    { fail "$e: iomark native run failed: $(head -c 200 iom.err)"; return; }
   local out
-  out=$($PY - "$(stats fio${e}100.json)" "$(stats fio${e}0.json)" "$(stats iom${e}100.json)" \
-    "$(stats iom${e}0.json)" "$2" "$3" <<'PYEOF'
-import sys
-fp, fu, ip, iu = [list(map(float, a.split())) for a in sys.argv[1:5]]
-kmin, kp50 = float(sys.argv[5]), float(sys.argv[6])
+  out=$($PY - "fio$e.json" "iom$e.json" "nat$e.json" <<'PYEOF'
+import json, math, sys
+def job(path):  # fio's layout (fio and iomark job-file runs): median clat us (sync engines: lat), I/Os
+    w = json.load(open(path))["jobs"][0]["write"]
+    return w["clat_ns"]["percentile"]["50.000000"] / 1e3, w["total_ios"]
+(fp50, fn), (ip50, n) = job(sys.argv[1]), job(sys.argv[2])
+w = json.load(open(sys.argv[3]))["total"]["write"]  # iomark's native layout
+np50, nn = w["lat_us"]["percentiles"]["50"], w["ios"]
 ok = True
 # 2 s at 100 IOPS: the first I/O at once, then one every 10 ms (fio: 200 or 201)
-if not 190 <= ip[2] <= 201:
-    print("paced I/Os %d, fio %d" % (ip[2], fp[2])); ok = False
-for i, name, k in ((0, "min", kmin), (1, "p50", kp50)):
-    rf = fp[i] / max(fu[i], 1.0)
-    ri = ip[i] / max(iu[i], 1.0)
-    print("%s paced/unpaced: fio %.0f/%.0f = %.1f, iomark %.0f/%.0f = %.1f (bound %.0fx fio's)"
-          % (name, fp[i], fu[i], rf, ip[i], iu[i], ri, k))
-    if ri > k * rf:
-        ok = False
+for name, k in (("job file", n), ("native", nn)):
+    if not 190 <= k <= 201:
+        print("%s paced I/Os %d (fio %d)" % (name, k, fn)); ok = False
+lg = lambda a, b: abs(math.log(max(a, 0.01) / max(b, 0.01)))
+print("median latency: job file %.1f us, fio %.1f us, native from intended start %.1f us"
+      % (ip50, fp50, np50))
+if lg(ip50, fp50) >= lg(ip50, np50):
+    print("- the job file's is nearer the native's"); ok = False
 sys.exit(0 if ok else 1)
 PYEOF
   ) && pass "$e: $(echo $out)" || fail "$e: $(echo $out)"
 }
-check null 10 5      # the engine costs nothing: the ratio is the wake-up's own cost
-check psync 5 4      # buffered writes (the trial's ratew.fio)
+check null  # the engine costs nothing: the minimum is the wake-up's own cost
+check psync # buffered writes (the trial's ratew.fio)
 finish

@@ -53,11 +53,14 @@ fi
 printf '[m]\nfilename=%s/d.bin\nsize=1m\nrw=randrw\nrwmixread=50\nbs=4k\nioengine=psync\ntime_based\nruntime=2\nrate_iops=100,10\n' "$WORK" >m.fio
 "$IOMARK" run m.fio --quiet --output-format=json --output=m.json >/dev/null 2>m.err || fail "m: $(head -c 300 m.err)"
 read -r _ r w < <(counts m.json)
-# a loaded 2-core machine may lag: at least 3/4 of each cap, never above it
-if [ "$r" -le 200 ] && [ "$r" -ge 150 ] && [ "$w" -le 20 ] && [ "$w" -ge 15 ]; then
+# never above either cap; at least half of each: a cap shared by both directions
+# would give about 100 writes, a read lane held back by the write lane about 20
+# reads. Half, not more: the pacer catches up after a stall, yet under an ASan
+# build at load 12 one run did 135 reads and 20 writes (not reproduced since).
+if [ "$r" -le 200 ] && [ "$r" -ge 100 ] && [ "$w" -le 20 ] && [ "$w" -ge 10 ]; then
   pass "rate_iops=100,10 rwmixread=50 for 2 s: $r reads (<= 200), $w writes (<= 20)"
 else
-  fail "rate_iops=100,10 rwmixread=50 for 2 s: $r reads, $w writes; wanted 150..200 and 15..20"
+  fail "rate_iops=100,10 rwmixread=50 for 2 s: $r reads, $w writes; wanted 100..200 and 10..20"
 fi
 
 # the native options: the same first-I/O rule
