@@ -15,6 +15,7 @@ struct gate {
     pthread_cond_t cond;
     int go;
     unsigned expect, arrived; /* members that start their clocks together, and how many are there */
+    uint64_t start_ns;        /* their common start (iom_now_ns), when the last one arrived */
 };
 
 struct member {
@@ -70,20 +71,26 @@ static void wait_a_while(struct gate *g)
 }
 
 /* The hooks' before_start: wait until every lined-up member has its workers set up
- * (or has returned), so their measured windows start together. */
-static void line_up(void *arg)
+ * (or has returned), so their measured windows start together: the instant the
+ * last one arrived, which every member takes as its start (each reading its own
+ * clock after the wait would start, and end, a loaded machine's members tens of
+ * milliseconds apart: a flow's weight then ran free after its partner ended). */
+static uint64_t line_up(void *arg)
 {
     struct member *m = arg;
     pthread_mutex_lock(&m->gate->lock);
     if (!m->arrived) {
         m->arrived = true;
-        m->gate->arrived++;
+        if (++m->gate->arrived == m->gate->expect)
+            m->gate->start_ns = iom_now_ns();
         pthread_cond_broadcast(&m->gate->cond);
     }
     while (m->gate->arrived < m->gate->expect && !(m->hooks.stop && *m->hooks.stop)) {
         wait_a_while(m->gate);
     }
+    uint64_t start = m->gate->arrived >= m->gate->expect ? m->gate->start_ns : 0;
     pthread_mutex_unlock(&m->gate->lock);
+    return start;
 }
 
 /* fio's exitall (backend.c fio_terminate_threads): m has returned; end the
@@ -121,7 +128,8 @@ static void *member_main(void *arg)
     pthread_mutex_lock(&m->gate->lock);
     if (m->lined_up && !m->arrived) { /* returned before its clock started (set-up failed) */
         m->arrived = true;
-        m->gate->arrived++;
+        if (++m->gate->arrived == m->gate->expect)
+            m->gate->start_ns = iom_now_ns();
     }
     m->done = true;
     exit_others(m);

@@ -573,7 +573,7 @@ static int run_phases(struct ctl *c, int rc)
             iom_sleep_until_ns(sync_start);
     }
     if (!c->sync && c->hooks && c->hooks->before_start)
-        c->hooks->before_start(c->hooks->before_start_arg);
+        sync_start = c->hooks->before_start(c->hooks->before_start_arg);
     c->t_start = c->last_prog = sync_start ? sync_start : iom_now_ns();
     c->sh->start_ns = c->t_start;
     if (!rc && !c->sync) {

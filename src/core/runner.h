@@ -85,8 +85,11 @@ struct iom_run_hooks {
     const char *latency_log;
     /* When non-NULL (and without sync): called once on the run's thread after its
      * workers are set up, just before its clock starts; it may block (iom_run_group
-     * lines up the clocks of the jobs it starts together, as fio starts its jobs). */
-    void (*before_start)(void *arg);
+     * lines up the clocks of the jobs it starts together, as fio starts its jobs).
+     * Returns the run's start on the iom_now_ns() clock (ns), shared by the runs
+     * it lines up so that their windows start and end at the same instant
+     * whichever control thread the machine wakes first; 0 = now. */
+    uint64_t (*before_start)(void *arg);
     void *before_start_arg;
     /* When non-NULL: non-zero ends the run now as if its time were up (fio's
      * exitall ending the other jobs); not an interruption. Polled as stop. */
