@@ -283,20 +283,7 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
             io->ioprio = iom_cmdprio_pick(c->cp, io->ddir, io->len);
         io->start_ns = iom_pacer_start(&c->pace, now, io->len, io->ddir == IOM_IO_WRITE,
                                        job->lat_from_submit); /* job files: as fio's */
-        if (io->ddir == IOM_IO_WRITE && !job->verify) {
-            if (__builtin_expect(c->bg != NULL, 0)) { /* fio's pattern/compress/dedupe data */
-                if (c->bg->refill)
-                    iom_bufgen_fill(c->bg, io->buf, io->len);
-            } else if ((job->refill_buffers || job->scramble_buffers) && !job->zero_buffers) {
-                iom_bufgen_scramble(io->buf, io->len, io->offset, io->start_ns, &c->fill,
-                                    job->refill_buffers);
-            }
-        }
-        /* a paced job file: the latency starts once the offset and the buffer are
-         * ready, as fio 3.33 io_u.c get_io_u reads start_time after filling the
-         * io_u (under ASan the offset pick alone cost 20 us a paced I/O) */
-        if (__builtin_expect(job->lat_from_submit && c->pace.on, 0))
-            io->start_ns = iom_now_ns();
+        iom_io_ready(job, c, io);
         if (!rare || c->trim_mode != 2 || io->ddir != IOM_IO_WRITE) { /* trimwrite: its trims */
             c->issued_bytes += io->len;
             c->limit_hit = c->limit && c->issued_bytes >= c->limit;
