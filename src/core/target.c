@@ -217,7 +217,8 @@ static const char *article(const char *name)
 
 /* A failed open(2) of a target, in one line; a permission error on a block
  * device says who may open it (root, or a member of the device's group,
- * "disk" on Debian: ls -l /dev/sda shows brw-rw---- root disk). */
+ * "disk" on Debian: ls -l /dev/sda shows brw-rw---- root disk; when the group
+ * cannot read it or is root, only root). */
 static int open_failed(char *err, size_t errlen, int e, const char *path)
 {
     struct stat st;
@@ -228,10 +229,16 @@ static int open_failed(char *err, size_t errlen, int e, const char *path)
             snprintf(gname, sizeof(gname), "%s", g->gr_name);
         else
             snprintf(gname, sizeof(gname), "%u", (unsigned)st.st_gid);
-        return fail(err, errlen, -e,
-                    "target %s: cannot open: %s; a block device needs root or membership in its "
-                    "group %s (e.g. sudo iomark ..., or usermod -aG %s USER and log in again)",
-                    path, strerror(e), gname, gname);
+        if (st.st_gid != 0 && (st.st_mode & S_IRGRP)) /* the group may read it: joining helps */
+            return fail(err, errlen, -e,
+                        "target %s: cannot open: %s; a block device needs root or membership in its "
+                        "group %s (e.g. sudo iomark ..., or usermod -aG %s USER and log in again)",
+                        path, strerror(e), gname, gname);
+        return fail(err, errlen, -e, /* mode 0600 root:root, say: only root opens it */
+                    "target %s: cannot open: %s; only %s may open this block device (owner uid %u, "
+                    "group %s, mode %03o): run iomark as root (e.g. sudo iomark ...)",
+                    path, strerror(e), st.st_uid ? "root and its owner" : "root",
+                    (unsigned)st.st_uid, gname, (unsigned)(st.st_mode & 0777));
     }
     return fail(err, errlen, -e, "target %s: cannot open: %s", path, strerror(e));
 }
