@@ -157,10 +157,12 @@ if [ "$HAVE_FIO" = 1 ]; then
 fi
 "$IOMARK" run fl.fio --quiet --output-format=json --output=fl.json || fail "iomark fl.fio"
 ir=$(j fl.json "round(jobs['job1']['read']['total_ios'] / jobs['job2']['write']['total_ios'], 2)")
-if "$PY" -c "import sys; f, i = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if abs(i - f) <= 0.2 * f else 1)" "$fr" "$ir"; then
-  pass "flow=8 vs flow=1: iomark ratio $ir, fio 3.33 $fr (within 20 %)"
+# judged against the weights' ratio, 8 (fio HOWTO "flow"); fio's own run is shown:
+# at load 20 it once gave 4.65 (idle: 8.0)
+if "$PY" -c "import sys; i = float(sys.argv[1]); sys.exit(0 if abs(i - 8) <= 0.2 * 8 else 1)" "$ir"; then
+  pass "flow=8 vs flow=1: iomark ratio $ir (8 within 20 %; fio 3.33 $fr)"
 else
-  fail "flow: iomark ratio $ir, fio 3.33 $fr"
+  fail "flow: iomark ratio $ir, wanted 8 within 20 % (fio 3.33 $fr)"
 fi
 
 # 6. placement: cpus_allowed=0 binds every worker thread to CPU 0; with

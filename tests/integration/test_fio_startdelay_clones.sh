@@ -70,17 +70,19 @@ if command -v fio >/dev/null; then
   check "fio 3.33" fio.trace
 fi
 # with ramp_time=1 each clone measures its own second after its own delay and ramp:
-# rate_iops=50 gives 50 reads a clone (fio 3.33's run of the same file is the reference)
+# rate_iops=50 gives 50 reads a clone (50/s x 1 s; 40..51 on a loaded machine).
+# fio 3.33's run of the same file is shown beside it, not used as the bound: at
+# load 20 fio's own clones counted 33-50 (41 50 33 48) while the rate says 50.
 sed 's/^runtime=1$/runtime=1\nramp_time=1/' clones.fio >ramp.fio
 ios() { "$PY" -c "import json,sys; print(' '.join(str(j['read']['total_ios']) for j in json.load(open(sys.argv[1]))['jobs']))" "$1"; }
 "$IOMARK" run ramp.fio --quiet --output-format=json --output=ramp.json || fail "iomark ramp.fio"
-want="50 50 50 50"
+want="not run"
 if command -v fio >/dev/null; then
   fio ramp.fio --output-format=json --output=fio_ramp.json >/dev/null 2>&1 || fail "fio ramp.fio"
   want=$(ios fio_ramp.json)
 fi
 got=$(ios ramp.json)
-paste <(echo $got | tr ' ' '\n') <(echo $want | tr ' ' '\n') | awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > 3 || NF < 2) bad = 1 } END { exit bad }' \
-  && pass "ramp_time=1: each clone's measured reads $got, fio's $want (+-3)" \
-  || fail "ramp_time=1: clones' measured reads $got, fio's $want"
+echo $got | tr ' ' '\n' | awk '{ n++; if ($1 < 40 || $1 > 51) bad = 1 } END { exit bad || n != 4 }' \
+  && pass "ramp_time=1: each clone's measured reads $got (50 each; fio 3.33: $want)" \
+  || fail "ramp_time=1: clones' measured reads $got, wanted 40..51 each (fio 3.33: $want)"
 finish
