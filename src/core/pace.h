@@ -3,7 +3,7 @@
  * the first I/O at once, I/O k of a thread due at t0 + k / rate, and its
  * latency counts from that intended start, so a stalled device is not
  * hidden: no coordinated omission; job files count from the actual
- * submission as fio: spec.h lat_from_submit) and think time (fio's thinktime/thinktime_blocks: after every
+ * submission as fio: spec.h lat_from_submit, core/worker_int.h iom_io_ready) and think time (fio's thinktime/thinktime_blocks: after every
  * burst of N I/Os, let the queue drain, then pause). Inline: they run once
  * per I/O in the runner's hot loop. Times are CLOCK_MONOTONIC ns.
  */
@@ -98,16 +98,6 @@ static inline uint64_t iom_pacer_take(struct iom_pacer *p, uint64_t now, uint64_
     if (p->dirs && p->lane[1].due < p->next_due)
         p->next_due = p->lane[1].due;
     return start;
-}
-
-/* iom_pacer_take, and the I/O's latency start: the intended start it returns, or
- * with from_submit (job files) `now`, the actual submission after the wait, as
- * fio 3.33 io_u.c get_io_u sets start_time after rate_ddir has slept. */
-static inline uint64_t iom_pacer_start(struct iom_pacer *p, uint64_t now, uint64_t len,
-                                       bool is_write, bool from_submit)
-{
-    uint64_t due = iom_pacer_take(p, now, len, is_write);
-    return from_submit ? now : due;
 }
 
 struct iom_think {

@@ -281,8 +281,8 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
         }
         if (rare && c->cp) /* fio's cmdprio: on the final size */
             io->ioprio = iom_cmdprio_pick(c->cp, io->ddir, io->len);
-        io->start_ns = iom_pacer_start(&c->pace, now, io->len, io->ddir == IOM_IO_WRITE,
-                                       job->lat_from_submit); /* job files: as fio's */
+        /* the intended start (a paced job file's is moved to submission by iom_io_ready) */
+        io->start_ns = iom_pacer_take(&c->pace, now, io->len, io->ddir == IOM_IO_WRITE);
         iom_io_ready(job, c, io);
         if (!rare || c->trim_mode != 2 || io->ddir != IOM_IO_WRITE) { /* trimwrite: its trims */
             c->issued_bytes += io->len;
