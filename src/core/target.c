@@ -318,6 +318,25 @@ static int new_file_space(const struct iom_job *job, struct iom_target *t, const
     return 0;
 }
 
+/* true when the missing target PATH would be created in /dev itself (devtmpfs,
+ * in memory, where only device nodes belong): almost always a mistyped device
+ * name. The folder counts only when it is on /dev's own filesystem, so a
+ * tmpfs mounted below it (/dev/shm) stays a place for test files. */
+static bool in_dev_folder(const char *path)
+{
+    char *dup = strdup(path);
+    if (!dup)
+        return false;
+    char *real = realpath(dirname(dup), NULL);
+    struct stat dir_st, dev_st;
+    bool in = real && (!strcmp(real, "/dev") || !strncmp(real, "/dev/", 5)) &&
+              stat(real, &dir_st) == 0 && stat("/dev", &dev_st) == 0 &&
+              dir_st.st_dev == dev_st.st_dev;
+    free(real);
+    free(dup);
+    return in;
+}
+
 int iom_target_check(const struct iom_job *job, const char *path, struct iom_target *t,
                      char *err, size_t errlen)
 {
@@ -362,6 +381,9 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
         return fail(err, errlen, -errno, "target %s: %s", path, strerror(errno));
     } else if (path[0] && path[strlen(path) - 1] == '/') {
         return fail(err, errlen, -ENOENT, "target %s: folder does not exist", path);
+    } else if (in_dev_folder(path)) { /* not a file in RAM for a mistyped device */
+        return fail(err, errlen, -ENOENT, "target %s: no such device (iomark does not create "
+                    "files in /dev; lsblk lists the block devices)", path);
     }
 
     /* the region */

@@ -3,8 +3,8 @@
 # the ones after it, as fio does (backend.c usec_for_io: the next I/O of a
 # direction is due at the bytes issued so far / rate, 0 for the first), and
 # fio job files' rate=READ,WRITE pace reads and writes each on their own
-# (io_u.c rate_ddir). Expected counts by hand from that rule and from fio
-# 3.33's run of the same job file, side by side:
+# (io_u.c rate_ddir). Expected counts by hand from that rule (fio 3.33's run
+# of the same job file is printed beside; it agreed on an idle machine):
 #  - rate=300,300 bs=4k for 3 s: a second I/O of a direction would be due at
 #    4096 / 300 = 13.7 s, so 1 read and 1 write (fio 3.33: 1 and 1);
 #  - fio's examples/exitwhat.fio scaled (16 MiB file, 200 I/Os for the slow
@@ -35,8 +35,11 @@ same() {
     >/dev/null 2>"$name.err" || { fail "$name: iomark failed: $(head -c 300 "$name.err")"; return; }
   local f i
   f=$(counts "$name.fio.json" | tr '\n' ';'); i=$(counts "$name.iom.json" | tr '\n' ';')
-  if [ "$f" = "$i" ] && [ "$f" = "$2" ]; then pass "$name: $i as fio 3.33 and by hand"
-  else fail "$name: iomark $i, fio 3.33 $f, by hand $2"; fi
+  # judged by the rule's arithmetic; fio's own run shown beside it: on a loaded
+  # machine (a dozen tests on two cores) fio 3.33 once issued a second read
+  # of r2 within 3 s, 13.7 s before the rule makes it due
+  if [ "$i" = "$2" ]; then pass "$name: iomark $i as by hand (fio 3.33 here: $f)"
+  else fail "$name: iomark $i, by hand $2 (fio 3.33 here: $f)"; fi
 }
 printf '[r]\nfilename=%s/d.bin\nsize=1m\nrw=randrw\nbs=4k\ntime_based\nruntime=3\nrate=300,300\n' "$WORK" >r2.fio
 same r2 "r 1 1;"

@@ -39,6 +39,14 @@ expect_err_has "folder nodir does not exist"
 expect_status 2 "target folder missing (absolute)" -- "$IOMARK" run --runtime=1s --size=64M $WORK/nodir2/sub/x.dat
 expect_err_has "folder $WORK/nodir2/sub does not exist"
 [ ! -e $WORK/nodir ] && [ ! -e $WORK/nodir2 ] && [ ! -e $WORK/x.dat ] && pass "nothing created" || fail "created: $(ls $WORK)"
+# a mistyped device name: no regular file is made in /dev (devtmpfs, in RAM),
+# with or without --size, and the message does not suggest --size
+nodev=/dev/iomark-nodev-$$
+expect_status 2 "missing device with --size" -- "$IOMARK" run --runtime=1s --size=16M $nodev
+expect_err_has "target $nodev: no such device (iomark does not create files in /dev"
+expect_status 2 "missing device without --size" -- "$IOMARK" run --runtime=1s $nodev
+expect_err_has "no such device"
+[ ! -e $nodev ] && pass "nothing created in /dev" || { rm -f $nodev; fail "$nodev created"; }
 expect_status 2 "size too big for the filesystem" -- "$IOMARK" run --size=1P $T
 expect_err_has "needs 1 PiB (1125899906842624 bytes) but the filesystem has "
 [ ! -e $T ] && pass "no file created" || fail "file created"
