@@ -30,7 +30,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: iomark COMMAND [options]\n\ncommands:\n");
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f, "\n'iomark COMMAND --help' shows a command's options. 'iomark --version'.\n");
+    fprintf(f, "\n'iomark COMMAND --help' (or 'iomark help COMMAND') shows a command's options. 'iomark --version'.\n");
 }
 
 /* The command nearest to a mistyped one: at most 2 edits (1 for words of up to
@@ -55,8 +55,18 @@ int main(int argc, char **argv)
         usage(stderr);
         return IOM_EXIT_USAGE;
     }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-        strcmp(argv[1], "help") == 0) {
+    if (strcmp(argv[1], "help") == 0 && argc > 2) { /* iomark help CMD [SUB] = CMD [SUB] --help */
+        static char *hargv[8];
+        int n = 0;
+        hargv[n++] = argv[0];
+        for (int i = 2; i < argc && n < 6; i++)
+            hargv[n++] = argv[i];
+        hargv[n++] = (char *)"--help";
+        hargv[n] = NULL;
+        argc = n;
+        argv = hargv; /* argv[1] is the command, as below */
+    } else if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+               strcmp(argv[1], "help") == 0) {
         usage(stdout);
         return IOM_EXIT_OK;
     }

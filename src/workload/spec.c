@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "workload/units.h"
 #include "workload/vtypes.h"
 
 static const char *const rw_names[] = {
@@ -262,8 +263,13 @@ int iom_job_validate(const struct iom_job *job, const char **option, const char 
         return -EINVAL;
     }
     if (job->size_bytes && job->size_bytes < iom_job_max_bs(job)) {
+        static _Thread_local char text[160]; /* the values, for a one-line message */
+        char a[48], b[48];
+        snprintf(text, sizeof(text), "%s is smaller than one block of %s; give at least the "
+                 "largest block size", iom_format_bytes(job->size_bytes, a, sizeof(a)),
+                 iom_format_bytes(iom_job_max_bs(job), b, sizeof(b)));
         *option = "size";
-        *why = "the region is smaller than one block";
+        *why = text;
         return -EINVAL;
     }
     if (job->seq_back_bytes) {

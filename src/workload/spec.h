@@ -343,7 +343,9 @@ void iom_job_free(struct iom_job *job);
 /*
  * Check internal consistency that no single option can see (bssplit sums to
  * 100, zones sum to 100, at least one target, ...). Returns 0, or -EINVAL
- * with *why pointing at a static text and *option at the option at fault.
+ * with *why pointing at a static text and *option at the option at fault
+ * (a text that carries the values, as size's, lives in a thread-local buffer
+ * valid until this thread's next call).
  */
 int iom_job_validate(const struct iom_job *job, const char **option, const char **why);
 

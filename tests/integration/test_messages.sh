@@ -16,6 +16,14 @@ for pair in rnu:run mrak:mark swep:sweep comapre:compare diskpsd:diskspd; do
 done
 expect_status 2 "iomark xyz" -- "$IOMARK" xyz
 grep -q "did you mean" "$WORK/err" && fail "a suggestion for xyz: $(cat "$WORK/err")" || pass "no suggestion for a word far from every command"
+# --- iomark help COMMAND [SUB] is COMMAND [SUB] --help: the same text, exit 0
+for c in run mark "lab setup"; do
+  # shellcheck disable=SC2086 # "lab setup" is two words
+  a=$("$IOMARK" help $c 2>&1) && b=$("$IOMARK" $c --help 2>&1) && [ -n "$a" ] && [ "$a" = "$b" ] &&
+    pass "iomark help $c = iomark $c --help (${a%%$'\n'*})" || fail "iomark help $c: $(head -c 300 <<<"$a")"
+done
+expect_status 2 "iomark help rnu" -- "$IOMARK" help rnu
+expect_err_has "did you mean run?"
 
 # human: the format the message should use, computed here: binary units, one
 # decimal dropped when 0, the exact bytes in parentheses

@@ -61,6 +61,10 @@ expect_err_has "empty"
 head -c 100 /dev/urandom > $WORK/tiny.dat
 expect_status 2 "target smaller than a block" -- "$IOMARK" run --direct=0 $WORK/tiny.dat
 expect_err_has "smaller than one block"
+# --size below one block: the message gives both sizes, nothing is created
+expect_status 2 "--size below one block" -- "$IOMARK" run --size=1k --runtime=1s $WORK/small1k.dat
+expect_err_has "--size: 1 KiB (1024 bytes) is smaller than one block of 4 KiB (4096 bytes)"
+[ ! -e $WORK/small1k.dat ] && pass "no file created" || fail "small1k.dat created"
 # region past the end of an existing file is refused for a read-only pattern? no: files grow.
 # mark: pattern options do not apply
 expect_status 2 "mark refuses --bs" -- "$IOMARK" mark --bs=4k $WORK
