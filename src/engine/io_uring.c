@@ -214,6 +214,10 @@ static void uring_cleanup(struct iom_engine *e)
     struct uring_priv *p = e->priv;
     if (!p)
         return;
+    /* The registered file dropped now: the ring's own teardown runs later in a
+     * kernel worker (io_ring_exit_work), and until then its reference kept the
+     * file open: umount right after a run failed with EBUSY for about a second. */
+    (void)io_uring_unregister_files(&p->ring);
     io_uring_queue_exit(&p->ring);
     free(p);
     e->priv = NULL;
