@@ -143,14 +143,30 @@ d = json.load(open(sys.argv[1]))
 jobs = d["jobs"]
 assert len(jobs) == 12 and [j["groupid"] for j in jobs] == list(range(12))
 assert not d["iomark"].get("ignored_options"), d["iomark"].get("ignored_options")
-rd = jobs[0]["read"]
-assert rd["io_bytes"] == 16 * 1024 * 1024, rd["io_bytes"]   # size-based: one pass of 16 MiB
 assert jobs[6]["jobname"] == "RND4K-Q32T16-RD" and jobs[6]["read"]["total_ios"] > 0
-assert jobs[2]["read"]["total_ios"] > 0 and jobs[2]["write"]["total_ios"] > 0   # rw mix
+assert jobs[2]["jobname"] == "SEQ1M-Q8T1-MIX" and jobs[2]["read"]["total_ios"] + jobs[2]["write"]["total_ios"] > 0
+PY
+cp "$WORK/out" "$WORK/cdm.json"
+# the file's first test alone (its [global] and the SEQ1M-Q8T1 jobs), size-based
+# to the end (runtime=60, reached by none) and randrepeat=1: one pass of 16 MiB,
+# and the rw=rw job's 16 I/Os of 1 MiB in both directions. (Within the whole
+# file's runtime=1 on a loaded machine the rw=rw job once finished only its
+# first few I/Os, all reads, as randrepeat=0 drew new directions each run.)
+sed '/end SEQ1M-Q8T1/q' "$J3" >"$WORK/seq.fio"
+expect_status 0 "fio job 3's SEQ1M-Q8T1, size=16m, size-based" -- env FDM_DURATION=60 \
+  "$IOMARK" run "$WORK/seq.fio" --size=16m --randrepeat=1 --output-format=json --quiet
+$PY - "$WORK/out" <<'PY' && pass "fio job 3's SEQ1M-Q8T1: one pass of 16 MiB each, the mix both ways" || fail "fio job 3 SEQ1M-Q8T1 JSON"
+import json, sys
+jobs = {j["jobname"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
+assert sorted(jobs) == ["SEQ1M-Q8T1-MIX", "SEQ1M-Q8T1-RD", "SEQ1M-Q8T1-WR"], sorted(jobs)
+assert jobs["SEQ1M-Q8T1-RD"]["read"]["io_bytes"] == 16 << 20, jobs["SEQ1M-Q8T1-RD"]["read"]["io_bytes"]
+assert jobs["SEQ1M-Q8T1-WR"]["write"]["io_bytes"] == 16 << 20, jobs["SEQ1M-Q8T1-WR"]["write"]["io_bytes"]
+r, w = jobs["SEQ1M-Q8T1-MIX"]["read"]["total_ios"], jobs["SEQ1M-Q8T1-MIX"]["write"]["total_ios"]
+assert r > 0 and w > 0 and r + w == 16, (r, w)
 PY
 # fio itself (null engine, nothing written) gives the same entries and group ids
 if command -v fio >/dev/null && FDM_ENGINE=null timeout 120 fio --output-format=json "$J3" >"$WORK/cdm-fio.json" 2>/dev/null; then
-  $PY - "$WORK/cdm-fio.json" "$WORK/out" <<'PY' && pass "fio job 3: same jobs and groupids as fio" || fail "fio job 3 vs fio"
+  $PY - "$WORK/cdm-fio.json" "$WORK/cdm.json" <<'PY' && pass "fio job 3: same jobs and groupids as fio" || fail "fio job 3 vs fio"
 import json, sys
 ref, mine = (json.load(open(p)) for p in sys.argv[1:3])
 key = lambda d: [(j["jobname"], j["groupid"]) for j in d["jobs"]]
