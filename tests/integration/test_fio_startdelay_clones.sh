@@ -5,8 +5,9 @@
 # "each thread will choose a value randomly from within the range"). The witness
 # is strace: the time of each thread's first pread64 after the process began
 # (execve), for iomark and for fio 3.33 running the same job file. Bounds: each
-# clone's first read at LOW or later and within HIGH + 2 s (start-up on a
-# loaded machine); the clones do not all start together.
+# clone's first read at LOW or later, the first reads within HIGH - LOW (+1 s on
+# a loaded machine) of each other, and not all together. iomark's run is judged;
+# fio's is shown beside it (under load its own clones strayed).
 . "$(dirname "$0")/lib.sh"
 command -v strace >/dev/null || { echo "skip: no strace"; exit 77; }
 cd "$WORK"
@@ -38,20 +39,31 @@ spans() {
   awk -v f="<$WORK/data>" '$3 ~ /^pread64\(/ && index($3, f) { if (!($1 in a)) a[$1] = $2; b[$1] = $2 }
        END { for (p in a) printf "%.3f\n", b[p] - a[p] }' "$1" | sort -n
 }
+# verdict WHO: a check's failure fails iomark's run; for fio's run of the same
+# file, shown beside it, it is a note: under load (a dozen tests on two cores)
+# fio's own clones first read at 6.7 s and read for 0.691-0.983 s, off its file
+verdict() { # WHO OK PASS-TEXT FAIL-TEXT
+  if [ "$2" = 0 ]; then pass "$1: $3"
+  elif [ "$1" = iomark ]; then fail "$1: $4"
+  else echo "note: $1 here: $4 (not judged: fio's own run on this machine now)"; fi
+}
 check() {
-  local st n lo hi sp
+  local st n lo hi sp ok
   st=$(starts "$2")
   n=$(echo "$st" | grep -c . || true)
   lo=$(echo "$st" | head -1); hi=$(echo "$st" | tail -1)
   [ "$n" = 4 ] && pass "$1: 4 clones read" || fail "$1: $n tasks read (starts: $(echo $st))"
-  awk -v a="$lo" -v b="$hi" 'BEGIN { exit !(a >= 1.0 && b <= 6.0) }' \
-    && pass "$1: first reads at $(echo $st) s, all in [1, 4 + 2]" || fail "$1: first reads at $(echo $st) s"
-  awk -v a="$lo" -v b="$hi" 'BEGIN { exit !(b - a >= 0.2) }' \
-    && pass "$1: the clones start apart ($lo .. $hi s)" || fail "$1: the clones start together ($lo .. $hi s)"
+  # none before the lowest delay; the spread within the range's 3 s (+1 s for a
+  # loaded machine). No upper bound from the execve: that counts start-up and
+  # the file's layout, which took over 5 s under strace at load 30
+  ok=0; awk -v a="$lo" -v b="$hi" 'BEGIN { exit !(a >= 1.0 && b - a <= 4.0) }' || ok=1
+  verdict "$1" $ok "first reads at $(echo $st) s: none before 1 s, within 3 (+1) s of each other" "first reads at $(echo $st) s"
+  ok=0; awk -v a="$lo" -v b="$hi" 'BEGIN { exit !(b - a >= 0.2) }' || ok=1
+  verdict "$1" $ok "the clones start apart ($lo .. $hi s)" "the clones start together ($lo .. $hi s)"
   # each clone then reads for its own runtime=1 (rate_iops=50: 50 reads over 0.98 s; bounds for a loaded machine)
   sp=$(spans "$2")
-  awk -v a="$(echo "$sp" | head -1)" -v b="$(echo "$sp" | tail -1)" 'BEGIN { exit !(a >= 0.7 && b <= 2.2) }' \
-    && pass "$1: each clone reads for its own second ($(echo $sp) s)" || fail "$1: clones read for $(echo $sp) s"
+  ok=0; awk -v a="$(echo "$sp" | head -1)" -v b="$(echo "$sp" | tail -1)" 'BEGIN { exit !(a >= 0.7 && b <= 2.2) }' || ok=1
+  verdict "$1" $ok "each clone reads for its own second ($(echo $sp) s)" "clones read for $(echo $sp) s"
 }
 ASAN_OPTIONS=detect_leaks=0 strace -f -y -ttt -e trace=execve,pread64 -o iom.trace "$IOMARK" run clones.fio --quiet \
   --output-format=json --output=iom.json || fail "iomark clones.fio"
