@@ -71,6 +71,15 @@ int iom_cli_prepare(const char *cmd, const struct iom_job *job, const struct iom
 void iom_cli_close(struct iom_target *targets, unsigned nr, bool remove_created);
 
 /*
+ * After iom_cli_close kept the files (--keep=1, the default as in fio): one
+ * line on stderr per file this run created and left, with its size and how
+ * to remove it ("iomark run: the test file x.dat (64 MiB) it created is left
+ * in place; remove it with rm x.dat, or run with --keep=0 ..."). Files that
+ * existed before, block devices and files gone since are not named.
+ */
+void iom_cli_note_kept(const char *cmd, const struct iom_target *targets, unsigned nr);
+
+/*
  * Write a finished document to --output or stdout. Returns 0, or prints
  * the reason and returns IOM_EXIT_FAIL.
  */

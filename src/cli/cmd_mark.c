@@ -336,7 +336,9 @@ static int resolve_target(struct iom_job *job, bool mpi, bool *remove_after, cha
         *owned = malloc(n);
         if (!*owned)
             return IOM_EXIT_FAIL;
-        snprintf(*owned, n, "%s/%s", dir, mpi ? DEFAULT_FILE_MPI : DEFAULT_FILE);
+        size_t len = strlen(dir); /* "data/" -> data/iomark-test.dat, not data//... */
+        snprintf(*owned, n, "%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/",
+                 mpi ? DEFAULT_FILE_MPI : DEFAULT_FILE);
         iom_job_free(job);
         if (iom_job_add_target(job, *owned))
             return IOM_EXIT_FAIL;

@@ -424,6 +424,8 @@ int iom_cmd_sweep(int argc, char **argv)
         done++;
     }
     iom_cli_close(targets, job.nr_targets, !job.keep);
+    if (job.keep && !mpi) /* under MPI each rank's own host holds its file */
+        iom_cli_note_kept("sweep", targets, job.nr_targets);
     if (mpi ? stop_sig : iom_cli_stop) {
         if (status == 0)
             status = iom_cli_signal_exit(mpi ? stop_sig : iom_cli_stop);

@@ -364,7 +364,8 @@ static void leave_or_remove(const struct tpcc_opts *o, struct tpcc_conn *c, uint
     if (o->keep) {
         if (sqlite)
             fprintf(stderr,
-                    "iomark tpcc: the database is left at %s (%.1f MiB at the end); remove it with "
+                    "iomark tpcc: the database is left at %s (%.1f MiB at the end, its WAL "
+                    "checkpointed into it at close); remove it with "
                     "rm%s, or run with --keep=0 to remove it at the end\n",
                     o->dbc.path, mib, files);
         else

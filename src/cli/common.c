@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/progress.h"
+#include "workload/units.h"
 
 volatile sig_atomic_t iom_cli_stop;
 
@@ -188,6 +189,24 @@ void iom_cli_close(struct iom_target *targets, unsigned nr, bool remove_created)
 {
     for (unsigned i = 0; i < nr; i++)
         iom_target_close(&targets[i], remove_created);
+}
+
+void iom_cli_note_kept(const char *cmd, const struct iom_target *targets, unsigned nr)
+{
+    for (unsigned i = 0; i < nr; i++) {
+        struct stat st;
+        bool again = false; /* the same file named twice: one line */
+        for (unsigned k = 0; k < i; k++)
+            again |= strcmp(targets[k].path, targets[i].path) == 0;
+        if (!targets[i].created || again || stat(targets[i].path, &st) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        char size[64];
+        iom_format_bytes((uint64_t)st.st_size, size, sizeof(size));
+        fprintf(stderr,
+                "iomark %s: the test file %s (%s) it created is left in place; remove it with "
+                "rm %s, or run with --keep=0 to remove it at the end\n",
+                cmd, targets[i].path, size, targets[i].path);
+    }
 }
 
 int iom_cli_prepare(const char *cmd, const struct iom_job *job, const struct iom_run_opts *ro,

@@ -84,6 +84,6 @@ int main(int argc, char **argv)
     fprintf(stderr, "commands:");
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
         fprintf(stderr, " %s", commands[i].name);
-    fprintf(stderr, "\n");
+    fprintf(stderr, " help\n");
     return IOM_EXIT_USAGE;
 }

@@ -399,6 +399,16 @@ void iom_cmp_free(struct iom_cmp *c)
     free(c);
 }
 
+int iom_cmp_has_test(const struct iom_cmp *c)
+{
+    for (uint32_t q = 0; q < c->nr_workloads; q++)
+        for (uint32_t r = 0; r < c->w[q].nr_rows; r++)
+            for (uint32_t i = 0; i < c->nr_inputs; i++)
+                if ((int)i != c->w[q].rows[r].base && c->w[q].rows[r].delta[i].has_test)
+                    return 1;
+    return 0;
+}
+
 void iom_cmp_delta_text(const struct iom_cmp_row *row, const struct iom_cmp_delta *d, char *buf,
                         size_t len)
 {

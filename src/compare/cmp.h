@@ -105,6 +105,11 @@ int iom_cmp_workload_diff(const struct iom_imp_workload *a, const struct iom_imp
 int iom_cmp_load(const char *const *specs, uint32_t nr, double alpha, struct iom_cmp **out, char *err,
                  size_t errlen);
 
+/* 1 when some change in c carries Welch's test (both sides of a row have 2+
+ * runs), else 0: then every change is shown without a verdict, and the
+ * reporters do not explain a test that judged nothing. */
+int iom_cmp_has_test(const struct iom_cmp *c);
+
 /* The change text of a delta: "+38.3% IOPS", "28.0% lower latency",
  * "12.0% higher p99 latency", or "" when unknown. */
 void iom_cmp_delta_text(const struct iom_cmp_row *row, const struct iom_cmp_delta *d, char *buf,

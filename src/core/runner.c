@@ -613,6 +613,18 @@ static int run_phases(struct ctl *c, int rc)
         end_measure(c, end, IOM_PHASE_STOP);
     }
     set_phase(c->sh, IOM_PHASE_STOP);
+    if (c->sync) { /* while the threads finish their last I/Os (the drain of what is in
+                    * flight, end_fsync, a verify phase: seconds on a busy disk), keep the
+                    * coordinator's messages flowing, its signs of life (as tpcc's join_vu) */
+        uint64_t step = c->sync->max_sleep_ns ? c->sync->max_sleep_ns : 50000000u;
+        for (unsigned i = 0; i < c->nw; i++)
+            while (c->ws[i].started && !__atomic_load_n(&c->ws[i].exited, __ATOMIC_ACQUIRE)) {
+                uint64_t at = iom_now_ns();
+                int sig = 0;
+                c->sync->poll(c->sync->arg, IOM_RSYNC_NONE, &sig, &at);
+                iom_sleep_until_ns(iom_now_ns() + step);
+            }
+    }
     for (unsigned i = 0; i < c->nw; i++) {
         if (c->ws[i].started)
             pthread_join(c->ws[i].tid, NULL);

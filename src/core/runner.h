@@ -63,6 +63,9 @@ struct iom_run_sync {
      * the local signal on entry (0 if none); on IOM_RSYNC_STOP it receives
      * the signal that stopped the run (on any participant). Must not block. */
     int (*poll)(void *arg, int wish, int *sig, uint64_t *at);
+    /* (poll is also called, with IOM_RSYNC_NONE and its result ignored,
+     * while the runner waits after the run for its threads to finish their
+     * last I/Os, so a participant slow to finish still shows signs of life.) */
     uint64_t max_sleep_ns; /* longest sleep of the control loop (0: 50 ms) */
     uint64_t lead_ns;      /* how early MEASURE and END wishes are made */
     void *arg;

@@ -370,6 +370,12 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
             t->size_bytes = (uint64_t)st.st_size;
             t->logical_block_bytes = file_dio_align(path, st.st_dev);
             t->sparse = (uint64_t)st.st_blocks * 512 < (uint64_t)st.st_size;
+        } else if (S_ISDIR(st.st_mode)) { /* mark takes a folder; run wants the file */
+            size_t n = strlen(path);
+            return fail(err, errlen, -EINVAL,
+                        "target %s is a folder; name a file in it (e.g. %s%siomark-test.dat, "
+                        "created with --size) or a block device",
+                        path, path, n && path[n - 1] == '/' ? "" : "/");
         } else {
             return fail(err, errlen, -EINVAL,
                         "target %s: not a regular file or block device; name a file or a "

@@ -788,5 +788,6 @@ void *iom_worker_main(void *arg)
         pthread_mutex_unlock(&w->sh->lock);
     }
     worker_finish(w, &c);
+    __atomic_store_n(&w->exited, 1, __ATOMIC_RELEASE);
     return NULL;
 }

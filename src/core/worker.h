@@ -54,6 +54,7 @@ struct iom_worker {
     char errmsg[256];
     uint64_t err_offset;
     int started;
+    int exited;               /* set (release) as the thread function returns */
     /* faults seen (also with --continue_on_error) */
     int first_io_errno;
     uint64_t first_io_offset;

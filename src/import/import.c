@@ -133,7 +133,8 @@ int iom_imp_add_pct(struct iom_imp_run *run, double pct, double lat_us)
     return 0;
 }
 
-int iom_imp_add_target_pct(struct iom_imp_run *run, const char *target, double pct, double lat_us)
+int iom_imp_add_target_pct(struct iom_imp_run *run, const char *target, double samples, double pct,
+                           double lat_us)
 {
     struct iom_imp_tcurve *c = NULL;
     for (uint32_t i = 0; i < run->nr_tcurves; i++)
@@ -147,6 +148,7 @@ int iom_imp_add_target_pct(struct iom_imp_run *run, const char *target, double p
         c = &n[run->nr_tcurves++];
         memset(c, 0, sizeof(*c));
         snprintf(c->target, sizeof(c->target), "%s", target);
+        c->samples = samples;
     }
     struct iom_imp_pct *p = realloc(c->pct, (c->nr_pct + 1) * sizeof(*p));
     if (!p)

@@ -53,6 +53,7 @@ struct iom_imp_pct {
 /* The latency percentile curve of one target of a multi-target run. */
 struct iom_imp_tcurve {
     char target[160];
+    double samples;         /* the target's latency sample count; NAN when unknown */
     uint32_t nr_pct;
     struct iom_imp_pct *pct;
 };
@@ -182,9 +183,12 @@ void iom_imp_dir_from_bytes(struct iom_imp_dir *d, double ios, double bytes, dou
 void iom_imp_make_total(struct iom_imp_run *run);
 
 /* Append one percentile point / series point / transaction / per-target
- * curve point (the curve of `target` is made on first use). 0 or -ENOMEM. */
+ * curve point (pct in %, lat_us in microseconds; the curve of `target` is
+ * made on first use, with `samples`, the target's latency sample count or
+ * NAN). 0 or -ENOMEM. */
 int iom_imp_add_pct(struct iom_imp_run *run, double pct, double lat_us);
-int iom_imp_add_target_pct(struct iom_imp_run *run, const char *target, double pct, double lat_us);
+int iom_imp_add_target_pct(struct iom_imp_run *run, const char *target, double samples, double pct,
+                           double lat_us);
 int iom_imp_add_point(struct iom_imp_run *run, const struct iom_imp_point *p);
 int iom_imp_add_txn(struct iom_imp_run *run, const struct iom_imp_txn *t);
 

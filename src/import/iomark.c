@@ -100,12 +100,13 @@ static int read_run(const cJSON *doc, struct iom_imp_run *run)
         cJSON_ArrayForEach(t, targets)
         {
             const cJSON *tt = obj(t, "total");
-            if (!(iom_json_num(tt, "ios", NAN) > 0))
+            double ios = iom_json_num(tt, "ios", NAN);
+            if (!(ios > 0))
                 continue;
             cJSON_ArrayForEach(e, obj(obj(tt, "lat_us"), "percentiles"))
             {
                 if (e->string && cJSON_IsNumber(e) &&
-                    iom_imp_add_target_pct(run, iom_json_str(t, "path", "?"),
+                    iom_imp_add_target_pct(run, iom_json_str(t, "path", "?"), ios,
                                            strtod(e->string, NULL), e->valuedouble))
                     return -ENOMEM;
             }

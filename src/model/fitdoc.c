@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/fit.h"
+#include "stats/summary.h"
 #include "util/json_get.h"
 
 static int fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -90,7 +91,7 @@ static void quantiles_of(const cJSON *lat, struct iom_quantiles *q)
     const cJSON *pc = obj(lat, "percentiles");
     for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
         double p = atof(keys[i]);
-        if ((double)q->samples < 1.0 / (1.0 - p / 100.0) - 1e-9)
+        if (!iom_pct_resolved(p, (double)q->samples))
             break; /* not resolved by this many samples: equals the max */
         double v = iom_json_num(pc, keys[i], NAN);
         if (!(v >= 0))

@@ -84,10 +84,18 @@ void iom_cmp_print_text(FILE *f, const struct iom_cmp *c)
             if (in->files[k]->note[0])
                 fprintf(f, "      NOTE %s: %s\n", in->files[k]->path, in->files[k]->note);
     }
-    fprintf(f, "Changes are relative to the first input that has the metric; with 2+ runs\n"
-               "per side, Welch's t-test (two-sided, alpha %.2g) says whether the difference\n"
-               "exceeds the run-to-run spread. Values: mean ±relative stddev (n runs).\n",
-            c->alpha);
+    if (c->nr_inputs > 1 && iom_cmp_has_test(c))
+        fprintf(f, "Changes are relative to the first input that has the metric; with 2+ runs\n"
+                   "per side, Welch's t-test (two-sided, alpha %.2g) says whether the difference\n"
+                   "exceeds the run-to-run spread. Values: mean ±relative stddev (n runs).\n",
+                c->alpha);
+    else
+        fprintf(f, "%sValues: mean ±relative stddev (n runs).\n",
+                c->nr_inputs < 2 ? ""
+                                 : "Changes are relative to the first input that has the metric, "
+                                   "without a\nverdict: with one run per side nothing tells a "
+                                   "change from run-to-run noise\n(repeat runs, e.g. --repeat=3, "
+                                   "on both sides, for Welch's t-test).\n");
     for (uint32_t q = 0; q < c->nr_workloads; q++) {
         const struct iom_cmp_workload *w = &c->w[q];
         fprintf(f, "\nworkload: %s%s\n", w->name, w->positional ? " (matched by position)" : "");
@@ -148,10 +156,15 @@ void iom_cmp_print_markdown(FILE *f, const struct iom_cmp *c)
             }
         fputc('\n', f);
     }
-    fprintf(f, "\nChanges are relative to the first input that has the metric. With 2+ runs per "
-               "side, Welch's two-sided t-test (alpha %.2g) tells a real difference from "
-               "run-to-run noise.\n",
-            c->alpha);
+    if (c->nr_inputs > 1 && iom_cmp_has_test(c))
+        fprintf(f, "\nChanges are relative to the first input that has the metric. With 2+ runs per "
+                   "side, Welch's two-sided t-test (alpha %.2g) tells a real difference from "
+                   "run-to-run noise.\n",
+                c->alpha);
+    else if (c->nr_inputs > 1)
+        fprintf(f, "\nChanges are relative to the first input that has the metric, without a "
+                   "verdict: with one run per side nothing tells a change from run-to-run noise "
+                   "(repeat runs, e.g. `--repeat=3`, on both sides for Welch's t-test).\n");
     for (uint32_t q = 0; q < c->nr_workloads; q++) {
         const struct iom_cmp_workload *w = &c->w[q];
         fprintf(f, "\n### ");

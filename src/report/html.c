@@ -1,6 +1,7 @@
 /* html.c - the self-contained HTML report with SVG charts (see html.h);
  * the charts themselves are in html_svg.c. */
 #include "report/html_int.h"
+#include "stats/summary.h"
 
 #include <errno.h>
 #include <math.h>
@@ -57,9 +58,10 @@ static void table(FILE *f, const struct iom_cmp *c, const struct iom_cmp_workloa
             char t[96];
             const struct iom_cmp_delta *d = &row->delta[i];
             iom_cmp_delta_text(row, d, t, sizeof(t));
-            const char *cls = !t[0] ? "" : (d->has_test && !d->significant) ? "noise"
-                                        : d->improvement_pct >= 0        ? "better"
-                                                                         : "worse";
+            const char *cls = !t[0] || !d->has_test ? "" /* no verdict */
+                              : !d->significant       ? "noise"
+                              : d->improvement_pct >= 0 ? "better"
+                                                        : "worse";
             fprintf(f, "<td class=\"%s\">", cls);
             iom_html_esc(f, t);
             if (d->has_test)
@@ -121,10 +123,30 @@ static int grow(struct line **ls, double ***xs, double ***ys, char (**names)[200
     return 0;
 }
 
-/* Percentile lines "INPUT: TARGET" for each target of a multi-target run. */
+/* Copy the points of a percentile curve that `samples` latencies resolve
+ * (stats/summary.h iom_pct_resolved) into xs, ys; the others equal the
+ * largest sample and are left out, counted in *cut. Returns the number kept. */
+static size_t resolved_points(const struct iom_imp_pct *pct, uint32_t nr, double samples, double *xs,
+                              double *ys, size_t *cut)
+{
+    size_t n = 0;
+    for (uint32_t p = 0; p < nr; p++) {
+        if (!iom_pct_resolved(pct[p].pct, samples)) {
+            (*cut)++;
+            continue;
+        }
+        xs[n] = pct[p].pct;
+        ys[n] = pct[p].lat_us;
+        n++;
+    }
+    return n;
+}
+
+/* Percentile lines "INPUT: TARGET" for each target of a multi-target run;
+ * *cut counts the points left out as not resolved. */
 static int add_target_curves(const struct iom_cmp *c, uint32_t i, const struct iom_imp_run *r,
                              struct line **ls, double ***xs, double ***ys, char (**names)[200],
-                             size_t *nl, size_t *cap)
+                             size_t *nl, size_t *cap, size_t *cut)
 {
     for (uint32_t t = 0; t < r->nr_tcurves; t++) {
         const struct iom_imp_tcurve *tc = &r->tcurves[t];
@@ -139,12 +161,11 @@ static int add_target_curves(const struct iom_cmp *c, uint32_t i, const struct i
         (*ys)[k] = malloc(tc->nr_pct * sizeof(double));
         if (!(*xs)[k] || !(*ys)[k])
             return -ENOMEM;
-        for (uint32_t p = 0; p < tc->nr_pct; p++) {
-            (*xs)[k][p] = tc->pct[p].pct;
-            (*ys)[k][p] = tc->pct[p].lat_us;
-        }
+        size_t n = resolved_points(tc->pct, tc->nr_pct, tc->samples, (*xs)[k], (*ys)[k], cut);
+        if (n == 0)
+            continue;
         snprintf((*names)[k], sizeof((*names)[0]), "%s: %s", c->inputs[i].label, tc->target);
-        (*ls)[k] = (struct line){(*names)[k], tc->nr_pct, (*xs)[k], (*ys)[k], -1, (int)i, (int)t};
+        (*ls)[k] = (struct line){(*names)[k], n, (*xs)[k], (*ys)[k], -1, (int)i, (int)t};
         (*nl)++;
     }
     return 0;
@@ -225,12 +246,12 @@ static void workload_charts(FILE *f, const struct iom_cmp *c, const struct iom_c
     if (grow(&ls, &xs, &ys, &names, &cap))
         goto out;
     for (int chart = 0; chart < (series_as_table ? 1 : 3); chart++) {
-        size_t nl = 0;
+        size_t nl = 0, cut = 0; /* cut: percentile points not resolved by their samples */
         for (uint32_t i = 0; i < c->nr_inputs; i++) {
             uint32_t nruns;
             const struct iom_imp_run *r = first_run(c, i, w, &nruns);
             if (chart == 0 && r && r->nr_tcurves > 1) { /* one curve per target */
-                if (add_target_curves(c, i, r, &ls, &xs, &ys, &names, &nl, &cap))
+                if (add_target_curves(c, i, r, &ls, &xs, &ys, &names, &nl, &cap, &cut))
                     goto out;
                 continue;
             }
@@ -245,15 +266,16 @@ static void workload_charts(FILE *f, const struct iom_cmp *c, const struct iom_c
             ys[nl] = malloc(n * sizeof(double));
             if (!xs[nl] || !ys[nl])
                 goto out;
-            for (size_t k = 0; k < n; k++) {
-                if (chart == 0) {
-                    xs[nl][k] = r->pct[k].pct;
-                    ys[nl][k] = r->pct[k].lat_us;
-                } else {
+            if (chart == 0)
+                n = resolved_points(r->pct, r->nr_pct, r->dir[IOM_IMP_TOTAL].ios, xs[nl], ys[nl],
+                                    &cut);
+            else
+                for (size_t k = 0; k < n; k++) {
                     xs[nl][k] = r->series[k].t_s;
                     ys[nl][k] = chart == 1 ? r->series[k].iops : r->series[k].lat_mean_us;
                 }
-            }
+            if (n == 0)
+                continue;
             series_name(c, i, nruns, names[nl], sizeof(names[0]));
             ls[nl] = (struct line){names[nl], n, xs[nl], ys[nl], -1, (int)i, 0};
             nl++;
@@ -267,6 +289,13 @@ static void workload_charts(FILE *f, const struct iom_cmp *c, const struct iom_c
             snprintf(id, sizeof(id), "pct-%u", q);
             snprintf(title, sizeof(title), "%s: latency percentiles (log scale)", w->name);
             iom_html_line_chart(f, id, title, "percentile", "latency (us)", AX_NINES, AX_LOG, 0, ls, nl);
+            if (cut)
+                fprintf(f, "<p class=\"meta pct-cut\" data-cut=\"%zu\">Each curve ends at the "
+                           "last percentile its latency samples resolve: percentile p needs at "
+                           "least 1/(1 - p/100) samples (p99.9: 1000, p99.9999: 10<sup>6</sup>); "
+                           "with fewer, the value reported for it is the largest sample, not a "
+                           "measurement of that percentile.</p>\n",
+                        cut);
         } else if (chart == 1) {
             snprintf(id, sizeof(id), "iops-time-%u", q);
             snprintf(title, sizeof(title), "%s: IOPS over time", w->name);
@@ -487,12 +516,17 @@ int iom_html_report(FILE *f, const struct iom_cmp *c, const char *title)
         fprintf(f, "</li>\n");
     }
     fprintf(f, "</ol>\n<p>");
-    if (c->nr_inputs > 1) /* a comparison: how changes are judged */
+    if (c->nr_inputs > 1 && iom_cmp_has_test(c)) /* a comparison: how changes are judged */
         fprintf(f, "Changes are relative to the first input that has the metric. Where both "
                    "sides have two or more runs, Welch's two-sided t-test (alpha %.2g) says "
-                   "whether the difference is larger than the run-to-run spread; grey labels are "
-                   "within noise. ",
+                   "whether the difference is larger than the run-to-run spread: green and red "
+                   "labels are significant, grey ones within noise, dark grey ones untested. ",
                 c->alpha);
+    else if (c->nr_inputs > 1)
+        fprintf(f, "Changes are relative to the first input that has the metric, without a "
+                   "verdict: with one run per side nothing tells a change from run-to-run noise "
+                   "(repeat runs, e.g. <code>--repeat=3</code>, on both sides for Welch's "
+                   "t-test). ");
     fprintf(f, "MB/s = 10<sup>6</sup> bytes/s, MiB/s = 2<sup>20</sup> bytes/s; latency in "
                "microseconds.</p>\n");
     sweep_charts(f, c);

@@ -374,9 +374,10 @@ void iom_html_bar_chart(FILE *f, const struct iom_cmp *c, const struct iom_cmp_r
                          d->significant ? "" : ", noise");
             }
         }
-        const char *cls = !txt[0] ? "change" : (d->has_test && !d->significant) ? "change noise"
-                                               : d->improvement_pct >= 0       ? "change better"
-                                                                               : "change worse";
+        const char *cls = !txt[0] || !d->has_test ? "change" /* no verdict */
+                          : !d->significant       ? "change noise"
+                          : d->improvement_pct >= 0 ? "change better"
+                                                    : "change worse";
         if (s->n > 1)
             fprintf(f, "<text class=\"value\" x=\"%.1f\" y=\"%d\">%s (mean of %zu)</text>", end + 6,
                     y + 17, num, s->n);

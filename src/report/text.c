@@ -176,9 +176,7 @@ void iom_report_text(FILE *f, const struct iom_result *r)
         fprintf(f, "  %-7s %10s", dir_names[k], v);
         for (int i = 0; i < IOM_NR_PCT; i++) {
             fmt_us(m[k].lat_pct_us[i], v, sizeof(v));
-            /* a percentile p needs at least 1/(1-p) samples to differ from the max */
-            double need = 1.0 / (1.0 - iom_pct_list[i] / 100.0);
-            fprintf(f, " %9s%c", v, (double)m[k].ios < need - 1e-6 ? '*' : ' ');
+            fprintf(f, " %9s%c", v, iom_pct_resolved(iom_pct_list[i], (double)m[k].ios) ? ' ' : '*');
         }
         fmt_us(m[k].lat_max_us, v, sizeof(v));
         fprintf(f, " %10s %12llu\n", v, (unsigned long long)m[k].ios);

@@ -36,6 +36,22 @@ struct iom_io_stats {
 #define IOM_NR_PCT 10
 extern const double iom_pct_list[IOM_NR_PCT]; /* 25 50 75 90 95 99 99.9 99.99 99.999 99.9999 */
 
+/*
+ * Does a sample of n latencies resolve percentile pct (in %, 0 < pct < 100)?
+ * The p-th percentile differs from the largest sample only when n >= 1 / (1 -
+ * p/100) (p99.9 needs 1000 samples): by the nearest-rank definition (Hyndman
+ * & Fan 1996, definition 1) its rank ceil(n p/100) is then below n. Fewer
+ * samples: the value shown for that percentile is the maximum, not measured.
+ * n is a double so importers' counts pass as they are: NAN (count unknown)
+ * returns 1, nothing to judge by; 0 samples resolve nothing (returns 0).
+ */
+static inline int iom_pct_resolved(double pct, double n)
+{
+    if (n != n)
+        return 1;
+    return n >= 1.0 / (1.0 - pct / 100.0) - 1e-6;
+}
+
 struct iom_summary {
     uint64_t ios, bytes, errors;
     double iops;            /* ios / interval */

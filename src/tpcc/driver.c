@@ -173,14 +173,27 @@ static void *vu_main(void *arg)
     return NULL;
 }
 
-/* sum(d_next_o_id) over all districts */
-static int sample_d_next(struct tpcc_conn *c, uint64_t *v)
+/* sum(d_next_o_id) over all districts; span[0], span[1]: when the query was
+ * sent and when its answer came (the database read the sum in between) */
+static int sample_d_next(struct tpcc_conn *c, uint64_t *v, uint64_t span[2])
 {
     int64_t s = 0;
+    span[0] = mono_ns();
     int rc = tpcc_db_scalar_int(c, TPCC_MAX_STMTS - 6, "SELECT sum(d_next_o_id) FROM district",
                                 NULL, 0, &s);
+    span[1] = mono_ns();
     *v = (uint64_t)s;
     return rc;
+}
+
+/* The instants between which a commit may count in NOPM and not in the
+ * driver's calls, or the reverse: from the boundary to the far end of the
+ * sample's [sent, answered] span (ns). */
+static uint64_t sampling_gap(uint64_t boundary, const uint64_t span[2])
+{
+    uint64_t lo = span[0] < boundary ? span[0] : boundary;
+    uint64_t hi = span[1] > boundary ? span[1] : boundary;
+    return hi - lo;
 }
 
 static void sleep_until(uint64_t mono)
@@ -203,6 +216,7 @@ struct ctl {
     uint64_t t_start, last_calls, last_no, last_tick;
     bool sampled, have_xact;
     uint64_t xact0;
+    uint64_t span0[2], span1[2];    /* the samples of sum(d_next_o_id): sent, answered */
     int cpu_rc;
     struct iom_cpu_sample cpu0;
 };
@@ -214,7 +228,7 @@ static int start_measuring(struct ctl *c)
     c->cpu_rc = iom_cpu_sample_take(&c->cpu0, NULL);
     if (!c->mc)
         return 0;
-    int rc = sample_d_next(c->mc, &c->out->d_next_o_id_start);
+    int rc = sample_d_next(c->mc, &c->out->d_next_o_id_start, c->span0);
     if (rc) {
         snprintf(c->out->error, sizeof(c->out->error), "sampling sum(d_next_o_id): %s",
                  c->mc->err);
@@ -235,7 +249,7 @@ static int finish_measuring(struct ctl *c)
     }
     if (!c->mc || !c->sampled)
         return 0;
-    int rc = sample_d_next(c->mc, &out->d_next_o_id_end);
+    int rc = sample_d_next(c->mc, &out->d_next_o_id_end, c->span1);
     if (rc)
         snprintf(out->error, sizeof(out->error), "sampling sum(d_next_o_id): %s", c->mc->err);
     uint64_t xact1;
@@ -477,6 +491,10 @@ int tpcc_run(const struct tpcc_db_cfg *dbc, struct tpcc_conn *main_conn,
         int r2 = finish_measuring(&c);
         if (r2 && !rc)
             rc = r2;
+        if (c.mc) {
+            out->nopm_gap_ns[0] = sampling_gap(c.meas_at, c.span0);
+            out->nopm_gap_ns[1] = sampling_gap(c.end_at, c.span1);
+        }
     }
     for (unsigned i = 0; i < cfg->vu; i++) {
         struct vu_thread *t = &c.th[i];

@@ -115,6 +115,9 @@ cJSON *iom_tpcc_json(const struct tpcc_report *r)
             cJSON_AddNumberToObject(d, "tpm_db", x->tpm_db);
         cJSON_AddNumberToObject(d, "new_orders",
                                 (double)(x->d_next_o_id_end - x->d_next_o_id_start));
+        cJSON *gap = cJSON_AddObjectToObject(d, "nopm_sampling_gap_ms");
+        cJSON_AddNumberToObject(gap, "start", (double)x->nopm_gap_ns[0] / 1e6);
+        cJSON_AddNumberToObject(gap, "end", (double)x->nopm_gap_ns[1] / 1e6);
         if (x->have_cpu) {
             cJSON *cp = cJSON_AddObjectToObject(d, "cpu");
             double cores = x->cpu.busy_pct / 100.0 * x->cpu.nr_cpus;

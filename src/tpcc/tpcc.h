@@ -163,6 +163,12 @@ struct tpcc_run_result {
     struct tpcc_txn_stats txn[TPCC_NR_TXN]; /* transactions finished in the measured interval */
     uint64_t measured_ns;
     uint64_t d_next_o_id_start, d_next_o_id_end; /* sum(d_next_o_id) at the ends */
+    /* how far each sample of that sum lay from its boundary (ns): [0] from
+     * the start of the measured interval, [1] from its end, each the span
+     * from the boundary to the far end of the query's [sent, answered]. A
+     * New-Order committed within them can count in NOPM and not among the
+     * driver's calls, or the reverse (as well as one in flight per VU). */
+    uint64_t nopm_gap_ns[2];
     double nopm;          /* (end - start) / measured minutes, HammerDB's NOPM */
     double tpm;           /* calls (committed + rolled back) / measured minutes */
     bool have_tpm_db;     /* PostgreSQL */

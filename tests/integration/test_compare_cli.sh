@@ -31,6 +31,11 @@ expect_status 2 "no input" -- "$IOMARK" compare
 expect_status 0 "cdm vs kdiskmark" -- "$IOMARK" compare "$R/crystaldiskmark_text_1.txt" "$R/kdiskmark_text_1.txt"
 # SEQ1M Q8T1 read: 509.6 -> 529.8 IOPS is +3.96%; latency 15662.75 -> 14415.61 us is 7.96% lower
 grep -q "+4.0% IOPS" $WORK/out && grep -q "8.0% lower latency" $WORK/out && pass "change texts" || fail "change texts: $(head -20 $WORK/out)"
+# one run per side: no test to explain, the changes carry no verdict; one input: no changes at all
+! grep -q "t-test (two-sided" $WORK/out && grep -q "without a" $WORK/out && ! grep -q "significant\|within noise" $WORK/out \
+  && pass "single runs: no test explained, no verdict" || fail "single runs: $(head -12 $WORK/out)"
+expect_status 0 "one input" -- "$IOMARK" compare "$R/crystaldiskmark_text_1.txt"
+! grep -q "Welch\|Changes are" $WORK/out && pass "one input: no text on changes" || fail "one input: $(head -8 $WORK/out)"
 
 # repeats: the fio log holds 5 runs at 999 IOPS; two of its copies pooled as runs of one input
 cp "$R/fio_json_3.json" $WORK/b1.json
@@ -55,7 +60,7 @@ PY
 
 # Welch on real spread: the five fio runs against themselves minus one are not different
 expect_status 0 "markdown" -- "$IOMARK" compare --output-format=markdown "$R/fio_text_1.txt" "$R/fio_text_1.txt"
-grep -q "^### randread" $WORK/out && grep -q "within noise" $WORK/out && pass "markdown, same runs within noise" || fail "markdown: $(cat $WORK/out)"
+grep -q "^### randread" $WORK/out && grep -q "within noise" $WORK/out && grep -q "Welch's two-sided t-test" $WORK/out && pass "markdown, same runs within noise" || fail "markdown: $(cat $WORK/out)"
 expect_status 0 "text to file" -- "$IOMARK" compare -o $WORK/c.txt "$R/diskspd_text_1.txt" "$R/diskspd_text_2.txt"
 # 219.04 -> 403.66 IOPS: +84.3%
 grep -q "+84.3% IOPS" $WORK/c.txt && pass "diskspd text compare" || fail "diskspd compare: $(cat $WORK/c.txt)"

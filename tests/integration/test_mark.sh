@@ -43,8 +43,10 @@ sys.exit(0 if ok else 1)
 PY
 # --keep keeps it; a named folder target gets the file inside it
 mkdir -p $WORK/dir
-expect_status 0 "mark realworld keep" -- "$IOMARK" mark --profile=realworld --runs=2 --runtime=500ms --prepare=0 --pause=0 --size=16M --keep --quiet $WORK/dir
+expect_status 0 "mark realworld keep" -- "$IOMARK" mark --profile=realworld --runs=2 --runtime=500ms --prepare=0 --pause=0 --size=16M --keep --quiet $WORK/dir/
 [ -e $WORK/dir/iomark-test.dat ] && pass "kept with --keep" || fail "not kept"
+grep -qF "$WORK/dir/iomark-test.dat" $WORK/out && ! grep -qF "$WORK/dir//" $WORK/out \
+  && pass "folder/ target: file named without a double slash" || fail "file name: $(grep -F iomark-test $WORK/out | head -2)"
 grep -q "RND4K Q1T1" $WORK/out && grep -q "best of runs" $WORK/out && grep -q "CrystalDiskMark's definition" $WORK/out \
   && pass "realworld table, best run" || fail "realworld table: $(cat $WORK/out)"
 # --statistic: mean of the counted runs; kdiskmark: mean for default, no preparation run

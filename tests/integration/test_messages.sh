@@ -14,6 +14,7 @@ for pair in rnu:run mrak:mark swep:sweep comapre:compare diskpsd:diskspd; do
   expect_status 2 "iomark $typo" -- "$IOMARK" "$typo"
   expect_err_has "iomark: $typo: unknown command; did you mean $want? commands: run"
 done
+grep -qE "commands: run .* help$" "$WORK/err" && pass "the list of commands ends with help" || fail "list: $(cat "$WORK/err")"
 expect_status 2 "iomark xyz" -- "$IOMARK" xyz
 grep -q "did you mean" "$WORK/err" && fail "a suggestion for xyz: $(cat "$WORK/err")" || pass "no suggestion for a word far from every command"
 # --- iomark help COMMAND [SUB] is COMMAND [SUB] --help: the same text, exit 0

@@ -65,6 +65,13 @@ expect_err_has "smaller than one block"
 expect_status 2 "--size below one block" -- "$IOMARK" run --size=1k --runtime=1s $WORK/small1k.dat
 expect_err_has "--size: 1 KiB (1024 bytes) is smaller than one block of 4 KiB (4096 bytes)"
 [ ! -e $WORK/small1k.dat ] && pass "no file created" || fail "small1k.dat created"
+# a folder: run names the file it wants (mark takes a folder), with or without a trailing slash
+mkdir -p $WORK/adir
+expect_status 2 "run on a folder" -- "$IOMARK" run --size=1M --runtime=1s $WORK/adir
+expect_err_has "target $WORK/adir is a folder; name a file in it (e.g. $WORK/adir/iomark-test.dat, created with --size) or a block device"
+expect_status 2 "run on a folder/" -- "$IOMARK" run --size=1M --runtime=1s $WORK/adir/
+expect_err_has "(e.g. $WORK/adir/iomark-test.dat, created"
+[ -z "$(ls -A $WORK/adir)" ] && pass "nothing created in the folder" || fail "created: $(ls -A $WORK/adir)"
 # region past the end of an existing file is refused for a read-only pattern? no: files grow.
 # mark: pattern options do not apply
 expect_status 2 "mark refuses --bs" -- "$IOMARK" mark --bs=4k $WORK

@@ -3,7 +3,10 @@
 # Python's XML parser (expat) and checked against the JSON files they come
 # from: a 1 s run (1-2 intervals) gets a table of its intervals instead of an
 # "IOPS over time" chart of lone dots, a 4 s run keeps its chart; a
-# single-input page does not explain Welch's t-test, a two-input page does; a
+# single-input page does not explain Welch's t-test, nor does a page of two
+# single runs (its change labels carry no verdict colour), a page of repeated
+# runs does; percentile curves stop at the last percentile the run's sample
+# count resolves (p needs 1/(1-p/100) samples, counted here from the JSON); a
 # sweep page has a table of its points (values equal to the JSON's points);
 # mark results are charted in MB/s (the unit of mark's table), not MiB/s.
 source "$(dirname "$0")/lib.sh"
@@ -34,10 +37,31 @@ ts = [float(c.get("data-t")) for c in tabs[0].iter(H + "td") if c.get("data-t")]
 assert len(iops) == len(ts) == len(pts) and all(near(a, p["iops"]) for a, p in zip(iops, pts)), (iops, pts)
 assert all(near(a, p["t_s"]) for a, p in zip(ts, pts)), ts
 assert "Welch" not in page and "t-test" not in page
+# the percentile curve: only the percentiles the run's samples resolve
+d = json.load(open(sys.argv[2]))
+n = d["total"]["total"]["ios"]
+keys = [float(k) for k in d["total"]["total"]["lat_us"]["percentiles"]]
+want = [p for p in keys if n >= 1 / (1 - p / 100) - 1e-6]
+svg = [e for e in t.iter(S + "svg") if (e.get("id") or "").startswith("pct-")]
+assert len(svg) == 1, ids
+xs = [float(c.get("data-x")) for c in svg[0].iter(S + "circle")]
+assert xs == want, (n, xs, want)
+cut = [e for e in t.iter(H + "p") if "pct-cut" in (e.get("class") or "")]
+assert len(cut) == (len(want) < len(keys)) and (not cut or int(cut[0].get("data-cut")) == len(keys) - len(want)), (n, len(cut))
+print(f"{n} samples: curve to p{want[-1]}, {len(keys) - len(want)} cut")
 PY
 
 expect_status 0 "report of two runs" -- "$IOMARK" report -o "$WORK/two.html" "$WORK/r1.json" "$WORK/r1b.json"
-grep -q "Welch's two-sided t-test" "$WORK/two.html" && pass "two inputs: Welch's t-test explained" || fail "no Welch text with two inputs"
+$PY - "$WORK/two.html" <<'PY' && pass "two single runs: no t-test text, labels without a verdict colour" || fail "two single runs page"
+import sys, xml.etree.ElementTree as ET
+S = "{http://www.w3.org/2000/svg}"; H = "{http://www.w3.org/1999/xhtml}"
+t = ET.parse(sys.argv[1]); page = open(sys.argv[1], encoding="utf-8").read()
+assert "Welch's two-sided t-test" not in page and "without a verdict" in page
+labels = [e for e in t.iter(S + "text") if "change" in (e.get("class") or "").split()]
+assert labels and all(e.get("class") == "change" for e in labels), [e.get("class") for e in labels]
+tds = [e for e in t.iter(H + "td") if e.get("class") in ("better", "worse", "noise")]
+assert not tds, [e.get("class") for e in tds]
+PY
 
 expect_status 0 "report of a 4 s run" -- "$IOMARK" report -o "$WORK/four.html" "$WORK/r4.json"
 $PY - "$WORK/four.html" "$WORK/r4.json" <<'PY' && pass "4 s run: IOPS over time chart with the JSON's points" || fail "4 s run page"
@@ -71,6 +95,8 @@ for r, p in zip(rows, pts):
 PY
 
 expect_status 0 "report of two marks" -- "$IOMARK" report -o "$WORK/mark.html" "$WORK/m1.json" "$WORK/m2.json"
+grep -q "Welch's two-sided t-test" "$WORK/mark.html" && grep -q "(p=" "$WORK/mark.html" \
+  && pass "two inputs of 2 runs each: Welch's t-test explained, p-values shown" || fail "no Welch text with repeated runs"
 $PY - "$WORK/mark.html" "$WORK/m1.json" <<'PY' && pass "mark: throughput bars in MB/s, the JSON's MB/s" || fail "mark units"
 import sys, json, xml.etree.ElementTree as ET
 S = "{http://www.w3.org/2000/svg}"

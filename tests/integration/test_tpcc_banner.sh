@@ -25,7 +25,7 @@ grep -q "ramp-up 1 s (--ramp_time, not measured), then 1 s measured (--runtime):
 [ -f "$db" ] && pass "database kept by default" || fail "no $db"
 bytes=0; for f in "$db" "$db-wal" "$db-shm"; do [ -f "$f" ] && bytes=$((bytes + $(stat -c %s "$f"))); done
 mib=$(awk -v b=$bytes 'BEGIN { printf "%.1f", b / 1048576 }')
-grep -qF "the database is left at $db ($mib MiB at the end); remove it with rm $db" "$WORK/err" && pass "end names path and size ($mib MiB from stat)" || fail "end line: $(tail -1 "$WORK/err"), want $mib MiB"
+grep -qF "the database is left at $db ($mib MiB at the end, its WAL checkpointed into it at close); remove it with rm $db" "$WORK/err" && pass "end names path and size ($mib MiB from stat)" || fail "end line: $(tail -1 "$WORK/err"), want $mib MiB"
 grep -qF -- "--keep=0" "$WORK/err" && pass "end mentions --keep=0" || fail "no --keep=0 hint"
 # two sizes, each labelled: the load's (in the report) and the end's (above)
 grep -qE "^load: .*, database after load [0-9.]+ [KMG]iB with its WAL$" "$WORK/out" && ! grep -qE ", size [0-9.]+ [KMG]iB" "$WORK/out" \
