@@ -337,6 +337,22 @@ static bool in_dev_folder(const char *path)
     return in;
 }
 
+/* A target that exists but is neither a regular file nor a block device:
+ * -EINVAL with the reason (a folder: the file to name in it; mark takes a
+ * folder, run wants the file). */
+static int refuse_kind(const char *path, const struct stat *st, char *err, size_t errlen)
+{
+    size_t n = strlen(path);
+    if (S_ISDIR(st->st_mode))
+        return fail(err, errlen, -EINVAL,
+                    "target %s is a folder; name a file in it (e.g. %s%siomark-test.dat, "
+                    "created with --size) or a block device",
+                    path, path, n && path[n - 1] == '/' ? "" : "/");
+    return fail(err, errlen, -EINVAL,
+                "target %s: not a regular file or block device; name a file or a block device",
+                path);
+}
+
 int iom_target_check(const struct iom_job *job, const char *path, struct iom_target *t,
                      char *err, size_t errlen)
 {
@@ -370,17 +386,8 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
             t->size_bytes = (uint64_t)st.st_size;
             t->logical_block_bytes = file_dio_align(path, st.st_dev);
             t->sparse = (uint64_t)st.st_blocks * 512 < (uint64_t)st.st_size;
-        } else if (S_ISDIR(st.st_mode)) { /* mark takes a folder; run wants the file */
-            size_t n = strlen(path);
-            return fail(err, errlen, -EINVAL,
-                        "target %s is a folder; name a file in it (e.g. %s%siomark-test.dat, "
-                        "created with --size) or a block device",
-                        path, path, n && path[n - 1] == '/' ? "" : "/");
         } else {
-            return fail(err, errlen, -EINVAL,
-                        "target %s: not a regular file or block device; name a file or a "
-                        "block device",
-                        path);
+            return refuse_kind(path, &st, err, errlen);
         }
         devname_of(t->dev, t->devname, sizeof(t->devname));
     } else if (errno != ENOENT) {
