@@ -84,8 +84,11 @@ static int page_open(struct page_out *po, const char *out)
     po->f = stdout;
     if (!out)
         return 0;
-    snprintf(po->tmp, sizeof(po->tmp), "%s.tmp%d", out, (int)getpid());
-    if (!(po->f = fopen(po->tmp, "w"))) {
+    if (iom_output_in_place(out)) /* /dev/stdout, a FIFO: no temporary renamed over it */
+        po->tmp[0] = '\0';
+    else
+        snprintf(po->tmp, sizeof(po->tmp), "%s.tmp%d", out, (int)getpid());
+    if (!(po->f = fopen(po->tmp[0] ? po->tmp : out, "w"))) {
         iom_cli_error("report", "--output=%s: %s", out, strerror(errno));
         return IOM_EXIT_USAGE;
     }
@@ -99,9 +102,9 @@ static int page_close(struct page_out *po, int rc)
     if (po->out) {
         if (fclose(po->f) != 0 && !rc)
             rc = -errno;
-        if (!rc && rename(po->tmp, po->out) != 0)
+        if (po->tmp[0] && !rc && rename(po->tmp, po->out) != 0)
             rc = -errno;
-        if (rc)
+        if (po->tmp[0] && rc)
             unlink(po->tmp);
     } else if (fflush(stdout) != 0 && !rc) {
         rc = -EIO;

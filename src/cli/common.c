@@ -99,6 +99,11 @@ static int check_output_path(const char *cmd, const char *path)
     } else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
         iom_cli_error(cmd, "--output=%s: is a folder; name a file", path);
         rc = IOM_EXIT_USAGE;
+    } else if (iom_output_in_place(path)) { /* /dev/null, /dev/stdout: written in place */
+        if (access(path, W_OK) != 0) {
+            iom_cli_error(cmd, "--output=%s: not writable: %s", path, strerror(errno));
+            rc = IOM_EXIT_USAGE;
+        }
     } else {
         /* create and remove the temporary the result is written through, so a
          * folder that refuses new files (/proc, read-only mounts) is found now */

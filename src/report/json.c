@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -299,6 +300,16 @@ cJSON *iom_report_json(const struct iom_result *r)
     return d;
 }
 
+bool iom_output_in_place(const char *path)
+{
+    struct stat st;
+#ifdef _WIN32 /* no symbolic links to keep: a device name (NUL) is not a regular file */
+    return path && stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+#else
+    return path && lstat(path, &st) == 0 && !S_ISREG(st.st_mode);
+#endif
+}
+
 int iom_json_write(const cJSON *doc, const char *path)
 {
     return iom_json_write_after(NULL, doc, path);
@@ -324,8 +335,9 @@ int iom_json_write_after(const char *prefix, const cJSON *doc, const char *path)
         free(text);
         return -ENOMEM;
     }
+    bool direct = iom_output_in_place(path);
     snprintf(tmp, n, "%s.tmp%d", path, (int)getpid());
-    FILE *f = fopen(tmp, "w");
+    FILE *f = fopen(direct ? path : tmp, "w");
     if (!f) {
         rc = -errno;
     } else {
@@ -333,9 +345,9 @@ int iom_json_write_after(const char *prefix, const cJSON *doc, const char *path)
             rc = -EIO;
         if (fclose(f) != 0 && !rc)
             rc = -errno;
-        if (!rc && rename(tmp, path) != 0)
+        if (!direct && !rc && rename(tmp, path) != 0)
             rc = -errno;
-        if (rc)
+        if (!direct && rc)
             unlink(tmp);
     }
     free(tmp);

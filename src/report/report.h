@@ -7,6 +7,7 @@
 #define IOMARK_REPORT_REPORT_H
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "stats/result.h"
@@ -36,9 +37,20 @@ cJSON *iom_json_error_doc(const char *type, const char *message);
 cJSON *iom_json_doc_new(const char *type);
 
 /*
+ * Is path an output to write in place rather than through a temporary file
+ * renamed over it? True when it exists and is not a regular file (lstat(2):
+ * a character device such as /dev/null, a FIFO, a symbolic link such as
+ * /dev/stdout -> /proc/self/fd/1): rename(2) would replace the device or
+ * link itself with a regular file (as root, /dev/null for the whole
+ * machine). False for a regular file or a path that does not exist.
+ */
+bool iom_output_in_place(const char *path);
+
+/*
  * Write `doc` to path (or stdout when path is NULL), pretty-printed, with a
  * final newline. Writes to a temporary file and renames it into place so a
- * reader never sees a partial document. Returns 0 or -errno.
+ * reader never sees a partial document; an output iom_output_in_place()
+ * names is written directly. Returns 0 or -errno.
  */
 int iom_json_write(const cJSON *doc, const char *path);
 
