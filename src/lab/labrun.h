@@ -33,6 +33,14 @@ struct iom_lab_io {
 
 #define IOM_LAB_MAX_POINTS 64
 
+/* The guest kernel's command line before the units' module parameters.
+ * no_timer_check (Documentation/admin-guide/kernel-parameters.txt: "Disables
+ * the code which tests for broken timer IRQ sources"): under TCG on a busy
+ * host the boot-time IO-APIC timer check can miss its ticks and panic the
+ * guest at boot; panic=-1 reboots at once, which -no-reboot turns into QEMU's
+ * exit, so a crash ends the run instead of hanging it. */
+#define IOM_LAB_GUEST_CMDLINE "console=ttyS0 panic=-1 no_timer_check quiet"
+
 /* The sampled in-flight count of one sweep point (NAN when not known). */
 struct iom_lab_point_io {
     double inflight_mean, inflight_max;

@@ -64,7 +64,7 @@ cJSON *iom_lab_env_json(const struct iom_lab_env *e, const struct iom_lab_opts *
         u = &o->units[0];
     cJSON *gp = cJSON_AddArrayToObject(l, "guest_params");
     char cmdline[4096];
-    size_t cl = (size_t)snprintf(cmdline, sizeof(cmdline), "console=ttyS0 panic=-1 quiet");
+    size_t cl = (size_t)snprintf(cmdline, sizeof(cmdline), "%s", IOM_LAB_GUEST_CMDLINE);
     for (size_t i = 0; u && i < u->nr_params; i++) {
         cJSON_AddItemToArray(gp, cJSON_CreateString(u->params[i]));
         if (cl < sizeof(cmdline))

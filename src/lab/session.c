@@ -43,12 +43,19 @@ static char *read_all(const char *path)
     return b;
 }
 
-/* Last non-empty line of a text (console, stderr) into buf. */
+/* Last non-empty line of a text (console, stderr) into buf; for a console
+ * whose kernel panicked, the panic's own line ("Kernel panic - not syncing:
+ * ...", printed before its call trace, which ends in "</TASK>"). */
 static void last_line(const char *text, char *buf, size_t len)
 {
     buf[0] = 0;
     if (!text)
         return;
+    const char *panic = strstr(text, "Kernel panic - not syncing");
+    if (panic) {
+        snprintf(buf, len, "%.*s", (int)strcspn(panic, "\r\n"), panic);
+        return;
+    }
     const char *end = text + strlen(text);
     while (end > text && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
         end--;
@@ -294,7 +301,7 @@ static void run_group(const struct iom_lab_opts *o, struct iom_lab_env *e, const
                             .append = NULL, .disk = e->disk, .cache = o->cache,
                             .result_path = chan, .console_path = console};
     char append[4096];
-    size_t l = (size_t)snprintf(append, sizeof(append), "console=ttyS0 panic=-1 quiet");
+    size_t l = (size_t)snprintf(append, sizeof(append), "%s", IOM_LAB_GUEST_CMDLINE);
     for (size_t i = 0; i < u0->nr_params && l < sizeof(append); i++)
         l += (size_t)snprintf(append + l, sizeof(append) - l, " %s", u0->params[i]);
     vm.append = append;
