@@ -262,6 +262,52 @@ static int finish_measuring(struct ctl *c)
     return rc;
 }
 
+/* An event the coordinator sent while the control thread waited for a
+ * database sample (IOM_RSYNC_NONE: none), handled as if polled next. */
+struct held_event {
+    int ev, sig;
+    uint64_t at;
+};
+
+struct side_call {
+    struct ctl *c;
+    int (*fn)(struct ctl *);
+    int rc, done;
+};
+
+static void *side_main(void *arg)
+{
+    struct side_call *k = arg;
+    k->rc = k->fn(k->c);
+    __atomic_store_n(&k->done, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+/* fn(c), a database sample, with sync on a thread of its own while this
+ * (the control) thread keeps polling the coordinator: the polls carry this
+ * process's signs of life, and a server kept busy can take longer to answer
+ * than the coordinator waits for a silent process (IOMARK_MPI_TIMEOUT).
+ * The highest event the polls return goes to *held (NULL: dropped, as
+ * after the run). Returns fn's result. */
+static int sample_polling(struct ctl *c, int (*fn)(struct ctl *), struct held_event *held)
+{
+    const struct iom_run_sync *s = c->hooks->sync;
+    struct side_call k = {.c = c, .fn = fn};
+    pthread_t tid;
+    if (!s || pthread_create(&tid, NULL, side_main, &k) != 0)
+        return fn(c);
+    while (!__atomic_load_n(&k.done, __ATOMIC_ACQUIRE)) {
+        uint64_t at = iom_now_ns();
+        int sig = 0;
+        int ev = s->poll(s->arg, IOM_RSYNC_NONE, &sig, &at);
+        if (held && ev > held->ev)
+            *held = (struct held_event){.ev = ev, .sig = sig, .at = at};
+        usleep(5000);
+    }
+    pthread_join(tid, NULL);
+    return k.rc;
+}
+
 static void progress_tick(struct ctl *c, uint64_t now)
 {
     if (!c->hooks->progress || now - c->last_tick < 1000000000)
@@ -349,6 +395,7 @@ static int sync_loop(struct ctl *c)
     c->t_start = c->last_tick = start_at ? start_at : iom_now_ns();
     __atomic_store_n(&c->phase, PH_RAMP, __ATOMIC_RELEASE);
     int err = 0;
+    struct held_event held = {IOM_RSYNC_NONE, 0, 0};
     for (;;) {
         uint64_t now = iom_now_ns(), at = now;
         int wish = IOM_RSYNC_NONE, sig = 0;
@@ -365,7 +412,15 @@ static int sync_loop(struct ctl *c)
             wish = IOM_RSYNC_END;
             at = c->meas_at + cfg->runtime_ns;
         }
-        int ev = s->poll(s->arg, wish, &sig, &at);
+        int ev;
+        if (held.ev != IOM_RSYNC_NONE) { /* came during a sample */
+            ev = held.ev;
+            sig = held.sig;
+            at = held.at;
+            held.ev = IOM_RSYNC_NONE;
+        } else {
+            ev = s->poll(s->arg, wish, &sig, &at);
+        }
         if ((ev == IOM_RSYNC_MEASURE || ev == IOM_RSYNC_END) && c->meas_at == UINT64_MAX)
             __atomic_store_n(&c->meas_at, at, __ATOMIC_RELEASE);
         if (ev == IOM_RSYNC_END && c->end_at == UINT64_MAX)
@@ -377,7 +432,7 @@ static int sync_loop(struct ctl *c)
             break;
         }
         now = iom_now_ns();
-        if (!c->sampled && now >= c->meas_at && (err = start_measuring(c)))
+        if (!c->sampled && now >= c->meas_at && (err = sample_polling(c, start_measuring, &held)))
             __atomic_store_n(&c->abort_run, 1, __ATOMIC_RELAXED); /* stops every process */
         if (now >= c->end_at)
             break;
@@ -488,7 +543,7 @@ int tpcc_run(const struct tpcc_db_cfg *dbc, struct tpcc_conn *main_conn,
         out->measured_ns = c.end_at > c.meas_at ? c.end_at - c.meas_at : 0;
         out->win_start_ns = realtime_of(c.meas_at);
         out->win_end_ns = realtime_of(c.end_at);
-        int r2 = finish_measuring(&c);
+        int r2 = sample_polling(&c, finish_measuring, NULL);
         if (r2 && !rc)
             rc = r2;
         if (c.mc) {
