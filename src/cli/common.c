@@ -208,7 +208,7 @@ void iom_cli_note_kept(const char *cmd, const struct iom_target *targets, unsign
         char size[64];
         iom_format_bytes((uint64_t)st.st_size, size, sizeof(size));
         fprintf(stderr,
-                "iomark %s: the test file %s (%s) it created is left in place; remove it with "
+                "iomark %s: the test file %s it created is left in place, %s; remove it with "
                 "rm %s, or run with --keep=0 to remove it at the end\n",
                 cmd, targets[i].path, size, targets[i].path);
     }

@@ -131,6 +131,8 @@ static size_t resolved_points(const struct iom_imp_pct *pct, uint32_t nr, double
 {
     size_t n = 0;
     for (uint32_t p = 0; p < nr; p++) {
+        if (pct[p].pct >= 100) /* the maximum (DiskSpd's p100): off the nines axis, not a cut */
+            continue;
         if (!iom_pct_resolved(pct[p].pct, samples)) {
             (*cut)++;
             continue;

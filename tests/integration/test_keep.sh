@@ -10,7 +10,7 @@ cd "$WORK"
 # kept_note CMD FILE: stderr holds the note for FILE exactly once
 kept_note() {
   local b; b=$(stat -c %s "$2")
-  [ "$(grep -cxF "iomark $1: the test file $2 ($((b / 1048576)) MiB ($b bytes)) it created is left in place; remove it with rm $2, or run with --keep=0 to remove it at the end" "$WORK/err")" = 1 ] \
+  [ "$(grep -cxF "iomark $1: the test file $2 it created is left in place, $((b / 1048576)) MiB ($b bytes); remove it with rm $2, or run with --keep=0 to remove it at the end" "$WORK/err")" = 1 ] \
     && pass "$1: stderr names the kept $2 ($b bytes) once" || fail "$1: no note for $2: $(cat "$WORK/err")"
 }
 no_note() { grep -q "it created is left in place" "$WORK/err" && fail "$1: note: $(cat "$WORK/err")" || pass "$1: no kept-file note"; }

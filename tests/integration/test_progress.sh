@@ -31,7 +31,7 @@ grep -q "MiB/s" "$WORK/err" && pass "run's rates in MiB/s (as its table)" || fai
 # as fio: a final line with the last (partial) interval's figures, and the
 # lines in the run carry the figures of the second just ended, not none
 # after it only the note on the test file the run created and kept (--keep=1)
-tail -1 "$WORK/err" | grep -qxF "iomark run: the test file $WORK/a.dat (16 MiB (16777216 bytes)) it created is left in place; remove it with rm $WORK/a.dat, or run with --keep=0 to remove it at the end" \
+tail -1 "$WORK/err" | grep -qxF "iomark run: the test file $WORK/a.dat it created is left in place, 16 MiB (16777216 bytes); remove it with rm $WORK/a.dat, or run with --keep=0 to remove it at the end" \
   && pass "last line: the kept test file, its size and how to remove it" || fail "last line: $(tail -1 "$WORK/err")"
 tail -2 "$WORK/err" | head -1 | grep -qE "^run 1/1 $WORK/a.dat: done, [0-9]+ IOPS, [0-9.]+ MiB/s \[eta 00:00\]$" \
   && pass "final progress line: done, with figures" || fail "final progress line: $(tail -2 "$WORK/err" | head -1)"

@@ -7,6 +7,8 @@
 # single runs (its change labels carry no verdict colour), a page of repeated
 # runs does; percentile curves stop at the last percentile the run's sample
 # count resolves (p needs 1/(1-p/100) samples, counted here from the JSON); a
+# DiskSpd XML page's curve leaves out DiskSpd's p100 (the maximum) without
+# counting it as cut; a
 # sweep page has a table of its points (values equal to the JSON's points);
 # mark results are charted in MB/s (the unit of mark's table), not MiB/s.
 source "$(dirname "$0")/lib.sh"
@@ -92,6 +94,25 @@ for r, p in zip(rows, pts):
     assert int(td[3].text) == p["threads"] * p["iodepth"]
     assert abs(float(td[4].get("data-iops")) - p["iops"]) <= 1e-6 * p["iops"]
     assert (td[8].text == "knee") == bool(p["knee"])
+PY
+
+DS="$SRCDIR/tests/data/results/diskspd_xml_3.xml"
+expect_status 0 "report of a DiskSpd XML result" -- "$IOMARK" report -o "$WORK/ds.html" "$DS"
+$PY - "$WORK/ds.html" "$DS" <<'PY' && pass "DiskSpd XML: the curve's points and the cut count, p100 neither" || fail "DiskSpd XML percentile curve"
+import sys, xml.etree.ElementTree as ET
+H, S = "{http://www.w3.org/1999/xhtml}", "{http://www.w3.org/2000/svg}"
+t = ET.parse(sys.argv[1])
+ts = [s for s in ET.parse(sys.argv[2]).iter("TimeSpan") if s.find("Latency") is not None][0]
+n = sum(float(x.findtext("ReadCount")) + float(x.findtext("WriteCount")) for x in ts.iter("Target"))
+ps = [float(b.findtext("Percentile")) for b in ts.find("Latency").iter("Bucket")]
+inner = [p for p in ps if 0 < p < 100]
+want = [p for p in inner if n >= 1 / (1 - p / 100) - 1e-6]
+svg = [e for e in t.iter(S + "svg") if (e.get("id") or "").startswith("pct-")]
+xs = [float(c.get("data-x")) for c in svg[0].iter(S + "circle")]
+cut = [e for e in t.iter(H + "p") if "pct-cut" in (e.get("class") or "")]
+print(f"DiskSpd: {n:.0f} I/Os, {len(ps)} percentiles, {len(xs)} plotted, cut {cut[0].get('data-cut') if cut else 0}")
+assert xs == want and 100 in ps, (xs, want)
+assert len(cut) == 1 and int(cut[0].get("data-cut")) == len(inner) - len(want), len(inner) - len(want)
 PY
 
 expect_status 0 "report of two marks" -- "$IOMARK" report -o "$WORK/mark.html" "$WORK/m1.json" "$WORK/m2.json"
