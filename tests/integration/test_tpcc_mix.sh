@@ -2,9 +2,11 @@
 # Issue 12 items 16 and 17 on a real (SQLite, scale-test) database:
 # - the transaction deck (TPC-C clause 5.2.4.2): with one virtual user the
 #   measured calls are a window of the deal, so each type's count lies within
-#   the bounds of any window of N cards over 23-card decks (10:10:1:1:1), and the run meets the
-#   clause 5.2.3 minimums (Payment 43%, the other three 4%); mix_below_floor
-#   matches the shares this test computes from the per-type calls.
+#   the bounds of any window of N cards over 23-card decks (10:10:1:1:1); the
+#   run meets the clause 5.2.3 minimums (Payment 43%, the other three 4%)
+#   wherever every window of its length does (not always below 528 cards: a
+#   window of 276, 12 decks' worth, can hold 11 Stock-Levels, 3.99%);
+#   mix_below_floor matches the shares this test computes from the calls.
 # - HammerDB's summary line "System achieved N NOPM from M SQLite TPM" with N
 #   and M the NOPM and TPM of the same report (SQLite has no transaction
 #   counter of its own, so M is the driver's TPM).
@@ -41,7 +43,7 @@ for k in names:
     assert lo <= calls[k] <= hi, (k, calls[k], n, lo, hi)
     pct = 100 * calls[k] / n
     assert abs(pct - d["mix_measured_pct"][k]) < 1e-9, (k, pct, d["mix_measured_pct"][k])
-    if n >= 230:  # ten passes: the floors hold; a shorter (loaded) run is only flagged
+    if 100 * lo >= floor[k] * n:  # every window of n cards meets the floor (else only flagged)
         assert pct >= floor[k], (k, pct)
 mine = [k for k in names if 100 * calls[k] / n < floor[k]]
 assert d["mix_below_floor"] == mine, (d["mix_below_floor"], mine)
