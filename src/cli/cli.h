@@ -71,13 +71,17 @@ int iom_cli_prepare(const char *cmd, const struct iom_job *job, const struct iom
 void iom_cli_close(struct iom_target *targets, unsigned nr, bool remove_created);
 
 /*
- * After iom_cli_close kept the files (--keep=1, the default as in fio): one
- * line on stderr per file this run created and left, with its size and how
- * to remove it ("iomark run: the test file x.dat (64 MiB) it created is left
- * in place; remove it with rm x.dat, or run with --keep=0 ..."). Files that
- * existed before, block devices and files gone since are not named.
+ * iom_cli_close(targets, nr, !keep), and with note one line on stderr per
+ * regular file this run created: kept (--keep=1, the default as in fio),
+ * its size and how to remove it ("iomark run: the test file x.dat it
+ * created is left in place, 64 MiB (67108864 bytes); remove it with rm
+ * x.dat, or run with --keep=0 ..."), or removed ("iomark run: removed the
+ * test file x.dat it created, 64 MiB (67108864 bytes) (--keep=0)"). cmd
+ * names the command in the line. Files that existed before, block devices,
+ * files gone before the close and a file named twice (once) get no line.
  */
-void iom_cli_note_kept(const char *cmd, const struct iom_target *targets, unsigned nr);
+void iom_cli_close_noted(const char *cmd, struct iom_target *targets, unsigned nr, bool keep,
+                         bool note);
 
 /*
  * Write a finished document to --output or stdout. Returns 0, or prints

@@ -162,9 +162,7 @@ int iom_cmd_diskspd(int argc, char **argv)
     struct iom_result *r = NULL;
     int rc = iom_run(job, targets, job->nr_targets, &hooks, &r);
     iom_cli_progress_clear();
-    iom_cli_close(targets, job->nr_targets, !job->keep);
-    if (job->keep)
-        iom_cli_note_kept("diskspd", targets, job->nr_targets);
+    iom_cli_close_noted("diskspd", targets, job->nr_targets, job->keep, true);
     if (rc && r && r->error[0])
         iom_cli_error("diskspd", "%s", r->error);
     if (r && r->engine_note[0])

@@ -568,7 +568,10 @@ static int cmd_clean(int argc, char **argv)
                    "each; `iomark lab` writes its own again in a few seconds) and leftovers of\n"
                    "interrupted runs; images in use by a running lab are kept. --all also\n"
                    "removes what `iomark lab setup` made (kernel, base.cpio, lab.conf).\n"
-                   "Prints each file removed and the MiB freed.\n");
+                   "Prints each file removed and the MiB freed. The lab folder:\n"
+                   "$IOMARK_LAB_DIR, else $XDG_CACHE_HOME/iomark/lab, else ~/.cache/iomark/lab\n"
+                   "(here: %s).\n",
+                   iom_lab_dir(labdir, sizeof(labdir)) ? "none: set IOMARK_LAB_DIR or HOME" : labdir);
             return IOM_EXIT_OK;
         }
     }

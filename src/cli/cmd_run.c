@@ -229,9 +229,7 @@ int iom_cmd_run(int argc, char **argv)
     struct iom_result *r = NULL;
     int rc = iom_run(&job, targets, job.nr_targets, &hooks, &r);
     iom_cli_progress_clear();
-    iom_cli_close(targets, job.nr_targets, !job.keep);
-    if (job.keep)
-        iom_cli_note_kept("run", targets, job.nr_targets);
+    iom_cli_close_noted("run", targets, job.nr_targets, job.keep, true);
     if (rc && r && r->error[0])
         iom_cli_error("run", "%s", r->error);
     status = emit(r, &ro, rc);

@@ -583,9 +583,7 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
         iom_cli_progress_clear();
         for (uint32_t k = 0; k < n; k++) {
             res[idx[k]] = out[k];
-            iom_cli_close(tgs[k], nrs[k], !jobs[k]->keep);
-            if (jobs[k]->keep)
-                iom_cli_note_kept(CMD, tgs[k], nrs[k]);
+            iom_cli_close_noted(CMD, tgs[k], nrs[k], jobs[k]->keep, true);
             if (out[k] && out[k]->error[0])
                 iom_cli_error(CMD, "[%s]: %s", ff.jobs[idx[k]].jobname, out[k]->error);
         }

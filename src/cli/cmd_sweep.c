@@ -423,9 +423,8 @@ int iom_cmd_sweep(int argc, char **argv)
         figures(p);
         done++;
     }
-    iom_cli_close(targets, job.nr_targets, !job.keep);
-    if (job.keep && !mpi) /* under MPI each rank's own host holds its file */
-        iom_cli_note_kept("sweep", targets, job.nr_targets);
+    /* under MPI each rank's own host holds its file: no line */
+    iom_cli_close_noted("sweep", targets, job.nr_targets, job.keep, !mpi);
     if (mpi ? stop_sig : iom_cli_stop) {
         if (status == 0)
             status = iom_cli_signal_exit(mpi ? stop_sig : iom_cli_stop);

@@ -196,21 +196,30 @@ void iom_cli_close(struct iom_target *targets, unsigned nr, bool remove_created)
         iom_target_close(&targets[i], remove_created);
 }
 
-void iom_cli_note_kept(const char *cmd, const struct iom_target *targets, unsigned nr)
+void iom_cli_close_noted(const char *cmd, struct iom_target *targets, unsigned nr, bool keep,
+                         bool note)
 {
     for (unsigned i = 0; i < nr; i++) {
         struct stat st;
         bool again = false; /* the same file named twice: one line */
         for (unsigned k = 0; k < i; k++)
             again |= strcmp(targets[k].path, targets[i].path) == 0;
-        if (!targets[i].created || again || stat(targets[i].path, &st) != 0 || !S_ISREG(st.st_mode))
-            continue;
+        bool named = note && targets[i].created && !again && stat(targets[i].path, &st) == 0 &&
+                     S_ISREG(st.st_mode);
         char size[64];
-        iom_format_bytes((uint64_t)st.st_size, size, sizeof(size));
-        fprintf(stderr,
-                "iomark %s: the test file %s it created is left in place, %s; remove it with "
-                "rm %s, or run with --keep=0 to remove it at the end\n",
-                cmd, targets[i].path, size, targets[i].path);
+        if (named)
+            iom_format_bytes((uint64_t)st.st_size, size, sizeof(size));
+        iom_target_close(&targets[i], !keep);
+        if (!named)
+            continue;
+        if (!keep && stat(targets[i].path, &st) != 0)
+            fprintf(stderr, "iomark %s: removed the test file %s it created, %s (--keep=0)\n", cmd,
+                    targets[i].path, size);
+        else
+            fprintf(stderr,
+                    "iomark %s: the test file %s it created is left in place, %s; remove it with "
+                    "rm %s, or run with --keep=0 to remove it at the end\n",
+                    cmd, targets[i].path, size, targets[i].path);
     }
 }
 

@@ -412,8 +412,8 @@ void iom_cli_progress(const struct iom_progress *p, void *arg)
         iom_cli_progress_rates(p->iops, p->mib_per_s * 1048576.0);
         return;
     }
-    /* the run's end, with the last (partial) interval's figures: as fio, a
-     * final status line; the step counts as done for the eta */
+    /* the run's end, with the measured phase's figures (the result's): as
+     * fio, a final status line; the step counts as done for the eta */
     pthread_mutex_lock(&mu);
     if (P.in_step) {
         if (P.mb)

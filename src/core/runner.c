@@ -319,7 +319,8 @@ static void ss_tick(struct ctl *c, uint64_t now)
 }
 
 /* About once a second: the progress hook with the last second's rates (all
- * phases); IOM_PHASE_STOP: once at the end, the rates since the last call. */
+ * phases); IOM_PHASE_STOP: once at the end, the measured phase's rates (the
+ * result's), or without one the rates since the last call. */
 static void progress(struct ctl *c, uint64_t now, int phase)
 {
     if (!c->hooks || !c->hooks->progress || now <= c->last_prog ||
@@ -337,6 +338,16 @@ static void progress(struct ctl *c, uint64_t now, int phase)
         .iops = (double)(s->ios_all - c->prog_ios) / dt,
         .mib_per_s = (double)(s->bytes_all - c->prog_bytes) / dt / 1048576.0,
     };
+    if (phase == IOM_PHASE_STOP && c->t_meas && c->t_meas_end > c->t_meas) {
+        double ms = (double)(c->t_meas_end - c->t_meas) / 1e9;
+        uint64_t ios = 0, bytes = 0;
+        for (int d = 0; d < IOM_NDIR; d++) {
+            ios += s->ios[d];
+            bytes += s->bytes[d];
+        }
+        p.iops = (double)ios / ms;
+        p.mib_per_s = (double)bytes / ms / 1048576.0;
+    }
     c->hooks->progress(&p, c->hooks->arg);
     c->prog_ios = s->ios_all;
     c->prog_bytes = s->bytes_all;
@@ -635,7 +646,7 @@ static int run_phases(struct ctl *c, int rc)
     if (c->t_meas && !rc)
         finish_series(c);
     if (!rc)
-        progress(c, c->t_end, IOM_PHASE_STOP); /* the last, partial interval */
+        progress(c, c->t_end, IOM_PHASE_STOP); /* the measured phase's rates */
     struct iom_result *r = c->r;
     r->warmup_ns = c->t_meas ? c->t_meas - c->t_start : c->t_end - c->t_start;
     r->measured_ns = c->t_meas ? c->t_meas_end - c->t_meas : 0;

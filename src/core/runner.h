@@ -25,7 +25,8 @@ struct iom_progress {
     double elapsed_s;    /* since the start of the run */
     double remaining_s;  /* until the end of the run, < 0 when unknown (size-based) */
     double iops;         /* over the last second, all phases (IOM_PHASE_STOP: the
-                          * one call at the end, over the time since the last) */
+                          * one call at the end, over the measured phase as in
+                          * the result; with none measured, since the last call) */
     double mib_per_s;
 };
 

@@ -14,7 +14,8 @@
  * One workload named "job" (the name iomark's JSON gives a command-line run),
  * one run. A direction the run does not do has no row and stays missing
  * (NAN), as in the JSON importer; a row's "-" field is missing too. A report
- * of an interrupted run ("measured 2.80 s ...  INTERRUPTED: partial results")
+ * of an interrupted run ("measured 2.80 s ...  INTERRUPTED by SIGINT: partial results"; older
+ * versions wrote "INTERRUPTED: partial results")
  * or with an "ERROR: " line gets a note saying so. The repeat, sweep, mark and tpcc text reports are not read:
  * use their JSON documents.
  */

@@ -144,10 +144,11 @@ void iom_report_text(FILE *f, const struct iom_result *r)
             fprintf(f, "  target %u: the last %llu bytes of the region are not used (less than a "
                        "whole block)\n",
                     i, (unsigned long long)r->targets[i].unused_tail_bytes);
-    fprintf(f, "  measured %.2f s (warm-up %.2f s, cool-down %.2f s)%s\n",
-            (double)r->measured_ns / 1e9, (double)r->warmup_ns / 1e9,
-            (double)r->cooldown_ns / 1e9,
-            r->interrupted_signal ? "  INTERRUPTED: partial results" : "");
+    fprintf(f, "  measured %.2f s (warm-up %.2f s, cool-down %.2f s)", (double)r->measured_ns / 1e9,
+            (double)r->warmup_ns / 1e9, (double)r->cooldown_ns / 1e9);
+    if (r->interrupted_signal) /* the words of mark's and sweep's reports */
+        fprintf(f, "  INTERRUPTED by %s: partial results", iom_signal_name(r->interrupted_signal));
+    fputc('\n', f);
     if (r->error[0])
         fprintf(f, "  ERROR: %s\n", r->error);
 

@@ -22,14 +22,34 @@ int iom_opt_bad(char *err, size_t errlen, const char *name, const char *v, const
     return -EINVAL;
 }
 
+/* why = "did you mean NEAR? allowed: LIST" when a known value is near v
+ * (iom_name_nearness), else "allowed: LIST". */
+static void allowed_near(char *why, size_t len, const char *v, const char *const *known,
+                         size_t nr, const char *list)
+{
+    unsigned best = IOM_NAME_FAR;
+    const char *near = NULL;
+    for (size_t i = 0; v && *v && i < nr; i++)
+        if (known[i])
+            iom_name_nearer(v, known[i], &best, &near);
+    snprintf(why, len, "%s%s%sallowed: %s", near ? "did you mean " : "", near ? near : "",
+             near ? "? " : "", list);
+}
+
 static int set_rw(const struct opt *o, const char *v, struct iom_job *job, struct iom_run_opts *ro,
                   char *err, size_t errlen)
 {
     (void)ro;
-    if (!v || iom_rw_parse(v, &job->rw))
-        return iom_opt_bad(err, errlen, o->name, v,
-                   "allowed: read, write, randread, randwrite, rw (or readwrite), randrw, trim, "
-                   "randtrim, trimwrite, randtrimwrite");
+    if (!v || iom_rw_parse(v, &job->rw)) {
+        const char *names[IOM_RW_RANDTRIMWRITE + 1];
+        for (int k = 0; k <= IOM_RW_RANDTRIMWRITE; k++)
+            names[k] = iom_rw_name((enum iom_rw)k);
+        char why[300];
+        allowed_near(why, sizeof(why), v, names, IOM_RW_RANDTRIMWRITE + 1,
+                     "read, write, randread, randwrite, rw (or readwrite), randrw, trim, randtrim, "
+                     "trimwrite, randtrimwrite");
+        return iom_opt_bad(err, errlen, o->name, v, why);
+    }
     return 0;
 }
 
@@ -57,8 +77,12 @@ static int set_engine(const struct opt *o, const char *v, struct iom_job *job,
     (void)ro;
     const struct iom_engine_ops *e = v ? iom_engine_find(v) : NULL;
     if (!e) {
-        char list[160], why[200];
-        snprintf(why, sizeof(why), "allowed: %s", iom_engine_list(list, sizeof(list)));
+        char list[160], why[240];
+        const char *names[16];
+        size_t nr = 0;
+        for (size_t k = 0; iom_engines[k] && nr < 16; k++)
+            names[nr++] = iom_engines[k]->name;
+        allowed_near(why, sizeof(why), v, names, nr, iom_engine_list(list, sizeof(list)));
         return iom_opt_bad(err, errlen, o->name, v, why);
     }
     snprintf(job->ioengine, sizeof(job->ioengine), "%s", e->name);

@@ -4,7 +4,8 @@
 # (as fio keeps the files it lays out); --keep=0 removes it at the end; a file
 # that existed before is never removed; mark removes its file unless --keep.
 # A kept file the command created is named on stderr, once, with its size
-# (from stat here) and how to remove it; an existing or removed file is not.
+# (from stat here) and how to remove it; a file --keep=0 removed is named
+# once with the size --size asked for; an existing file gets neither line.
 source "$(dirname "$0")/lib.sh"
 cd "$WORK"
 # kept_note CMD FILE: stderr holds the note for FILE exactly once
@@ -25,9 +26,13 @@ expect_status 0 "run on the existing file" -- "$IOMARK" run --size=1M --runtime=
 no_note "run on an existing file"
 expect_status 0 "run on the existing file with --keep=0" -- "$IOMARK" run --size=1M --runtime=200ms --keep=0 --quiet "$WORK/a.dat"
 [ -f "$WORK/a.dat" ] && pass "an existing file is never removed" || fail "existing a.dat removed"
+no_note "run --keep=0 on an existing file"
+grep -q "removed" "$WORK/err" && fail "--keep=0 on an existing file: $(cat "$WORK/err")" || pass "no removal line for an existing file"
 expect_status 0 "run --keep=0 creates a file" -- "$IOMARK" run --size=1M --runtime=200ms --keep=0 --quiet "$WORK/b.dat"
 [ ! -e "$WORK/b.dat" ] && pass "--keep=0 removed the file run created" || fail "b.dat kept"
 no_note "run --keep=0"
+[ "$(grep -cxF "iomark run: removed the test file $WORK/b.dat it created, 1 MiB (1048576 bytes) (--keep=0)" "$WORK/err")" = 1 ] \
+  && pass "--keep=0: stderr names the removed file and its size once" || fail "--keep=0 line: $(cat "$WORK/err")"
 expect_status 0 "run --repeat=2 creates a file" -- "$IOMARK" run --repeat=2 --size=2M --runtime=200ms --quiet "$WORK/r.dat"
 kept_note run "$WORK/r.dat"
 expect_status 0 "run --repeat=2 --keep=0" -- "$IOMARK" run --repeat=2 --size=1M --runtime=200ms --keep=0 --quiet "$WORK/c.dat"

@@ -115,4 +115,11 @@ expect_err_has "iomark lab: --: needs COMMAND ARGS after --"
   pass "-h = --help" || fail "-h and --help differ"
 grep -q -- "--dry-run" "$WORK/h1" && grep -q -- "--name=VALUE or --name VALUE" "$WORK/h1" &&
   pass "help lists --dry-run and the grammar" || fail "help lacks --dry-run or the grammar"
+# lab clean --help names the folder it cleans, resolved as documented
+env -u IOMARK_LAB_DIR XDG_CACHE_HOME="$WORK/xdg" "$IOMARK" lab clean --help >"$WORK/h3" &&
+  grep -qxF "(here: $WORK/xdg/iomark/lab)." "$WORK/h3" && pass "lab clean --help: the folder from XDG_CACHE_HOME" ||
+  fail "lab clean --help: $(cat "$WORK/h3")"
+IOMARK_LAB_DIR="$WORK/labx" "$IOMARK" lab clean --help >"$WORK/h3" && grep -qxF "(here: $WORK/labx)." "$WORK/h3" &&
+  [ ! -e "$WORK/labx" ] && pass "lab clean --help: the folder from IOMARK_LAB_DIR, nothing created" ||
+  fail "lab clean --help with IOMARK_LAB_DIR: $(cat "$WORK/h3")"
 finish

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_messages.sh - messages a newcomer reads: sizes in binary units beside
 # the byte count (the free space is read here with stat -f and formatted
-# independently), "did you mean" for a mistyped command, the article before a
+# independently), "did you mean" for a mistyped command and option value, the article before a
 # filesystem signature ("an ext4"), and a permission error on a block device
 # that names root and the device's group, with the same exit status (2) as
 # the other cannot-open refusals.
@@ -17,6 +17,16 @@ done
 grep -qE "commands: run .* help$" "$WORK/err" && pass "the list of commands ends with help" || fail "list: $(cat "$WORK/err")"
 expect_status 2 "iomark xyz" -- "$IOMARK" xyz
 grep -q "did you mean" "$WORK/err" && fail "a suggestion for xyz: $(cat "$WORK/err")" || pass "no suggestion for a word far from every command"
+# a mistyped option value: the nearest allowed value, then the list (nothing created)
+for pair in rw:randwirte:randwrite rw:raed:read ioengine:uring:io_uring ioengine:libiao:libaio; do
+  IFS=: read -r opt typo want <<<"$pair"
+  expect_status 2 "--$opt=$typo" -- "$IOMARK" run --runtime=1s --size=1M "--$opt=$typo" "$WORK/v.dat"
+  expect_err_has "iomark run: --$opt=$typo: did you mean $want? allowed: "
+  [ ! -e "$WORK/v.dat" ] && pass "--$opt=$typo: nothing created" || fail "--$opt=$typo created v.dat"
+done
+expect_status 2 "--rw=zzzzzz" -- "$IOMARK" run --runtime=1s --size=1M --rw=zzzzzz "$WORK/v.dat"
+grep -q "did you mean" "$WORK/err" && fail "a suggestion for --rw=zzzzzz: $(cat "$WORK/err")" \
+  || pass "no suggestion for a value far from every allowed one"
 # --- iomark help COMMAND [SUB] is COMMAND [SUB] --help: the same text, exit 0
 for c in run mark "lab setup"; do
   # shellcheck disable=SC2086 # "lab setup" is two words

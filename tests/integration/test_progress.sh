@@ -28,7 +28,7 @@ sed -n 's/.*measuring \([0-9]*\)\/4 s.*\[eta \([0-9][0-9]\):\([0-9][0-9]\)\].*/\
   awk '{ d = $1 + $2 * 60 + $3 - 4; if (d < -1 || d > 1) bad = 1; n++ } END { exit (bad || n < 2) }'  && pass "measured seconds + eta = runtime" || fail "measuring+eta != 4: $(cat "$WORK/err")"
 grep -q "run 1/1 $WORK/a.dat: \(warm-up\|measuring\)" "$WORK/err" && pass "line names run k/N, target and phase" || fail "line lacks run/target/phase: $(head -2 "$WORK/err")"
 grep -q "MiB/s" "$WORK/err" && pass "run's rates in MiB/s (as its table)" || fail "no MiB/s: $(cat "$WORK/err")"
-# as fio: a final line with the last (partial) interval's figures, and the
+# as fio: a final line, with the measured phase's figures (the table's), and the
 # lines in the run carry the figures of the second just ended, not none
 # after it only the note on the test file the run created and kept (--keep=1)
 tail -1 "$WORK/err" | grep -qxF "iomark run: the test file $WORK/a.dat it created is left in place, 16 MiB (16777216 bytes); remove it with rm $WORK/a.dat, or run with --keep=0 to remove it at the end" \
@@ -36,6 +36,11 @@ tail -1 "$WORK/err" | grep -qxF "iomark run: the test file $WORK/a.dat it create
 tail -2 "$WORK/err" | head -1 | grep -qE "^run 1/1 $WORK/a.dat: done, [0-9]+ IOPS, [0-9.]+ MiB/s \[eta 00:00\]$" \
   && pass "final progress line: done, with figures" || fail "final progress line: $(tail -2 "$WORK/err" | head -1)"
 [ "$(grep -c ': done' "$WORK/err")" = 1 ] && pass "one final line" || fail "final lines: $(grep -c ': done' "$WORK/err")"
+done_iops=$(sed -n 's/.*: done, \([0-9]*\) IOPS, \([0-9.]*\) MiB\/s .*/\1 \2/p' "$WORK/err")
+table=$(awk '$1 == "total" && NF >= 10 { print $2, $4; exit }' "$WORK/out")
+awk -v d="$done_iops" -v t="$table" 'BEGIN { split(d, a, " "); split(t, b, " ")
+  exit !(a[1] != "" && b[1] > 0 && a[1] - b[1] <= 0.5 && b[1] - a[1] <= 0.5 && a[2] - b[2] <= 0.05 && b[2] - a[2] <= 0.05) }' \
+  && pass "done line = the table's total (IOPS $done_iops MiB/s; table $table)" || fail "done line $done_iops vs table $table"
 n=$(grep -c "measuring" "$WORK/err"); f=$(grep -cE "measuring [0-9]+/4 s, [0-9]+ IOPS" "$WORK/err")
 [ "$f" -ge 1 ] && [ "$f" = "$n" ] && pass "all $n measuring lines with figures" || fail "lines without figures: $(cat "$WORK/err")"
 
