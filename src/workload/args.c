@@ -209,3 +209,15 @@ size_t iom_edit_distance(const char *a, const char *b)
         }
     return d[la][lb];
 }
+
+void iom_allowed_near(char *why, size_t len, const char *v, const char *const *known, size_t nr,
+                      const char *list)
+{
+    unsigned best = IOM_NAME_FAR;
+    const char *near = NULL;
+    for (size_t i = 0; v && *v && i < nr; i++)
+        if (known[i])
+            iom_name_nearer(v, known[i], &best, &near);
+    snprintf(why, len, "%s%s%sallowed: %s", near ? "did you mean " : "", near ? near : "",
+             near ? "? " : "", list);
+}

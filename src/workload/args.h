@@ -103,4 +103,14 @@ unsigned iom_name_nearness(const char *typed, const char *known);
  */
 bool iom_name_nearer(const char *typed, const char *known, unsigned *best, const char **near);
 
+/*
+ * The "allowed" part of a bad value's message: writes to why (len bytes,
+ * truncated) "did you mean NEAR? allowed: LIST" when one of the nr names in
+ * known (NULL entries skipped) is near the non-empty value v
+ * (iom_name_nearer), else "allowed: LIST". list is the allowed values as
+ * the message spells them (with aliases). No allocation.
+ */
+void iom_allowed_near(char *why, size_t len, const char *v, const char *const *known, size_t nr,
+                      const char *list);
+
 #endif

@@ -22,20 +22,6 @@ int iom_opt_bad(char *err, size_t errlen, const char *name, const char *v, const
     return -EINVAL;
 }
 
-/* why = "did you mean NEAR? allowed: LIST" when a known value is near v
- * (iom_name_nearness), else "allowed: LIST". */
-static void allowed_near(char *why, size_t len, const char *v, const char *const *known,
-                         size_t nr, const char *list)
-{
-    unsigned best = IOM_NAME_FAR;
-    const char *near = NULL;
-    for (size_t i = 0; v && *v && i < nr; i++)
-        if (known[i])
-            iom_name_nearer(v, known[i], &best, &near);
-    snprintf(why, len, "%s%s%sallowed: %s", near ? "did you mean " : "", near ? near : "",
-             near ? "? " : "", list);
-}
-
 static int set_rw(const struct opt *o, const char *v, struct iom_job *job, struct iom_run_opts *ro,
                   char *err, size_t errlen)
 {
@@ -45,7 +31,7 @@ static int set_rw(const struct opt *o, const char *v, struct iom_job *job, struc
         for (int k = 0; k <= IOM_RW_RANDTRIMWRITE; k++)
             names[k] = iom_rw_name((enum iom_rw)k);
         char why[300];
-        allowed_near(why, sizeof(why), v, names, IOM_RW_RANDTRIMWRITE + 1,
+        iom_allowed_near(why, sizeof(why), v, names, IOM_RW_RANDTRIMWRITE + 1,
                      "read, write, randread, randwrite, rw (or readwrite), randrw, trim, randtrim, "
                      "trimwrite, randtrimwrite");
         return iom_opt_bad(err, errlen, o->name, v, why);
@@ -82,7 +68,7 @@ static int set_engine(const struct opt *o, const char *v, struct iom_job *job,
         size_t nr = 0;
         for (size_t k = 0; iom_engines[k] && nr < 16; k++)
             names[nr++] = iom_engines[k]->name;
-        allowed_near(why, sizeof(why), v, names, nr, iom_engine_list(list, sizeof(list)));
+        iom_allowed_near(why, sizeof(why), v, names, nr, iom_engine_list(list, sizeof(list)));
         return iom_opt_bad(err, errlen, o->name, v, why);
     }
     snprintf(job->ioengine, sizeof(job->ioengine), "%s", e->name);
