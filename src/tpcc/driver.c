@@ -269,6 +269,22 @@ struct held_event {
     uint64_t at;
 };
 
+/* With sync: poll the coordinator every 5 ms until *done is set (its
+ * signs of life go on meanwhile); the highest event the polls return goes
+ * to *held (NULL: dropped, as after the run). */
+static void poll_until(const struct ctl *c, const int *done, struct held_event *held)
+{
+    const struct iom_run_sync *s = c->hooks->sync;
+    while (s && !__atomic_load_n(done, __ATOMIC_ACQUIRE)) {
+        uint64_t at = iom_now_ns();
+        int sig = 0;
+        int ev = s->poll(s->arg, IOM_RSYNC_NONE, &sig, &at);
+        if (held && ev > held->ev)
+            *held = (struct held_event){.ev = ev, .sig = sig, .at = at};
+        usleep(5000);
+    }
+}
+
 struct side_call {
     struct ctl *c;
     int (*fn)(struct ctl *);
@@ -296,14 +312,7 @@ static int sample_polling(struct ctl *c, int (*fn)(struct ctl *), struct held_ev
     pthread_t tid;
     if (!s || pthread_create(&tid, NULL, side_main, &k) != 0)
         return fn(c);
-    while (!__atomic_load_n(&k.done, __ATOMIC_ACQUIRE)) {
-        uint64_t at = iom_now_ns();
-        int sig = 0;
-        int ev = s->poll(s->arg, IOM_RSYNC_NONE, &sig, &at);
-        if (held && ev > held->ev)
-            *held = (struct held_event){.ev = ev, .sig = sig, .at = at};
-        usleep(5000);
-    }
+    poll_until(c, &k.done, held);
     pthread_join(tid, NULL);
     return k.rc;
 }
@@ -451,13 +460,7 @@ static int sync_loop(struct ctl *c)
  * messages flowing meanwhile (its signs of life). */
 static void join_vu(struct ctl *c, struct vu_thread *t)
 {
-    const struct iom_run_sync *s = c->hooks->sync;
-    while (s && !__atomic_load_n(&t->exited, __ATOMIC_ACQUIRE)) {
-        uint64_t at = iom_now_ns();
-        int sig = 0;
-        s->poll(s->arg, IOM_RSYNC_NONE, &sig, &at);
-        usleep(5000);
-    }
+    poll_until(c, &t->exited, NULL);
     pthread_join(t->tid, NULL);
 }
 
