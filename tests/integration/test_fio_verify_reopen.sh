@@ -13,10 +13,16 @@
 #     read-write open (0; 1 with end_fsync=1). Jobs: psync buffered randwrite,
 #     end_fsync=1, libaio direct=1, io_uring buffered.
 #   - runtime per direction (fio backend.c thread_main update_runtime: the
-#     writes' time is runtime[WRITE], the verify phase's runtime[READ]): on
-#     fio's JSON and on iomark's, read.runtime + write.runtime = job_runtime
-#     (within 2 ms of rounding) while each is below it, and each direction's
-#     iops is its total_ios over its own runtime.
+#     writes' time is runtime[WRITE], the verify phase's runtime[READ], each
+#     rounded up to the ms; job_runtime is total_run_time, the time since the
+#     thread's epoch, rounded down). fio's JSON: read.runtime + write.runtime
+#     <= job_runtime + 2 ms, no equality: the time outside both phases (from
+#     epoch to the first phase, clear_io_state between them) counts in
+#     job_runtime alone, a few ms on a loaded machine (97 + 54 vs 175 ms seen).
+#     iomark's JSON: read.runtime + write.runtime = job_runtime within 2 ms (it
+#     times the two phases back to back, stats/result.h iom_thread_dir_runtime),
+#     each below it. On both, each direction's iops is its total_ios over its
+#     own runtime.
 . "$(dirname "$0")/lib.sh"
 
 command -v fio >/dev/null || { echo "skip: no fio"; exit 77; }
@@ -104,17 +110,21 @@ rm -f "$F"; fio rt.fio --output-format=json --output=fio_rt.json >/dev/null 2>&1
 rm -f "$F"; "$IOMARK" run --quiet rt.fio --output-format=json --output=iom_rt.json >/dev/null 2>&1 || fail "iomark rt.fio failed"
 for t in fio iom; do
   v=$(jget ${t}_rt.json "j['read']['runtime'], j['write']['runtime'], j['job_runtime']")
+  if [ $t = fio ]; then rel="read.runtime + write.runtime <= job_runtime + 2"; else rel="read.runtime + write.runtime = job_runtime"; fi
   jget ${t}_rt.json "j" | "$PY" -c "
 import ast, sys
 j = ast.literal_eval(sys.stdin.read())
 r, w, t = j['read']['runtime'], j['write']['runtime'], j['job_runtime']
-ok = 0 < r < t and 0 < w < t and abs(r + w - t) <= 2
+if '$t' == 'fio':
+    ok = 0 < r and 0 < w and r + w <= t + 2
+else:
+    ok = 0 < r < t and 0 < w < t and abs(r + w - t) <= 2
 for d in ('read', 'write'):
     x = j[d]
     want = x['total_ios'] * 1000.0 / x['runtime']
     ok = ok and x['total_ios'] == 4096 and abs(x['iops'] - want) <= want * (0.5 / x['runtime'] + 0.01)
-sys.exit(0 if ok else 1)" && pass "$t: read.runtime + write.runtime = job_runtime, each direction's iops = total_ios/its runtime ($v ms)" ||
-    fail "$t: runtime per direction (read, write, job_runtime) = $v; iops $(jget ${t}_rt.json "j['read']['iops'], j['write']['iops']")"
+sys.exit(0 if ok else 1)" && pass "$t: $rel, each direction's iops = total_ios/its runtime ($v ms)" ||
+    fail "$t: not $rel or iops off: runtime per direction (read, write, job_runtime) = $v; iops $(jget ${t}_rt.json "j['read']['iops'], j['write']['iops']")"
 done
 echo "fio 3.33 read/write/job runtime: $(jget fio_rt.json "j['read']['runtime'], j['write']['runtime'], j['job_runtime']") ms; iomark: $(jget iom_rt.json "j['read']['runtime'], j['write']['runtime'], j['job_runtime']") ms"
 
