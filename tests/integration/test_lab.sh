@@ -135,11 +135,16 @@ pe = c["guest_params_effective"]
 assert pe == [{"parameter": "virtio_blk.queue_depth", "requested": "64", "sysfs": "64",
                "in_effect": "64", "in_effect_from": "/sys/module parameter"}], pe
 # the guest disk's own counters around the run: it completed at least the
-# I/Os iomark counted (the ramp adds more), never had more in flight than
-# its 64 tags, and the CPU per I/O figures are there
+# I/Os iomark counted (the ramp adds more), and the CPU per I/O figures are
+# there. In flight: a sample of /sys/block/vda/inflight is no snapshot: the
+# kernel walks the tag bitmaps without a lock (block/blk-mq-tag.c
+# blk_mq_queue_tag_busy_iter), so a request that completes during the walk
+# and its successor on a tag not yet visited are both counted; a sample can
+# exceed iomark's 64 outstanding (65 seen, ASan at load 35) but counts each
+# tag at most once: at most nr_requests (64) per hardware queue (2) = 128
 io = c["jobs"][0]["mean"]["io_path"]
 assert io["guest_ios"] >= ios, (io["guest_ios"], ios)
-assert 1 <= io["inflight_max"] <= g["nr_requests"], io
+assert 1 <= io["inflight_max"] <= g["nr_requests"] * g["nr_hw_queues"], io
 assert 0 < io["aqu_sz"] <= g["nr_requests"] * 1.1, io
 assert io["qemu_cpu_us_per_io"] > 0 and io["guest_cpu_us_per_io"] > 0, io
 assert abs(io["qemu_cpu_us_per_io"] - io["qemu_cpu_s"] / io["guest_ios"] * 1e6) < 1e-6 * io["qemu_cpu_us_per_io"]
@@ -165,9 +170,9 @@ assert pv["name"] == "pvscsi" and pv["status"] == "ok" and pv["boot"] == "boot-1
 assert pv["guest"]["can_queue"] == 1024, pv["guest"]
 assert pv["guest_params_effective"] == [{"parameter": "vmw_pvscsi.ring_pages", "requested": "9999",
         "sysfs": "9999", "in_effect": "32", "in_effect_from": "scsi_host can_queue / 32"}], pv
-# NVMe's in-flight at the device reached more than SATA's or IDE's 1 and never its 1023
+# NVMe's in-flight at the device: at least 1, at most its tags (1023 per hardware queue)
 nio = n["jobs"][0]["mean"]["io_path"]
-assert 1 <= nio["inflight_max"] <= 1023, nio
+assert 1 <= nio["inflight_max"] <= 1023 * n["guest"]["nr_hw_queues"], nio
 print("result ok: %d I/Os, %.0f IOPS, %.1f outstanding; guest: %d I/Os, aqu-sz %.1f, in flight <= %d; "
       "QEMU %.0f us CPU per I/O" % (ios, c["mean"]["iops"], outstanding, io["guest_ios"], io["aqu_sz"],
                                      io["inflight_max"], io["qemu_cpu_us_per_io"]))
