@@ -15,6 +15,7 @@
 #endif
 
 #include "cli/cli.h"
+#include "report/report.h"
 
 enum mode { MODE_OFF, MODE_TTY, MODE_STATUS };
 
@@ -120,8 +121,13 @@ static void compose(char *buf, size_t len, uint64_t now, bool with_name)
         o = (size_t)snprintf(buf, len, "%s: ", P.cmd);
     if (o >= len)
         return;
-    if (P.done) {
-        snprintf(buf + o, len - o, "done%s%s [eta %s]", P.rates[0] ? ", " : "", P.rates, eta);
+    if (P.done) {   /* a stopped step says so: its figures are partial, nothing is left */
+        int sig = iom_cli_stop;
+        if (sig)
+            snprintf(buf + o, len - o, "interrupted by %s%s%s", iom_signal_name(sig),
+                     P.rates[0] ? ", partial: " : "", P.rates);
+        else
+            snprintf(buf + o, len - o, "done%s%s [eta %s]", P.rates[0] ? ", " : "", P.rates, eta);
         return;
     }
     if (P.phase[0] || !P.in_step) {

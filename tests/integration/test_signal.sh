@@ -44,6 +44,19 @@ rc=0; wait $pid || rc=$?
 [ $rc = 130 ] && pass "text run exit 130" || fail "text run exit $rc"
 grep -qE "^  measured [0-9.]+ s \(.*\)  INTERRUPTED by SIGINT: partial results$" $WORK/text.out && grep -q "IOPS" $WORK/text.out \
   && pass "partial text report, the signal named as in mark's" || fail "no partial report: $(cat $WORK/text.out)"
+# the progress line's last word on an interrupted run is the signal, not "done"
+# (its figures are the partial ones the table shows; no eta: nothing is left)
+"$IOMARK" run --runtime=60 --status-interval=1 $F > $WORK/prog.out 2> $WORK/prog.err &
+pid=$!
+wait_running $pid
+sleep 2.5
+kill -INT $pid
+rc=0; wait $pid || rc=$?
+last=$(grep "^run 1/1 " $WORK/prog.err | tail -1)
+echo "$last" | grep -qE "^run 1/1 .*s\.dat: interrupted by SIGINT, partial: [0-9]+ IOPS, [0-9.]+ MiB/s$" &&
+  ! grep -q ": done" $WORK/prog.err && [ $rc = 130 ] &&
+  pass "progress ends 'interrupted by SIGINT' with the partial figures: $last" ||
+  fail "progress of an interrupted run (exit $rc): $(tail -3 $WORK/prog.err)"
 # interrupted during warm-up: still a valid document, nothing measured
 "$IOMARK" run --ramp_time=30 --runtime=10 --output-format=json --output=$WORK/ramp.json --quiet $F &
 pid=$!
