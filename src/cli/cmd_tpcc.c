@@ -623,6 +623,11 @@ int iom_cmd_tpcc(int argc, char **argv)
         snprintf(vus, sizeof(vus), "%u VU", o.run.vu);
         iom_cli_progress_step(vus, (double)o.run.ramp_ns / 1e9, (double)o.run.runtime_ns / 1e9, 0);
         rc = tpcc_run(&o.dbc, c, &sc, &o.run, &hooks, rr);
+        if (!rc) {   /* the final line: the measured phase's figures, the result's */
+            char t[96];
+            snprintf(t, sizeof(t), "TPM %.0f, NOPM %.0f", rr->tpm, rr->nopm);
+            iom_cli_progress_done(t);
+        }
         clear_line(&o);
         rep.run = rr;
         rep.cfg = &o.run;

@@ -358,6 +358,17 @@ void iom_cli_progress_phase(const char *phase, const char *detail)
     pthread_mutex_unlock(&mu);
 }
 
+/* New figures of the second just ended are in P.rates (under mu): redraw the
+ * terminal line, or print the status line when it is due (or nearly). */
+static void figures_locked(void)
+{
+    uint64_t now = now_ns();
+    if (P.mode == MODE_TTY)
+        draw_locked(now);
+    else if (P.mode == MODE_STATUS && P.active && now + P.interval_ns / 2 >= P.next_status_ns)
+        status_locked(now);
+}
+
 void iom_cli_progress_rates(double iops, double bytes_per_s)
 {
     pthread_mutex_lock(&mu);
@@ -365,11 +376,7 @@ void iom_cli_progress_rates(double iops, double bytes_per_s)
         snprintf(P.rates, sizeof(P.rates), "%.0f IOPS, %.1f MB/s", iops, bytes_per_s / 1e6);
     else
         snprintf(P.rates, sizeof(P.rates), "%.0f IOPS, %.1f MiB/s", iops, bytes_per_s / 1048576.0);
-    uint64_t now = now_ns();
-    if (P.mode == MODE_TTY)
-        draw_locked(now);
-    else if (P.mode == MODE_STATUS && P.active && now + P.interval_ns / 2 >= P.next_status_ns)
-        status_locked(now);   /* due (or nearly): with the figures of the second just ended */
+    figures_locked();
     pthread_mutex_unlock(&mu);
 }
 
@@ -377,8 +384,7 @@ void iom_cli_progress_text(const char *text)
 {
     pthread_mutex_lock(&mu);
     snprintf(P.rates, sizeof(P.rates), "%s", text);
-    if (P.mode == MODE_TTY)
-        draw_locked(now_ns());
+    figures_locked();
     pthread_mutex_unlock(&mu);
 }
 
@@ -420,13 +426,22 @@ void iom_cli_progress(const struct iom_progress *p, void *arg)
     }
     /* the run's end, with the measured phase's figures (the result's): as
      * fio, a final status line; the step counts as done for the eta */
+    char rates[96];
+    pthread_mutex_lock(&mu);
+    bool mb = P.mb;
+    pthread_mutex_unlock(&mu);
+    if (mb)
+        snprintf(rates, sizeof(rates), "%.0f IOPS, %.1f MB/s", p->iops, p->mib_per_s * 1048576.0 / 1e6);
+    else
+        snprintf(rates, sizeof(rates), "%.0f IOPS, %.1f MiB/s", p->iops, p->mib_per_s);
+    iom_cli_progress_done(rates);
+}
+
+void iom_cli_progress_done(const char *text)
+{
     pthread_mutex_lock(&mu);
     if (P.in_step) {
-        if (P.mb)
-            snprintf(P.rates, sizeof(P.rates), "%.0f IOPS, %.1f MB/s", p->iops,
-                     p->mib_per_s * 1048576.0 / 1e6);
-        else
-            snprintf(P.rates, sizeof(P.rates), "%.0f IOPS, %.1f MiB/s", p->iops, p->mib_per_s);
+        snprintf(P.rates, sizeof(P.rates), "%s", text);
         end_locked();
         P.active = P.done = true;
         uint64_t now = now_ns();

@@ -58,8 +58,18 @@ void iom_cli_progress_phase(const char *phase, const char *detail);
 /* Rates of the last second for the line ("1234 IOPS, 45.6 MiB/s"). */
 void iom_cli_progress_rates(double iops, double bytes_per_s);
 
-/* Free-form figures instead of IOPS/bandwidth ("TPM 1234, NOPM 510"). */
+/* Free-form figures of the second just ended instead of IOPS/bandwidth
+ * ("TPM 1234, NOPM 510"), copied; a status line prints when due, as with
+ * iom_cli_progress_rates. */
 void iom_cli_progress_text(const char *text);
+
+/*
+ * The step ended: its final line ("done, " + text, the result's figures; a
+ * step stopped by a signal: "interrupted by SIGINT, partial: " + text) and
+ * the step counts as finished for the eta. text is copied; outside a step
+ * nothing is printed. iom_cli_progress calls it with a run's IOPS and rate.
+ */
+void iom_cli_progress_done(const char *text);
 
 /*
  * Pause seconds between runs with the line showing "pause" and the time

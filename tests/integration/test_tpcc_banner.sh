@@ -36,6 +36,16 @@ expect_status 0 "tpcc --keep=0" -- "$IOMARK" tpcc --scale_test --ramp_time=0 --r
 [ ! -e "$db" ] && [ ! -e "$db-wal" ] && pass "--keep=0 removed the database" || fail "left: $(ls "$WORK")"
 grep -qF "removed $db (" "$WORK/err" && pass "says what it removed" || fail "end line: $(tail -1 "$WORK/err")"
 
+# status lines (stderr not a terminal): the run's last one is a done line with
+# the result's figures, those of the report's "NOPM n   TPM t (driver)" line
+expect_status 0 "tpcc --status-interval=1" -- "$IOMARK" tpcc --scale_test --ramp_time=1s --runtime=2s --keep=0 \
+  --status-interval=1 --db=sqlite:"$WORK"
+done_line=$(grep "^tpcc 1/1 1 VU: done, " "$WORK/err" | tail -1)
+want=$(sed -nE 's/^NOPM ([0-9]+) +TPM ([0-9]+) \(driver\)$/TPM \2, NOPM \1/p' "$WORK/out")
+[ -n "$want" ] && [ "$done_line" = "tpcc 1/1 1 VU: done, $want [eta 00:00]" ] &&
+  pass "final status line: $done_line (report: $want)" ||
+  fail "final status line '$done_line', report '$want': $(grep '^tpcc 1/1' "$WORK/err" | tail -2)"
+
 expect_status 2 "tpcc load --keep=0 refused" -- "$IOMARK" tpcc load --keep=0 --db=sqlite:"$WORK"
 expect_err_has "--keep=0: allowed only without a step"
 
