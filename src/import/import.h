@@ -110,6 +110,11 @@ struct iom_imp_result {
      * source's own words ("source run interrupted (fio: terminating on signal
      * 2) after 2.8 s of 10 s"); compare and report show it beside the file */
     char note[320];
+    /* an iomark sweep: its "status" ("ok" when every point was measured,
+     * "interrupted", "error") and "knee_min_gain_pct", the gain below which
+     * more concurrency stops paying; "" and 0 otherwise */
+    char sweep_status[16];
+    double sweep_knee_pct;
     uint32_t nr_workloads;
     struct iom_imp_workload *w;
 };

@@ -344,6 +344,8 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
     } else if (strcmp(type, "mark") == 0) {
         rc = parse_mark(doc, res);
     } else if (strcmp(type, "sweep") == 0) {
+        snprintf(res->sweep_status, sizeof(res->sweep_status), "%s", iom_json_str(doc, "status", ""));
+        res->sweep_knee_pct = iom_json_num(doc, "knee_min_gain_pct", 0);
         const cJSON *p;
         cJSON_ArrayForEach(p, obj(doc, "points"))
         {

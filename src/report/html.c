@@ -347,6 +347,27 @@ static void sweep_table(FILE *f, const struct iom_imp_result *r, uint32_t i, uin
     fprintf(f, "</tbody></table>\n");
 }
 
+/* Per target without a knee, say why (as the sweep's text output): none found
+ * in a complete sweep, not judged in one that ended early. */
+static void knee_verdicts(FILE *f, const struct iom_imp_result *r, const char *const *tg, size_t nt)
+{
+    for (size_t t = 0; t < nt; t++) {
+        int knee = 0;
+        for (uint32_t q = 0; q < r->nr_workloads; q++)
+            knee |= r->w[q].is_knee && !strcmp(r->w[q].target, tg[t]);
+        if (knee)
+            continue;
+        fprintf(f, "<p class=\"knee-verdict\">");
+        iom_html_esc(f, tg[t]);
+        if (!strcmp(r->sweep_status, "ok"))
+            fprintf(f, ": no knee found; IOPS still grow by %g%% or more up to the last point.</p>\n",
+                    r->sweep_knee_pct);
+        else
+            fprintf(f, ": knee not judged; the sweep ended (%s) before all its points.</p>\n",
+                    r->sweep_status[0] ? r->sweep_status : "status unknown");
+    }
+}
+
 /* Sweep scaling curves: every file with points (threads, iodepth) by target. */
 static void sweep_charts(FILE *f, const struct iom_cmp *c)
 {
@@ -372,6 +393,7 @@ static void sweep_charts(FILE *f, const struct iom_cmp *c)
                        "Targets were measured in turns. The red ring marks the knee: the first "
                        "point from which more concurrency adds little IOPS while latency grows."
                        "</p>\n");
+            knee_verdicts(f, r, tg, nt);
             /* thread counts in use */
             int th[16];
             size_t nth = 0;

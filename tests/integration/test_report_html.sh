@@ -95,6 +95,33 @@ for r, p in zip(rows, pts):
     assert abs(float(td[4].get("data-iops")) - p["iops"]) <= 1e-6 * p["iops"]
     assert (td[8].text == "knee") == bool(p["knee"])
 PY
+# the knee verdict in words, as the sweep's text output: none found (a complete
+# sweep), not judged (one that ended early), nothing when a point is the knee;
+# two copies of the document without a knee, status ok and interrupted
+$PY - "$WORK/sw.json" "$WORK" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for p in d["points"]:
+    p["knee"] = p["knee_base"] = False
+json.dump(dict(d, status="ok"), open(sys.argv[2] + "/sw_none.json", "w"))
+json.dump(dict(d, status="interrupted"), open(sys.argv[2] + "/sw_int.json", "w"))
+PY
+for v in sw sw_none sw_int; do "$IOMARK" report -o "$WORK/$v.html" "$WORK/$v.json" >/dev/null 2>&1 || fail "report $v"; done
+$PY - "$WORK" <<'PY' && pass "sweep: the knee verdict in words (none found / not judged / none when a knee)" || fail "sweep knee verdict"
+import sys, json, xml.etree.ElementTree as ET
+H = "{http://www.w3.org/1999/xhtml}"
+def verdicts(v):
+    t = ET.parse(f"{sys.argv[1]}/{v}.html")
+    return ["".join(e.itertext()) for e in t.iter(H + "p") if e.get("class") == "knee-verdict"]
+d = json.load(open(f"{sys.argv[1]}/sw.json"))
+tg, pct = d["points"][0]["target"], d["knee_min_gain_pct"]
+none = f"{tg}: no knee found; IOPS still grow by {pct:g}% or more up to the last point."
+got = verdicts("sw_none"), verdicts("sw_int"), verdicts("sw")
+want = ([none], [f"{tg}: knee not judged; the sweep ended (interrupted) before all its points."],
+        [] if any(p["knee"] for p in d["points"]) else [none])
+print(got)
+assert got == want, (got, want)
+PY
 
 DS="$SRCDIR/tests/data/results/diskspd_xml_3.xml"
 expect_status 0 "report of a DiskSpd XML result" -- "$IOMARK" report -o "$WORK/ds.html" "$DS"
