@@ -369,13 +369,19 @@ static void figures_locked(void)
         status_locked(now);
 }
 
+/* "1234 IOPS, 45.6 MiB/s" in the command's unit (MB/s for mark), under mu */
+static void format_rates_locked(char *buf, size_t len, double iops, double bytes_per_s)
+{
+    if (P.mb)
+        snprintf(buf, len, "%.0f IOPS, %.1f MB/s", iops, bytes_per_s / 1e6);
+    else
+        snprintf(buf, len, "%.0f IOPS, %.1f MiB/s", iops, bytes_per_s / 1048576.0);
+}
+
 void iom_cli_progress_rates(double iops, double bytes_per_s)
 {
     pthread_mutex_lock(&mu);
-    if (P.mb)
-        snprintf(P.rates, sizeof(P.rates), "%.0f IOPS, %.1f MB/s", iops, bytes_per_s / 1e6);
-    else
-        snprintf(P.rates, sizeof(P.rates), "%.0f IOPS, %.1f MiB/s", iops, bytes_per_s / 1048576.0);
+    format_rates_locked(P.rates, sizeof(P.rates), iops, bytes_per_s);
     figures_locked();
     pthread_mutex_unlock(&mu);
 }
@@ -428,12 +434,8 @@ void iom_cli_progress(const struct iom_progress *p, void *arg)
      * fio, a final status line; the step counts as done for the eta */
     char rates[96];
     pthread_mutex_lock(&mu);
-    bool mb = P.mb;
+    format_rates_locked(rates, sizeof(rates), p->iops, p->mib_per_s * 1048576.0);
     pthread_mutex_unlock(&mu);
-    if (mb)
-        snprintf(rates, sizeof(rates), "%.0f IOPS, %.1f MB/s", p->iops, p->mib_per_s * 1048576.0 / 1e6);
-    else
-        snprintf(rates, sizeof(rates), "%.0f IOPS, %.1f MiB/s", p->iops, p->mib_per_s);
     iom_cli_progress_done(rates);
 }
 
