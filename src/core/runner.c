@@ -257,7 +257,7 @@ static void begin_measure(struct ctl *c, uint64_t now)
     c->ss_next = now + 1000000000u;
     c->ss_prev_t = now;
     iom_cpu_sample_take(&c->cpu_a, NULL);
-    iom_devmon_begin(c->mon);
+    iom_devmon_begin(c->mon, now);
 }
 
 /* The measured phase ends at `now`: stop counting first, then sample; next phase `next`. */
@@ -272,9 +272,8 @@ static void end_measure(struct ctl *c, uint64_t now, enum iom_phase next)
     c->t_meas_end = now;
     iom_cpu_sample_take(&c->cpu_b, NULL);
     if (now > c->interval_start + TICK_MIN_NS) /* as the last series point */
-        iom_devmon_tick(c->mon, (double)(now - c->t_meas) / 1e9,
-                        (double)(now - c->interval_start) / 1e9);
-    iom_devmon_end(c->mon, (double)(now - c->t_meas) / 1e9);
+        iom_devmon_tick(c->mon, (double)(now - c->t_meas) / 1e9);
+    iom_devmon_end(c->mon, now);
 }
 
 /* One series point per interval of the measured phase. */
@@ -283,7 +282,7 @@ static void series_tick(struct ctl *c, uint64_t now)
     double t_s = (double)(now - c->t_meas) / 1e9, dur_s = (double)(now - c->interval_start) / 1e9;
     take_snapshot(c, c->b, true);
     iom_series_add(c->r, c->a, c->b, c->scratch, t_s, dur_s);
-    iom_devmon_tick(c->mon, t_s, dur_s);
+    iom_devmon_tick(c->mon, t_s);
     struct iom_snapshot *tmp = c->prev;
     c->prev = c->a;
     c->a = c->b;

@@ -124,6 +124,7 @@ struct dev {
     char name[32];               /* copy of res->device for the sampler thread */
     bool active;                 /* in diskstats at begin; read by the sampler under lock */
     struct iom_diskstats first, last;
+    uint64_t first_ns, last_ns;  /* when first and last were read (monitor's clock) */
     struct acc iv, all;          /* in-flight samples: this interval, whole phase */
 };
 
@@ -137,7 +138,36 @@ struct iom_devmon {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     bool stop;
+    uint64_t (*now_ns)(void *arg); /* stamps diskstats readings */
+    void *now_arg;
 };
+
+static uint64_t monotonic_ns(void *arg)
+{
+    (void)arg;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Read device `name`'s diskstats row and stamp it with the monitor's clock; 0 or -errno. */
+static int read_stamped(struct iom_devmon *m, const char *name, struct iom_diskstats *out,
+                        uint64_t *t_ns)
+{
+    int rc = iom_diskstats_read(m->root, name, out);
+    *t_ns = m->now_ns(m->now_arg);
+    return rc;
+}
+
+static double secs_since(uint64_t t0, uint64_t t1) /* t1 - t0 in s, 0 if the clock went back */
+{
+    return t1 > t0 ? (double)(t1 - t0) / 1e9 : 0;
+}
+
+static double signed_ms(uint64_t a, uint64_t b) /* a - b in ms */
+{
+    return a >= b ? (double)(a - b) / 1e6 : -(double)(b - a) / 1e6;
+}
 
 static void acc_add(struct acc *a, double v)
 {
@@ -241,6 +271,7 @@ int iom_devmon_new(struct iom_devmon **out, const char *root, const char *const 
         return -ENOMEM;
     snprintf(m->root, sizeof(m->root), "%s", root ? root : "");
     m->period_ns = period_ns ? period_ns : DEFAULT_PERIOD_NS;
+    m->now_ns = monotonic_ns;
     m->nr = nr;
     m->d = calloc(nr ? nr : 1, sizeof(*m->d));
     pthread_mutex_init(&m->lock, NULL);
@@ -271,7 +302,15 @@ int iom_devmon_new(struct iom_devmon **out, const char *root, const char *const 
     return 0;
 }
 
-void iom_devmon_begin(struct iom_devmon *m)
+void iom_devmon_set_clock(struct iom_devmon *m, uint64_t (*now_ns)(void *arg), void *arg)
+{
+    if (!m)
+        return;
+    m->now_ns = now_ns ? now_ns : monotonic_ns;
+    m->now_arg = now_ns ? arg : NULL;
+}
+
+void iom_devmon_begin(struct iom_devmon *m, uint64_t window_start_ns)
 {
     if (!m)
         return;
@@ -280,12 +319,14 @@ void iom_devmon_begin(struct iom_devmon *m)
         struct dev *d = &m->d[i];
         if (!d->res->device[0])
             continue;
-        if (iom_diskstats_read(m->root, d->res->device, &d->first) != 0) {
+        if (read_stamped(m, d->res->device, &d->first, &d->first_ns) != 0) {
             snprintf(d->res->note, sizeof(d->res->note), "%s is not in /proc/diskstats",
                      d->res->device);
             continue;
         }
         d->last = d->first;
+        d->last_ns = d->first_ns;
+        d->res->window_start_offset_ms = signed_ms(d->first_ns, window_start_ns);
         snprintf(d->name, sizeof(d->name), "%s", d->res->device);
         pthread_mutex_lock(&m->lock);
         d->active = true;
@@ -315,7 +356,7 @@ static int append(struct dev *d, double t_end_s, const struct iom_dev_figures *f
     return 0;
 }
 
-void iom_devmon_tick(struct iom_devmon *m, double t_end_s, double dur_s)
+void iom_devmon_tick(struct iom_devmon *m, double t_end_s)
 {
     if (!m)
         return;
@@ -324,10 +365,13 @@ void iom_devmon_tick(struct iom_devmon *m, double t_end_s, double dur_s)
         if (!d->active)
             continue;
         struct iom_diskstats now;
-        if (iom_diskstats_read(m->root, d->res->device, &now) != 0)
+        uint64_t now_ns;
+        if (read_stamped(m, d->res->device, &now, &now_ns) != 0)
             continue;
+        /* over the device's own interval: the first one starts at the first
+         * reading, which may come after the run's window began */
         struct iom_dev_figures f;
-        iom_diskstats_figures(&d->last, &now, dur_s, &f);
+        iom_diskstats_figures(&d->last, &now, secs_since(d->last_ns, now_ns), &f);
         /* one more in-flight sample at the tick, from the same sysfs file
          * (field 12 may count differently: since Linux 6.17 it counts from
          * the request's start, sysfs inflight only requests at the driver) */
@@ -344,6 +388,7 @@ void iom_devmon_tick(struct iom_devmon *m, double t_end_s, double dur_s)
         memset(&d->iv, 0, sizeof(d->iv));
         pthread_mutex_unlock(&m->lock);
         d->last = now;
+        d->last_ns = now_ns;
         append(d, t_end_s, &f);
     }
 }
@@ -360,7 +405,7 @@ static void stop_thread(struct iom_devmon *m)
     m->thread_up = false;
 }
 
-void iom_devmon_end(struct iom_devmon *m, double measured_s)
+void iom_devmon_end(struct iom_devmon *m, uint64_t window_end_ns)
 {
     if (!m)
         return;
@@ -372,10 +417,14 @@ void iom_devmon_end(struct iom_devmon *m, double measured_s)
         /* the runner ticks right before it ends the phase: end the totals at
          * that tick so the series adds up to them; read afresh otherwise */
         struct iom_diskstats now = d->last;
-        if (!d->res->nr_points && iom_diskstats_read(m->root, d->res->device, &now) != 0)
+        uint64_t now_ns = d->last_ns;
+        if (!d->res->nr_points && read_stamped(m, d->res->device, &now, &now_ns) != 0) {
             now = d->last;
+            now_ns = d->last_ns;
+        }
         struct iom_devmon_result *r = d->res;
-        iom_diskstats_figures(&d->first, &now, measured_s, &r->total);
+        iom_diskstats_figures(&d->first, &now, secs_since(d->first_ns, now_ns), &r->total);
+        r->window_end_offset_ms = signed_ms(now_ns, window_end_ns);
         r->total.inflight_samples = d->all.n;
         r->total.inflight_mean = d->all.n ? d->all.sum / (double)d->all.n : 0;
         r->total.inflight_max = d->all.max;

@@ -50,7 +50,8 @@ struct iom_dev_figures {
 };
 
 struct iom_dev_point {
-    double t_end_s;              /* seconds since the measured phase began */
+    double t_end_s;              /* the run's series point it belongs to: seconds since the
+                                  * measured phase began; f.dur_s is the device's own interval */
     struct iom_dev_figures f;
 };
 
@@ -60,7 +61,13 @@ struct iom_devmon_result {
     char note[160];              /* why not monitored, or what the device is */
     bool ok;                     /* false: nothing was monitored; see note */
     uint64_t inflight_period_ns; /* sampling period of the in-flight thread */
-    struct iom_dev_figures total;/* over the measured phase */
+    /* The device's window is from its first reading to its last, on the
+     * monitor's clock; these say where it lies against the run's measured
+     * window (ms, + = later): the first reading is taken when the run's
+     * control thread wakes for the window's start, which a busy machine
+     * delays (the run itself counts from the scheduled instant). */
+    double window_start_offset_ms, window_end_offset_ms;
+    struct iom_dev_figures total;/* over the device's window (total.dur_s) */
     uint32_t nr_points, cap_points;
     struct iom_dev_point points[];
 };
@@ -83,7 +90,6 @@ void iom_diskstats_figures(const struct iom_diskstats *a, const struct iom_disks
                            double dur_s, struct iom_dev_figures *out);
 
 struct iom_devmon;
-
 /*
  * A monitor for nr devices (names[i] is a kernel name, "" or NULL for a
  * target without a block device: that slot records `why not` from
@@ -92,20 +98,35 @@ struct iom_devmon;
  */
 int iom_devmon_new(struct iom_devmon **out, const char *root, const char *const *names,
                    const char *const *notes, unsigned nr, uint64_t inflight_period_ns);
-
-/* Start of the measured phase: first snapshot; starts the in-flight
- * sampling thread (if it cannot start, only tick-time samples are kept). */
-void iom_devmon_begin(struct iom_devmon *m);
-
-/* Close one interval ending t_end_s into the measured phase, dur_s long:
- * appends a point per device. Cheap (one read of /proc/diskstats). */
-void iom_devmon_tick(struct iom_devmon *m, double t_end_s, double dur_s);
-
-/* End of the measured phase (measured_s long): totals, from the first
- * snapshot to the last tick's (so the series adds up to them), or to a
- * fresh reading when there was no tick; stops the thread. */
-void iom_devmon_end(struct iom_devmon *m, double measured_s);
-
+/*
+ * The clock the monitor stamps its diskstats readings with, in ns (default:
+ * CLOCK_MONOTONIC, the runner's iom_now_ns clock). For tests that replay
+ * files under `root`; call before iom_devmon_begin. now_ns NULL = default.
+ */
+void iom_devmon_set_clock(struct iom_devmon *m, uint64_t (*now_ns)(void *arg), void *arg);
+/*
+ * Start of the measured phase, which began at window_start_ns (the clock
+ * above): first snapshot, stamped with the time it was read; its distance
+ * from window_start_ns is the result's window_start_offset_ms. Starts the
+ * in-flight sampling thread (if it cannot start, only tick-time samples
+ * are kept).
+ */
+void iom_devmon_begin(struct iom_devmon *m, uint64_t window_start_ns);
+/*
+ * Close one interval, the run's series point ending t_end_s into the
+ * measured phase: appends a point per device, its figures over the time
+ * since the previous reading (f.dur_s, by the readings' stamps). Cheap
+ * (one read of /proc/diskstats).
+ */
+void iom_devmon_tick(struct iom_devmon *m, double t_end_s);
+/*
+ * End of the measured phase, which ended at window_end_ns: totals from the
+ * first snapshot to the last tick's (so the series adds up to them), or to
+ * a fresh reading when there was no tick, over the time between the two
+ * readings (total.dur_s); window_end_offset_ms = last reading -
+ * window_end_ns. Stops the thread.
+ */
+void iom_devmon_end(struct iom_devmon *m, uint64_t window_end_ns);
 /* Hand over device i's result (the caller frees it with free()); NULL when
  * i is out of range or already taken. */
 struct iom_devmon_result *iom_devmon_take(struct iom_devmon *m, unsigned i);

@@ -5,6 +5,10 @@
 #include "probe/devmon.h"
 #include "report/probe_report.h"
 
+/* A device window this far (ms) from the run's own gets a note in the text
+ * report: its counts then differ from iomark's by about rate x offset. */
+#define WINDOW_NOTE_MS 10.0
+
 /* Mean outstanding I/O of target t over the measured phase (Little's law:
  * total time I/Os spent in flight / elapsed time). */
 static double target_outstanding(const struct iom_target_result *t, uint64_t measured_ns)
@@ -110,6 +114,8 @@ void iom_probe_json_run_target(cJSON *o, const struct iom_result *r, uint32_t i)
     cJSON_AddStringToObject(m, "source", "/proc/diskstats; /sys/class/block/DEV/inflight");
     cJSON_AddNumberToObject(m, "inflight_period_ms", (double)d->inflight_period_ns / 1e6);
     cJSON_AddNumberToObject(m, "measured_s", d->total.dur_s);
+    cJSON_AddNumberToObject(m, "window_start_offset_ms", d->window_start_offset_ms);
+    cJSON_AddNumberToObject(m, "window_end_offset_ms", d->window_end_offset_ms);
     figures_json(m, &d->total);
     double out = target_outstanding(t, r->measured_ns);
     cJSON_AddNumberToObject(m, "iomark_outstanding_mean", out);
@@ -214,6 +220,15 @@ void iom_probe_text_run(FILE *f, const struct iom_result *r)
                 out > dev_q ? out - dev_q : 0.0, in_layer > 0 ? in_layer : 0.0);
         uint64_t dev = d->total.ios[0] + d->total.ios[1] + d->total.ios[2];
         double diff = ios ? 100.0 * ((double)dev - (double)ios) / (double)ios : 0;
+        if (fabs(d->window_start_offset_ms) >= WINDOW_NOTE_MS ||
+            fabs(d->window_end_offset_ms) >= WINDOW_NOTE_MS)
+            fprintf(f,
+                    "  note: the device's counts cover %.3f s, from %.0f ms %s iomark's window "
+                    "began to %.0f ms %s it ended (the monitor reads when the run's control thread "
+                    "wakes, later on a busy machine); its rates are over that time\n",
+                    d->total.dur_s, fabs(d->window_start_offset_ms),
+                    d->window_start_offset_ms < 0 ? "before" : "after",
+                    fabs(d->window_end_offset_ms), d->window_end_offset_ms < 0 ? "before" : "after");
         if (fabs(diff) > 5)
             fprintf(f,
                     "  note: the device counted %+.0f%% I/Os against iomark's: other I/O on %s, "

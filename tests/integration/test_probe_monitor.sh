@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Device monitor: runs on a loop device; the device's own I/O counts
 # (/proc/diskstats, read by iomark's monitor) must be within 2% of the I/Os
-# iomark counted, and the device view must show up in text and JSON.
+# iomark counted (allowing for where the device's window lies against the
+# run's), and the device view must show up in text and JSON.
 # A loop device sees only our I/O (nothing else uses it).
 source "$(dirname "$0")/lib.sh"
 need_root_loop
@@ -22,11 +23,25 @@ own = {"read": t["read"]["ios"], "write": t["write"]["ios"]}
 dev = {"read": m["read_ios"], "write": m["write_ios"]}
 rw = sys.argv[3]
 dirs = ["read", "write"] if rw == "randrw" else [rw.replace("rand", "")]
+# The device's window runs from the monitor's first diskstats reading to its
+# last: the first is read when the run's control thread wakes for the
+# window's start (after --ramp_time), which a loaded machine delays (a loaded
+# run once gave 12544 device reads against iomark's 12855: 311 fewer, 73 ms
+# at its 4285 reads/s); iomark counts from the scheduled instant. So
+# the device may miss (or add) what iomark completed in those offsets, at
+# iomark's own rate, plus the I/Os in flight at either edge (the outstanding
+# I/O); on top of that, 2%.
+win = doc["duration"]["measured_s"]
+s_ms, e_ms = m["window_start_offset_ms"], m["window_end_offset_ms"]
+assert abs(m["measured_s"] - (win + (e_ms - s_ms) / 1000)) < 1e-3, (m["measured_s"], win, s_ms, e_ms)
+depth = doc["spec"]["iodepth"] * doc["spec"]["numjobs"]
+print(f"device window: first reading {s_ms:+.2f} ms from iomark's start, last {e_ms:+.2f} ms from its end")
 for d in dirs:
     a, b = own[d], dev[d]
+    edges = a / win * (abs(s_ms) + abs(e_ms)) / 1000 + depth
     err = abs(b - a) / a
-    print(f"{d}: iomark {a} I/Os, device {b} I/Os, difference {100 * err:.3f}%")
-    assert a > 1000 and err <= 0.02, (d, a, b)
+    print(f"{d}: iomark {a} I/Os, device {b} I/Os, difference {100 * err:.3f}% (edges allow {edges:.0f})")
+    assert a > 1000 and abs(b - a) <= 0.02 * a + edges, (d, a, b, edges)
 # per-interval device series: one point per series point, counts add up to the total
 pts = m["series"]
 assert len(pts) == len(doc["series"]["points"]) and len(pts) >= 2, (len(pts), len(doc["series"]["points"]))
@@ -37,7 +52,6 @@ assert abs(sum(p["read_ios"] + p["write_ios"] for p in pts) - (m["read_ios"] + m
 # one on a tag not yet visited are both counted), so it may exceed iomark's
 # outstanding (iodepth x numjobs) by a few; it never exceeds the tags
 import os
-depth = doc["spec"]["iodepth"] * doc["spec"]["numjobs"]
 tags = int(open(f"/sys/block/{sys.argv[2]}/queue/nr_requests").read()) * len(os.listdir(f"/sys/block/{sys.argv[2]}/mq"))
 assert m["inflight_samples"] > 50 and 0 <= m["inflight_max"] <= tags, (m["inflight_max"], tags)
 if m["inflight_max"] > depth:
@@ -46,7 +60,6 @@ if m["inflight_max"] > depth:
 # bring earlier time with them: at most one per slot, each at most the longest
 # latency, so the mean is at most depth x (1 + max latency / window) (a loaded
 # machine once gave 4.29 at depth 4: a thread held off the CPU before reaping)
-win = doc["duration"]["measured_s"]
 lat_max_s = t["total"]["lat_us"]["max"] / 1e6
 bound = depth * (1 + lat_max_s / win)
 assert 0 < m["iomark_outstanding_mean"] <= bound, (m["iomark_outstanding_mean"], bound)

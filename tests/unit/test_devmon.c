@@ -1,5 +1,6 @@
 /* test_devmon.c - /proc/diskstats parsing, iostat -x figures computed by hand,
  * and the monitor on a fake root. Exit 0 pass, 1 fail. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,14 @@ static void check_figures(void)
           "11 fields");
 }
 
+/* The monitor's clock in these tests: set by hand, so intervals are exact. */
+static uint64_t fake_ns;
+static uint64_t fake_clock(void *arg)
+{
+    (void)arg;
+    return fake_ns;
+}
+
 static void check_monitor(void)
 {
     put("proc/diskstats", row_a);
@@ -90,11 +99,14 @@ static void check_monitor(void)
     const char *notes[3] = {NULL, "tmpfs: no block device", NULL};
     struct iom_devmon *m;
     CHECK(iom_devmon_new(&m, root, names, notes, 3, 5000000) == 0, "new");
-    iom_devmon_begin(m);
+    iom_devmon_set_clock(m, fake_clock, NULL);
+    fake_ns = 5000000000u; /* the window starts at 5 s and the first reading is then */
+    iom_devmon_begin(m, 5000000000u);
     usleep(60000);
     put("proc/diskstats", row_b);
-    iom_devmon_tick(m, 1.0, 1.0);
-    iom_devmon_end(m, 1.0);
+    fake_ns = 6000000000u; /* the tick, 1 s later, is the window's end */
+    iom_devmon_tick(m, 1.0);
+    iom_devmon_end(m, 6000000000u);
     struct iom_devmon_result *r0 = iom_devmon_take(m, 0), *r1 = iom_devmon_take(m, 1),
                              *r2 = iom_devmon_take(m, 2);
     CHECK(iom_devmon_take(m, 0) == NULL && iom_devmon_take(m, 3) == NULL, "take twice / range");
@@ -111,7 +123,11 @@ static void check_monitor(void)
               NEAR(r0->total.inflight_mean, 4),
           "inflight n=%llu max=%f mean=%f", r0 ? (unsigned long long)r0->total.inflight_samples : 0,
           r0 ? r0->total.inflight_max : 0, r0 ? r0->total.inflight_mean : 0);
-    CHECK(r0 && r0->total.ios[0] == 600 && NEAR(r0->total.util_pct, 50), "vda total");
+    CHECK(r0 && r0->total.ios[0] == 600 && NEAR(r0->total.util_pct, 50) && NEAR(r0->total.dur_s, 1.0),
+          "vda total");
+    CHECK(r0 && NEAR(r0->window_start_offset_ms, 0) && NEAR(r0->window_end_offset_ms, 0),
+          "window offsets %f %f", r0 ? r0->window_start_offset_ms : -1,
+          r0 ? r0->window_end_offset_ms : -1);
     CHECK(r1 && !r1->ok && strcmp(r1->note, "tmpfs: no block device") == 0, "no device: note");
     CHECK(r2 && !r2->ok && strstr(r2->note, "not in /proc/diskstats"), "missing device: note");
     free(r0);
@@ -119,13 +135,74 @@ static void check_monitor(void)
     free(r2);
     /* a monitor that never began: results not ok, free is safe */
     CHECK(iom_devmon_new(&m, root, names, notes, 3, 0) == 0, "new 2");
-    iom_devmon_tick(m, 1, 1);
+    iom_devmon_tick(m, 1);
     iom_devmon_end(m, 1);
     struct iom_devmon_result *x = iom_devmon_take(m, 0);
     CHECK(x && !x->ok, "never began");
     free(x);
     iom_devmon_free(m);
     iom_devmon_free(NULL);
+}
+
+/* The device's window is its own readings' (a run's control thread can wake
+ * late for the window's start on a busy machine: the run counts from the
+ * scheduled instant, the device from its first reading). Rows A and B by
+ * hand over the device's interval, not the run's:
+ * first reading 300 ms after the window began, the tick 100 ms after it
+ * ended (a 1 s window): 0.8 s -> 600/0.8 = 750 r/s, 100/0.8 = 125 w/s,
+ * 875 IOPS, aqu-sz 1100/800 = 1.375, util 500/800 = 62.5 %. Without a tick,
+ * the end reads afresh: first reading 2 ms before the window, the last 5 ms
+ * before its end: 0.997 s, 700/0.997 IOPS. */
+static void check_late_window(void)
+{
+    const char *names[1] = {"vda"};
+    const uint64_t w = 10000000000u; /* the run's window: [10 s, 11 s) */
+    struct iom_devmon *m;
+    put("proc/diskstats", row_a);
+    put("sys/class/block/vda/inflight", "       0        1\n");
+    CHECK(iom_devmon_new(&m, root, names, NULL, 1, 0) == 0, "new (late)");
+    iom_devmon_set_clock(m, fake_clock, NULL);
+    fake_ns = w + 300000000u;
+    iom_devmon_begin(m, w);
+    put("proc/diskstats", row_b);
+    fake_ns = w + 1100000000u;
+    iom_devmon_tick(m, 1.0);
+    iom_devmon_end(m, w + 1000000000u);
+    struct iom_devmon_result *r = iom_devmon_take(m, 0);
+    iom_devmon_free(m);
+    CHECK(r && r->ok && r->nr_points == 1, "late: one point");
+    if (r) {
+        CHECK(NEAR(r->window_start_offset_ms, 300) && NEAR(r->window_end_offset_ms, 100),
+              "late: offsets %f %f", r->window_start_offset_ms, r->window_end_offset_ms);
+        CHECK(NEAR(r->total.dur_s, 0.8) && NEAR(r->points[0].f.dur_s, 0.8), "late: dur %f %f",
+              r->total.dur_s, r->points[0].f.dur_s);
+        CHECK(NEAR(r->total.read_iops, 750) && NEAR(r->total.write_iops, 125) &&
+                  NEAR(r->total.iops, 875) && NEAR(r->points[0].f.iops, 875),
+              "late: iops %f %f %f", r->total.read_iops, r->total.write_iops, r->total.iops);
+        CHECK(NEAR(r->total.aqu_sz, 1.375) && NEAR(r->total.util_pct, 62.5),
+              "late: aqu-sz %f util %f", r->total.aqu_sz, r->total.util_pct);
+        CHECK(r->total.ios[0] == 600 && r->total.ios[1] == 100, "late: counts");
+    }
+    free(r);
+    put("proc/diskstats", row_a);
+    CHECK(iom_devmon_new(&m, root, names, NULL, 1, 0) == 0, "new (early)");
+    iom_devmon_set_clock(m, fake_clock, NULL);
+    fake_ns = w - 2000000u;
+    iom_devmon_begin(m, w);
+    put("proc/diskstats", row_b);
+    fake_ns = w + 995000000u;
+    iom_devmon_end(m, w + 1000000000u);
+    r = iom_devmon_take(m, 0);
+    iom_devmon_free(m);
+    CHECK(r && r->ok && r->nr_points == 0, "early: no point");
+    if (r) {
+        CHECK(NEAR(r->window_start_offset_ms, -2) && NEAR(r->window_end_offset_ms, -5),
+              "early: offsets %f %f", r->window_start_offset_ms, r->window_end_offset_ms);
+        CHECK(NEAR(r->total.dur_s, 0.997) && NEAR(r->total.iops, 700 / 0.997) &&
+                  r->total.ios[0] == 600,
+              "early: dur %f iops %f", r->total.dur_s, r->total.iops);
+    }
+    free(r);
 }
 
 /* The sampler thread adds in-flight samples between ticks; a tick adds
@@ -142,10 +219,10 @@ static void check_sampler(void)
     for (unsigned wait_us = 5000; n <= 1 && wait_us <= 40000000; wait_us *= 2) {
         struct iom_devmon *m;
         CHECK(iom_devmon_new(&m, root, names, NULL, 1, 1000000) == 0, "new (sampler)");
-        iom_devmon_begin(m);
+        iom_devmon_begin(m, 0);
         usleep(wait_us);
-        iom_devmon_tick(m, 1.0, 1.0);
-        iom_devmon_end(m, 1.0);
+        iom_devmon_tick(m, 1.0);
+        iom_devmon_end(m, 0);
         struct iom_devmon_result *r = iom_devmon_take(m, 0);
         iom_devmon_free(m);
         CHECK(r && r->ok && r->total.inflight_samples >= 1 && NEAR(r->total.inflight_max, 7) &&
@@ -174,12 +251,12 @@ static void check_sampler_rereads(void)
         struct iom_devmon *m;
         put("sys/class/block/vda/inflight", "       2        5\n");
         CHECK(iom_devmon_new(&m, root, names, NULL, 1, 1000000) == 0, "new (re-read)");
-        iom_devmon_begin(m);
+        iom_devmon_begin(m, 0);
         usleep(wait_us);
         put("sys/class/block/vda/inflight", "       4        4\n");
         usleep(wait_us);
-        iom_devmon_tick(m, 1.0, 1.0);
-        iom_devmon_end(m, 1.0);
+        iom_devmon_tick(m, 1.0);
+        iom_devmon_end(m, 0);
         struct iom_devmon_result *r = iom_devmon_take(m, 0);
         iom_devmon_free(m);
         CHECK(r && r->ok && NEAR(r->total.inflight_max, 8) && r->total.inflight_mean >= 7 - 1e-9,
@@ -234,6 +311,7 @@ int main(void)
     mkdir(p, 0755);
     check_figures();
     check_monitor();
+    check_late_window();
     check_sampler();
     check_sampler_rereads();
     check_tree();
