@@ -97,6 +97,7 @@ struct iom_imp_workload {
     char rw[16];                /* access pattern (fio's rw names), "" when unknown */
     int is_tpcc;
     int is_knee;                /* sweep point where more concurrency stopped paying */
+    int is_knee_base;           /* sweep point: the best one before the knee */
     uint32_t nr_runs;           /* >= 1; several for --repeat or repeated blocks */
     struct iom_imp_run *runs;
 };

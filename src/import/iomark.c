@@ -363,6 +363,7 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
             w->iodepth = qd;
             snprintf(w->target, sizeof(w->target), "%s", tg);
             w->is_knee = cJSON_IsTrue(obj(p, "knee"));
+            w->is_knee_base = cJSON_IsTrue(obj(p, "knee_base"));
             if ((rc = read_run(obj(p, "result"), &w->runs[0])))
                 goto out;
         }

@@ -319,30 +319,44 @@ out:
     free(names);
 }
 
-/* Every point of a sweep, in the order measured: the numbers behind its curves. */
+/* Every point of a sweep, in the order measured: the numbers behind its
+ * curves, with the columns of the sweep's text table (CPU %: busy % of the
+ * whole machine; IOPS step: the change from the target's previous point). */
 static void sweep_table(FILE *f, const struct iom_imp_result *r, uint32_t i, uint32_t k)
 {
     fprintf(f, "<table class=\"sweep-points\" id=\"sweep-points-%u-%u\"><caption>Points of the "
                "sweep, in the order measured</caption><thead><tr><th>target</th><th>threads</th>"
                "<th>iodepth</th><th>outstanding I/O</th><th>IOPS</th><th>MiB/s</th>"
-               "<th>mean latency (us)</th><th>p99 latency (us)</th><th>knee</th></tr></thead>"
-               "<tbody>\n",
+               "<th>mean latency (us)</th><th>p99 latency (us)</th><th>CPU %%</th>"
+               "<th>IOPS step</th><th>knee</th></tr></thead><tbody>\n",
             i, k);
     for (uint32_t q = 0; q < r->nr_workloads; q++) {
         const struct iom_imp_workload *w = &r->w[q];
         const struct iom_imp_dir *d = &w->runs[0].dir[2];
-        char v[4][32];
+        const struct iom_imp_dir *prev = NULL; /* the same target's previous point */
+        for (uint32_t p = q; p-- > 0;)
+            if (!strcmp(r->w[p].target, w->target)) {
+                prev = &r->w[p].runs[0].dir[2];
+                break;
+            }
+        char v[4][32], cpu[32] = "", step[32] = "";
         iom_cmp_fmt_num(d->iops, v[0], sizeof(v[0]));
         iom_cmp_fmt_num(d->mib_per_s, v[1], sizeof(v[1]));
         iom_cmp_fmt_num(d->lat_mean_us, v[2], sizeof(v[2]));
         iom_cmp_fmt_num(d->lat_p99_us, v[3], sizeof(v[3]));
+        if (!isnan(w->runs[0].cpu_pct))
+            snprintf(cpu, sizeof(cpu), "%.1f", w->runs[0].cpu_pct);
+        if (prev && prev->iops > 0 && !isnan(d->iops))
+            snprintf(step, sizeof(step), "%+.1f%%", (d->iops - prev->iops) / prev->iops * 100);
         fprintf(f, "<tr><td>");
         iom_html_esc(f, w->target);
         fprintf(f, "</td><td class=\"num\">%d</td><td class=\"num\">%d</td><td class=\"num\">%d"
                    "</td><td class=\"num\" data-iops=\"%.10g\">%s</td><td class=\"num\">%s</td>"
-                   "<td class=\"num\">%s</td><td class=\"num\">%s</td><td>%s</td></tr>\n",
+                   "<td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
+                   "<td class=\"num\">%s</td><td>%s</td></tr>\n",
                 w->threads, w->iodepth, w->threads * w->iodepth, d->iops, v[0], v[1], v[2], v[3],
-                w->is_knee ? "knee" : "");
+                cpu, step,
+                w->is_knee ? "knee" : w->is_knee_base ? "best before the knee" : "");
     }
     fprintf(f, "</tbody></table>\n");
 }

@@ -9,7 +9,8 @@
 # count resolves (p needs 1/(1-p/100) samples, counted here from the JSON); a
 # DiskSpd XML page's curve leaves out DiskSpd's p100 (the maximum) without
 # counting it as cut; a
-# sweep page has a table of its points (values equal to the JSON's points);
+# sweep page has a table of its points (values equal to the JSON's points,
+# CPU % and IOPS step as the sweep's text table);
 # mark results are charted in MB/s (the unit of mark's table), not MiB/s.
 source "$(dirname "$0")/lib.sh"
 cd "$WORK"
@@ -93,7 +94,17 @@ for r, p in zip(rows, pts):
     assert td[0].text == p["target"] and int(td[1].text) == p["threads"] and int(td[2].text) == p["iodepth"]
     assert int(td[3].text) == p["threads"] * p["iodepth"]
     assert abs(float(td[4].get("data-iops")) - p["iops"]) <= 1e-6 * p["iops"]
-    assert (td[8].text == "knee") == bool(p["knee"])
+    # the text table's columns: CPU % (the point's cpu_pct) and IOPS step (the
+    # change from the same target's previous point), as the sweep prints them
+    assert abs(float(td[8].text) - p["cpu_pct"]) <= 0.05 + 1e-9, (td[8].text, p["cpu_pct"])
+    prev = [q for q in pts[:pts.index(p)] if q["target"] == p["target"]]
+    if prev:
+        want = (p["iops"] - prev[-1]["iops"]) / prev[-1]["iops"] * 100
+        assert td[9].text.endswith("%") and abs(float(td[9].text[:-1]) - want) <= 0.05 + 1e-9, (td[9].text, want)
+    else:
+        assert td[9].text is None, td[9].text
+    knee = "knee" if p["knee"] else "best before the knee" if p["knee_base"] else None
+    assert td[10].text == knee, (td[10].text, knee)
 PY
 # the knee verdict in words, as the sweep's text output: none found (a complete
 # sweep), not judged (one that ended early), nothing when a point is the knee;
