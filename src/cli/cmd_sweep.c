@@ -124,8 +124,9 @@ static cJSON *num(double v)
     return isnan(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v);
 }
 
+/* The sweep's document; sig: the signal that interrupted it, 0 = none. */
 static cJSON *sweep_json(const struct iom_job *job, struct point *pts, unsigned np, unsigned done,
-                         double knee_pct, const char *status)
+                         double knee_pct, const char *status, int sig)
 {
     cJSON *d = iom_json_doc_new("sweep");
     if (!d)
@@ -140,6 +141,8 @@ static cJSON *sweep_json(const struct iom_job *job, struct point *pts, unsigned 
             break;
         }
     cJSON_AddStringToObject(d, "status", status);
+    if (sig) /* as a run's document (docs/json-schema.md) */
+        cJSON_AddStringToObject(d, "interrupted_by", iom_signal_name(sig));
     cJSON_AddItemToObject(d, "spec", iom_json_spec(job));
     cJSON_AddNumberToObject(d, "knee_min_gain_pct", knee_pct);
     cJSON_AddStringToObject(d, "order", "outstanding I/O (threads x iodepth) ascending, then threads");
@@ -456,8 +459,9 @@ int iom_cmd_sweep(int argc, char **argv)
         }
     }
     const char *st = status == 0 ? "ok" : status == IOM_EXIT_FAIL ? "error" : "interrupted";
+    int sig = status == 0 || status == IOM_EXIT_FAIL ? 0 : (mpi ? stop_sig : iom_cli_stop);
     if (ro.format == IOM_OUT_JSON) {
-        cJSON *doc = sweep_json(&job, pts, np, done, knee_pct, st);
+        cJSON *doc = sweep_json(&job, pts, np, done, knee_pct, st, sig);
         int rc = doc ? iom_cli_emit_json(CMD, doc, &ro) : IOM_EXIT_FAIL;
         cJSON_Delete(doc);
         if (rc)
@@ -468,7 +472,6 @@ int iom_cmd_sweep(int argc, char **argv)
             iom_cli_error(CMD, "cannot write %s: %s", ro.output_path, strerror(errno));
             status = IOM_EXIT_FAIL;
         } else {
-            int sig = status == IOM_EXIT_FAIL ? 0 : (mpi ? stop_sig : iom_cli_stop);
             sweep_text(f, &job, pts, np, knee_pct, sig, dropped);
             if (f != stdout)
                 fclose(f);

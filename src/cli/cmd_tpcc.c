@@ -582,9 +582,13 @@ int iom_cmd_tpcc(int argc, char **argv)
         clear_line(&o);
         ours = rc != -EEXIST;
         if (rc == -EINTR || (rc && iom_cli_stop)) {
-            iom_cli_error(cmd, "interrupted while loading; the database is incomplete");
-            error_doc(&o, "interrupted while loading; the database is incomplete");
-            status = iom_cli_signal_exit(iom_cli_stop ? iom_cli_stop : SIGINT);
+            int sig = iom_cli_stop ? iom_cli_stop : SIGINT;
+            char msg[96];
+            snprintf(msg, sizeof(msg), "interrupted by %s while loading; the database is incomplete",
+                     iom_signal_name(sig));
+            iom_cli_error(cmd, "%s", msg);
+            error_doc(&o, msg);
+            status = iom_cli_signal_exit(sig);
             goto out;
         }
         if (rc) {

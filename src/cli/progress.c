@@ -40,6 +40,7 @@ static struct {
     char phase[32];           /* a phase the runner does not drive; "" none */
     char detail[128];
     char rates[96];           /* "" until the first figures */
+    uint64_t fig_from_ns, fig_to_ns; /* the window the figures in rates cover (0: none yet) */
     uint64_t interval_ns;     /* status lines (not a terminal) */
     uint64_t next_status_ns;
     uint64_t last_draw_ns;
@@ -135,17 +136,25 @@ static void compose(char *buf, size_t len, uint64_t now, bool with_name)
                  P.detail[0] ? ", " : "", P.detail, eta);
         return;
     }
+    /* With figures, the phase is the one they came from (their window's
+     * middle) and the time its end: the figures of the last warm-up second
+     * read "warm-up 3/3 s", not "measuring 0/5 s". */
+    double at = el;
+    if (P.rates[0] && P.fig_to_ns >= P.step_t0) {
+        at = ((double)(P.fig_from_ns - P.step_t0) + (double)(P.fig_to_ns - P.step_t0)) / 2e9;
+        el = (double)(P.fig_to_ns - P.step_t0) / 1e9;
+    }
     const char *ph;
     double in, of;
-    if (el < P.ramp_s) {
+    if (at < P.ramp_s) {
         ph = P.ramp_word ? P.ramp_word : "warm-up";
         in = el;
         of = P.ramp_s;
-    } else if (P.run_s <= 0 || el < P.ramp_s + P.run_s) {
+    } else if (P.run_s <= 0 || at < P.ramp_s + P.run_s) {
         ph = "measuring";
         in = el - P.ramp_s;
         of = P.run_s;
-    } else if (el < P.ramp_s + P.run_s + P.cool_s) {
+    } else if (at < P.ramp_s + P.run_s + P.cool_s) {
         ph = "cool-down";
         in = el - P.ramp_s - P.run_s;
         of = P.cool_s;
@@ -153,6 +162,8 @@ static void compose(char *buf, size_t len, uint64_t now, bool with_name)
         snprintf(buf + o, len - o, "finishing [eta %s]", eta);
         return;
     }
+    if (of > 0 && in > of)
+        in = of;
     /* whole seconds elapsed, as a clock shows them (the eta rounds up) */
     if (of > 0)
         o += (size_t)snprintf(buf + o, len - o, "%s %lu/%.0f s", ph, (unsigned long)in, of);
@@ -315,6 +326,7 @@ void iom_cli_progress_step(const char *name, double ramp_s, double run_s, double
         P.total_s = -1;
     P.phase[0] = P.detail[0] = P.rates[0] = 0;
     P.step_t0 = now_ns();
+    P.fig_from_ns = P.fig_to_ns = 0;
     P.active = P.in_step = true;
     P.done = false;
     if (P.mode == MODE_TTY)
@@ -363,6 +375,8 @@ void iom_cli_progress_phase(const char *phase, const char *detail)
 static void figures_locked(void)
 {
     uint64_t now = now_ns();
+    P.fig_from_ns = P.fig_to_ns >= P.step_t0 ? P.fig_to_ns : P.step_t0;
+    P.fig_to_ns = now;
     if (P.mode == MODE_TTY)
         draw_locked(now);
     else if (P.mode == MODE_STATUS && P.active && now + P.interval_ns / 2 >= P.next_status_ns)

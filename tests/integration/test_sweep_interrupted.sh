@@ -25,4 +25,21 @@ grep -q "^knee: not judged, sweep interrupted" "$WORK/s.txt" && ! grep -q "none 
   && pass "knee not judged on the incomplete sweep" || fail "knee line: $(grep knee: "$WORK/s.txt")"
 rows=$(awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/' "$WORK/s.txt")
 [ "$(echo "$rows" | awk '{print $1, $2}')" = "1 1" ] && pass "only point 1 x 1 listed" || fail "rows: $rows"
+
+# the JSON document names the signal too (interrupted_by, as a run's), and so
+# does the HTML report of it
+"$IOMARK" sweep --iodepth=1,2 --rw=randread --bs=4k --size=8M --runtime=3s --ioengine=psync \
+  --status-interval=1 --output-format=json --output="$WORK/s.json" "$WORK/a.dat" 2>"$WORK/prog2" &
+pid=$!
+for i in $(seq 1 300); do grep -q "T1 Q2" "$WORK/prog2" && break; sleep 0.05; done
+sleep 0.2
+kill -INT $pid
+rc=0; wait $pid || rc=$?
+$PY - "$WORK/s.json" <<'PY' && [ "$rc" = 130 ] && pass "JSON: status interrupted, interrupted_by SIGINT" || fail "exit $rc; $(head -c 300 "$WORK/s.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "interrupted" and d["interrupted_by"] == "SIGINT", (d["status"], d.get("interrupted_by"))
+PY
+"$IOMARK" report -o "$WORK/s.html" "$WORK/s.json" >/dev/null 2>&1 && grep -q "interrupted (SIGINT)" "$WORK/s.html" \
+  && pass "HTML report: interrupted (SIGINT)" || fail "HTML: $(grep -o 'interrupted[^<]*' "$WORK/s.html" | head -2)"
 finish

@@ -35,7 +35,8 @@ else
 fi
 rc=0; wait $pid || rc=$?
 [ "$rc" = 130 ] && pass "load interrupted in the index phase exits 130" || fail "exit $rc, wanted 130; $(cat $WORK/load.err)"
-grep -q "incomplete" $WORK/load.err && pass "stderr says the database is incomplete" || fail "stderr: $(cat $WORK/load.err)"
+grep -q "interrupted by SIGINT while loading; the database is incomplete" $WORK/load.err \
+  && pass "stderr names the signal and says the database is incomplete" || fail "stderr: $(cat $WORK/load.err)"
 meta=$(sql "SELECT count(*) FROM iomark_tpcc.iomark_meta" 2>/dev/null || echo none)
 [ "$meta" = 0 ] || [ "$meta" = none ] && pass "not marked complete (iomark_meta rows: $meta)" || fail "iomark_meta has $meta rows"
 expect_status 2 "run on the incomplete database refused" -- "$IOMARK" tpcc run --db="$URI" --runtime=1 --ramp_time=0 --quiet

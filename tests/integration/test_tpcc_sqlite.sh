@@ -121,4 +121,13 @@ $JCHECK $WORK/int.json sqlite 2 1 --interrupted && pass "interrupted JSON valid"
 $PY -c "import json,sys; d=json.load(open('$WORK/int.json')); s=d['duration']['measured_s']; print(s); sys.exit(0 if 1.5 < s < 5 else 1)" \
   && pass "measured about 3 s" || fail "measured time after SIGINT"
 expect_status 0 "check after SIGINT" -- "$IOMARK" tpcc check --db=sqlite:$WORK
+# the text report names the signal, as run's and sweep's do
+"$IOMARK" tpcc run --db=sqlite:$WORK --ramp_time=0 --runtime=60 --quiet >$WORK/int.txt 2>&1 &
+pid=$!
+for i in $(seq 1 100); do [ -s "$WORK/int.txt" ] && break; kill -0 $pid 2>/dev/null || break; sleep 0.05; done
+sleep 2
+kill -INT $pid
+rc=0; wait $pid || rc=$?
+[ $rc = 130 ] && grep -qE "^run: 1 warehouse\(s\), 1 virtual user\(s\), ramp-up 0 s, measured [0-9.]+ s \(interrupted by SIGINT\)$" $WORK/int.txt \
+  && pass "text report: measured ... (interrupted by SIGINT)" || fail "exit $rc; $(grep '^run:' $WORK/int.txt)"
 finish
