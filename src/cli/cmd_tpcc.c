@@ -543,7 +543,7 @@ int iom_cmd_tpcc(int argc, char **argv)
         return run_under_mpi(&o, argc, argv);
 #endif
     iom_cli_signals_install();
-    if (!o.quiet)
+    if (!o.quiet && o.step != STEP_RUN) /* tpcc run: once the database is known to be loaded */
         banner(&o);
     {
         struct iom_run_opts pro = {.quiet = o.quiet, .status_interval_ns = o.status_interval_ns};
@@ -613,6 +613,8 @@ int iom_cmd_tpcc(int argc, char **argv)
             status = IOM_EXIT_USAGE;
             goto out;
         }
+        if (!o.quiet && o.step == STEP_RUN)
+            banner(&o);
     }
 
     if (o.step == STEP_ALL || o.step == STEP_RUN) {
