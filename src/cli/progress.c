@@ -136,11 +136,14 @@ static void compose(char *buf, size_t len, uint64_t now, bool with_name)
                  P.detail[0] ? ", " : "", P.detail, eta);
         return;
     }
-    /* With figures, the phase is the one they came from (their window's
-     * middle) and the time its end: the figures of the last warm-up second
-     * read "warm-up 3/3 s", not "measuring 0/5 s". */
+    /* With fresh figures (of the last interval), the phase is the one they
+     * came from (their window's middle) and the time its end: the figures of
+     * the last warm-up second read "warm-up 3/3 s", not "measuring 0/5 s".
+     * Stale ones (the figures are late: a busy machine) do not hold the
+     * clock back: the line then says where the step is now. */
     double at = el;
-    if (P.rates[0] && P.fig_to_ns >= P.step_t0) {
+    uint64_t fresh_ns = P.mode == MODE_STATUS ? P.interval_ns : 1000000000u;
+    if (P.rates[0] && P.fig_to_ns >= P.step_t0 && (P.fig_to_ns > now || now - P.fig_to_ns <= fresh_ns)) {
         at = ((double)(P.fig_from_ns - P.step_t0) + (double)(P.fig_to_ns - P.step_t0)) / 2e9;
         el = (double)(P.fig_to_ns - P.step_t0) / 1e9;
     }
