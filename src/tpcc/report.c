@@ -245,11 +245,12 @@ void iom_tpcc_text(FILE *f, const struct tpcc_report *r)
     }
     if (r->run && r->cfg) {
         const struct tpcc_run_result *x = r->run;
-        fprintf(f, "run: %u warehouse(s), %u virtual user(s), ramp-up %.0f s, measured %.1f s%s%s%s\n",
+        char why[48] = "";
+        if (x->interrupted_signal)
+            snprintf(why, sizeof(why), " (interrupted by %s)", iom_signal_name(x->interrupted_signal));
+        fprintf(f, "run: %u warehouse(s), %u virtual user(s), ramp-up %.0f s, measured %.1f s%s\n",
                 r->sc ? r->sc->warehouses : 0, r->cfg->vu, (double)r->cfg->ramp_ns / 1e9,
-                (double)x->measured_ns / 1e9, x->interrupted_signal ? " (interrupted by " : "",
-                x->interrupted_signal ? iom_signal_name(x->interrupted_signal) : "",
-                x->interrupted_signal ? ")" : "");
+                (double)x->measured_ns / 1e9, why);
         fprintf(f, "NOPM %.0f   TPM %.0f (driver)", x->nopm, x->tpm);
         if (x->have_tpm_db)
             fprintf(f, "   TPM %.0f (pg_stat_database)", x->tpm_db);
