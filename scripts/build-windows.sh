@@ -77,7 +77,7 @@ fetch_src() { # name version -> $SRC/name (patched tree)
   ( cd "$SRC/dl" && apt-get source --download-only "$name=$ver" >/dev/null 2>&1 ) || {
     echo "build-windows.sh: apt-get source $name=$ver failed (is the pinned version still on the mirror? snapshot.debian.org keeps it)" >&2; exit 1; }
   rm -rf "$dir"
-  local dsc; dsc=$(ls "$SRC/dl/${name}_"*.dsc | grep -F "_${ver#*:}.dsc" | head -1)
+  local dsc; dsc=$(ls "$SRC/dl/${name}_"*.dsc | grep -F "_${ver#*:}.dsc" | sed -n 1p)
   dpkg-source --no-check -x "$dsc" "$dir" >/dev/null
   echo "$ver" > "$dir/.iomark-version"
 }

@@ -31,7 +31,9 @@ rm -f $dir/iomark_*.deb
 (cd $dir && cpack -G DEB >cpack.log 2>&1) || { cat $dir/cpack.log; echo "ci-package: cpack failed"; exit 1; }
 deb=$(ls $dir/iomark_*.deb)
 echo "ci-package: $deb ($(stat -c %s "$deb") bytes); Depends: $(dpkg-deb -f "$deb" Depends)"
-dpkg-deb -f "$deb" Depends | grep -q 'liburing2' && ok "Depends computed from the shared libraries" \
+# (each check reads a whole text: under pipefail, grep -q on a pipe can fail its
+# writer by SIGPIPE when it stops at the first match)
+grep -q 'liburing2' <<<"$(dpkg-deb -f "$deb" Depends)" && ok "Depends computed from the shared libraries" \
   || bad "Depends lacks liburing2: $(dpkg-deb -f "$deb" Depends)"
 
 # Debian's docker-style images tell dpkg to drop /usr/share/man/* from every
@@ -52,14 +54,14 @@ got=$(iomark --version 2>&1)
 
 # man pages: iomark(1) and one per command of `iomark --help`
 if command -v man >/dev/null; then
-  MANWIDTH=80 man iomark 2>/dev/null | grep -q 'storage benchmark' && ok "man iomark" || bad "man iomark"
+  grep -q 'storage benchmark' <<<"$(MANWIDTH=80 man iomark 2>/dev/null)" && ok "man iomark" || bad "man iomark"
   n=0
   for c in $(iomark --help | awk '/^commands:/ {on = 1; next} on && /^  [a-z]/ {print $1}'); do
-    page=$(man -w "iomark-$c" 2>/dev/null) && MANWIDTH=80 man "iomark-$c" 2>/dev/null | grep -q "iomark $c" \
+    page=$(man -w "iomark-$c" 2>/dev/null) && grep -q "iomark $c" <<<"$(MANWIDTH=80 man "iomark-$c" 2>/dev/null)" \
       && n=$((n + 1)) || bad "man iomark-$c"
   done
   [ $n -gt 0 ] && ok "man iomark-CMD for $n commands"
-  MANWIDTH=80 man iomark-run 2>/dev/null | grep -q -- '--iodepth=N' && ok "man iomark-run lists --iodepth=N" \
+  grep -q -- '--iodepth=N' <<<"$(MANWIDTH=80 man iomark-run 2>/dev/null)" && ok "man iomark-run lists --iodepth=N" \
     || bad "man iomark-run lacks --iodepth"
 else
   bad "man is not installed (man-db is in .ci/packages.txt)"

@@ -9,6 +9,8 @@ WORK=$(mktemp -d /var/tmp/iomark-test.XXXXXX)
 LOOPS=()
 MOUNTS=()
 cleanup() {
+  # a test's own clean-up (its servers, tracing, devices) first, when it defines one
+  if declare -F cleanup_more >/dev/null; then cleanup_more || true; fi
   for m in "${MOUNTS[@]:-}"; do [ -n "$m" ] && { umount "$m" 2>/dev/null || { sleep 1; umount -l "$m"; }; }; done
   # detach only a device still backed by a file of this test's $WORK: a test that
   # detached one itself may have seen its number reused by a test running beside it
@@ -21,7 +23,21 @@ cleanup() {
   done
   rm -rf "$WORK"
 }
-trap cleanup EXIT
+# set -e ends a test at a failed command that is not a check, without a word
+# (seen: a SIGPIPE'd pipeline in an assignment); the ERR trap keeps the first
+# such command (set -E: also inside functions) and the exit names it
+set -E
+IOM_STOPPED_AT=
+trap 'iom_rc=$?; [ -n "$IOM_STOPPED_AT" ] || IOM_STOPPED_AT="line $LINENO: $BASH_COMMAND (status $iom_rc)"' ERR
+iom_exit() {
+  local rc=$?
+  trap - ERR
+  if [ "$rc" != 0 ] && [ "$rc" != 77 ] && [ -z "${IOM_FINISHED:-}" ] && [ -n "$IOM_STOPPED_AT" ]; then
+    echo "FAIL: $(basename "$0") stopped at $IOM_STOPPED_AT"
+  fi
+  cleanup
+}
+trap iom_exit EXIT
 fails=0
 passes=0
 pass() { passes=$((passes + 1)); echo "ok: $*"; }
@@ -73,7 +89,11 @@ drop_loop() {
   for l in "${LOOPS[@]:-}"; do [ -n "$l" ] && [ "$l" != "$1" ] && keep+=("$l"); done
   LOOPS=("${keep[@]:-}")
 }
+# finish: the counts, then exit (1 when a check failed); also ends a test
+# that skips its remaining part
 finish() {
   echo "$passes passed, $fails failed"
-  [ "$fails" = 0 ]
+  IOM_FINISHED=1
+  [ "$fails" = 0 ] && exit 0
+  exit 1
 }

@@ -26,7 +26,7 @@ cp $F $WORK/c.dat
 printf 'X' | dd of=$WORK/c.dat bs=1 seek=$((BS * 5 + 1000)) conv=notrunc status=none
 expect_status 1 "changed byte detected" -- vread $WORK/c.dat $WORK/c.json
 [ "$(jget $WORK/c.json 'd["targets"][0]["verify"]["first_mismatch"]["offset_bytes"]')" = $((BS * 5)) ] && pass "at block 5" || fail "wrong offset"
-jget $WORK/c.json 'd["targets"][0]["verify"]["first_mismatch"]["reason"]' | grep -q crc && pass "reason crc" || fail "reason"
+grep -q crc <<<"$(jget $WORK/c.json 'd["targets"][0]["verify"]["first_mismatch"]["reason"]')" && pass "reason crc" || fail "reason"
 
 # blocks 2 and 9 swapped
 cp $F $WORK/s.dat
@@ -44,7 +44,7 @@ put $WORK/st.dat 4 < $WORK/old4
 expect_status 1 "stale block detected" -- vread $WORK/st.dat $WORK/st.json 2
 [ "$(jget $WORK/st.json 'd["targets"][0]["verify"]["first_mismatch"]["offset_bytes"]')" = $((BS * 4)) ] && pass "at block 4" || fail "stale offset"
 [ "$(jget $WORK/st.json 'd["targets"][0]["verify"]["first_mismatch"]["found_seed"]')" = 1 ] && pass "found the old seed" || fail "stale seed"
-jget $WORK/st.json 'd["targets"][0]["verify"]["first_mismatch"]["reason"]' | grep -q stale && pass "reason stale" || fail "reason stale"
+grep -q stale <<<"$(jget $WORK/st.json 'd["targets"][0]["verify"]["first_mismatch"]["reason"]')" && pass "reason stale" || fail "reason stale"
 # continue_on_error counts every mismatch: two of them here
 put $WORK/st.dat 7 < $WORK/old4
 expect_status 1 "continue on verify errors" -- "$IOMARK" run --rw=read --verify=crc32c --bs=$BS --size=1M --io_size=1M --randseed=2 --continue_on_error --output-format=json --output=$WORK/st2.json --quiet $WORK/st.dat

@@ -16,7 +16,7 @@ printf '[k]\nioengine=psync\nfilename=%s/k.dat\nsize=64k\nbs=2*$pagesize\nrw=rea
 if command -v bc >/dev/null; then
   fio k.fio --write_iolog=k.iolog --output=/dev/null >/dev/null 2>&1 || fail "fio failed on bs=2*\$pagesize"
   fbs=$(awk '$3 == "read" {print $5; exit}' k.iolog)
-  ibs=$("$IOMARK" run --parse-only k.fio 2>/dev/null | grep -o ' bs=[0-9]*' | head -1 | cut -d= -f2)
+  ibs=$("$IOMARK" run --parse-only k.fio 2>/dev/null | grep -o ' bs=[0-9]*' | sed -n 1p | cut -d= -f2)
   [ "$fbs" = $((2 * pg)) ] && [ "$ibs" = "$fbs" ] \
     && pass "bs=2*\$pagesize: fio reads $fbs bytes, iomark bs=$ibs (2 x $pg by hand)" \
     || fail "bs=2*\$pagesize: fio $fbs, iomark $ibs, by hand $((2 * pg))"

@@ -17,7 +17,7 @@ FMT=$TR/events/block/block_rq_issue/format
   || { echo "skip: no tracefs or block_rq_issue without ioprio (needs Linux 6.x)"; exit 77; }
 INST=$TR/instances/iomark-cmdprio.$$
 mkdir "$INST" || { echo "skip: cannot make a tracefs instance"; exit 77; }
-trap 'echo 0 >"$INST/events/block/block_rq_issue/enable" 2>/dev/null; rmdir "$INST" 2>/dev/null; cleanup' EXIT
+cleanup_more() { echo 0 >"$INST/events/block/block_rq_issue/enable" 2>/dev/null; rmdir "$INST" 2>/dev/null; }
 echo 8192 >"$INST/buffer_size_kb"
 cd "$WORK"
 truncate -s 64m back.img

@@ -63,7 +63,7 @@ for f in "$EX"/*.fio; do
     # "numa_parse_nodestring failed", the job dropped, exit 1), so iomark's refusal is
     # fio's meaning. Checked: fio runs the file (its files in the scratch folder, 4 MiB,
     # 1 s) and must fail as well.
-    cls="refused: machine lacks"; detail=$(sed -e 's/^iomark run: [^:]*: //' "$WORK/p.err" | head -1 | cut -c1-200 | tr '|' '/')
+    cls="refused: machine lacks"; detail=$(sed -e 's/^iomark run: [^:]*: //' "$WORK/p.err" | sed -n 1p | cut -c1-200 | tr '|' '/')
     if [ "$HAVE_FIO" = 1 ]; then
       sed -E -e "s#^(filename|directory)=.*#\1=$SCR/lack#" -e 's/^(size|filesize)=.*/\1=4m/' \
           -e 's/^runtime=.*/runtime=1/' "$f" >"$WORK/lack.fio"
@@ -77,7 +77,7 @@ for f in "$EX"/*.fio; do
     fi
   elif grep -qE 'line [0-9]+: [A-Za-z_0-9]+(=|:| |$)|\$\{[A-Za-z_0-9]+\}' "$WORK/p.err"; then
     # refused naming the option(s): only engines/zoned options, or others too
-    items=$(sed -e 's/^[^:]*: [^:]*: //' "$WORK/p.err" | head -1)
+    items=$(sed -n -e 's/^[^:]*: [^:]*: //' -e 1p "$WORK/p.err")
     # the options of a refused engine and fio's zoned-device options, from fio
     # 3.33's own option tables (tests/data/fio-3.33-engine-options.txt, see SOURCES.md)
     engopts=$(awk '$1 == "zoned" {print $3}' "$EOPTS" | tr '\n' '|')
@@ -86,9 +86,10 @@ for f in "$EX"/*.fio; do
     done
     engopts="^ *line [0-9]+: (${engopts%|})(=| |$)"
     # one item per option: split at "; line N:" (a reason may hold a ';')
+    # (a count, not grep -q: a reader that stops early can fail the pipeline by SIGPIPE)
     if grep -q 'options\? iomark does not run' "$WORK/p.err" &&
-       ! sed -e 's/.*skips them): //' -e 's/; \(line [0-9]\+:\)/\n\1/g' "$WORK/p.err" | grep -vE 'an engine iomark does not have|zoned-device option' \
-         | grep -vqE "$engopts"; then
+       [ "$(sed -e 's/.*skips them): //' -e 's/; \(line [0-9]\+:\)/\n\1/g' "$WORK/p.err" | grep -vE 'an engine iomark does not have|zoned-device option' \
+         | grep -cvE "$engopts")" = 0 ]; then
       cls="refused: engine/zoned"
     else
       cls="refused by name"
@@ -96,7 +97,7 @@ for f in "$EX"/*.fio; do
     detail=$(sed -e 's/^iomark run: [^:]*: //' -e 's/ (see docs\/fio-jobs.md; --ignore-unknown skips them)//' \
              -e 's/ (an engine iomark does not have[^;]*null)/ (engine)/g' -e 's/ (zoned-device option; iomark has no zoned mode)/ (zoned)/g' \
              -e "s/ (an option of fio's [A-Za-z0-9_-]* engine)/ (engine)/g" \
-             "$WORK/p.err" | head -1 | cut -c1-200 | tr '|' '/')
+             "$WORK/p.err" | sed -n 1p | cut -c1-200 | tr '|' '/')
     : "$items"
   else
     cls="refused unclearly"; detail=$(head -c 160 "$WORK/p.err" | tr '\n|' ' /')

@@ -167,12 +167,14 @@ grep -q "Bad option <bogus_option=1>" <<<"$FIO_SAYS" && grep -qF "line 4: bogus_
 typo "gtod_cpu=1"
 ! grep -q "Bad option" <<<"$FIO_SAYS" && grep -qF "line 4: gtod_cpu=1" <<<"$ERR" && ! grep -q "not a fio" <<<"$ERR" &&
   pass "gtod_cpu: a fio option (fio parses it) iomark does not run" || fail "gtod_cpu: fio '$FIO_SAYS' iomark '$ERR'"
+# fio's engines, read whole (grep -q on a pipe would stop fio mid-write: SIGPIPE, a failed pipeline)
+ENGINES=$(fio --enghelp)
 typo "ioengine=libaoi"
-fio --enghelp | grep -qw libaoi && fail "fio has an engine libaoi"
-fio --enghelp | grep -qw libaio && grep -qF "ioengine=libaoi (no engine of fio's; did you mean libaio?)" <<<"$ERR" &&
+grep -qw libaoi <<<"$ENGINES" && fail "fio has an engine libaoi"
+grep -qw libaio <<<"$ENGINES" && grep -qF "ioengine=libaoi (no engine of fio's; did you mean libaio?)" <<<"$ERR" &&
   pass "libaoi: did you mean libaio" || fail "libaoi: iomark '$ERR'"
 typo "ioengine=pvsync"
-fio --enghelp | grep -qw pvsync && grep -qF "ioengine=pvsync (an engine iomark does not have" <<<"$ERR" &&
+grep -qw pvsync <<<"$ENGINES" && grep -qF "ioengine=pvsync (an engine iomark does not have" <<<"$ERR" &&
   pass "pvsync: fio's engine, not taken for a typo of psync" || fail "pvsync: iomark '$ERR'"
 # --eta is fio's command-line option (fio takes it), not a typo of --ba or --rw
 typo "rw=read"

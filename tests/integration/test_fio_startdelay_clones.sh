@@ -51,7 +51,7 @@ check() {
   local st n lo hi sp ok
   st=$(starts "$2")
   n=$(echo "$st" | grep -c . || true)
-  lo=$(echo "$st" | head -1); hi=$(echo "$st" | tail -1)
+  lo=${st%%$'\n'*}; hi=${st##*$'\n'}
   [ "$n" = 4 ] && pass "$1: 4 clones read" || fail "$1: $n tasks read (starts: $(echo $st))"
   # none before the lowest delay; the spread within the range's 3 s (+1 s for a
   # loaded machine). No upper bound from the execve: that counts start-up and
@@ -62,7 +62,7 @@ check() {
   verdict "$1" $ok "the clones start apart ($lo .. $hi s)" "the clones start together ($lo .. $hi s)"
   # each clone then reads for its own runtime=1 (rate_iops=50: 50 reads over 0.98 s; bounds for a loaded machine)
   sp=$(spans "$2")
-  ok=0; awk -v a="$(echo "$sp" | head -1)" -v b="$(echo "$sp" | tail -1)" 'BEGIN { exit !(a >= 0.7 && b <= 2.2) }' || ok=1
+  ok=0; awk -v a="${sp%%$'\n'*}" -v b="${sp##*$'\n'}" 'BEGIN { exit !(a >= 0.7 && b <= 2.2) }' || ok=1
   verdict "$1" $ok "each clone reads for its own second ($(echo $sp) s)" "clones read for $(echo $sp) s"
 }
 ASAN_OPTIONS=detect_leaks=0 strace -f -y -ttt -e trace=execve,pread64 -o iom.trace "$IOMARK" run clones.fio --quiet \

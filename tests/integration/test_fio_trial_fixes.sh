@@ -143,6 +143,6 @@ print("bw_agg", j["bw_agg"], "want", want)
 sys.exit(0 if abs(j["bw_agg"] - want) < 1e-6 else 1)
 PY
 "$IOMARK" run b.fio --quiet >b.txt 2>err || fail "b.fio text"
-per=$(grep -oE 'per=[0-9.]+%' b.txt | head -1 | tr -dc '0-9.')
+per=$(grep -oE 'per=[0-9.]+%' b.txt | sed -n 1p | tr -dc '0-9.')
 $PY -c "import sys; sys.exit(0 if 0 < float('$per') <= 100 else 1)" && pass "per=$per% is at most 100%" || fail "per=$per%"
 finish

@@ -10,7 +10,7 @@ source "$(dirname "$0")/lib.sh"
 need_root_loop
 command -v fio >/dev/null || { echo "skip: needs fio"; exit 77; }
 SHM=$(mktemp -d /dev/shm/iomark-trim.XXXXXX)
-trim_cleanup() { # loops backed by $SHM, then lib.sh's cleanup
+cleanup_more() { # loops backed by $SHM (lib.sh's cleanup then does the rest)
   local l b
   for l in "${LOOPS[@]:-}"; do
     [ -n "$l" ] || continue
@@ -18,9 +18,7 @@ trim_cleanup() { # loops backed by $SHM, then lib.sh's cleanup
     case "$b" in "$SHM"/*) losetup -d "$l" 2>/dev/null || true ;; esac
   done
   rm -rf "$SHM"
-  cleanup
 }
-trap trim_cleanup EXIT
 
 # reset_loop DEV: remove the (detached) loop device and add it again
 # (LOOP_CTL_REMOVE, LOOP_CTL_ADD of linux/loop.h): a new queue with the

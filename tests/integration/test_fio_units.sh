@@ -37,9 +37,9 @@ check kb1000g "[global]\nkb_base=1000\n[e]\nfilename=$WORK/e\nbs=8KiB\noffset=1m
 for kb in 1000 1024; do
   printf '[n]\nioengine=null\nkb_base=%s\nbs=4k\nsize=4m\nrw=read\nfilename=%s/null%s\n' $kb "$WORK" $kb >n$kb.fio
   "$IOMARK" run n$kb.fio >n$kb.iom 2>&1 || true
-  got=$(grep -oE 'io=[^,]*' n$kb.iom | head -1)
+  got=$(grep -oE 'io=[^,]*' n$kb.iom | sed -n 1p)
   if command -v fio >/dev/null; then
-    want=$(fio n$kb.fio 2>&1 | grep -oE 'io=[^,]*' | head -1)
+    want=$(fio n$kb.fio 2>&1 | grep -oE 'io=[^,]*' | sed -n 1p)
   else
     want=$([ $kb = 1000 ] && echo 'io=4000kB (3906KiB)' || echo 'io=4096KiB (4194kB)')
   fi

@@ -29,7 +29,7 @@ grep -q "duration: 1s" $WORK/ds.txt || fail "fixture: no 'duration: 1s' line"
 sed -e 's/duration: 1s/duration: 10s/' \
     -e '0,/^Results for timespan/s//\n*** Interrupted by Ctrl-C. Stopping I\/O Request Generator. ***\n\nResults for timespan/' \
     $WORK/ds.txt >$WORK/dsi.txt
-t=$(sed -n 's/.*actual test time:[[:space:]]*\([0-9.]*\)s.*/\1/p' $WORK/dsi.txt | head -1)
+t=$(sed -n 's/.*actual test time:[[:space:]]*\([0-9.]*\)s.*/\1/p' $WORK/dsi.txt | sed -n 1p)
 want=$($PY -c "print('source run interrupted (*** Interrupted by Ctrl-C. Stopping I/O Request Generator. ***) after %.3g s of 10 s' % float('$t'))")
 expect_status 0 "compare an interrupted DiskSpd run" -- "$IOMARK" compare $WORK/dsi.txt
 grep -qF "$want" $WORK/out && pass "DiskSpd note: $want" || fail "DiskSpd note: $(grep -i note $WORK/out)"
@@ -44,7 +44,7 @@ expect_err_has "The test was interrupted before the measurements began."
 "$IOMARK" diskspd -b4K -r -w0 -d1 -o2 -c16M -Rxml $WORK/d.dat >$WORK/ds.xml
 grep -q "<Duration>1</Duration>" $WORK/ds.xml || fail "fixture: no <Duration>1</Duration>"
 { printf '\n*** Interrupted by Ctrl-C. Stopping I/O Request Generator. ***\n'; sed 's|<Duration>1</Duration>|<Duration>10</Duration>|' $WORK/ds.xml; } >$WORK/dsi.xml
-t=$(sed -n 's|.*<TestTimeSeconds>\([0-9.]*\)</TestTimeSeconds>.*|\1|p' $WORK/dsi.xml | head -1)
+t=$(sed -n 's|.*<TestTimeSeconds>\([0-9.]*\)</TestTimeSeconds>.*|\1|p' $WORK/dsi.xml | sed -n 1p)
 want=$($PY -c "print('source run interrupted (*** Interrupted by Ctrl-C. Stopping I/O Request Generator. ***) after %.3g s of 10 s' % float('$t'))")
 expect_status 0 "compare an interrupted DiskSpd XML run" -- "$IOMARK" compare $WORK/dsi.xml
 grep -qF "$want" $WORK/out && pass "DiskSpd XML note: $want" || fail "DiskSpd XML note: $(grep -i note $WORK/out)"
@@ -88,7 +88,7 @@ grep -q "NOTE" $WORK/out && fail "note on a complete iomark run" || pass "no not
 # iomark's own DiskSpd-style text ends "(interrupted by SIGINT; ...)" (report/diskspd.c)
 { sed -e 's/duration: 1s/duration: 10s/' $WORK/ds.txt
   printf '\n(interrupted by SIGINT; results cover the measured time until then)\n'; } >$WORK/dsown.txt
-t=$(sed -n 's/.*actual test time:[[:space:]]*\([0-9.]*\)s.*/\1/p' $WORK/dsown.txt | head -1)
+t=$(sed -n 's/.*actual test time:[[:space:]]*\([0-9.]*\)s.*/\1/p' $WORK/dsown.txt | sed -n 1p)
 want=$($PY -c "print('source run interrupted (interrupted by SIGINT) after %.3g s of 10 s' % float('$t'))")
 expect_status 0 "compare iomark's interrupted DiskSpd text" -- "$IOMARK" compare $WORK/dsown.txt
 grep -qF "$want" $WORK/out && pass "iomark DiskSpd text note: $want" || fail "iomark DiskSpd text note: $(grep -i note $WORK/out)"

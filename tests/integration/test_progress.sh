@@ -21,7 +21,7 @@ decreasing() {
 expect_status 0 "run --status-interval=1 (stderr not a terminal)" -- "$IOMARK" run --runtime=4s --ramp_time=1s --size=16M --status-interval=1 "$WORK/a.dat"
 grep -q "eta" "$WORK/out" && fail "eta lines on stdout" || pass "stdout holds no progress"
 decreasing "$WORK/err" 4 && pass "eta decreases over >= 4 lines: $(etas "$WORK/err" | tr '\n' ' ')" || fail "eta not decreasing: $(cat "$WORK/err")"
-first=$(etas "$WORK/err" | head -1)
+first=$(etas "$WORK/err" | sed -n 1p)
 [ "$first" -le 5 ] && [ "$first" -ge 3 ] && pass "first eta $first s of 5 planned (line at ~1 s)" || fail "first eta $first, want 3..5"
 # elapsed in the measured phase + eta = 4 s (to the rounding of both, +-1 s)
 sed -n 's/.*measuring \([0-9]*\)\/4 s.*\[eta \([0-9][0-9]\):\([0-9][0-9]\)\].*/\1 \2 \3/p' "$WORK/err" |
@@ -33,7 +33,7 @@ grep -q "MiB/s" "$WORK/err" && pass "run's rates in MiB/s (as its table)" || fai
 # after it only the note on the test file the run created and kept (--keep=1)
 tail -1 "$WORK/err" | grep -qxF "iomark run: the test file $WORK/a.dat it created is left in place, 16 MiB (16777216 bytes); remove it with rm $WORK/a.dat, or run with --keep=0 to remove it at the end" \
   && pass "last line: the kept test file, its size and how to remove it" || fail "last line: $(tail -1 "$WORK/err")"
-tail -2 "$WORK/err" | head -1 | grep -qE "^run 1/1 $WORK/a.dat: done, [0-9]+ IOPS, [0-9.]+ MiB/s \[eta 00:00\]$" \
+tail -2 "$WORK/err" | sed -n 1p | grep -qE "^run 1/1 $WORK/a.dat: done, [0-9]+ IOPS, [0-9.]+ MiB/s \[eta 00:00\]$" \
   && pass "final progress line: done, with figures" || fail "final progress line: $(tail -2 "$WORK/err" | head -1)"
 [ "$(grep -c ': done' "$WORK/err")" = 1 ] && pass "one final line" || fail "final lines: $(grep -c ': done' "$WORK/err")"
 done_iops=$(sed -n 's/.*: done, \([0-9]*\) IOPS, \([0-9.]*\) MiB\/s .*/\1 \2/p' "$WORK/err")
@@ -65,7 +65,7 @@ decreasing "$WORK/err" 2 && pass "repeat eta decreases: $(etas "$WORK/err" | tr 
 # --- mark: 4 tests x read/write x 1 run of 2 s, 7 pauses of 0.5 s = 19.5 s planned
 expect_status 0 "mark --status-interval=1" -- "$IOMARK" mark --runs=1 --prepare=0 --runtime=2s --pause=500ms --size=16M --status-interval=1 "$WORK/m.dat"
 decreasing "$WORK/err" 12 && pass "mark eta decreases over >= 12 lines" || fail "mark eta: $(cat "$WORK/err")"
-first=$(etas "$WORK/err" | head -1)
+first=$(etas "$WORK/err" | sed -n 1p)
 [ "$first" -le 20 ] && [ "$first" -ge 16 ] && pass "mark's first eta $first s of 19.5 planned (rounded up; line at ~1 s)" || fail "mark first eta $first, want 16..20"
 grep -q "mark: pause" "$WORK/err" && pass "pauses are shown" || fail "no pause line: $(cat "$WORK/err")"
 grep -q "MB/s" "$WORK/err" && ! grep -q "MiB/s" "$WORK/err" && pass "mark's progress in MB/s (its table's unit)" || fail "mark units: $(cat "$WORK/err")"

@@ -53,7 +53,7 @@ sleep 2.5
 kill -INT $pid
 rc=0; wait $pid || rc=$?
 last=$(grep "^run 1/1 " $WORK/prog.err | tail -1)
-echo "$last" | grep -qE "^run 1/1 .*s\.dat: interrupted by SIGINT, partial: [0-9]+ IOPS, [0-9.]+ MiB/s$" &&
+grep -qE "^run 1/1 .*s\.dat: interrupted by SIGINT, partial: [0-9]+ IOPS, [0-9.]+ MiB/s$" <<<"$last" &&
   ! grep -q ": done" $WORK/prog.err && [ $rc = 130 ] &&
   pass "progress ends 'interrupted by SIGINT' with the partial figures: $last" ||
   fail "progress of an interrupted run (exit $rc): $(tail -3 $WORK/prog.err)"

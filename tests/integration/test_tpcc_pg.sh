@@ -9,8 +9,7 @@ PGHELP=$SRCDIR/tests/integration/pg-server.sh
 JCHECK="$PY $SRCDIR/tests/integration/tpcc_json_check.py"
 CONS=$SRCDIR/tests/integration/tpcc_consistency.sql
 PGDIR=$(mktemp -d /tmp/iomark-pg.XXXXXX)
-stop_pg() { bash "$PGHELP" stop "$PGDIR" || true; rm -rf "$PGDIR"; cleanup; }
-trap stop_pg EXIT
+cleanup_more() { bash "$PGHELP" stop "$PGDIR" || true; rm -rf "$PGDIR"; }
 rc=0; URI=$(bash "$PGHELP" start "$PGDIR") || rc=$?
 if [ $rc = 77 ]; then echo "skip: PostgreSQL server binaries not installed"; exit 77; fi
 [ $rc = 0 ] || { echo "FAIL: could not start PostgreSQL"; exit 1; }
