@@ -120,6 +120,10 @@ struct iom_mpi_rank {
     char error[256];
     uint64_t warmup_ns, measured_ns;
     int64_t win_start_ns, win_end_ns; /* its measured window on CLOCK_REALTIME (ns since 1970) */
+    int64_t clock_offset_ns;    /* rank 0's CLOCK_MONOTONIC minus its own: 0 when it reads the
+                                 * same clock (same boot and time namespace), else Cristian's
+                                 * estimate from the shortest of 8 round trips */
+    int64_t clock_error_ns;     /* that estimate's bound, half the round trip; 0 when shared */
     struct iom_io_stats total[IOM_NDIR]; /* read, write, trim; raw histograms */
     struct iom_cpu_usage cpu;         /* its host's CPU over its window, and its own process */
 };

@@ -93,6 +93,8 @@ void iom_mpi_report_json(cJSON *doc, const struct iom_mpi_info *in)
         cJSON_AddNumberToObject(e, "measured_s", (double)k->measured_ns / 1e9);
         cJSON_AddNumberToObject(e, "window_start_unix_s", (double)k->win_start_ns / 1e9);
         cJSON_AddNumberToObject(e, "window_end_unix_s", (double)k->win_end_ns / 1e9);
+        cJSON_AddNumberToObject(e, "clock_offset_ms", (double)k->clock_offset_ns / 1e6);
+        cJSON_AddNumberToObject(e, "clock_error_ms", (double)k->clock_error_ns / 1e6);
         struct iom_io_stats st;
         iom_io_stats_init(&st);
         for (int d = 0; d < IOM_NDIR; d++)
