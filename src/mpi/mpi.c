@@ -219,99 +219,6 @@ static void beat(void)
 
 #define LEAD_NS 100000000u /* boundaries are announced 100 ms ahead */
 
-static int64_t realtime_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-/* Instant `at` of this rank's monotonic clock on CLOCK_REALTIME: the
- * realtime clock read between two monotonic readings, the tightest pair of 3
- * (a thread descheduled between the readings would shift the result). */
-static int64_t to_realtime(uint64_t at)
-{
-    int64_t best = 0;
-    uint64_t best_gap = UINT64_MAX;
-    for (int i = 0; i < 3 && best_gap > 1000; i++) {
-        uint64_t m1 = iom_now_ns();
-        int64_t rt = realtime_ns();
-        uint64_t m2 = iom_now_ns();
-        if (m2 - m1 < best_gap) {
-            best_gap = m2 - m1;
-            best = rt + ((int64_t)at - (int64_t)(m1 + (m2 - m1) / 2));
-        }
-    }
-    return best;
-}
-
-/* Which CLOCK_MONOTONIC this process reads, into key (size n): the kernel's
- * boot (/proc/sys/kernel/random/boot_id) and the time namespace's offsets
- * (/proc/self/timens_offsets, Linux 5.6+: time_namespaces(7)); "" when
- * unknown. Processes with the same non-empty key read one clock. */
-static void clock_key(char *key, size_t n)
-{
-    static const char *const files[] = {"/proc/sys/kernel/random/boot_id",
-                                        "/proc/self/timens_offsets"};
-    size_t used = 0;
-    key[0] = 0;
-    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-        FILE *f = fopen(files[i], "r");
-        if (!f) {
-            if (i == 0)
-                return; /* no boot id: the clock cannot be told apart */
-            continue;   /* no time namespaces: no offsets */
-        }
-        used += fread(key + used, 1, n - 1 - used, f);
-        key[used] = 0;
-        fclose(f);
-    }
-}
-
-/* Offset of rank 0's monotonic clock from each rank's: 8 ping-pongs, the one
- * with the shortest round trip, rank 0's time taken as read at its middle
- * (Cristian's algorithm, Distributed Computing 3(3), 1989), accurate to half
- * that round trip. A rank reading the same clock as rank 0 (same boot, same
- * time namespace offsets) takes offset 0 exactly: on a busy host even the
- * shortest of the 8 round trips has taken about 95 ms, and the estimate was
- * then 48 ms off. Collective. */
-static void clock_offsets(void)
-{
-    enum { N = 8 };
-    char key0[256], key[256];
-    clock_key(key, sizeof(key));
-    memcpy(key0, key, sizeof(key0));
-    MPI_Bcast(key0, (int)sizeof(key0), MPI_CHAR, 0, MPI_COMM_WORLD);
-    bool shared = key[0] && strcmp(key, key0) == 0;
-    S.offset = 0;
-    S.offset_err = 0;
-    if (g_rank == 0) {
-        for (int i = 1; i < g_size; i++)
-            for (int k = 0; k < N; k++) {
-                int64_t t;
-                MPI_Recv(&t, 1, MPI_INT64_T, i, TAG_UP, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                t = (int64_t)iom_now_ns();
-                MPI_Send(&t, 1, MPI_INT64_T, i, TAG_DOWN, MPI_COMM_WORLD);
-            }
-        return;
-    }
-    int64_t best_rtt = INT64_MAX;
-    for (int k = 0; k < N; k++) {
-        int64_t t1 = (int64_t)iom_now_ns(), t0;
-        MPI_Send(&t1, 1, MPI_INT64_T, 0, TAG_UP, MPI_COMM_WORLD);
-        MPI_Recv(&t0, 1, MPI_INT64_T, 0, TAG_DOWN, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        int64_t t2 = (int64_t)iom_now_ns();
-        if (t2 - t1 < best_rtt) {
-            best_rtt = t2 - t1;
-            S.offset = t0 - (t1 + (t2 - t1) / 2);
-        }
-    }
-    if (shared)
-        S.offset = 0;
-    else
-        S.offset_err = best_rtt / 2;
-}
-
 static int sync_ready(void *arg, int local_rc, char *why, size_t whylen, uint64_t *start_at)
 {
     (void)arg;
@@ -324,12 +231,12 @@ static int sync_ready(void *arg, int local_rc, char *why, size_t whylen, uint64_
         snprintf(why, whylen, "rank %d on %s: %s", bad, host, reason);
         return rc;
     }
-    clock_offsets();
+    iom_mpi_clock_offset(g_rank, g_size, &S.offset, &S.offset_err);
     /* rank 0 names the start, LEAD_NS ahead on its clock; each rank converts */
     int64_t start0 = (int64_t)iom_now_ns() + LEAD_NS;
     MPI_Bcast(&start0, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
     *start_at = (uint64_t)(start0 - S.offset);
-    S.win_start = to_realtime(*start_at); /* without warm-up the window starts here */
+    S.win_start = iom_mpi_to_realtime(*start_at); /* without warm-up the window starts here */
     if (g_rank == 0 && !S.heard)
         S.heard = calloc((size_t)g_size, sizeof(*S.heard));
     for (int i = 0; S.heard && i < g_size; i++)
@@ -341,11 +248,11 @@ static int sync_ready(void *arg, int local_rc, char *why, size_t whylen, uint64_
 static void record(int ev, uint64_t at)
 {
     if (ev == IOM_RSYNC_MEASURE)
-        S.win_start = to_realtime(at);
+        S.win_start = iom_mpi_to_realtime(at);
     else if (ev == IOM_RSYNC_END)
-        S.win_end = to_realtime(at);
+        S.win_end = iom_mpi_to_realtime(at);
     else if (ev == IOM_RSYNC_STOP && !S.win_end)
-        S.win_end = realtime_ns();
+        S.win_end = iom_mpi_realtime_ns();
 }
 
 static int sync_poll(void *arg, int wish, int *sig, uint64_t *at)

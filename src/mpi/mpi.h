@@ -107,6 +107,32 @@ int iom_mpi_agree(int local_rc, const char *local_why, int *bad_rank, char *bad_
  */
 void iom_mpi_sync(struct iom_run_sync *s);
 
+/* ---- clocks (mpi_clock.c) ---- */
+
+/*
+ * Offset of rank 0's CLOCK_MONOTONIC from this rank's, in ns (add it to a
+ * reading of this rank's clock to get rank 0's), and its error bound in ns.
+ * A rank that reads the same clock as rank 0 - the same kernel boot
+ * (/proc/sys/kernel/random/boot_id) and the same time-namespace offsets
+ * (/proc/self/timens_offsets, time_namespaces(7)) - gets 0 and 0 exactly.
+ * Otherwise: 8 ping-pongs with rank 0, the one with the shortest round trip,
+ * rank 0's reading taken as made at its middle (Cristian's algorithm,
+ * Distributed Computing 3(3), 1989); the bound is half that round trip.
+ * rank, size: this process's rank and the number of ranks in
+ * MPI_COMM_WORLD. Collective (every rank calls it at the same point);
+ * cannot fail short of MPI's own errors, which abort.
+ */
+void iom_mpi_clock_offset(int rank, int size, int64_t *offset_ns, int64_t *error_ns);
+
+/* CLOCK_REALTIME now, ns since 1970. */
+int64_t iom_mpi_realtime_ns(void);
+
+/* Instant `at` of this process's CLOCK_MONOTONIC (iom_now_ns, ns) on
+ * CLOCK_REALTIME (ns since 1970): the realtime clock is read between two
+ * monotonic readings, the tightest of 3 such brackets (a thread descheduled
+ * between the readings would otherwise shift the result by that time). */
+int64_t iom_mpi_to_realtime(uint64_t at);
+
 /* One rank's figures in the merged result. */
 struct iom_mpi_rank {
     int rank;

@@ -70,6 +70,34 @@ assert all(abs(p["dur_s"] - (e - s)) < 1e-9 for p, s, e in zip(pts, starts, ends
 assert abs(ends[-1] - max(ms)) < 1e-6, (ends[-1], ms)
 PY
 
+# a rank on another clock: rank 1 in its own time namespace, its
+# CLOCK_MONOTONIC 1000 s ahead (unshare(1) --time --monotonic; Linux 5.6+,
+# root). Its clock is not rank 0's (different /proc/self/timens_offsets), so
+# its offset is estimated (Cristian's algorithm): the true offset, -1000 s,
+# must lie within the bound it reports, and the three windows still line up
+# to within that bound (twice: two ranks' errors may point opposite ways)
+if unshare --time --fork --monotonic 1000 true 2>/dev/null; then
+    timeout 120 $MPIRUN -np 3 sh -c 'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then
+        exec unshare --time --fork --monotonic 1000 "$0" "$@"; else exec "$0" "$@"; fi' \
+        "$IOMARK" run --rw=randread --bs=4k --iodepth=4 --runtime=2s --size=16m --quiet \
+        --output-format=json --output="$D/ns.json" "$D/ns.%r.dat" || fail "mpirun with a rank in a time namespace failed"
+    python3 - "$D/ns.json" <<'PY' || exit 1
+import json, sys
+doc = json.load(open(sys.argv[1]))
+r = doc["mpi"]["per_rank"]
+print("time namespace: offsets ms", [x["clock_offset_ms"] for x in r], "bounds ms", [x["clock_error_ms"] for x in r],
+      "window", doc["mpi"]["window"])
+assert r[0]["clock_offset_ms"] == 0 and r[0]["clock_error_ms"] == 0
+assert r[2]["clock_offset_ms"] == 0 and r[2]["clock_error_ms"] == 0  # rank 0's clock
+assert r[1]["clock_error_ms"] > 0 and abs(r[1]["clock_offset_ms"] + 1e6) <= r[1]["clock_error_ms"] + 1e-6
+w = doc["mpi"]["window"]
+bound = 10 + 2 * r[1]["clock_error_ms"]
+assert w["start_spread_ms"] <= bound and w["end_spread_ms"] <= bound, (w, bound)
+PY
+else
+    echo "note: no time namespaces here (unshare --time): the estimated clock offset is not checked"
+fi
+
 # a rank pointed at a missing file: rank 2's target does not exist (no --size)
 for r in 0 1 3; do head -c 8388608 /dev/zero >"$D/m.$r.dat"; done
 # each rank: exit status, when its iomark started and when it ended (the
