@@ -124,9 +124,10 @@ static cJSON *num(double v)
     return isnan(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v);
 }
 
-/* The sweep's document; sig: the signal that interrupted it, 0 = none. */
+/* The sweep's document; sig: the signal that interrupted it, 0 = none;
+ * dropped: the point it stopped part-way (-1: none). */
 static cJSON *sweep_json(const struct iom_job *job, struct point *pts, unsigned np, unsigned done,
-                         double knee_pct, const char *status, int sig)
+                         double knee_pct, const char *status, int sig, int dropped)
 {
     cJSON *d = iom_json_doc_new("sweep");
     if (!d)
@@ -147,6 +148,12 @@ static cJSON *sweep_json(const struct iom_job *job, struct point *pts, unsigned 
     cJSON_AddNumberToObject(d, "knee_min_gain_pct", knee_pct);
     cJSON_AddStringToObject(d, "order", "outstanding I/O (threads x iodepth) ascending, then threads");
     cJSON_AddNumberToObject(d, "planned_points", np);
+    if (dropped >= 0) { /* stopped part-way: not in points */
+        cJSON *o = cJSON_AddObjectToObject(d, "dropped_point");
+        cJSON_AddStringToObject(o, "target", job->targets[pts[dropped].target]);
+        cJSON_AddNumberToObject(o, "threads", pts[dropped].threads);
+        cJSON_AddNumberToObject(o, "iodepth", pts[dropped].iodepth);
+    }
     cJSON *a = cJSON_AddArrayToObject(d, "points");
     for (unsigned i = 0; i < np; i++) {
         const struct point *p = &pts[i];
@@ -426,8 +433,14 @@ int iom_cmd_sweep(int argc, char **argv)
         figures(p);
         done++;
     }
-    /* under MPI each rank's own host holds its file: no line */
-    iom_cli_close_noted("sweep", targets, job.nr_targets, job.keep, !mpi);
+    /* under MPI each rank says what it did with the files it created, naming
+     * itself (the path is its host's), as run does */
+    char who[160] = "sweep";
+#ifdef IOMARK_HAVE_MPI
+    if (mpi)
+        snprintf(who, sizeof(who), "sweep, rank %d on %s", iom_mpi_rank(), iom_mpi_host());
+#endif
+    iom_cli_close_noted(who, targets, job.nr_targets, job.keep, true);
     if (mpi ? stop_sig : iom_cli_stop) {
         if (status == 0)
             status = iom_cli_signal_exit(mpi ? stop_sig : iom_cli_stop);
@@ -461,7 +474,7 @@ int iom_cmd_sweep(int argc, char **argv)
     const char *st = status == 0 ? "ok" : status == IOM_EXIT_FAIL ? "error" : "interrupted";
     int sig = status == 0 || status == IOM_EXIT_FAIL ? 0 : (mpi ? stop_sig : iom_cli_stop);
     if (ro.format == IOM_OUT_JSON) {
-        cJSON *doc = sweep_json(&job, pts, np, done, knee_pct, st, sig);
+        cJSON *doc = sweep_json(&job, pts, np, done, knee_pct, st, sig, dropped);
         int rc = doc ? iom_cli_emit_json(CMD, doc, &ro) : IOM_EXIT_FAIL;
         cJSON_Delete(doc);
         if (rc)

@@ -602,7 +602,9 @@ int iom_cmd_tpcc(int argc, char **argv)
     } else {
         rc = tpcc_meta_read(c, &sc);
         if (rc) {
-            iom_cli_error(cmd, "%s", c->err);
+            char where[4200];
+            tpcc_db_describe(&o.dbc, where, sizeof(where));
+            iom_cli_error(cmd, "%s: %s", where, c->err);
             status = rc == -ENOENT ? IOM_EXIT_USAGE : IOM_EXIT_FAIL;
             goto out;
         }

@@ -195,7 +195,11 @@ int iom_cli_mpi_run(const char *cmd, struct iom_job *job, const struct iom_run_o
     struct iom_mpi_info *in = NULL;
     int sig = 0;
     int rc = iom_cli_mpi_step(cmd, job, targets, job->nr_targets, &hooks, patterned, &m, &in, &sig);
-    iom_cli_close(targets, job->nr_targets, !job->keep);
+    /* each rank says what it did with the files it created (the host's first
+     * rank, for a path the ranks share), naming itself: the path is its host's */
+    char who[160];
+    snprintf(who, sizeof(who), "%s, rank %d on %s", cmd, rank, iom_mpi_host());
+    iom_cli_close_noted(who, targets, job->nr_targets, job->keep, true);
     status = rc ? IOM_EXIT_FAIL : IOM_EXIT_OK;
     if (rank == 0 && m && in) {
         int erc = ops->emit ? ops->emit(ops->arg, m, in, &ro) : emit_merged(cmd, m, in, &ro);

@@ -153,10 +153,32 @@ static int refuse_error(const cJSON *doc, char *err, size_t errlen)
     return 0;
 }
 
-/* The note of a run document that did not complete, as the fio and DiskSpd
- * importers word it: "source run interrupted (SIGINT) after 1.5 s of 5 s"
+/* The note of a document that did not complete, as the fio and DiskSpd
+ * importers word a run's: "source run interrupted (SIGINT) after 1.5 s of 5 s"
  * (measured_s of spec.runtime_s; "of" left out without a time limit), or
- * "source run failed (ERROR) after ... ; its figures are up to the failure". */
+ * "source run failed (ERROR) after ... ; its figures are up to the failure".
+ * A sweep's says how many of its points were measured and which one a
+ * signal stopped part-way, as its text does: "source sweep interrupted
+ * (SIGINT): 2 of 4 points measured; point 1 x 4 on p.dat was stopped
+ * part-way and dropped". */
+static void note_sweep(const cJSON *doc, struct iom_imp_result *res, const char *st,
+                       const char *why)
+{
+    int n = cJSON_GetArraySize(obj(doc, "points"));
+    double planned = iom_json_num(doc, "planned_points", NAN);
+    char drop[600] = "";
+    const cJSON *dp = obj(doc, "dropped_point");
+    if (dp)
+        snprintf(drop, sizeof(drop), "; point %.0f x %.0f on %s was stopped part-way and dropped",
+                 iom_json_num(dp, "threads", 0), iom_json_num(dp, "iodepth", 0),
+                 iom_json_str(dp, "target", "?"));
+    if (planned > 0)
+        iom_imp_note(res, "source sweep %s (%s): %d of %.0f points measured%s", st, why, n,
+                     planned, drop);
+    else
+        iom_imp_note(res, "source sweep %s (%s): %d points measured%s", st, why, n, drop);
+}
+
 static void note_status(const cJSON *doc, struct iom_imp_result *res)
 {
     const char *st = iom_json_str(doc, "status", "ok");
@@ -171,6 +193,10 @@ static void note_status(const cJSON *doc, struct iom_imp_result *res)
     double asked = iom_json_num(obj(doc, "spec"), "runtime_s", NAN);
     const char *tail = intr ? "" : "; its figures are up to the failure";
     st = intr ? "interrupted" : "failed";
+    if (strcmp(iom_json_str(doc, "type", ""), "sweep") == 0) {
+        note_sweep(doc, res, st, why);
+        return;
+    }
     if (!(ran >= 0))
         iom_imp_note(res, "source run %s (%s)%s", st, why, tail);
     else if (asked > 0)

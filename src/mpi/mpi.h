@@ -141,6 +141,7 @@ struct iom_mpi_rank {
     uint64_t size_bytes, region_len; /* of its first target */
     uint32_t logical_block_bytes;
     bool is_blockdev;
+    bool created;               /* that rank created (and filled) its first target */
     int rc;                     /* iom_run's status on that rank */
     int interrupted_signal;
     char error[256];

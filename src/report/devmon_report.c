@@ -6,7 +6,7 @@
 #include "report/probe_report.h"
 
 /* A device window this far (ms) from the run's own gets a note in the text
- * report: its counts then differ from iomark's by about rate x offset. */
+ * report: its counts then differ from iomark's by up to rate x offset. */
 #define WINDOW_NOTE_MS 10.0
 
 /* Mean outstanding I/O of target t over the measured phase (Little's law:

@@ -187,7 +187,7 @@ int tpcc_meta_read(struct tpcc_conn *c, struct tpcc_scale *sc)
         return rc;
     if (seen != 15 || !sc->warehouses || !sc->items || !sc->cust_per_dist) {
         snprintf(c->err, sizeof(c->err),
-                 "the iomark TPC-C load here is incomplete (run 'iomark tpcc load' again)");
+                 "the iomark TPC-C load is incomplete (run 'iomark tpcc load' again)");
         return -ENOENT;
     }
     return 0;

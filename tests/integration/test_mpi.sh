@@ -98,6 +98,25 @@ else
     echo "note: no time namespaces here (unshare --time): the estimated clock offset is not checked"
 fi
 
+# files the ranks create: each rank names itself and its file on stderr, as
+# run does without MPI, and the document marks them created; --keep=0 removes
+# them, each rank saying so
+HOST=$(hostname -s)
+timeout 120 $MPIRUN -np 2 "$IOMARK" run --rw=randread --runtime=200ms --size=1m --quiet \
+    --output-format=json --output="$D/c.json" "$D/c.%r" 2>"$D/c.err" || fail "mpirun (created files) failed"
+for r in 0 1; do
+    grep -qxF "iomark run, rank $r on $HOST: the test file $D/c.$r it created is left in place, 1 MiB (1048576 bytes); remove it with rm $D/c.$r, or run with --keep=0 to remove it at the end" "$D/c.err" \
+        && [ -f "$D/c.$r" ] || fail "rank $r: no kept-file line or no file: $(cat "$D/c.err")"
+done
+python3 -c "import json,sys; t=json.load(open(sys.argv[1]))['targets']; sys.exit(0 if len(t) == 2 and all(x['created'] for x in t) else 1)" "$D/c.json" \
+    || fail "targets not marked created: $(head -c 600 "$D/c.json")"
+timeout 120 $MPIRUN -np 2 "$IOMARK" run --rw=randread --runtime=200ms --size=1m --quiet --keep=0 \
+    --output-format=json --output="$D/k.json" "$D/k.%r" 2>"$D/k.err" || fail "mpirun --keep=0 failed"
+for r in 0 1; do
+    grep -qxF "iomark run, rank $r on $HOST: removed the test file $D/k.$r it created, 1 MiB (1048576 bytes) (--keep=0)" "$D/k.err" \
+        && [ ! -e "$D/k.$r" ] || fail "rank $r --keep=0: $(cat "$D/k.err")"
+done
+
 # a rank pointed at a missing file: rank 2's target does not exist (no --size)
 for r in 0 1 3; do head -c 8388608 /dev/zero >"$D/m.$r.dat"; done
 # each rank: exit status, when its iomark started and when it ended (the

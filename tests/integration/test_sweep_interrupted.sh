@@ -35,11 +35,16 @@ for i in $(seq 1 300); do grep -q "T1 Q2" "$WORK/prog2" && break; sleep 0.05; do
 sleep 0.2
 kill -INT $pid
 rc=0; wait $pid || rc=$?
-$PY - "$WORK/s.json" <<'PY' && [ "$rc" = 130 ] && pass "JSON: status interrupted, interrupted_by SIGINT" || fail "exit $rc; $(head -c 300 "$WORK/s.json")"
+$PY - "$WORK/s.json" "$WORK/a.dat" <<'PY' && [ "$rc" = 130 ] && pass "JSON: status interrupted, interrupted_by SIGINT" || fail "exit $rc; $(head -c 300 "$WORK/s.json")"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["status"] == "interrupted" and d["interrupted_by"] == "SIGINT", (d["status"], d.get("interrupted_by"))
+# stopped in point 1 x 2 (the progress showed it): only 1 x 1 measured, 1 x 2 dropped
+assert d["planned_points"] == 2 and [(p["threads"], p["iodepth"]) for p in d["points"]] == [(1, 1)], d["points"]
+assert d["dropped_point"] == {"target": sys.argv[2], "threads": 1, "iodepth": 2}, d.get("dropped_point")
 PY
-"$IOMARK" report -o "$WORK/s.html" "$WORK/s.json" >/dev/null 2>&1 && grep -q "interrupted (SIGINT)" "$WORK/s.html" \
-  && pass "HTML report: interrupted (SIGINT)" || fail "HTML: $(grep -o 'interrupted[^<]*' "$WORK/s.html" | head -2)"
+# the HTML says what the text says: how many points, which one was dropped
+"$IOMARK" report -o "$WORK/s.html" "$WORK/s.json" >/dev/null 2>&1 &&
+  grep -qF "source sweep interrupted (SIGINT): 1 of 2 points measured; point 1 x 2 on $WORK/a.dat was stopped part-way and dropped" "$WORK/s.html" \
+  && pass "HTML report: interrupted (SIGINT), 1 of 2 points, the dropped one named" || fail "HTML: $(grep -o 'source [^<]*' "$WORK/s.html" | head -2)"
 finish

@@ -39,7 +39,8 @@ grep -q "interrupted by SIGINT while loading; the database is incomplete" $WORK/
 meta=$(sql "SELECT count(*) FROM iomark_tpcc.iomark_meta" 2>/dev/null || echo none)
 [ "$meta" = 0 ] || [ "$meta" = none ] && pass "not marked complete (iomark_meta rows: $meta)" || fail "iomark_meta has $meta rows"
 expect_status 2 "run on the incomplete database refused" -- "$IOMARK" tpcc run --db="$URI" --runtime=1 --ramp_time=0
-grep -q "incomplete" $WORK/err && pass "run says incomplete" || fail "run: $(cat $WORK/err)"
+grep -qxF "iomark tpcc run: $URI: the iomark TPC-C load is incomplete (run 'iomark tpcc load' again)" $WORK/err \
+  && pass "run says the database it names is incomplete" || fail "run: $(cat $WORK/err)"
 # and announces no run plan first (the banner comes once the load is known complete)
 ! grep -q "virtual user" $WORK/err && pass "no run banner before the refusal" || fail "banner printed: $(cat $WORK/err)"
 finish
