@@ -155,6 +155,9 @@ struct iom_cli_mpi_ops {
  */
 int iom_cli_mpi_run(const char *cmd, struct iom_job *job, const struct iom_run_opts *ro,
                     struct iom_target *targets, const struct iom_cli_mpi_ops *ops);
+/* The command as a rank names itself in its file notes, into buf (size n):
+ * "run, rank 1 on node2" (a rank's test file is on its own host). */
+void iom_cli_mpi_label(const char *cmd, char *buf, size_t n);
 /*
  * The parts of iom_cli_mpi_run for commands that run several measurements
  * (sweep). iom_cli_mpi_begin: MPI_Init, version and workload agreement, %

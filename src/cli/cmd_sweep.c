@@ -438,7 +438,7 @@ int iom_cmd_sweep(int argc, char **argv)
     char who[160] = "sweep";
 #ifdef IOMARK_HAVE_MPI
     if (mpi)
-        snprintf(who, sizeof(who), "sweep, rank %d on %s", iom_mpi_rank(), iom_mpi_host());
+        iom_cli_mpi_label("sweep", who, sizeof(who));
 #endif
     iom_cli_close_noted(who, targets, job.nr_targets, job.keep, true);
     if (mpi ? stop_sig : iom_cli_stop) {

@@ -176,6 +176,11 @@ int iom_cli_mpi_step(const char *cmd, const struct iom_job *job, struct iom_targ
     return job_rc;
 }
 
+void iom_cli_mpi_label(const char *cmd, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s, rank %d on %s", cmd, iom_mpi_rank(), iom_mpi_host());
+}
+
 int iom_cli_mpi_run(const char *cmd, struct iom_job *job, const struct iom_run_opts *ro0,
                     struct iom_target *targets, const struct iom_cli_mpi_ops *ops)
 {
@@ -198,7 +203,7 @@ int iom_cli_mpi_run(const char *cmd, struct iom_job *job, const struct iom_run_o
     /* each rank says what it did with the files it created (the host's first
      * rank, for a path the ranks share), naming itself: the path is its host's */
     char who[160];
-    snprintf(who, sizeof(who), "%s, rank %d on %s", cmd, rank, iom_mpi_host());
+    iom_cli_mpi_label(cmd, who, sizeof(who));
     iom_cli_close_noted(who, targets, job->nr_targets, job->keep, true);
     status = rc ? IOM_EXIT_FAIL : IOM_EXIT_OK;
     if (rank == 0 && m && in) {

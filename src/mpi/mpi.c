@@ -715,9 +715,10 @@ static int merge(struct iom_mpi_rank *all, struct iom_series_point *pts, int *nr
         double prev_end = 0;
         for (uint32_t j = 0; j < m->nr_series; j++) {
             struct iom_series_point *q = &m->series[j];
-            if (q->t_end_s > prev_end) /* else keep the latest rank's own duration */
+            if (q->t_end_s > prev_end) { /* else keep the latest rank's own duration */
                 q->dur_s = q->t_end_s - prev_end;
-            prev_end = q->t_end_s > prev_end ? q->t_end_s : prev_end;
+                prev_end = q->t_end_s;
+            }
         }
     }
     free(pts);
