@@ -41,6 +41,16 @@ void iom_pacer_init(struct iom_pacer *p, const struct iom_job *job, uint64_t t0)
     p->rs = job->seed ^ UINT64_C(0x9015500);
 }
 
+void iom_pacer_restart(struct iom_pacer *p, uint64_t t0)
+{
+    for (int i = 0; i < 2; i++) {
+        p->lane[i].cum_bytes = 0;
+        p->lane[i].k = 0;
+        p->lane[i].due = t0;
+    }
+    p->t0 = p->next_due = t0;
+}
+
 void iom_think_init(struct iom_think *t, const struct iom_job *job)
 {
     t->ns = job->thinktime_ns;

@@ -49,6 +49,18 @@ struct iom_pacer {
 void iom_pacer_init(struct iom_pacer *p, const struct iom_job *job, uint64_t t0);
 
 /*
+ * Start the pacing again from t0 (CLOCK_MONOTONIC ns), the measured phase's
+ * start after a warm-up: the next I/O of every lane due at t0, I/O k at
+ * t0 + k / rate, as fio does when ramp_time ends (backend.c reset_all_stats ->
+ * reset_io_counters zeroes rate_io_issue_bytes and rate_next_io_time and
+ * moves td->start to now). I/Os the warm-up still owed are dropped, not
+ * issued at once in the measured phase, so its first second holds rate x 1 s
+ * I/Os (+ those already in flight), not a catch-up burst. The Poisson state
+ * goes on.
+ */
+void iom_pacer_restart(struct iom_pacer *p, uint64_t t0);
+
+/*
  * Whether the next I/O may be issued at `now`; *is_write is its drawn
  * direction. With p->dirs, as fio's io_u.c rate_ddir: the drawn direction
  * when it is due, else the other one when that is due (then *is_write

@@ -53,6 +53,27 @@ static inline uint64_t run_end(struct iom_run_shared *sh)
     return __atomic_load_n(&sh->end_ns, __ATOMIC_ACQUIRE);
 }
 
+/* This thread's measured phase's start: the run's window moved by its clone's
+ * delay; 0 while not yet known (with sync it is published when agreed). */
+static inline uint64_t own_meas_start(const struct iom_worker *w)
+{
+    uint64_t a = __atomic_load_n(&w->sh->meas_start_ns, __ATOMIC_ACQUIRE);
+    return a ? a + w->delay_ns : 0;
+}
+
+/* When the next paced I/O is due: the lanes' next due time, or in the warm-up
+ * the measured phase's start if that comes first (pacing starts again there). */
+static inline uint64_t pace_due(const struct iom_worker *w, const struct wctx *c)
+{
+    uint64_t due = c->pace.next_due;
+    if (__builtin_expect(c->pace_warm, 0)) {
+        uint64_t m = own_meas_start(w);
+        if (m && m < due)
+            due = m;
+    }
+    return due;
+}
+
 /* Sleep until t, but not past the run's scheduled end. */
 static void nap_until(struct iom_run_shared *sh, uint64_t t)
 {
@@ -509,13 +530,17 @@ static inline void complete(struct iom_worker *w, struct wctx *c, int n, uint64_
 static inline int reap(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *end)
 {
     if (c->inflight == 0) {
-        if (c->pace.on && !c->limit_hit) /* sleep to the next due time, noticing a phase change */
-            nap_until(w->sh, c->pace.next_due < now + POLL_NS ? c->pace.next_due : now + POLL_NS);
+        if (c->pace.on && !c->limit_hit) { /* sleep to the next due time, noticing a phase change */
+            uint64_t due = pace_due(w, c);
+            nap_until(w->sh, due < now + POLL_NS ? due : now + POLL_NS);
+        }
         return 0;
     }
     uint64_t timeout = 0;
-    if (c->pace.on && c->nfree && !c->limit_hit)
-        timeout = c->pace.next_due > now ? c->pace.next_due - now : 1000;
+    if (c->pace.on && c->nfree && !c->limit_hit) {
+        uint64_t due = pace_due(w, c);
+        timeout = due > now ? due - now : 1000;
+    }
     const struct iom_job *job = w->job; /* iodepth_batch_complete_min/max, iodepth_low */
     unsigned mn = job->iodepth_batch_complete_min ? job->iodepth_batch_complete_min : 1;
     /* fio HOWTO: iodepth_batch_complete_max "by default ... is equal to the
@@ -596,6 +621,13 @@ static void worker_loop(struct iom_worker *w, struct wctx *c)
             break;
         if (__builtin_expect(c->ru_warm, 0) && after_warmup(sh)) /* fio's reset_all_stats */
             c->ru_warm = !iom_thread_rusage(c->ru0);
+        if (__builtin_expect(c->pace_warm, 0)) { /* fio's reset_io_counters at ramp's end */
+            uint64_t m = own_meas_start(w);
+            if (m && now >= m) {
+                iom_pacer_restart(&c->pace, m);
+                c->pace_warm = false;
+            }
+        }
         if (__builtin_expect(c->own_end != 0, 0) && now >= c->own_end) {
             w->own_stop = true; /* a delayed clone's own runtime is over */
             break;
@@ -757,6 +789,7 @@ void *iom_worker_main(void *arg)
             iom_vlog_init(&c.vlog, iom_job_random(j) && j->random_map); /* fio's list order */
         uint64_t t0 = w->sh->start_ns + w->delay_ns; /* this clone's start */
         iom_pacer_init(&c.pace, w->job, t0);
+        c.pace_warm = c.pace.on && w->job->ramp_ns > 0;
         iom_think_init(&c.think, w->job);
         c.pace.rs ^= w->seed; /* each thread its own Poisson arrivals */
         iom_ratemin_init(&c.rmin, w->job, t0);

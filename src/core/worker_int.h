@@ -33,6 +33,8 @@ struct wctx {
     bool limit_hit;
     uint64_t passes;              /* w->gen.passes when last seen (invalidate at each pass) */
     struct iom_pacer pace;
+    bool pace_warm;               /* paced, in the warm-up: pacing starts again when this
+                                   * thread's measured phase begins (iom_pacer_restart) */
     struct iom_think think;
     uint32_t next_len;            /* the next I/O's size once drawn, 0 before */
     bool next_write;              /* its direction, drawn first when writes have own sizes */

@@ -82,7 +82,11 @@ if command -v fio >/dev/null; then
   check "fio 3.33" fio.trace
 fi
 # with ramp_time=1 each clone measures its own second after its own delay and ramp:
-# rate_iops=50 gives 50 reads a clone (50/s x 1 s; 40..51 on a loaded machine).
+# rate_iops=50 gives 50 reads a clone (50/s x 1 s: due at 0, 20, .., 980 ms after
+# its measured start, where the pacing starts again as fio's at ramp's end), plus
+# at most the one read (iodepth 1) in flight at that edge: 51; 40 below for a
+# loaded machine. A clone stalled at its ramp's end counted 52 when the pacing
+# carried the warm-up's owed reads into the measured second.
 # fio 3.33's run of the same file is shown beside it, not used as the bound: at
 # load 20 fio's own clones counted 33-50 (41 50 33 48) while the rate says 50.
 sed 's/^runtime=1$/runtime=1\nramp_time=1/' clones.fio >ramp.fio
