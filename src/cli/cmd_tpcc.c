@@ -362,17 +362,20 @@ static void leave_or_remove(const struct tpcc_opts *o, struct tpcc_conn *c, uint
     }
     double mib = (double)bytes / 1048576.0;
     if (o->keep) {
+        /* --keep=0 is for the whole job only: a load is kept for run and check */
+        const char *tail = o->step == STEP_LOAD
+                               ? " when 'iomark tpcc run' and 'check' no longer need it"
+                               : ", or run with --keep=0 to remove it at the end";
         if (sqlite)
             fprintf(stderr,
-                    "iomark tpcc: the database is left at %s (%.1f MiB at the end, its WAL "
-                    "checkpointed into it at close); remove it with "
-                    "rm%s, or run with --keep=0 to remove it at the end\n",
-                    o->dbc.path, mib, files);
+                    "iomark %s: the database is left at %s (%.1f MiB at the end, its WAL "
+                    "checkpointed into it at close); remove it with rm%s%s\n",
+                    cmd_name(o), o->dbc.path, mib, files, tail);
         else
             fprintf(stderr,
-                    "iomark tpcc: the database is left in schema %s (%.1f MiB at the end); remove it "
-                    "with DROP SCHEMA %s CASCADE, or run with --keep=0 to remove it at the end\n",
-                    o->dbc.schema, mib, o->dbc.schema);
+                    "iomark %s: the database is left in schema %s (%.1f MiB at the end); remove it "
+                    "with DROP SCHEMA %s CASCADE%s\n",
+                    cmd_name(o), o->dbc.schema, mib, o->dbc.schema, tail);
         return;
     }
     if (sqlite) {

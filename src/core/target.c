@@ -218,11 +218,26 @@ static const char *article(const char *name)
 /* A failed open(2) of a target, in one line; a permission error on a block
  * device says who may open it (root, or a member of the device's group,
  * "disk" on Debian: ls -l /dev/sda shows brw-rw---- root disk; when the group
- * cannot read it or is root, only root). */
+ * cannot read it or is root, only root), or, when even root is refused, why
+ * that may be (a nodev mount, a device cgroup, a security module). */
 static int open_failed(char *err, size_t errlen, int e, const char *path)
 {
     struct stat st;
     if ((e == EACCES || e == EPERM) && stat(path, &st) == 0 && S_ISBLK(st.st_mode)) {
+        struct statvfs vfs;
+        if (statvfs(path, &vfs) == 0 && (vfs.f_flag & ST_NODEV)) /* mount(8) nodev: no one */
+            return fail(err, errlen, -e,
+                        "target %s: cannot open: %s; the filesystem that holds this device node "
+                        "is mounted nodev, which refuses device access to every user, root "
+                        "included: use the device's node under /dev",
+                        path, strerror(e));
+        if (geteuid() == 0) /* root already: not the node's mode (device cgroups: kernel
+                             * docs admin-guide/cgroup-v1/devices.rst; LSMs) */
+            return fail(err, errlen, -e,
+                        "target %s: cannot open: %s, though iomark runs as root: something "
+                        "beyond the node's permissions refuses it (a container's device cgroup, "
+                        "or a security module such as SELinux or AppArmor)",
+                        path, strerror(e));
         struct group *g = getgrgid(st.st_gid);
         char gname[64];
         if (g)

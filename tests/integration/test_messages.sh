@@ -103,6 +103,19 @@ if [ "$(id -u)" = 0 ]; then
     fi
   fi
 
+  # --- root refused: a device node on a nodev mount opens for nobody, root included
+  # (mount(8) nodev); the message says why instead of "run as root"
+  mkdir -p "$WORK/nodev"
+  if mount -t tmpfs -o size=1M,nodev tmpfs "$WORK/nodev" 2>/dev/null; then
+    MOUNTS+=("$WORK/nodev")
+    mknod "$WORK/nodev/blk" b 7 0
+    expect_status 2 "device node on a nodev mount, as root" -- "$IOMARK" run --runtime=1s "$WORK/nodev/blk"
+    expect_err_has "target $WORK/nodev/blk: cannot open: Permission denied; the filesystem that holds this device node is mounted nodev, which refuses device access to every user, root included: use the device's node under /dev"
+    grep -q "sudo" "$WORK/err" && fail "root told to use sudo: $(cat "$WORK/err")" || pass "root not told to use sudo"
+  else
+    echo "skip: cannot mount tmpfs: nodev message"
+  fi
+
   # --- the article: an ext4 signature
   if command -v losetup >/dev/null && losetup -f >/dev/null 2>&1 && command -v mkfs.ext4 >/dev/null; then
     truncate -s 16M "$WORK/fs.img"

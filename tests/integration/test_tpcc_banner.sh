@@ -48,6 +48,14 @@ want=$(sed -nE 's/^NOPM ([0-9]+) +TPM ([0-9]+) \(driver\)$/TPM \2, NOPM \1/p' "$
 
 expect_status 2 "tpcc load --keep=0 refused" -- "$IOMARK" tpcc load --keep=0 --db=sqlite:"$WORK"
 expect_err_has "--keep=0: allowed only without a step"
+# so a load's end line names its step and does not suggest --keep=0
+expect_status 0 "tpcc load" -- "$IOMARK" tpcc load --scale_test --db=sqlite:"$WORK"
+bytes=0; for f in "$db" "$db-wal" "$db-shm"; do [ -f "$f" ] && bytes=$((bytes + $(stat -c %s "$f"))); done
+mib=$(awk -v b=$bytes 'BEGIN { printf "%.1f", b / 1048576 }')
+want="iomark tpcc load: the database is left at $db ($mib MiB at the end, its WAL checkpointed into it at close); remove it with rm $db when 'iomark tpcc run' and 'check' no longer need it"
+[ "$(grep -cxF "$want" "$WORK/err")" = 1 ] && pass "load's end line: step named, no --keep=0 ($mib MiB)" \
+  || fail "load's end line: $(tail -1 "$WORK/err"), want: $want"
+rm -f "$db" "$db-wal" "$db-shm"
 
 # a file that is not iomark's database is neither loaded over nor removed
 echo "not a database" >"$WORK/other.db"
