@@ -102,10 +102,16 @@ double iom_cli_progress_eta(void)
 }
 
 /* Compose the line (under mu): "mark 7/40 SEQ1M Q8T1 read run 2/5: measuring
- * 2/5 s, 1234 IOPS, 456.7 MB/s [eta 06:58]"; without the name when with_name
- * is false (a narrow terminal). */
-static void compose(char *buf, size_t len, uint64_t now, bool with_name)
+ * 2/5 s, 1234 IOPS, 456.7 MB/s [eta 06:58]". Shorter for a narrow terminal,
+ * what the step is doing and the eta kept longest: fit 1 keeps only the last
+ * figure ("456.7 MB/s", the command's own unit), fit 2 also drops the name. */
+static void compose(char *buf, size_t len, uint64_t now, int fit)
 {
+    const bool with_name = fit < 2;
+    const char *rates = P.rates;
+    const char *last = fit ? strrchr(rates, ',') : NULL;
+    if (last)
+        rates = last + 2;   /* past ", " */
     char eta[24];
     iom_cli_format_eta(eta_locked(now), eta, sizeof(eta));
     double el = (double)(now - P.step_t0) / 1e9;
@@ -126,9 +132,9 @@ static void compose(char *buf, size_t len, uint64_t now, bool with_name)
         int sig = iom_cli_stop;
         if (sig)
             snprintf(buf + o, len - o, "interrupted by %s%s%s", iom_signal_name(sig),
-                     P.rates[0] ? ", partial: " : "", P.rates);
+                     P.rates[0] ? ", partial: " : "", rates);
         else
-            snprintf(buf + o, len - o, "done%s%s [eta %s]", P.rates[0] ? ", " : "", P.rates, eta);
+            snprintf(buf + o, len - o, "done%s%s [eta %s]", P.rates[0] ? ", " : "", rates, eta);
         return;
     }
     if (P.phase[0] || !P.in_step) {
@@ -174,7 +180,7 @@ static void compose(char *buf, size_t len, uint64_t now, bool with_name)
         o += (size_t)snprintf(buf + o, len - o, "%s %lu s", ph, (unsigned long)in);
     if (o >= len)
         return;
-    snprintf(buf + o, len - o, "%s%s [eta %s]", P.rates[0] ? ", " : "", P.rates, eta);
+    snprintf(buf + o, len - o, "%s%s [eta %s]", P.rates[0] ? ", " : "", rates, eta);
 }
 
 /* Width of the terminal on stderr, 80 when unknown. */
@@ -198,11 +204,11 @@ static void draw_locked(uint64_t now)
     if (!P.active || P.mode == MODE_OFF)
         return;
     char line[400];
-    compose(line, sizeof(line), now, true);
+    compose(line, sizeof(line), now, 0);
     if (P.mode == MODE_TTY) {
         size_t cols = terminal_columns();
-        if (strlen(line) >= cols)   /* the name goes first: the eta must stay */
-            compose(line, sizeof(line), now, false);
+        for (int fit = 1; fit <= 2 && strlen(line) >= cols; fit++) /* the eta must stay */
+            compose(line, sizeof(line), now, fit);
         if (strlen(line) >= cols)   /* a wrapped line cannot be redrawn in place */
             line[cols - 1] = 0;
         fprintf(stderr, "\r\033[K%s", line);
@@ -332,6 +338,12 @@ void iom_cli_progress_step(const char *name, double ramp_s, double run_s, double
     P.fig_from_ns = P.fig_to_ns = 0;
     P.active = P.in_step = true;
     P.done = false;
+    /* a status line left overdue by the phase before (a long preparation) is
+     * due when the step's first second's figures are, not printed empty at
+     * once ("measuring 0/4 s" with no figures, seen under load); otherwise the
+     * lines keep their cadence (a short pause between steps may get one) */
+    if (P.next_status_ns <= P.step_t0)
+        P.next_status_ns = P.step_t0 + P.interval_ns;
     if (P.mode == MODE_TTY)
         draw_locked(P.step_t0);   /* at once: a 1 s run is seen */
     pthread_mutex_unlock(&mu);

@@ -177,20 +177,40 @@ threads_of() { # PID: "CPUS POLICY" of each task except the main thread
       "$(awk 'NR == 1 {print $2}' "$t/numa_maps" 2>/dev/null)"
   done
 }
-run_bg() { # JOBFILE: run 3 s in the background, sample its threads after 1.5 s
-  "$IOMARK" run "$1" --quiet --output=/dev/null & local p=$!
-  sleep 1.5; threads_of $p >"$1.threads"; wait $p || fail "$1 exited $?"
+# run_bg JOBFILE OK: run it (runtime=30) in the background and sample its
+# threads every 0.2 s until the function OK accepts JOBFILE.threads (the last
+# sample with any thread); then stop it (SIGINT). Polled, not one sample at a
+# fixed time: under ASan at load 45 no worker thread existed yet 1.5 s after the
+# start, and at load 19 a 3 s run ended before one of its two threads had been
+# seen placed (a new thread waits its turn to run, and each sample takes a second)
+run_bg() {
+  "$IOMARK" run "$1" --quiet --output=/dev/null & local p=$! i ok=1
+  : >"$1.threads"
+  for i in $(seq 1 150); do
+    case $(awk '/^State:/ {print $2}' /proc/$p/status 2>/dev/null) in ''|Z) break ;; esac
+    threads_of $p >"$1.now"
+    [ -s "$1.now" ] && cp "$1.now" "$1.threads"
+    if "$2" "$1.threads"; then ok=0; break; fi
+    sleep 0.2
+  done
+  if [ $ok = 0 ]; then
+    kill -INT $p 2>/dev/null; wait $p || true
+  else
+    kill -INT $p 2>/dev/null; wait $p || fail "$1 exited $?"
+  fi
 }
+bound_both() { [ "$(grep -c '^0 bind:0$' "$1" || true)" -ge 2 ]; }
+split_ok() { grep -q '^0 ' "$1" && grep -q '^1 ' "$1"; }
 NCPU=$(nproc --all)
 if [ -d /sys/devices/system/node/node0 ] && [ -r /proc/self/numa_maps ]; then
-  printf '[global]\nfilename=%s/data\nsize=16m\nrw=randread\ntime_based\nruntime=3\n[p]\nnumjobs=2\ncpus_allowed=0\nnuma_mem_policy=bind:0\n' "$WORK" >pl.fio
-  run_bg pl.fio
+  printf '[global]\nfilename=%s/data\nsize=16m\nrw=randread\ntime_based\nruntime=30\n[p]\nnumjobs=2\ncpus_allowed=0\nnuma_mem_policy=bind:0\n' "$WORK" >pl.fio
+  run_bg pl.fio bound_both
   n=$(grep -c '^0 bind:0$' pl.fio.threads || true)
   [ "$n" -ge 2 ] && pass "cpus_allowed=0 numa_mem_policy=bind:0: $n threads on CPU 0 with policy bind:0" \
     || fail "placement: threads $(tr '\n' ';' <pl.fio.threads)"
   if [ "$NCPU" -ge 2 ]; then
-    printf '[global]\nfilename=%s/data\nsize=16m\nrw=randread\ntime_based\nruntime=3\n[s]\nnumjobs=2\ncpus_allowed=0-1\ncpus_allowed_policy=split\n' "$WORK" >sp.fio
-    run_bg sp.fio
+    printf '[global]\nfilename=%s/data\nsize=16m\nrw=randread\ntime_based\nruntime=30\n[s]\nnumjobs=2\ncpus_allowed=0-1\ncpus_allowed_policy=split\n' "$WORK" >sp.fio
+    run_bg sp.fio split_ok
     c0=$(grep -c '^0 ' sp.fio.threads || true); c1=$(grep -c '^1 ' sp.fio.threads || true)
     [ "$c0" -ge 1 ] && [ "$c1" -ge 1 ] && pass "cpus_allowed_policy=split: one thread on CPU 0, one on CPU 1" \
       || fail "split: threads $(tr '\n' ';' <sp.fio.threads)"
