@@ -2,6 +2,7 @@
 #include "core/worker.h"
 #include "core/worker_int.h"
 #include "core/abuf.h"
+#include "core/ioerr.h" /* iom_ddir_name */
 #include "core/ioevents.h"
 
 #include <errno.h>
@@ -20,16 +21,11 @@
 #include "core/jobctl.h"
 #include "core/lattarget.h"
 #include "core/layers.h"
-#include "core/ioerr.h"
 #include "core/pace.h"
 #include "core/verify.h"
 #include "core/vlog.h"
-#include "stats/blockinfo.h"
 #include "stats/slog.h"
 
-#ifndef EDQUOT /* mingw's errno.h has no quota error */
-#define EDQUOT ENOSPC
-#endif
 
 #define DRAIN_TIMEOUT_NS UINT64_C(10000000000) /* give in-flight I/O 10 s at the end */
 #define POLL_NS UINT64_C(50000000)             /* notice a phase change within 50 ms */
@@ -81,7 +77,7 @@ static void nap_until(struct iom_run_shared *sh, uint64_t t)
     iom_sleep_until_ns(end && end < t ? end : t);
 }
 
-static void worker_fail(struct iom_worker *w, int err, const char *what, uint64_t offset)
+void iom_worker_fail(struct iom_worker *w, int err, const char *what, uint64_t offset)
 {
     if (w->err)
         return;
@@ -131,7 +127,7 @@ static void worker_setup(struct iom_worker *w, struct wctx *c)
     int prc = iom_place_thread(job, w->target_idx * w->nr_threads + w->thread_idx, why,
                                sizeof(why));
     if (prc) { /* before the buffers, so they follow the memory policy */
-        worker_fail(w, prc, why, 0);
+        iom_worker_fail(w, prc, why, 0);
         return;
     }
     c->slots = calloc(depth, sizeof(*c->slots));
@@ -139,13 +135,13 @@ static void worker_setup(struct iom_worker *w, struct wctx *c)
     c->free_stack = calloc(depth, sizeof(*c->free_stack));
     c->bufs = calloc(depth, sizeof(*c->bufs));
     if (!c->slots || !c->done || !c->free_stack || !c->bufs) {
-        worker_fail(w, -ENOMEM, "allocating I/O slots", 0);
+        iom_worker_fail(w, -ENOMEM, "allocating I/O slots", 0);
         return;
     }
     for (unsigned i = 0; i < depth; i++) {
         if (posix_memalign(&c->bufs[i], 4096, max_bs)) {
             c->bufs[i] = NULL;
-            worker_fail(w, -ENOMEM, "allocating buffers", 0);
+            iom_worker_fail(w, -ENOMEM, "allocating buffers", 0);
             return;
         }
         uint64_t *p = c->bufs[i];
@@ -176,7 +172,7 @@ static void worker_setup(struct iom_worker *w, struct wctx *c)
         c->tw_off = calloc(depth, sizeof(*c->tw_off));
         c->tw_len = calloc(depth, sizeof(*c->tw_len));
         if (!c->tw_off || !c->tw_len) {
-            worker_fail(w, -ENOMEM, "allocating trimwrite slots", 0);
+            iom_worker_fail(w, -ENOMEM, "allocating trimwrite slots", 0);
             return;
         }
     }
@@ -184,7 +180,7 @@ static void worker_setup(struct iom_worker *w, struct wctx *c)
     int rc = c->eng.ops->init(&c->eng, depth, w->target->fd, c->bufs, depth > 65535 ? 0 : depth,
                               max_bs);
     if (rc < 0) {
-        worker_fail(w, rc, "engine set-up", 0);
+        iom_worker_fail(w, rc, "engine set-up", 0);
         return;
     }
     c->engine_up = 1;
@@ -248,7 +244,7 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
             continue;
         if (sy) { /* done at once, failed, or the queued writes go first */
             if (sy < 0)
-                worker_fail(w, sy, "queueing a sync", 0);
+                iom_worker_fail(w, sy, "queueing a sync", 0);
             break;
         }
         if (rare && c->trim_mode == 2) { /* trimwrite: a trimmed block's write */
@@ -296,7 +292,7 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
             if (__builtin_expect(c->vlog.on, 0) && io->ddir == IOM_IO_WRITE &&
                 iom_vlog_add(&c->vlog, io->offset, io->len)) {
                 c->nfree++;
-                worker_fail(w, -ENOMEM, "logging a write for the verify phase", io->offset);
+                iom_worker_fail(w, -ENOMEM, "logging a write for the verify phase", io->offset);
                 break;
             }
         }
@@ -333,7 +329,7 @@ issue_t(struct iom_worker *w, struct wctx *c, uint64_t now, uint64_t *sync_end, 
         c->nfree++;
         if (!rare || c->trim_mode != 2 || io->ddir != IOM_IO_WRITE)
             c->issued_bytes -= io->len;
-        worker_fail(w, rc, "queueing I/O", io->offset);
+        iom_worker_fail(w, rc, "queueing I/O", io->offset);
         break;
     }
     if (job->iodepth_low && c->nfree == 0)
@@ -349,69 +345,6 @@ static inline unsigned issue(struct iom_worker *w, struct wctx *c, uint64_t now,
                : issue_t(w, c, now, sync_end, false);
 }
 
-/* fio's block_error_percentiles: a trim completed (ok) or a write or trim failed on
- * the block the I/O starts in (fio io_u_block_info: an I/O over several blocks
- * counts for its first only) */
-static void block_info(struct iom_worker *w, const struct iom_io *io, bool ok)
-{
-    uint64_t idx = (io->offset - w->target->region_start) / w->job->block_info_bs;
-    if (io->offset < w->target->region_start || idx >= w->res->nr_block_infos)
-        return;
-    if (ok)
-        iom_block_trimmed(&w->res->block_infos[idx]);
-    else
-        iom_block_failed(&w->res->block_infos[idx], io->ddir == IOM_IO_TRIM);
-}
-
-/* A completion that failed (error, short transfer, verify mismatch). */
-static void failed(struct iom_worker *w, struct wctx *c, struct iom_io *io)
-{
-    const struct iom_job *job = w->job;
-    if (job->fill_device && io->ddir == IOM_IO_WRITE &&
-        (io->result == -ENOSPC || io->result == -EDQUOT ||
-         (io->result >= 0 && io->result < (int64_t)io->len))) {
-        /* fio's fill_device: the device is full, the job ends without an error (backend.c
-         * do_io: ENOSPC/EDQUOT clears td->error); a short write is the last space
-         * (its bytes are not counted, as a failed I/O's) */
-        c->limit_hit = true;
-        return;
-    }
-    if (io->result != (int64_t)io->len) {
-        int e = io->result < 0 ? (int)io->result : -EIO;
-        /* fio td_error_type: EILSEQ is a verify error, a read a read, the rest writes */
-        int cls = -e == EILSEQ ? IOM_ERRCLS_VERIFY
-                  : io->ddir == IOM_IO_READ ? IOM_ERRCLS_READ : IOM_ERRCLS_WRITE;
-        /* fio counts an error (total_err) only in a class continue_on_error names
-         * (backend.c break_on_this_error); iomark's native runs count every one */
-        struct iom_io_stats *st = io->ddir >= IOM_IO_SYNC ? &w->res->sync : &w->res->dir[io->ddir];
-        if (!job->fio_errors || (job->coe_classes & (1u << cls)))
-            __atomic_store_n(&st->errors, st->errors + 1, __ATOMIC_RELAXED);
-        if (!w->first_io_errno) {
-            w->first_io_errno = -e;
-            w->first_io_offset = io->offset;
-        }
-        /* fio marks a failed write it logged for verify (iolog.c unlog_io_piece), when the
-         * error comes through io_completed: not from its sync engines, whose errors
-         * backend.c io_queue_event drops first (fio 3.33, psync on ENOSPC: no marks) */
-        if (w->res->block_infos && io->ddir == IOM_IO_WRITE && job->verify &&
-            strcmp(job->ioengine, "psync") != 0)
-            block_info(w, io, false);
-        bool go_on = iom_error_non_fatal(job, cls, -e);
-        if (go_on)
-            iom_error_dump(job, w->target->path, io, -e);
-        else
-            worker_fail(w, e,
-                        io->result < 0 ? iom_ddir_name(io->ddir)
-                                       : "short transfer (target truncated?)",
-                        io->offset);
-        return;
-    }
-    if (!iom_error_non_fatal(job, IOM_ERRCLS_VERIFY, EILSEQ)) { /* the verify layer: a bad block */
-        worker_fail(w, -EILSEQ, "verify", io->offset);
-        iom_layer_verify_message(&c->verify, io, w->target->path, w->errmsg, sizeof(w->errmsg));
-    }
-}
-
 /* latency_target: one completion into the search (fio io_u.c io_completed: a latency
  * above the target is a miss; with latency_percentile 100 at depth 1 the job fails with
  * ETIMEDOUT, fio's lat_fatal). Not during the warm-up: fio judges windows only after
@@ -423,7 +356,7 @@ static void lt_completed(struct iom_worker *w, struct wctx *c, const struct iom_
     if (iom_lt_complete(c->lt, end - io->start_ns, &fatal) == IOM_LT_QUIESCE)
         c->lt_quiesce = true;
     if (fatal && !w->err) {
-        worker_fail(w, -ETIMEDOUT, "max latency exceeded", io->offset);
+        iom_worker_fail(w, -ETIMEDOUT, "max latency exceeded", io->offset);
         snprintf(w->errmsg, sizeof(w->errmsg),
                  "latency of %llu nsec exceeds specified max (%llu nsec): %s %s %llu %u",
                  (unsigned long long)(end - io->start_ns), (unsigned long long)c->lt->target_ns,
@@ -474,7 +407,7 @@ complete_t(struct iom_worker *w, struct wctx *c, int n, uint64_t end, const bool
         c->inflight--;
         c->free_stack[c->nfree++] = io->slot;
         if (__builtin_expect(io->result != (int64_t)io->len || io->verify_failed, 0)) {
-            failed(w, c, io);
+            iom_worker_failed(w, c, io);
             if (io->result != (int64_t)io->len)
                 continue; /* a read that failed its check counts as a read, as fio's */
         }
@@ -506,7 +439,7 @@ complete_t(struct iom_worker *w, struct wctx *c, int n, uint64_t end, const bool
             if (__builtin_expect(w->latlog != NULL, 0))
                 fprintf(w->latlog, "%llu\n", (unsigned long long)(end - io->start_ns));
             if (__builtin_expect(w->res->block_infos != NULL, 0) && io->ddir == IOM_IO_TRIM)
-                block_info(w, io, true);
+                iom_worker_block_info(w, io, true);
             if (__builtin_expect(w->res->slog != NULL, 0))
                 iom_slog_add(w->res->slog,
                              end - w->delay_ns -
@@ -554,7 +487,7 @@ static inline int reap(struct iom_worker *w, struct wctx *c, uint64_t now, uint6
     mx = mx > c->depth ? c->depth : mx < mn ? mn : mx;
     int n = c->eng.ops->getevents(&c->eng, mn, mx, timeout, c->done);
     if (n < 0)
-        worker_fail(w, n, "reaping completions", 0);
+        iom_worker_fail(w, n, "reaping completions", 0);
     else /* fio's io_u_complete (ioengines.c td_io_getevents) */
         iom_depth_reaped(&w->res->depth, (unsigned)n);
     *end = iom_now_ns();
@@ -568,7 +501,7 @@ static bool ratemin_failed(struct iom_worker *w, struct wctx *c, uint64_t now)
     if (!iom_ratemin_failed(&c->rmin, w->job->name, now, c->done_bytes, c->done_ios, msg,
                             sizeof(msg)))
         return false;
-    worker_fail(w, -EIO, "rate_min", 0);
+    iom_worker_fail(w, -EIO, "rate_min", 0);
     snprintf(w->errmsg, sizeof(w->errmsg), "%s", msg);
     return true;
 }
@@ -645,7 +578,7 @@ static void worker_loop(struct iom_worker *w, struct wctx *c)
         if (nq) {
             int rc = c->eng.ops->commit(&c->eng);
             if (rc < 0) {
-                worker_fail(w, rc, "submitting I/O", 0);
+                iom_worker_fail(w, rc, "submitting I/O", 0);
                 break;
             }
         }
@@ -680,7 +613,7 @@ static void verify_phase(struct iom_worker *w, struct wctx *c)
     w->verify_start_ns = iom_now_ns(); /* fio: td->start, then clear_io_state, do_verify */
     int orc = iom_verify_reopen(w, c);
     if (orc < 0) {
-        worker_fail(w, orc, "opening the file again for the verify phase", 0);
+        iom_worker_fail(w, orc, "opening the file again for the verify phase", 0);
         return;
     }
     c->lt = NULL; /* no depth search, think time or iodepth_low here */
@@ -702,7 +635,7 @@ static void verify_phase(struct iom_worker *w, struct wctx *c)
             if (!left || (rc != IOM_Q_QUEUED && rc != IOM_Q_COMPLETED)) {
                 c->nfree++;
                 if (left)
-                    worker_fail(w, rc, "queueing a verify read", io->offset);
+                    iom_worker_fail(w, rc, "queueing a verify read", io->offset);
                 break;
             }
             c->inflight++;
@@ -714,7 +647,7 @@ static void verify_phase(struct iom_worker *w, struct wctx *c)
         }
         int rc = nq && !w->err ? c->eng.ops->commit(&c->eng) : 0;
         if (rc < 0 || w->err) {
-            worker_fail(w, rc, "submitting verify reads", 0);
+            iom_worker_fail(w, rc, "submitting verify reads", 0);
             break;
         }
         if (!left && !c->inflight)

@@ -1,6 +1,7 @@
 /*
  * worker_int.h - a worker thread's own state (core/worker.c), shared with the
- * files that run its rarer steps (core/ioevents.c: the syncs of fsync=N).
+ * files that run its rarer steps (core/ioevents.c: the syncs of fsync=N, the
+ * verify phase's reopen, failed completions).
  * Internal to src/core.
  */
 #ifndef IOMARK_CORE_WORKER_INT_H
@@ -93,6 +94,19 @@ int iom_worker_sync(struct wctx *c, const struct iom_job *job, unsigned *nq, uin
  * Nothing may be in flight. Returns 0 or -errno (POSIX only; 0 on Windows).
  */
 int iom_verify_reopen(struct iom_worker *w, struct wctx *c);
+
+/* The worker's first fatal error (later ones are dropped): err (-errno) at
+ * offset, and w->errmsg "PATH ENGINE thread N: WHAT: strerror". */
+void iom_worker_fail(struct iom_worker *w, int err, const char *what, uint64_t offset);
+
+/* A completion that failed (error, short transfer, verify mismatch): as the
+ * job asks, fill_device's end (c->limit_hit), a counted error that goes on
+ * (continue_on_error, fio's classes) or the worker's fatal error. */
+void iom_worker_failed(struct iom_worker *w, struct wctx *c, struct iom_io *io);
+
+/* block_error_percentiles (fio io_u_block_info): io's first block trimmed (ok)
+ * or failed by a write or trim; outside the target's region: nothing. */
+void iom_worker_block_info(struct iom_worker *w, const struct iom_io *io, bool ok);
 
 /*
  * Make io (offset, length, direction and start_ns set) ready to queue: a write's
