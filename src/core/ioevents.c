@@ -135,9 +135,9 @@ void iom_worker_failed(struct iom_worker *w, struct wctx *c, struct iom_io *io)
             iom_error_dump(job, w->target->path, io, -e);
         else
             iom_worker_fail(w, e,
-                        io->result < 0 ? iom_ddir_name(io->ddir)
-                                       : "short transfer (target truncated?)",
-                        io->offset);
+                            io->result < 0 ? iom_ddir_name(io->ddir)
+                                           : "short transfer (target truncated?)",
+                            io->offset);
         return;
     }
     if (!iom_error_non_fatal(job, IOM_ERRCLS_VERIFY, EILSEQ)) { /* the verify layer: a bad block */

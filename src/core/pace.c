@@ -13,13 +13,19 @@ void iom_sleep_until_ns(uint64_t t)
         ;
 }
 
+/* A lane's schedule from t0: nothing taken yet, the first I/O due at t0. */
+static void lane_start(struct iom_pace_lane *l, uint64_t t0)
+{
+    l->cum_bytes = 0;
+    l->k = 0;
+    l->due = t0;
+}
+
 static void lane_init(struct iom_pace_lane *l, uint64_t bytes_per_s, uint64_t iops, uint64_t t0)
 {
     l->ns_per_byte = bytes_per_s ? 1e9 / (double)bytes_per_s : 0;
     l->interval_ns = iops ? 1e9 / (double)iops : 0;
-    l->cum_bytes = 0;
-    l->k = 0;
-    l->due = t0;
+    lane_start(l, t0);
 }
 
 void iom_pacer_init(struct iom_pacer *p, const struct iom_job *job, uint64_t t0)
@@ -43,11 +49,8 @@ void iom_pacer_init(struct iom_pacer *p, const struct iom_job *job, uint64_t t0)
 
 void iom_pacer_restart(struct iom_pacer *p, uint64_t t0)
 {
-    for (int i = 0; i < 2; i++) {
-        p->lane[i].cum_bytes = 0;
-        p->lane[i].k = 0;
-        p->lane[i].due = t0;
-    }
+    lane_start(&p->lane[0], t0);
+    lane_start(&p->lane[1], t0);
     p->t0 = p->next_due = t0;
 }
 

@@ -26,7 +26,6 @@
 #include "core/vlog.h"
 #include "stats/slog.h"
 
-
 #define DRAIN_TIMEOUT_NS UINT64_C(10000000000) /* give in-flight I/O 10 s at the end */
 #define POLL_NS UINT64_C(50000000)             /* notice a phase change within 50 ms */
 

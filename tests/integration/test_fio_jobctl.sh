@@ -193,11 +193,9 @@ run_bg() {
     if "$2" "$1.threads"; then ok=0; break; fi
     sleep 0.2
   done
-  if [ $ok = 0 ]; then
-    kill -INT $p 2>/dev/null; wait $p || true
-  else
-    kill -INT $p 2>/dev/null; wait $p || fail "$1 exited $?"
-  fi
+  kill -INT $p 2>/dev/null
+  local rc=0; wait $p || rc=$?
+  [ $ok = 0 ] || [ $rc = 0 ] || fail "$1 exited $rc"
 }
 bound_both() { [ "$(grep -c '^0 bind:0$' "$1" || true)" -ge 2 ]; }
 split_ok() { grep -q '^0 ' "$1" && grep -q '^1 ' "$1"; }
