@@ -23,18 +23,26 @@ void iom_cmp_fmt_num(double v, char *buf, size_t len)
         snprintf(buf, len, "%.3g", v);
 }
 
-static void cell_text(const struct iom_cmp_cell *c, char *buf, size_t len)
+void iom_cmp_fmt_cell(const struct iom_cmp_cell *c, const char *sep, char *buf, size_t len)
 {
-    char m[32];
+    char m[32], r[16];
     if (c->s.n == 0) {
         snprintf(buf, len, "-");
         return;
     }
     iom_cmp_fmt_num(c->s.mean, m, sizeof(m));
-    if (c->s.n > 1 && c->s.mean != 0)
-        snprintf(buf, len, "%s ±%.2g%% (n=%zu)", m, c->s.stddev / fabs(c->s.mean) * 100, c->s.n);
-    else
+    if (c->s.n < 2) {
         snprintf(buf, len, "%s", m);
+        return;
+    }
+    double rel = c->s.mean != 0 ? c->s.stddev / fabs(c->s.mean) * 100 : 0.0;
+    if (rel >= 9.95) /* "%.2g" would print 99.6 as "1e+02" */
+        snprintf(r, sizeof(r), "%.0f", rel);
+    else if (rel >= 0.01 || rel == 0)
+        snprintf(r, sizeof(r), "%.2g", rel);
+    else
+        snprintf(r, sizeof(r), "<0.01");
+    snprintf(buf, len, "%s%s%s%% (n=%zu)", m, sep, r, c->s.n);
 }
 
 static void delta_full(const struct iom_cmp *c, const struct iom_cmp_row *row, uint32_t i,
@@ -112,7 +120,7 @@ void iom_cmp_print_text(FILE *f, const struct iom_cmp *c)
             fprintf(f, "%-34s", lab);
             for (uint32_t i = 0; i < c->nr_inputs; i++) {
                 char cell[64];
-                cell_text(&row->cells[i], cell, sizeof(cell));
+                iom_cmp_fmt_cell(&row->cells[i], " ±", cell, sizeof(cell));
                 fputc(' ', f);
                 pad(f, cell, COLW);
             }
@@ -189,7 +197,7 @@ void iom_cmp_print_markdown(FILE *f, const struct iom_cmp *c)
             fprintf(f, "| %s (%s) |", row->label, row->unit);
             for (uint32_t i = 0; i < c->nr_inputs; i++) {
                 char cell[64];
-                cell_text(&row->cells[i], cell, sizeof(cell));
+                iom_cmp_fmt_cell(&row->cells[i], " ±", cell, sizeof(cell));
                 fprintf(f, " %s |", cell);
             }
             for (uint32_t i = 1; i < c->nr_inputs; i++) {

@@ -11,21 +11,6 @@
 
 /* ---- data access ---- */
 
-static void fmt_cell(const struct iom_cmp_cell *c, char *buf, size_t len)
-{
-    char m[32];
-    if (c->s.n == 0) {
-        snprintf(buf, len, "-");
-        return;
-    }
-    iom_cmp_fmt_num(c->s.mean, m, sizeof(m));
-    if (c->s.n > 1)
-        snprintf(buf, len, "%s ± %.2g%% (n=%zu)", m,
-                 c->s.mean != 0 ? c->s.stddev / fabs(c->s.mean) * 100 : 0.0, c->s.n);
-    else
-        snprintf(buf, len, "%s", m);
-}
-
 static void table(FILE *f, const struct iom_cmp *c, const struct iom_cmp_workload *w)
 {
     fprintf(f, "<table><thead><tr><th>metric</th>");
@@ -49,7 +34,7 @@ static void table(FILE *f, const struct iom_cmp *c, const struct iom_cmp_workloa
         fprintf(f, ")</td>");
         for (uint32_t i = 0; i < c->nr_inputs; i++) {
             char cell[64];
-            fmt_cell(&row->cells[i], cell, sizeof(cell));
+            iom_cmp_fmt_cell(&row->cells[i], " ± ", cell, sizeof(cell));
             fprintf(f, "<td class=\"num\" data-key=\"%s\" data-input=\"%u\">", row->key, i);
             iom_html_esc(f, cell);
             fprintf(f, "</td>");

@@ -79,6 +79,10 @@ for name in ("SEQ1M Q8T1 read", "SEQ1M Q1T1 write", "RND4K Q32T1 read", "RND4K Q
 # CrystalDiskMark's own figure, read by hand: SEQ1M Q8T1 read 534.383 MB/s
 assert w["SEQ1M Q8T1 read"]["mb_per_s"]["values"][0]["mean"] == 534.383
 PY
+# mark's table shows the best run, the comparison the mean of the runs: it says so
+expect_status 0 "mark text compare" -- "$IOMARK" compare "cdm=$R/crystaldiskmark_text_1.txt" "iomark=$WORK/m.json"
+grep -qF "NOTE $WORK/m.json: each test's figures here are the mean of its counted runs (with their spread); mark's own table shows the best run" $WORK/out &&
+  ! grep -qF "NOTE $R/crystaldiskmark_text_1.txt" $WORK/out && pass "mark: mean-of-runs note on its input only" || fail "mark note: $(head -c 600 $WORK/out)"
 
 # TPC-C: two real `iomark tpcc` documents (SQLite, small-scale test mode)
 mkdir -p $WORK/tp

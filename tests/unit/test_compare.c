@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "compare/cmp.h"
+#include "report/compare.h"
 #include "stats/compare.h"
 
 static int fails;
@@ -162,6 +163,36 @@ static void test_table(void)
     iom_cmp_free(c);
 }
 
+/* The spread of a cell is printed as a plain percentage: 110 % is "110",
+ * not printf's "%.2g" form "1.1e+02" (a bug a user met in a mark report). */
+static void test_cell_text(void)
+{
+    struct iom_cmp_cell c = {0};
+    char buf[64];
+    iom_cmp_fmt_cell(&c, " ±", buf, sizeof(buf));
+    CHECK(strcmp(buf, "-") == 0);
+    c.s.n = 1, c.s.mean = 1490;
+    iom_cmp_fmt_cell(&c, " ±", buf, sizeof(buf));
+    CHECK(strcmp(buf, "1490") == 0);
+    /* runs 1490 and 208.6: mean 849.3, sample stddev |1490 - 208.6| / sqrt(2)
+     * = 906.09, 906.09 / 849.3 = 106.7 % */
+    c.s.n = 2, c.s.mean = 849.3, c.s.stddev = 906.09;
+    iom_cmp_fmt_cell(&c, " ±", buf, sizeof(buf));
+    CHECK(strcmp(buf, "849.3 ±107% (n=2)") == 0);
+    c.s.stddev = 849.3 * 0.996; /* 99.6 %: "%.2g" gives "1e+02" */
+    iom_cmp_fmt_cell(&c, " ± ", buf, sizeof(buf));
+    CHECK(strcmp(buf, "849.3 ± 100% (n=2)") == 0);
+    c.s.stddev = 849.3 * 0.0153;
+    iom_cmp_fmt_cell(&c, " ±", buf, sizeof(buf));
+    CHECK(strcmp(buf, "849.3 ±1.5% (n=2)") == 0);
+    c.s.stddev = 849.3 * 0.00001;
+    iom_cmp_fmt_cell(&c, " ±", buf, sizeof(buf));
+    CHECK(strcmp(buf, "849.3 ±<0.01% (n=2)") == 0);
+    c.s.mean = 0, c.s.stddev = 0;
+    iom_cmp_fmt_cell(&c, " ±", buf, sizeof(buf));
+    CHECK(strcmp(buf, "0.000 ±0% (n=2)") == 0);
+}
+
 static void test_knee(void)
 {
     /* +90%, +84%, then +2.9% (3500 -> 3600, latency 114 -> 222 us) and nothing
@@ -189,6 +220,7 @@ int main(void)
     test_welch();
     test_improvement();
     test_table();
+    test_cell_text();
     if (fails)
         fprintf(stderr, "%d check(s) failed\n", fails);
     return fails ? 1 : 0;
