@@ -50,6 +50,17 @@ struct iom_run_hooks iom_cli_hooks(const struct iom_run_opts *ro, const struct i
                                    const char *label);
 
 /*
+ * Check an --output path before any work, so that bad input writes nothing
+ * and exits 2: its folder exists (else iom_path_folder_error's line names
+ * the first missing folder) and is writable, the path is not a folder, a
+ * device written in place (/dev/null) is writable, and elsewhere a file can
+ * be created beside it (a temporary, removed at once). path NULL: nothing to
+ * check. Prints the one-line reason ("iomark CMD: --output=P: ...") and
+ * returns IOM_EXIT_USAGE, IOM_EXIT_FAIL when out of memory, else 0.
+ */
+int iom_cli_check_output(const char *cmd, const char *path);
+
+/*
  * Check everything about a job that can be checked before touching a disk:
  * cross-field validation, memory for the buffers, every target (see
  * iom_target_check), and that the --output folder exists. targets[] gets
@@ -77,7 +88,9 @@ void iom_cli_close(struct iom_target *targets, unsigned nr, bool remove_created)
  * created is left in place, 64 MiB (67108864 bytes); remove it with rm
  * x.dat, or run with --keep=0 ..."), or removed ("iomark run: removed the
  * test file x.dat it created, 64 MiB (67108864 bytes) (--keep=0)"). cmd
- * names the command in the line. Files that existed before, block devices,
+ * names the command in the line. A regular file that existed before gets
+ * a line only with keep false ("... existed before the run and is left in
+ * place (--keep=0 removes only a file iomark created)"); block devices,
  * files gone before the close and a file named twice (once) get no line.
  */
 void iom_cli_close_noted(const char *cmd, struct iom_target *targets, unsigned nr, bool keep,

@@ -115,8 +115,13 @@ static int parse(int argc, char **argv, struct iom_job *job, struct iom_run_opts
             if (!strcmp(name, "profile")) {
                 mo->profile = v ? iom_mark_profile_find(v) : NULL;
                 if (!mo->profile) {
-                    iom_cli_error("mark", "--profile=%s: allowed: default, peak, realworld, nvme, cdm7",
-                                  v ? v : "");
+                    const char *known[8] = {NULL};
+                    for (size_t k = 0; k < 8 && iom_mark_profiles[k].name; k++)
+                        known[k] = iom_mark_profiles[k].name;
+                    char hint[160];
+                    iom_allowed_near(hint, sizeof(hint), v, known, 8,
+                                     "default, peak, realworld, nvme, cdm7");
+                    iom_cli_error("mark", "--profile=%s: %s", v ? v : "", hint);
                     rc = IOM_EXIT_USAGE;
                     break;
                 }
@@ -129,8 +134,10 @@ static int parse(int argc, char **argv, struct iom_job *job, struct iom_run_opts
                 }
             } else if (!strcmp(name, "statistic")) {
                 if (!v || (strcmp(v, "best") && strcmp(v, "mean") && strcmp(v, "kdiskmark"))) {
-                    iom_cli_error("mark", "--statistic=%s: allowed: best, mean, kdiskmark",
-                                  v ? v : "");
+                    static const char *const stats[] = {"best", "mean", "kdiskmark"};
+                    char hint[96];
+                    iom_allowed_near(hint, sizeof(hint), v, stats, 3, "best, mean, kdiskmark");
+                    iom_cli_error("mark", "--statistic=%s: %s", v ? v : "", hint);
                     rc = IOM_EXIT_USAGE;
                     break;
                 }

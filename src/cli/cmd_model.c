@@ -56,30 +56,6 @@ static void usage(FILE *f)
             MAX_SCEN - 1, MAX_OIO, MAX_BURST);
 }
 
-/* --output's folder exists and is writable and the path is not a folder:
- * checked before any work so bad input writes nothing and exits 2. */
-static int output_ok(const char *path)
-{
-    if (!path)
-        return 1;
-    char *dup = strdup(path);
-    if (!dup)
-        return 0;
-    const char *dir = dirname(dup);
-    struct stat st;
-    int ok = 0;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        iom_cli_error(CMD, "--output=%s: folder %s does not exist", path, dir);
-    else if (access(dir, W_OK) != 0)
-        iom_cli_error(CMD, "--output=%s: folder %s is not writable", path, dir);
-    else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        iom_cli_error(CMD, "--output=%s: is a folder; name a file", path);
-    else
-        ok = 1;
-    free(dup);
-    return ok;
-}
-
 /* "--name=value" or "--name value"; returns the value or NULL; *i advances. */
 static const char *optval(int argc, char **argv, int *i, const char *name)
 {
@@ -260,7 +236,7 @@ static int cmd_fit(int argc, char **argv)
                 goto done;
             }
             out = v;
-            if (!output_ok(out))
+            if (iom_cli_check_output(CMD, out))
                 goto done;
         } else if ((v = optval(argc, argv, &i, "--seed"))) {
             if (parse_u64(v, 0, UINT64_MAX, &seed)) {
@@ -540,7 +516,7 @@ static int parse_pred(int argc, char **argv, struct pred_args *a)
                 return -1;
             }
             a->out = v;
-            if (!output_ok(v))
+            if (iom_cli_check_output(CMD, v))
                 return -1;
         } else {
             const char *near = nearest(w, opts, 4);

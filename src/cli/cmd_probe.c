@@ -32,25 +32,6 @@ static void usage(FILE *f)
             IOM_PROBE_ROOT_ENV);
 }
 
-static int check_output_folder(const char *path)
-{
-    char *dup = strdup(path);
-    if (!dup)
-        return IOM_EXIT_FAIL;
-    struct stat st;
-    const char *dir = dirname(dup);
-    int rc = 0;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        iom_cli_error("probe", "--output=%s: folder %s does not exist", path, dir);
-        rc = IOM_EXIT_USAGE;
-    } else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        iom_cli_error("probe", "--output=%s: is a folder; name a file", path);
-        rc = IOM_EXIT_USAGE;
-    }
-    free(dup);
-    return rc;
-}
-
 int iom_cmd_probe(int argc, char **argv)
 {
     bool json = false;
@@ -126,7 +107,7 @@ int iom_cmd_probe(int argc, char **argv)
         }
     }
     if (!status && out_path)
-        status = check_output_folder(out_path);
+        status = iom_cli_check_output("probe", out_path);
 
     struct iom_probe_target *pt = NULL;
     int npt = 0;

@@ -31,25 +31,6 @@ static void usage(FILE *f)
             "Exit status: 0 ok, 1 write failed, 2 bad option or a file that is not a result.\n");
 }
 
-static int check_out(const char *path)
-{
-    char *dup = strdup(path);
-    if (!dup)
-        return IOM_EXIT_FAIL;
-    struct stat st;
-    int rc = 0;
-    const char *dir = dirname(dup);
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        iom_cli_error("report", "--output=%s: folder %s does not exist", path, dir);
-        rc = IOM_EXIT_USAGE;
-    } else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        iom_cli_error("report", "--output=%s: is a folder; name a file", path);
-        rc = IOM_EXIT_USAGE;
-    }
-    free(dup);
-    return rc;
-}
-
 /* A whole file as a parsed JSON document, NULL when it is not one. */
 static cJSON *read_json(const char *path)
 {
@@ -219,7 +200,7 @@ int iom_cmd_report(int argc, char **argv)
         status = IOM_EXIT_USAGE;
     }
     if (!status && out)
-        status = check_out(out);
+        status = iom_cli_check_output("report", out);
     if (status) {
         free(specs);
         return status;

@@ -216,7 +216,23 @@ static void sweep_text(FILE *f, const struct iom_job *job, struct point *pts, un
 #endif
     for (uint32_t t = 0; t < job->nr_targets; t++) {
         bool complete = true; /* every planned point of this target measured */
-        fprintf(f, "\ntarget %s\n", job->targets[t]);
+        const struct iom_result *first = NULL; /* under MPI its targets are the ranks' */
+        for (unsigned i = 0; i < np && !first; i++)
+            if (pts[i].target == t && pts[i].r)
+                first = pts[i].r;
+        if (first && first->nr_targets && first->targets[0].of_rank) {
+            fprintf(f, "\ntarget ");
+            for (uint32_t k = 0; k < first->nr_targets && k < 4; k++) {
+                char name[400];
+                fprintf(f, "%s%s", k ? "; " : "",
+                        iom_report_target_name(&first->targets[k], name, sizeof(name)));
+            }
+            if (first->nr_targets > 4)
+                fprintf(f, "; ... (%u ranks)", first->nr_targets);
+            fputc('\n', f);
+        } else {
+            fprintf(f, "\ntarget %s\n", job->targets[t]);
+        }
         fprintf(f, "%7s %7s %11s %12s %10s %14s %13s %7s %9s\n", "threads", "iodepth", "outstanding",
                 "IOPS", "MiB/s", "mean lat (us)", "p99 lat (us)", "CPU %", "IOPS step");
         const struct point *prev = NULL, *knee = NULL, *before = NULL;

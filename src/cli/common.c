@@ -80,7 +80,7 @@ void iom_cli_line(const char *fmt, ...)
     }
 }
 
-static int check_output_path(const char *cmd, const char *path)
+int iom_cli_check_output(const char *cmd, const char *path)
 {
     if (!path)
         return 0;
@@ -91,7 +91,9 @@ static int check_output_path(const char *cmd, const char *path)
     struct stat st;
     int rc = 0;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        iom_cli_error(cmd, "--output=%s: folder %s does not exist", path, dir);
+        char err[600];
+        iom_path_folder_error(path, "--output", err, sizeof(err));
+        iom_cli_error(cmd, "%s", err);
         rc = IOM_EXIT_USAGE;
     } else if (access(dir, W_OK) != 0) {
         iom_cli_error(cmd, "--output=%s: folder %s is not writable", path, dir);
@@ -154,7 +156,7 @@ int iom_cli_check(const char *cmd, const struct iom_job *job, const struct iom_r
                       job->nr_targets);
         return IOM_EXIT_USAGE;
     }
-    int rc = check_output_path(cmd, ro->output_path);
+    int rc = iom_cli_check_output(cmd, ro->output_path);
     if (rc)
         return rc;
     for (uint32_t i = 0; i < job->nr_targets; i++) {
@@ -209,7 +211,15 @@ void iom_cli_close_noted(const char *cmd, struct iom_target *targets, unsigned n
         char size[64];
         if (named)
             iom_format_bytes((uint64_t)st.st_size, size, sizeof(size));
+        /* --keep=0 asked for a removal that does not happen: say why */
+        bool existing = note && !keep && !targets[i].created && !again &&
+                        stat(targets[i].path, &st) == 0 && S_ISREG(st.st_mode);
         iom_target_close(&targets[i], !keep);
+        if (existing)
+            fprintf(stderr,
+                    "iomark %s: the test file %s existed before the run and is left in place "
+                    "(--keep=0 removes only a file iomark created)\n",
+                    cmd, targets[i].path);
         if (!named)
             continue;
         if (!keep && stat(targets[i].path, &st) != 0)

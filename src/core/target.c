@@ -405,6 +405,8 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
             return refuse_kind(path, &st, err, errlen);
         }
         devname_of(t->dev, t->devname, sizeof(t->devname));
+    } else if (errno == ENOTDIR) {
+        return iom_path_folder_error(path, "target", err, errlen);
     } else if (errno != ENOENT) {
         return fail(err, errlen, -errno, "target %s: %s", path, strerror(errno));
     } else if (path[0] && path[strlen(path) - 1] == '/') {
@@ -438,9 +440,8 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
             dir = dirname(dir);
         }
         if (stat(dir, &dst) != 0 || !S_ISDIR(dst.st_mode)) {
-            int rc = fail(err, errlen, -ENOENT, "target %s: folder %s does not exist", path, dir);
             free(dup); /* dir points into dup */
-            return rc;
+            return iom_path_folder_error(path, "target", err, errlen);
         }
         int nrc = new_file_space(job, t, path, dir, &need, err, errlen);
         if (nrc) {

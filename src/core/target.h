@@ -38,6 +38,19 @@ struct iom_target {
 };
 
 /*
+ * The one-line message for a PATH (a target, an --output file) whose folder
+ * is missing or is not a folder, written to err (errlen bytes, cut to fit):
+ * it walks up from PATH to the nearest part that exists and names the first
+ * folder missing below it, "WHAT P: folder a does not exist" for
+ * a/b/c/x.dat (not a/b/c), or the part that is no folder, "WHAT P: f is a
+ * file, not a folder" for f/x (where stat(2) says only ENOTDIR). WHAT is
+ * "target" ("target P: ...") or an option ("--output" gives "--output=P:
+ * ..."). Returns -ENOENT, -ENOTDIR, or -errno of a stat(2) failure other
+ * than those two (named in the message); no allocation.
+ */
+int iom_path_folder_error(const char *path, const char *what, char *err, size_t errlen);
+
+/*
  * Inspect `path` for `job` without changing anything: existence, type,
  * size, block size, direct-I/O alignment of every block size and offset,
  * free space for a file to create, and for writes to a block device the

@@ -3,8 +3,11 @@
 #include "core/target_int.h"
 
 #include <errno.h>
+#include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 
 static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -80,4 +83,32 @@ int iom_target_check_region(const struct iom_job *job, const char *path, struct 
     }
 
     return 0;
+}
+
+int iom_path_folder_error(const char *path, const char *what, char *err, size_t errlen)
+{
+    char low[4096], tmp[4096];
+    const char *sep = what[0] == '-' ? "=" : " "; /* "--output=P", "target P" */
+    snprintf(low, sizeof(low), "%s", path);
+    for (;;) {
+        snprintf(tmp, sizeof(tmp), "%s", low);
+        const char *up = dirname(tmp);
+        struct stat st;
+        if (!strcmp(up, low)) /* "/" or ".": nothing above */
+            break;
+        if (stat(up, &st) == 0) {
+            if (!S_ISDIR(st.st_mode))
+                return fail(err, errlen, -ENOTDIR, "%s%s%s: %s is %s, not a folder", what, sep,
+                            path, up, S_ISREG(st.st_mode) ? "a file" : "no folder");
+            if (!strcmp(low, path))
+                break;
+            return fail(err, errlen, -ENOENT, "%s%s%s: folder %s does not exist", what, sep, path,
+                        low);
+        }
+        if (errno != ENOENT && errno != ENOTDIR)
+            return fail(err, errlen, -errno, "%s%s%s: %s: %s", what, sep, path, up,
+                        strerror(errno));
+        snprintf(low, sizeof(low), "%s", up);
+    }
+    return fail(err, errlen, -ENOENT, "%s%s%s: its folder does not exist", what, sep, path);
 }

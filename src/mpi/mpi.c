@@ -613,9 +613,10 @@ static int merge(struct iom_mpi_rank *all, struct iom_series_point *pts, int *nr
     for (int i = 0; i < g_size; i++) {
         struct iom_mpi_rank *k = &all[i];
         struct iom_target_result *t = &m->targets[i];
-        char path[400];
-        snprintf(path, sizeof(path), "rank %d host %s: %s", k->rank, k->host, k->targets);
-        t->path = strdup(path);
+        t->path = strdup(k->targets);
+        t->of_rank = true;
+        t->rank = k->rank;
+        snprintf(t->host, sizeof(t->host), "%s", k->host);
         t->size_bytes = k->size_bytes;
         t->region_len = k->region_len;
         t->logical_block_bytes = k->logical_block_bytes;

@@ -207,7 +207,8 @@ static void section(FILE *f, const struct iom_diskspd *ds, const struct iom_resu
             else
                 fprintf(f, " |       N/A");
         }
-        fprintf(f, " | %s (", tr ? tr->path : "?");
+        char name[400];
+        fprintf(f, " | %s (", tr ? iom_report_target_name(tr, name, sizeof(name)) : "?");
         file_size(f, tr ? tr->size_bytes : 0);
         fprintf(f, ")\n");
     }
@@ -321,7 +322,8 @@ void iom_report_diskspd_text(FILE *f, const struct iom_diskspd *ds, const struct
         fprintf(f, "\n\n");
         if (r->nr_targets > 1)
             for (uint32_t i = 0; i < r->nr_targets; i++) {
-                fprintf(f, "\n%s\n", r->targets[i].path);
+                char name[400];
+                fprintf(f, "\n%s\n", iom_report_target_name(&r->targets[i], name, sizeof(name)));
                 latency_chart(f, r->targets[i].dir);
             }
         fprintf(f, "\ntotal:\n");

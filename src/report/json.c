@@ -229,6 +229,10 @@ cJSON *iom_report_json(const struct iom_result *r)
         const struct iom_target_result *t = &r->targets[i];
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "path", t->path);
+        if (t->of_rank) {
+            cJSON_AddNumberToObject(o, "rank", t->rank);
+            cJSON_AddStringToObject(o, "host", t->host);
+        }
         cJSON_AddStringToObject(o, "device", t->devname);
         cJSON_AddStringToObject(o, "kind", t->is_blockdev ? "block_device" : "file");
         cJSON_AddBoolToObject(o, "created", t->created);

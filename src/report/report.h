@@ -37,6 +37,13 @@ cJSON *iom_json_error_doc(const char *type, const char *message);
 cJSON *iom_json_doc_new(const char *type);
 
 /*
+ * A target's name for text reports, written to buf (len bytes, cut to fit)
+ * and returned: its path, and under MPI, where one entry is one rank's
+ * targets, "rank R on HOST: PATHS". No allocation.
+ */
+const char *iom_report_target_name(const struct iom_target_result *t, char *buf, size_t len);
+
+/*
  * Is path an output to write in place rather than through a temporary file
  * renamed over it? True when it exists and is not a regular file (lstat(2):
  * a character device such as /dev/null, a FIFO, a symbolic link such as

@@ -118,8 +118,10 @@ void iom_report_text(FILE *f, const struct iom_result *r)
     for (uint32_t i = 0; i < r->nr_targets; i++) {
         const struct iom_target_result *t = &r->targets[i];
         iom_fmt_bytes(t->size_bytes, sz, sizeof(sz));
+        char name[400];
         fprintf(f, "  target %u: %s (%s, %llu bytes = %s%s%s%s, logical block %u B)%s%s\n", i,
-                t->path, t->is_blockdev ? "block device" : "file",
+                iom_report_target_name(t, name, sizeof(name)),
+                t->is_blockdev ? "block device" : "file",
                 (unsigned long long)t->size_bytes, sz, t->devname[0] ? ", on " : "",
                 t->devname, t->created ? ", created by iomark" : "", t->logical_block_bytes,
                 t->sparse ? " SPARSE: unwritten regions read as zeros" : "",
@@ -261,4 +263,13 @@ void iom_report_text(FILE *f, const struct iom_result *r)
         }
     }
     iom_probe_text_run(f, r); /* probe line, advice, device view per target */
+}
+
+const char *iom_report_target_name(const struct iom_target_result *t, char *buf, size_t len)
+{
+    if (t->of_rank)
+        snprintf(buf, len, "rank %d on %s: %s", t->rank, t->host, t->path);
+    else
+        snprintf(buf, len, "%s", t->path);
+    return buf;
 }

@@ -46,6 +46,9 @@ struct iom_verify_mismatch {
 
 struct iom_target_result {
     char *path;
+    bool of_rank;                /* under MPI, one rank's targets: path is its */
+    int rank;                    /* comma-separated paths; rank and host name it */
+    char host[64];
     char devname[64];            /* kernel name of the block device under it, "" if none */
     bool is_blockdev;
     bool created;                /* iomark created (and filled) the file for this run */

@@ -575,6 +575,16 @@ static void dur_text(uint64_t ns, char *buf, size_t len)
 static const char *range_text(const struct opt *o, char *buf, size_t len)
 {
     char lo[32], hi[32];
+    if (o->type == T_SIZE) { /* "from 1 to 1 GiB (1073741824 bytes)", "0 or more bytes" */
+        char big[64];
+        if (o->max == UINT64_MAX)
+            snprintf(buf, len, o->min == 0 ? "0 or more bytes" : "at least %llu byte%s",
+                     (unsigned long long)o->min, o->min == 1 ? "" : "s");
+        else
+            snprintf(buf, len, "from %llu to %s", (unsigned long long)o->min,
+                     iom_format_bytes(o->max, big, sizeof(big)));
+        return buf;
+    }
     if (o->type == T_DURATION) {
         dur_text(o->min, lo, sizeof(lo));
         dur_text(o->max, hi, sizeof(hi));
@@ -652,9 +662,8 @@ int iom_option_apply(const char *name, const char *v, struct iom_job *job, struc
     case T_U32:
     case T_U64:
         if (v && v[0] == '-') { /* a negative number: say what is allowed */
-            snprintf(wbuf, sizeof(wbuf), "negative values are not allowed; must be %s%s",
-                     range_text(o, rbuf, sizeof(rbuf)),
-                     o->type == T_SIZE && !(o->min == 1 && o->max == UINT64_MAX) ? " bytes" : "");
+            snprintf(wbuf, sizeof(wbuf), "negative values are not allowed; must be %s",
+                     range_text(o, rbuf, sizeof(rbuf)));
             return iom_opt_bad(err, errlen, o->name, v, wbuf);
         }
         if (o->type == T_SIZE ? iom_parse_size(v, &v64, &why)
@@ -669,8 +678,7 @@ int iom_option_apply(const char *name, const char *v, struct iom_job *job, struc
         else if (o->type == T_SIZE && v64 == 0)
             snprintf(wbuf, sizeof(wbuf), "must be greater than 0");
         else
-            snprintf(wbuf, sizeof(wbuf), "must be %s%s", range_text(o, rbuf, sizeof(rbuf)),
-                     o->type == T_SIZE ? " bytes" : "");
+            snprintf(wbuf, sizeof(wbuf), "must be %s", range_text(o, rbuf, sizeof(rbuf)));
         return iom_opt_bad(err, errlen, o->name, v, wbuf);
     }
     if (o->type == T_U32)

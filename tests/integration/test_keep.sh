@@ -5,7 +5,8 @@
 # that existed before is never removed; mark removes its file unless --keep.
 # A kept file the command created is named on stderr, once, with its size
 # (from stat here) and how to remove it; a file --keep=0 removed is named
-# once with the size --size asked for; an existing file gets neither line.
+# once with the size --size asked for; an existing file gets neither line,
+# and with --keep=0 one line saying it stays because iomark did not create it.
 source "$(dirname "$0")/lib.sh"
 cd "$WORK"
 # kept_note CMD FILE: stderr holds the note for FILE exactly once
@@ -28,6 +29,8 @@ expect_status 0 "run on the existing file with --keep=0" -- "$IOMARK" run --size
 [ -f "$WORK/a.dat" ] && pass "an existing file is never removed" || fail "existing a.dat removed"
 no_note "run --keep=0 on an existing file"
 grep -q "removed" "$WORK/err" && fail "--keep=0 on an existing file: $(cat "$WORK/err")" || pass "no removal line for an existing file"
+[ "$(grep -cxF "iomark run: the test file $WORK/a.dat existed before the run and is left in place (--keep=0 removes only a file iomark created)" "$WORK/err")" = 1 ] \
+  && pass "--keep=0 on an existing file: one line says why it stays" || fail "--keep=0 existing line: $(cat "$WORK/err")"
 expect_status 0 "run --keep=0 creates a file" -- "$IOMARK" run --size=1M --runtime=200ms --keep=0 --quiet "$WORK/b.dat"
 [ ! -e "$WORK/b.dat" ] && pass "--keep=0 removed the file run created" || fail "b.dat kept"
 no_note "run --keep=0"

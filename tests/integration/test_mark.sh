@@ -95,6 +95,10 @@ expect_status 0 "mark realworld --statistic=kdiskmark" -- "$IOMARK" mark --profi
 grep -q "best of runs" $WORK/out && grep -q "KDiskMark's convention" $WORK/out && pass "kdiskmark realworld: best" || fail "kdiskmark realworld: $(cat $WORK/out)"
 expect_status 2 "bad --statistic" -- "$IOMARK" mark --statistic=median --size=16M $WORK/nothing.dat
 expect_err_has "--statistic=median: allowed: best, mean, kdiskmark"
+expect_status 2 "mistyped --statistic" -- "$IOMARK" mark --statistic=bset --size=16M $WORK/nothing.dat
+expect_err_has "--statistic=bset: did you mean best? allowed: best, mean, kdiskmark"
+expect_status 2 "mistyped --profile" -- "$IOMARK" mark --profile=nvm --size=16M $WORK/nothing.dat
+expect_err_has "--profile=nvm: did you mean nvme? allowed: default, peak, realworld, nvme, cdm7"
 [ ! -e $WORK/nothing.dat ] && pass "nothing written" || fail "file made on bad input"
 expect_status 2 "bad --prepare" -- "$IOMARK" mark --prepare=soon --size=16M $WORK/nothing.dat
 expect_err_has "--prepare=soon"

@@ -52,6 +52,13 @@ expect_status 2 "--series_interval=10us" -- "$IOMARK" run --series_interval=10us
 expect_err_has "iomark run: --series_interval=10us: must be at least 1ms"
 expect_status 2 "--ramp_time=-1s" -- "$IOMARK" run --ramp_time=-1s --size=1M "$WORK/s.dat"
 expect_err_has "iomark run: --ramp_time=-1s: negative values are not allowed; must be 0 or more"
+# a size's limit in a human unit beside the bytes (1 GiB = 2^30 bytes)
+expect_status 2 "--bs=2G" -- "$IOMARK" run --bs=2G --size=1M "$WORK/s.dat"
+expect_err_has "iomark run: --bs=2G: must be from 1 to 1 GiB (1073741824 bytes)"
+expect_status 2 "--bs=-4k" -- "$IOMARK" run --bs=-4k --size=1M "$WORK/s.dat"
+expect_err_has "iomark run: --bs=-4k: negative values are not allowed; must be from 1 to 1 GiB (1073741824 bytes)"
+expect_status 2 "--offset=-1" -- "$IOMARK" run --offset=-1 --size=1M "$WORK/s.dat"
+expect_err_has "iomark run: --offset=-1: negative values are not allowed; must be 0 or more bytes"
 expect_status 2 "mark --prepare=-1s" -- "$IOMARK" mark --prepare=-1s "$WORK/s.dat"
 expect_err_has "iomark mark: --prepare=-1s: must be 0 or more"
 # 4 threads 5 MiB apart: thread 3 starts at 15728640, past the 10 MiB file

@@ -242,7 +242,7 @@ done
 expect_status 2 "--check with --burst" -- "$IOMARK" model $FIT --check "$SWEEP" --burst 10
 expect_err_has "not allowed with --what-if, --workload or --burst"
 expect_status 2 "output folder missing" -- "$IOMARK" model $FIT --burst 10 --output=$WORK/no/such/p.json
-expect_err_has "folder $WORK/no/such does not exist"
+expect_err_has "--output=$WORK/no/such/p.json: folder $WORK/no does not exist" # the first missing one
 expect_status 2 "fit output folder missing" -- "$IOMARK" model fit --output=$WORK/no/f.json "$SWEEP"
 expect_err_has "folder $WORK/no does not exist"
 expect_status 2 "fit needs documents" -- "$IOMARK" model fit

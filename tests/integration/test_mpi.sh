@@ -189,7 +189,7 @@ rows = [l for l in blk.splitlines() if l.strip()[:1].isdigit()]
 tot = [l for l in blk.splitlines() if l.startswith("total:")][0]
 ios = sum(int(l.split("|")[2]) for l in rows)
 print("diskspd rows", len(rows), "sum", ios, "total", int(tot.split("|")[1]))
-assert len(rows) == 2 and "rank 1 host" in rows[1]
+assert len(rows) == 2 and "rank 1 on " in rows[1] and rows[1].rstrip().endswith("d.1.dat (16MiB)"), rows
 assert ios == int(tot.split("|")[1])
 assert "all hosts" in t
 PY
@@ -209,10 +209,18 @@ for p in pts:
     t = [x["total"]["ios"] for x in r["targets"]]
     print("sweep point QD%d: ranks %s, total %d" % (p["iodepth"], t, r["total"]["total"]["ios"]))
     assert len(t) == 2 and sum(t) == r["total"]["total"]["ios"] > 0
-    assert "rank 1 host" in r["targets"][1]["path"]
+    # each rank's entry: its own path, and the rank and host apart
+    d = sys.argv[1].rsplit("/", 1)[0]
+    assert [(x["rank"], x["path"]) for x in r["targets"]] == [(0, d + "/s.0.dat"), (1, d + "/s.1.dat")], r["targets"]
+    assert all(x["host"] == m0["host"] for x, m0 in zip(r["targets"], r["mpi"]["per_rank"]))
     m = r["mpi"]  # each point carries its ranks, as a run document does
     assert m["ranks"] == 2 and [x["total"]["ios"] for x in m["per_rank"]] == t, m
 PY
+# the text table's header names every rank's target, not rank 0's alone
+timeout 120 $MPIRUN -np 2 "$IOMARK" sweep --rw=randread --bs=4k --iodepth=1,2 --runtime=1s \
+    --size=16m --quiet "$D/s.%r.dat" >"$D/sweep.txt" || fail "mpirun iomark sweep (text) failed"
+grep -Eq "^target rank 0 on [^:]+: $D/s\.0\.dat; rank 1 on [^:]+: $D/s\.1\.dat\$" "$D/sweep.txt" ||
+  fail "sweep text header: $(grep ^target "$D/sweep.txt")"
 
 # two ranks, one path without %r, a file that does not exist yet: the first
 # rank on the host creates it, the other opens it (both creating it raced

@@ -37,7 +37,17 @@ expect_err_has "does not exist"
 expect_status 2 "target folder missing (relative)" -- env -C $WORK "$IOMARK" run --runtime=1s --size=64M nodir/x.dat
 expect_err_has "folder nodir does not exist"
 expect_status 2 "target folder missing (absolute)" -- "$IOMARK" run --runtime=1s --size=64M $WORK/nodir2/sub/x.dat
-expect_err_has "folder $WORK/nodir2/sub does not exist"
+expect_err_has "target $WORK/nodir2/sub/x.dat: folder $WORK/nodir2 does not exist" # the first missing one
+# a "folder" that is a file: named, not the raw "Not a directory"
+: >$WORK/plain
+expect_status 2 "target under a file" -- "$IOMARK" run --runtime=1s --size=64M $WORK/plain/sub/x.dat
+expect_err_has "target $WORK/plain/sub/x.dat: $WORK/plain is a file, not a folder"
+expect_status 2 "existing-path form under a file" -- "$IOMARK" run --runtime=1s $WORK/plain/x.dat
+expect_err_has "target $WORK/plain/x.dat: $WORK/plain is a file, not a folder"
+expect_status 2 "--output under a file" -- "$IOMARK" run --runtime=1s --size=64M --output=$WORK/plain/o.json $WORK/o.dat
+expect_err_has "--output=$WORK/plain/o.json: $WORK/plain is a file, not a folder"
+[ "$(stat -c %s $WORK/plain)" = 0 ] && [ ! -e $WORK/o.dat ] && pass "nothing written" || fail "written: $(ls -l $WORK)"
+rm -f $WORK/plain
 [ ! -e $WORK/nodir ] && [ ! -e $WORK/nodir2 ] && [ ! -e $WORK/x.dat ] && pass "nothing created" || fail "created: $(ls $WORK)"
 # a mistyped device name: no regular file is made in /dev (devtmpfs, in RAM),
 # with or without --size, and the message does not suggest --size
