@@ -572,30 +572,24 @@ static void dur_text(uint64_t ns, char *buf, size_t len)
     snprintf(buf, len, "%lluns", (unsigned long long)ns);
 }
 
+/* "from 1s to 24h", "at least 1ms", "from 1 to 1 GiB (1073741824 bytes)", "0 or more bytes" */
 static const char *range_text(const struct opt *o, char *buf, size_t len)
 {
-    char lo[32], hi[32];
-    if (o->type == T_SIZE) { /* "from 1 to 1 GiB (1073741824 bytes)", "0 or more bytes" */
-        char big[64];
-        if (o->max == UINT64_MAX)
-            snprintf(buf, len, o->min == 0 ? "0 or more bytes" : "at least %llu byte%s",
-                     (unsigned long long)o->min, o->min == 1 ? "" : "s");
-        else
-            snprintf(buf, len, "from %llu to %s", (unsigned long long)o->min,
-                     iom_format_bytes(o->max, big, sizeof(big)));
-        return buf;
-    }
+    char lo[32], hi[64];
+    const char *unit = o->type != T_SIZE ? "" : o->min == 1 ? " byte" : " bytes";
     if (o->type == T_DURATION) {
         dur_text(o->min, lo, sizeof(lo));
         dur_text(o->max, hi, sizeof(hi));
     } else {
         snprintf(lo, sizeof(lo), "%llu", (unsigned long long)o->min);
         snprintf(hi, sizeof(hi), "%llu", (unsigned long long)o->max);
+        if (o->type == T_SIZE) /* the bytes in a human unit, the count beside them */
+            iom_format_bytes(o->max, hi, sizeof(hi));
     }
     if (o->max == UINT64_MAX && o->min == 0)
-        snprintf(buf, len, "0 or more");
+        snprintf(buf, len, "0 or more%s", unit);
     else if (o->max == UINT64_MAX)
-        snprintf(buf, len, "at least %s", lo);
+        snprintf(buf, len, "at least %s%s", lo, unit);
     else
         snprintf(buf, len, "from %s to %s", lo, hi);
     return buf;
@@ -616,12 +610,11 @@ int iom_option_apply(const char *name, const char *v, struct iom_job *job, struc
         {"directory", "name the target file with its folder: iomark run [options] DIR/FILE"},
         {"output-format=normal,json", "use normal or json"},
     };
-    for (size_t i = 0; !o && i < sizeof(fio_hints) / sizeof(fio_hints[0]); i++) {
+    for (size_t i = 0; !o && i < sizeof(fio_hints) / sizeof(fio_hints[0]); i++)
         if (strcmp(name, fio_hints[i].name) == 0) {
             snprintf(err, errlen, "--%s: not an iomark run option; %s", name, fio_hints[i].hint);
             return -ENOENT;
         }
-    }
     if (!o) {
         const char *via, *s = iom_option_suggest_via(name, &via);
         if (s && via)
