@@ -579,6 +579,11 @@ static int cmd_clean(int argc, char **argv)
         iom_cli_error("lab clean", "no lab folder: set IOMARK_LAB_DIR or HOME");
         return IOM_EXIT_USAGE;
     }
+    struct stat lst;
+    if (stat(labdir, &lst) != 0 && errno == ENOENT) { /* nothing to clean, nothing created */
+        printf("%s: no lab folder yet (no lab has run here); nothing to remove\n", labdir);
+        return IOM_EXIT_OK;
+    }
     co.labdir = labdir;
     struct iom_lab_clean_result r;
     int rc = iom_lab_clean(&co, &r);

@@ -115,11 +115,11 @@ static int parse(int argc, char **argv, struct iom_job *job, struct iom_run_opts
             if (!strcmp(name, "profile")) {
                 mo->profile = v ? iom_mark_profile_find(v) : NULL;
                 if (!mo->profile) {
-                    const char *known[8] = {NULL};
-                    for (size_t k = 0; k < 8 && iom_mark_profiles[k].name; k++)
+                    const char *known[IOM_MARK_NR_PROFILES];
+                    for (size_t k = 0; k < IOM_MARK_NR_PROFILES; k++)
                         known[k] = iom_mark_profiles[k].name;
                     char hint[160];
-                    iom_allowed_near(hint, sizeof(hint), v, known, 8,
+                    iom_allowed_near(hint, sizeof(hint), v, known, IOM_MARK_NR_PROFILES,
                                      "default, peak, realworld, nvme, cdm7");
                     iom_cli_error("mark", "--profile=%s: %s", v ? v : "", hint);
                     rc = IOM_EXIT_USAGE;

@@ -119,6 +119,24 @@ static void figures(struct point *p)
         p->cpu_pct = r->cpu.user_pct + r->cpu.system_pct;
 }
 
+/* The ranks whose I/O a point merges: 1 outside MPI (docs/mpi.md). */
+static unsigned ranks_of(const struct point *p)
+{
+#ifdef IOMARK_HAVE_MPI
+    if (p->mpi && p->mpi->nr_ranks > 0)
+        return (unsigned)p->mpi->nr_ranks;
+#endif
+    (void)p;
+    return 1;
+}
+
+/* Outstanding I/O of a point: threads x iodepth, times the ranks under MPI
+ * (every rank runs the point's threads x iodepth at once). */
+static unsigned long long outstanding_of(const struct point *p)
+{
+    return (unsigned long long)p->threads * p->iodepth * ranks_of(p);
+}
+
 static cJSON *num(double v)
 {
     return isnan(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v);
@@ -146,7 +164,8 @@ static cJSON *sweep_json(const struct iom_job *job, struct point *pts, unsigned 
         cJSON_AddStringToObject(d, "interrupted_by", iom_signal_name(sig));
     cJSON_AddItemToObject(d, "spec", iom_json_spec(job));
     cJSON_AddNumberToObject(d, "knee_min_gain_pct", knee_pct);
-    cJSON_AddStringToObject(d, "order", "outstanding I/O (threads x iodepth) ascending, then threads");
+    cJSON_AddStringToObject(d, "order", "outstanding I/O (threads x iodepth, x ranks under MPI) "
+                                        "ascending, then threads");
     cJSON_AddNumberToObject(d, "planned_points", np);
     if (dropped >= 0) { /* stopped part-way: not in points */
         cJSON *o = cJSON_AddObjectToObject(d, "dropped_point");
@@ -163,7 +182,14 @@ static cJSON *sweep_json(const struct iom_job *job, struct point *pts, unsigned 
         cJSON_AddStringToObject(o, "target", job->targets[p->target]);
         cJSON_AddNumberToObject(o, "threads", p->threads);
         cJSON_AddNumberToObject(o, "iodepth", p->iodepth);
-        cJSON_AddNumberToObject(o, "outstanding", (double)p->threads * p->iodepth);
+        cJSON_AddNumberToObject(o, "outstanding", (double)outstanding_of(p));
+        if (p->mpi) { /* threads and iodepth are per rank */
+            cJSON_AddNumberToObject(o, "ranks", ranks_of(p));
+            cJSON *rt = cJSON_AddArrayToObject(o, "rank_targets");
+            for (uint32_t k = 0; k < p->r->nr_targets; k++)
+                if (p->r->targets[k].of_rank)
+                    cJSON_AddItemToArray(rt, cJSON_CreateString(p->r->targets[k].path));
+        }
         cJSON_AddItemToObject(o, "iops", num(p->iops));
         cJSON_AddItemToObject(o, "mb_per_s", num(p->mb_per_s));
         cJSON_AddItemToObject(o, "mib_per_s", num(p->mib_per_s));
@@ -201,16 +227,17 @@ static void sweep_text(FILE *f, const struct iom_job *job, struct point *pts, un
         fprintf(f, "INTERRUPTED by %s: %u of %u points measured", iom_signal_name(sig), measured,
                 np);
         if (dropped >= 0)
-            fprintf(f, "; point %u x %u on %s was stopped part-way and dropped",
+            fprintf(f, "; point T%u Q%u on %s was stopped part-way and dropped",
                     pts[dropped].threads, pts[dropped].iodepth, job->targets[pts[dropped].target]);
         fputc('\n', f);
     }
 #ifdef IOMARK_HAVE_MPI
     for (unsigned i = 0; i < np; i++)
         if (pts[i].mpi) { /* every point is one shared window of all ranks */
-            fprintf(f, "MPI: every point is the merged I/O of %d ranks in one window (per-rank "
+            fprintf(f, "MPI: every point is the merged I/O of %d ranks in one window; threads and "
+                       "iodepth are per rank, outstanding = threads x iodepth x %d ranks (per-rank "
                        "and per-host figures: --output-format=json, each point's result.mpi)\n",
-                    pts[i].mpi->nr_ranks);
+                    pts[i].mpi->nr_ranks, pts[i].mpi->nr_ranks);
             break;
         }
 #endif
@@ -246,7 +273,7 @@ static void sweep_text(FILE *f, const struct iom_job *job, struct point *pts, un
             if (prev && prev->iops > 0)
                 snprintf(step, sizeof(step), "%+.1f%%", (p->iops - prev->iops) / prev->iops * 100);
             fprintf(f, "%7u %7u %11llu %12.0f %10.2f %14.1f %13.1f %7.1f %9s%s\n", p->threads,
-                    p->iodepth, (unsigned long long)p->threads * p->iodepth, p->iops, p->mib_per_s,
+                    p->iodepth, outstanding_of(p), p->iops, p->mib_per_s,
                     p->lat_mean_us, p->lat_p99_us, p->cpu_pct, step, p->knee ? "  <- knee" : p->knee_base ? "  <- best before the knee" : "");
             if (p->knee)
                 knee = p;
@@ -254,15 +281,18 @@ static void sweep_text(FILE *f, const struct iom_job *job, struct point *pts, un
                 before = p;
             prev = p;
         }
-        if (knee && before)
-            fprintf(f, "knee: at %u threads x iodepth %u IOPS are %+.1f%% over the best earlier "
-                       "point (%u x %u, %llu outstanding) and no later point gains %g%%, while "
-                       "mean latency grows %+.1f%%: more concurrency than %u x %u stops paying\n",
-                    knee->threads, knee->iodepth, (knee->iops - before->iops) / before->iops * 100,
-                    before->threads, before->iodepth,
-                    (unsigned long long)before->threads * before->iodepth, knee_pct,
+        if (knee && before) {
+            const char *per = ranks_of(knee) > 1 ? " per rank" : "";
+            fprintf(f, "knee: at %u thread(s) x iodepth %u%s (%llu outstanding) IOPS are %+.1f%% "
+                       "over the best earlier point (%u x %u, %llu outstanding) and no later point "
+                       "gains %g%%, while mean latency grows %+.1f%%: more concurrency than %u x %u%s "
+                       "stops paying\n",
+                    knee->threads, knee->iodepth, per, outstanding_of(knee),
+                    (knee->iops - before->iops) / before->iops * 100, before->threads,
+                    before->iodepth, outstanding_of(before), knee_pct,
                     (knee->lat_mean_us - before->lat_mean_us) / before->lat_mean_us * 100,
-                    before->threads, before->iodepth);
+                    before->threads, before->iodepth, per);
+        }
         else if (!complete)
             fprintf(f, "knee: not judged, sweep %s before this target's last point\n",
                     sig ? "interrupted" : "stopped");

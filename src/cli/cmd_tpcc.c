@@ -340,8 +340,10 @@ static void banner(const struct tpcc_opts *o)
                 o->step == STEP_ALL ? " after the load" : "");
 }
 
-/* Where the database stays, its size and how to remove it; or remove it (--keep=0). */
-static void leave_or_remove(const struct tpcc_opts *o, struct tpcc_conn *c, uint64_t bytes)
+/* Where the database stays, its size and how to remove it; or remove it
+ * (--keep=0). incomplete: the load stopped part-way (run and check refuse it). */
+static void leave_or_remove(const struct tpcc_opts *o, struct tpcc_conn *c, uint64_t bytes,
+                            bool incomplete)
 {
     static const char *const sfx[] = {"", "-wal", "-shm", "-journal"};
     bool sqlite = o->dbc.engine == TPCC_DB_SQLITE;
@@ -363,8 +365,12 @@ static void leave_or_remove(const struct tpcc_opts *o, struct tpcc_conn *c, uint
     double mib = (double)bytes / 1048576.0;
     if (o->keep) {
         /* --keep=0 is for the whole job only: a load is kept for run and check */
-        const char *tail = o->step == STEP_LOAD
+        const char *tail = incomplete
+                               ? "; its load is incomplete, so 'iomark tpcc run' and 'check' "
+                                 "refuse it, and 'iomark tpcc load' on it starts the load over"
+                           : o->step == STEP_LOAD
                                ? " when 'iomark tpcc run' and 'check' no longer need it"
+                           : o->step == STEP_RUN ? " when no more runs or checks need it"
                                : ", or run with --keep=0 to remove it at the end";
         if (sqlite)
             fprintf(stderr,
@@ -512,20 +518,9 @@ int iom_cmd_tpcc(int argc, char **argv)
         o.dbc.busy_timeout_ns = o.busy_timeout_ns;
     if (o.schema[0])
         snprintf(o.dbc.schema, sizeof(o.dbc.schema), "%s", o.schema);
-    if (o.output) {
-        char *dup = strdup(o.output);
-        char *slash = dup ? strrchr(dup, '/') : NULL;
-        if (slash) {
-            *slash = '\0';
-            if (*dup && access(dup, W_OK) != 0) {
-                iom_cli_error(cmd, "--output=%s: folder %s does not exist or is not writable",
-                              o.output, dup);
-                free(dup);
-                return IOM_EXIT_USAGE;
-            }
-        }
-        free(dup);
-    }
+    int orc = iom_cli_check_output(cmd, o.output);
+    if (orc)
+        return orc;
     if (o.dbc.engine == TPCC_DB_SQLITE && (o.step == STEP_ALL || o.step == STEP_LOAD)) {
         char *dup = strdup(o.dbc.path);
         char *slash = dup ? strrchr(dup, '/') : NULL;
@@ -533,8 +528,8 @@ int iom_cmd_tpcc(int argc, char **argv)
             *slash = '\0';
         const char *dir = slash ? (*dup ? dup : "/") : ".";
         if (access(dir, W_OK) != 0) {
-            iom_cli_error(cmd, "--db=%s: folder %s does not exist or is not writable",
-                          o.db ? o.db : "sqlite:.", dir);
+            iom_cli_error(cmd, "--db=%s: folder %s is not writable", o.db ? o.db : "sqlite:.",
+                          dir);
             free(dup);
             return IOM_EXIT_USAGE;
         }
@@ -576,6 +571,7 @@ int iom_cmd_tpcc(int argc, char **argv)
     struct tpcc_check_result cr;
     struct tpcc_run_result *rr = NULL;
     bool ours = false;   /* this command loaded the database (not refused as someone else's) */
+    bool incomplete = false; /* its load stopped part-way */
 
     if (o.step == STEP_ALL || o.step == STEP_LOAD) {
         tpcc_scale_init(&sc, o.warehouses, o.scale_test);
@@ -584,6 +580,7 @@ int iom_cmd_tpcc(int argc, char **argv)
                        NULL, &lr);
         clear_line(&o);
         ours = rc != -EEXIST;
+        incomplete = rc && ours;
         if (rc == -EINTR || (rc && iom_cli_stop)) {
             int sig = iom_cli_stop ? iom_cli_stop : SIGINT;
             char msg[96];
@@ -670,7 +667,8 @@ int iom_cmd_tpcc(int argc, char **argv)
         if (e && !status)
             status = e;
     }
-out:
+out:;
+    bool ran = rr != NULL; /* tpcc run went as far as its measured phase */
     free(rr);
     /* the database this command loaded: say where it is, or remove it */
     if (ours) {
@@ -679,12 +677,15 @@ out:
             c->ops->size_bytes(c, &bytes);
         bool sqlite = o.dbc.engine == TPCC_DB_SQLITE;
         if (!sqlite && !o.keep)
-            leave_or_remove(&o, c, bytes);
+            leave_or_remove(&o, c, bytes, incomplete);
         c->ops->disconnect(c);
         if (sqlite || o.keep)
-            leave_or_remove(&o, NULL, bytes);
+            leave_or_remove(&o, NULL, bytes, incomplete);
         return status;
     }
     c->ops->disconnect(c);
+    /* a run on SQLite: where the database stays (closed: its WAL checkpointed) */
+    if (o.step == STEP_RUN && o.dbc.engine == TPCC_DB_SQLITE && !o.quiet && ran)
+        leave_or_remove(&o, NULL, 0, false);
     return status;
 }

@@ -36,6 +36,7 @@ static struct {
     bool in_step;             /* between iom_cli_progress_step and its end */
     bool pausing;
     bool done;                /* the runner's last figures came: the step's final line */
+    int shown_phase;          /* the step's latest phase shown (enum step_phase): never goes back */
     double pause_s;
     char phase[32];           /* a phase the runner does not drive; "" none */
     char detail[128];
@@ -101,6 +102,18 @@ double iom_cli_progress_eta(void)
     return e;
 }
 
+/* A step's phases in order, and the one at t seconds into the step. */
+enum step_phase { PH_RAMP, PH_MEASURE, PH_COOL, PH_PAST };
+
+static int phase_at(double t)
+{
+    if (t < P.ramp_s)
+        return PH_RAMP;
+    if (P.run_s <= 0 || t < P.ramp_s + P.run_s)
+        return PH_MEASURE;
+    return t < P.ramp_s + P.run_s + P.cool_s ? PH_COOL : PH_PAST;
+}
+
 /* Compose the line (under mu): "mark 7/40 SEQ1M Q8T1 read run 2/5: measuring
  * 2/5 s, 1234 IOPS, 456.7 MB/s [eta 06:58]". Shorter for a narrow terminal,
  * what the step is doing and the eta kept longest: fit 1 keeps only the last
@@ -146,24 +159,36 @@ static void compose(char *buf, size_t len, uint64_t now, int fit)
      * came from (their window's middle) and the time its end: the figures of
      * the last warm-up second read "warm-up 3/3 s", not "measuring 0/5 s".
      * Stale ones (the figures are late: a busy machine) do not hold the
-     * clock back: the line then says where the step is now. */
-    double at = el;
-    uint64_t fresh_ns = P.mode == MODE_STATUS ? P.interval_ns : 1000000000u;
-    if (P.rates[0] && P.fig_to_ns >= P.step_t0 && (P.fig_to_ns > now || now - P.fig_to_ns <= fresh_ns)) {
-        at = ((double)(P.fig_from_ns - P.step_t0) + (double)(P.fig_to_ns - P.step_t0)) / 2e9;
-        el = (double)(P.fig_to_ns - P.step_t0) / 1e9;
+     * clock back: the line then says where the step is now. The phase shown
+     * never goes back (late warm-up figures after a measuring line), and
+     * figures show only under their own phase's name. */
+    const char *shown_rates = rates;
+    int fig_ph = -1, ph_now = phase_at(el);
+    if (P.rates[0] && P.fig_to_ns >= P.step_t0) {
+        double mid = ((double)(P.fig_from_ns - P.step_t0) + (double)(P.fig_to_ns - P.step_t0)) / 2e9;
+        fig_ph = phase_at(mid);
+        uint64_t fresh_ns = P.mode == MODE_STATUS ? P.interval_ns : 1000000000u;
+        if ((P.fig_to_ns > now || now - P.fig_to_ns <= fresh_ns) && fig_ph >= P.shown_phase) {
+            ph_now = fig_ph;
+            el = (double)(P.fig_to_ns - P.step_t0) / 1e9;
+        }
     }
+    if (ph_now < P.shown_phase)
+        ph_now = P.shown_phase;
+    P.shown_phase = ph_now;
+    if (fig_ph != ph_now)
+        shown_rates = "";
     const char *ph;
     double in, of;
-    if (at < P.ramp_s) {
+    if (ph_now == PH_RAMP) {
         ph = P.ramp_word ? P.ramp_word : "warm-up";
         in = el;
         of = P.ramp_s;
-    } else if (P.run_s <= 0 || at < P.ramp_s + P.run_s) {
+    } else if (ph_now == PH_MEASURE) {
         ph = "measuring";
         in = el - P.ramp_s;
         of = P.run_s;
-    } else if (at < P.ramp_s + P.run_s + P.cool_s) {
+    } else if (ph_now == PH_COOL) {
         ph = "cool-down";
         in = el - P.ramp_s - P.run_s;
         of = P.cool_s;
@@ -171,6 +196,8 @@ static void compose(char *buf, size_t len, uint64_t now, int fit)
         snprintf(buf + o, len - o, "finishing [eta %s]", eta);
         return;
     }
+    if (in < 0)
+        in = 0;
     if (of > 0 && in > of)
         in = of;
     /* whole seconds elapsed, as a clock shows them (the eta rounds up) */
@@ -180,7 +207,7 @@ static void compose(char *buf, size_t len, uint64_t now, int fit)
         o += (size_t)snprintf(buf + o, len - o, "%s %lu s", ph, (unsigned long)in);
     if (o >= len)
         return;
-    snprintf(buf + o, len - o, "%s%s [eta %s]", P.rates[0] ? ", " : "", rates, eta);
+    snprintf(buf + o, len - o, "%s%s [eta %s]", shown_rates[0] ? ", " : "", shown_rates, eta);
 }
 
 /* Width of the terminal on stderr, 80 when unknown. */
@@ -336,6 +363,7 @@ void iom_cli_progress_step(const char *name, double ramp_s, double run_s, double
     P.phase[0] = P.detail[0] = P.rates[0] = 0;
     P.step_t0 = now_ns();
     P.fig_from_ns = P.fig_to_ns = 0;
+    P.shown_phase = PH_RAMP;
     P.active = P.in_step = true;
     P.done = false;
     /* a status line left overdue by the phase before (a long preparation) is

@@ -159,7 +159,7 @@ static int refuse_error(const cJSON *doc, char *err, size_t errlen)
  * "source run failed (ERROR) after ... ; its figures are up to the failure".
  * A sweep's says how many of its points were measured and which one a
  * signal stopped part-way, as its text does: "source sweep interrupted
- * (SIGINT): 2 of 4 points measured; point 1 x 4 on p.dat was stopped
+ * (SIGINT): 2 of 4 points measured; point T1 Q4 on p.dat was stopped
  * part-way and dropped". */
 static void note_sweep(const cJSON *doc, struct iom_imp_result *res, const char *st,
                        const char *why)
@@ -169,7 +169,7 @@ static void note_sweep(const cJSON *doc, struct iom_imp_result *res, const char 
     char drop[600] = "";
     const cJSON *dp = obj(doc, "dropped_point");
     if (dp)
-        snprintf(drop, sizeof(drop), "; point %.0f x %.0f on %s was stopped part-way and dropped",
+        snprintf(drop, sizeof(drop), "; point T%.0f Q%.0f on %s was stopped part-way and dropped",
                  iom_json_num(dp, "threads", 0), iom_json_num(dp, "iodepth", 0),
                  iom_json_str(dp, "target", "?"));
     if (planned > 0)

@@ -116,6 +116,11 @@ static int point_of_run(const cJSON *run, const char *src, struct iom_fit *f, ch
 {
     if (f->npoints >= IOM_FIT_MAXPOINTS)
         return fail(err, len, "%s: more than %d points", src, IOM_FIT_MAXPOINTS);
+    const cJSON *mpi = obj(run, "mpi");
+    if (cJSON_IsObject(mpi)) /* the model is one process's threads x iodepth on one queue */
+        return fail(err, len, "%s: the merged I/O of %d MPI ranks; the model fits one process's "
+                              "queue: fit a sweep run without mpirun",
+                    src, (int)iom_json_num(mpi, "ranks", 0));
     const cJSON *spec = obj(run, "spec");
     const cJSON *targets = obj(spec, "targets");
     if (!cJSON_IsObject(spec) || !cJSON_IsArray(targets))

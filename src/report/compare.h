@@ -43,7 +43,7 @@ void iom_cmp_fmt_num(double v, char *buf, size_t len);
  * for n > 1 runs "MEAN<sep>R% (n=N)" with R the relative sample standard
  * deviation in percent, stddev / |mean| * 100 (0 when the mean is 0),
  * written without an exponent: "0.85", "12", "110"; "<0.01" below 0.01.
- * sep is what goes between the mean and R ("±" for text, " ± " for HTML).
+ * sep is what goes between the mean and R (" ±" for text, " ± " for HTML).
  */
 void iom_cmp_fmt_cell(const struct iom_cmp_cell *c, const char *sep, char *buf, size_t len);
 

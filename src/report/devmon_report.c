@@ -142,6 +142,40 @@ void iom_probe_json_run_target(cJSON *o, const struct iom_result *r, uint32_t i)
     }
 }
 
+/* The line splitting iomark's mean outstanding I/O `out` into where it
+ * waited, from the device's aqu-sz (I/Os in the block layer and driver) and
+ * the sampled in-flight count (in the driver; sampled: it was): the driver's
+ * part, the block layer's above it, and the rest outside both (the engine's
+ * submission and completion path, the filesystem). The parts sum to `out`.
+ * A device queue longer than iomark's means other I/O shares the device. */
+static void queue_parts_text(FILE *f, double out, double aqu, double inflight, bool sampled)
+{
+    double dev_q = sampled && inflight > aqu ? inflight : aqu;
+    if (dev_q > out * 1.05 + 0.05) {
+        if (sampled)
+            fprintf(f, "  the device's queue is longer than iomark's (aqu-sz %.2f, in flight %.2f, "
+                       "iomark %.2f outstanding): other I/O shares the device\n", aqu, inflight, out);
+        else
+            fprintf(f, "  the device's queue is longer than iomark's (aqu-sz %.2f, iomark %.2f "
+                       "outstanding): other I/O shares the device\n", aqu, out);
+        return;
+    }
+    const char *outside = "outside both (iomark's submission and completion path, the filesystem)";
+    double in_drv = sampled ? (inflight < out ? inflight : out) : 0;
+    double below = aqu < out ? aqu : out; /* block layer and driver together */
+    if (!sampled)
+        fprintf(f, "  of the %.2f I/Os iomark kept outstanding: %.2f in the block layer and driver "
+                   "(aqu-sz; in-flight not sampled), %.2f %s\n", out, below, out - below, outside);
+    else if (aqu + 0.005 < inflight)
+        fprintf(f, "  of the %.2f I/Os iomark kept outstanding: %.2f in the driver, %.2f outside it "
+                   "(the block layer's part is not known: aqu-sz %.2f is below the sampled "
+                   "in-flight)\n", out, in_drv, out - in_drv, aqu);
+    else
+        fprintf(f, "  of the %.2f I/Os iomark kept outstanding: %.2f in the driver, %.2f in the "
+                   "block layer above it (scheduler or tag wait), %.2f %s\n",
+                out, in_drv, below - in_drv, out - below, outside);
+}
+
 static void fmt_opt(double v, bool have, char *buf, size_t len)
 {
     if (!have)
@@ -204,20 +238,15 @@ void iom_probe_text_run(FILE *f, const struct iom_result *r)
         fprintf(f, "  %8s %12s %12s %12.1f %10.2f %10.3f %8.2f %10s %8s %7.1f\n", "run", io, oo,
                 d->total.iops, d->total.mib_per_s, d->total.await_ms, d->total.aqu_sz, mean, mx,
                 d->total.util_pct);
-        double dev_q = d->total.inflight_samples ? d->total.inflight_mean : d->total.aqu_sz;
         char disc[48] = ""; /* discards (trims) only when the device saw any */
         if (d->total.ios[2])
             snprintf(disc, sizeof(disc), ", discard %llu", (unsigned long long)d->total.ios[2]);
-        double in_layer = d->total.aqu_sz - dev_q;
-        fprintf(f,
-                "  device I/Os %llu (read %llu, write %llu%s), iomark I/Os %llu; iomark kept %.1f "
-                "I/Os outstanding, the block layer %.2f (aqu-sz), the driver %.1f in flight: "
-                "%.1f waited above the driver (%.1f of them in the block layer: scheduler or "
-                "tag wait)\n",
+        fprintf(f, "  device I/Os %llu (read %llu, write %llu%s), iomark I/Os %llu\n",
                 (unsigned long long)(d->total.ios[0] + d->total.ios[1] + d->total.ios[2]),
                 (unsigned long long)d->total.ios[0], (unsigned long long)d->total.ios[1], disc,
-                (unsigned long long)ios, out, d->total.aqu_sz, dev_q,
-                out > dev_q ? out - dev_q : 0.0, in_layer > 0 ? in_layer : 0.0);
+                (unsigned long long)ios);
+        queue_parts_text(f, out, d->total.aqu_sz, d->total.inflight_mean,
+                         d->total.inflight_samples > 0);
         uint64_t dev = d->total.ios[0] + d->total.ios[1] + d->total.ios[2];
         double diff = ios ? 100.0 * ((double)dev - (double)ios) / (double)ios : 0;
         if (fabs(d->window_start_offset_ms) >= WINDOW_NOTE_MS ||

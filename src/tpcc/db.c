@@ -1,8 +1,11 @@
 /* db.c - pick a back end from --db and helpers shared by both. */
+#include <libgen.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/target.h"
 #include "tpcc/db.h"
 
 static void defaults(struct tpcc_db_cfg *cfg)
@@ -38,31 +41,42 @@ int tpcc_db_parse(const char *spec, struct tpcc_db_cfg *cfg, char *err, size_t e
         strcpy(cfg->conninfo, ci);
         return 0;
     }
-    if (strncmp(spec, "sqlite:", 7) != 0) {
+    /* sqlite:PATH, or a PATH with no scheme (a drive letter, C:/, is none) */
+    size_t sl = strspn(spec, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-");
+    bool prefixed = strncmp(spec, "sqlite:", 7) == 0;
+    if (!prefixed && sl > 1 && spec[sl] == ':') {
         snprintf(err, errlen,
-                 "--db=%s: expected sqlite:PATH (file or folder), postgresql://URI or pg:CONNINFO",
+                 "--db=%s: expected sqlite:PATH or PATH (file or folder), postgresql://URI or "
+                 "pg:CONNINFO",
                  spec);
         return -EINVAL;
     }
-    const char *p = spec + 7;
+    if (!prefixed && strchr(spec, '=')) {
+        snprintf(err, errlen,
+                 "--db=%s: a libpq key=value string needs pg: in front (--db=pg:%s)", spec, spec);
+        return -EINVAL;
+    }
+    const char *p = prefixed ? spec + 7 : spec, *label = prefixed ? "--db=sqlite:" : "--db";
     if (!*p)
         p = ".";
     struct stat st;
     int n;
     size_t len = strlen(p);
-    if ((stat(p, &st) == 0 && S_ISDIR(st.st_mode)) || p[len - 1] == '/') {
-        if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode)) {
-            snprintf(err, errlen, "--db=%s: folder %s does not exist", spec, p);
-            return -EINVAL;
-        }
+    if ((stat(p, &st) == 0 && S_ISDIR(st.st_mode)) || p[len - 1] == '/')
         n = snprintf(cfg->path, sizeof(cfg->path), "%s%siomark-tpcc.db", p,
                      p[len - 1] == '/' ? "" : "/");
-    } else {
+    else
         n = snprintf(cfg->path, sizeof(cfg->path), "%s", p);
-    }
     if (n < 0 || (size_t)n >= sizeof(cfg->path)) {
         snprintf(err, errlen, "--db=%.40s...: path longer than %zu bytes", spec,
                  sizeof(cfg->path) - 1);
+        return -EINVAL;
+    }
+    /* its folder: the first missing one, or a part that is a file, named */
+    char dir[sizeof(cfg->path)];
+    snprintf(dir, sizeof(dir), "%s", cfg->path);
+    if (stat(dirname(dir), &st) != 0 || !S_ISDIR(st.st_mode)) {
+        iom_path_folder_error(cfg->path, label, err, errlen);
         return -EINVAL;
     }
     cfg->engine = TPCC_DB_SQLITE;

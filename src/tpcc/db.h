@@ -124,11 +124,16 @@ extern const struct tpcc_db_ops tpcc_db_sqlite_ops;
 extern const struct tpcc_db_ops tpcc_db_pg_ops;
 
 /*
- * Parse the --db value: "sqlite:PATH" (PATH a file, or an existing folder,
- * which gets iomark-tpcc.db inside it), "postgresql://..." / "postgres://..."
- * (a libpq URI) or "pg:CONNINFO" (libpq key=value string). NULL or "" means
- * sqlite in the current folder. Fills cfg with defaults for the rest.
- * Returns 0 or -EINVAL with a one-line reason in err.
+ * Parse the --db value: "sqlite:PATH" or a plain PATH with no scheme (PATH a
+ * file, or an existing folder or one written with a trailing '/', which gets
+ * iomark-tpcc.db inside it; a drive letter, C:/, is no scheme),
+ * "postgresql://..." / "postgres://..." (a libpq URI) or "pg:CONNINFO"
+ * (libpq key=value string; the same string without pg: is refused, naming
+ * the fix). NULL or "" means sqlite in the current folder. The SQLite file's
+ * folder must exist (the message names the first missing folder, or a part
+ * of the path that is a file: core/target.h iom_path_folder_error). Fills
+ * cfg with defaults for the rest. Returns 0 or -EINVAL with a one-line
+ * reason in err (errlen bytes).
  */
 int tpcc_db_parse(const char *spec, struct tpcc_db_cfg *cfg, char *err, size_t errlen);
 

@@ -305,9 +305,11 @@ void iom_tpcc_text(FILE *f, const struct tpcc_report *r)
         dev_line(f, "data", &r->data_dev);
         dev_line(f, "log", &r->log_dev);
     }
-    if (r->size_bytes && !r->load) {
-        char sz[32];
-        iom_fmt_bytes(r->size_bytes, sz, sizeof(sz));
-        fprintf(f, "database size: %s\n", sz);
+    if (r->size_bytes && !r->load) { /* MiB to 0.1, as the end's "left at" line */
+        if (r->dbc && r->dbc->engine == TPCC_DB_SQLITE)
+            fprintf(f, "database size: %.1f MiB with its WAL (close checkpoints the WAL into the "
+                       "file)\n", (double)r->size_bytes / 1048576.0);
+        else
+            fprintf(f, "database size: %.1f MiB\n", (double)r->size_bytes / 1048576.0);
     }
 }

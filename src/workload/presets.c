@@ -7,7 +7,7 @@
 #define MIB (UINT64_C(1) << 20)
 #define KIB UINT64_C(1024)
 
-const struct iom_mark_profile iom_mark_profiles[] = {
+const struct iom_mark_profile iom_mark_profiles[IOM_MARK_NR_PROFILES + 1] = {
     {"default", "CrystalDiskMark 8 default", false, 4,
      {{"SEQ1M Q8T1", false, MIB, 8, 1},
       {"SEQ1M Q1T1", false, MIB, 1, 1},

@@ -53,7 +53,8 @@ struct iom_mark_profile {
 const struct iom_mark_profile *iom_mark_profile_find(const char *name);
 
 /* All profiles, terminated by an entry with name == NULL. */
-extern const struct iom_mark_profile iom_mark_profiles[];
+#define IOM_MARK_NR_PROFILES 5
+extern const struct iom_mark_profile iom_mark_profiles[IOM_MARK_NR_PROFILES + 1];
 
 /*
  * Derive the job of one test and direction from `base` (which carries the

@@ -115,6 +115,11 @@ expect_err_has "iomark lab: --: needs COMMAND ARGS after --"
   pass "-h = --help" || fail "-h and --help differ"
 grep -q -- "--dry-run" "$WORK/h1" && grep -q -- "--name=VALUE or --name VALUE" "$WORK/h1" &&
   pass "help lists --dry-run and the grammar" || fail "help lacks --dry-run or the grammar"
+# lab clean where no lab has run: says so, creates nothing
+IOMARK_LAB_DIR="$WORK/nolab" "$IOMARK" lab clean >"$WORK/c1" 2>&1 &&
+  [ "$(cat "$WORK/c1")" = "$WORK/nolab: no lab folder yet (no lab has run here); nothing to remove" ] &&
+  [ ! -e "$WORK/nolab" ] && pass "lab clean without a lab folder: says so, nothing created" ||
+  fail "lab clean without a lab folder: $(cat "$WORK/c1")"
 # lab clean --help names the folder it cleans, resolved as documented
 env -u IOMARK_LAB_DIR XDG_CACHE_HOME="$WORK/xdg" "$IOMARK" lab clean --help >"$WORK/h3" &&
   grep -qxF "(here: $WORK/xdg/iomark/lab)." "$WORK/h3" && pass "lab clean --help: the folder from XDG_CACHE_HOME" ||

@@ -215,12 +215,25 @@ for p in pts:
     assert all(x["host"] == m0["host"] for x, m0 in zip(r["targets"], r["mpi"]["per_rank"]))
     m = r["mpi"]  # each point carries its ranks, as a run document does
     assert m["ranks"] == 2 and [x["total"]["ios"] for x in m["per_rank"]] == t, m
+    # threads and iodepth are per rank: both ranks' I/O is in the point's IOPS,
+    # so its outstanding I/O is threads x iodepth x 2
+    assert p["ranks"] == 2 and p["outstanding"] == p["threads"] * p["iodepth"] * 2, p
+    assert p["rank_targets"] == [d + "/s.0.dat", d + "/s.1.dat"], p["rank_targets"]
 PY
+# model fit: the model is one process's queue; a merged MPI sweep is refused
+# in one line with exit 2, and no FIT document is written
+rc=0; "$IOMARK" model fit --output="$D/fit.json" "$D/sweep.json" >"$D/fit.out" 2>"$D/fit.err" || rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$D/fit.err")" = 1 ] && grep -q "sweep.json#1: the merged I/O of 2 MPI ranks" "$D/fit.err" &&
+  [ ! -e "$D/fit.json" ] || fail "model fit on a merged sweep: rc=$rc $(cat "$D/fit.err")"
 # the text table's header names every rank's target, not rank 0's alone
 timeout 120 $MPIRUN -np 2 "$IOMARK" sweep --rw=randread --bs=4k --iodepth=1,2 --runtime=1s \
     --size=16m --quiet "$D/s.%r.dat" >"$D/sweep.txt" || fail "mpirun iomark sweep (text) failed"
 grep -Eq "^target rank 0 on [^:]+: $D/s\.0\.dat; rank 1 on [^:]+: $D/s\.1\.dat\$" "$D/sweep.txt" ||
   fail "sweep text header: $(grep ^target "$D/sweep.txt")"
+grep -q "outstanding = threads x iodepth x 2 ranks" "$D/sweep.txt" || fail "sweep text: no per-rank note"
+# table rows: threads, iodepth, outstanding = threads x iodepth x 2 ranks
+awk '$1 ~ /^[0-9]+$/ && NF >= 3 { n++; if ($3 != $1 * $2 * 2) bad = 1 } END { exit !(n == 2 && !bad) }' \
+    "$D/sweep.txt" || fail "sweep text outstanding column: $(cat "$D/sweep.txt")"
 
 # two ranks, one path without %r, a file that does not exist yet: the first
 # rank on the host creates it, the other opens it (both creating it raced

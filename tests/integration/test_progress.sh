@@ -27,6 +27,10 @@ first=$(etas "$WORK/err" | sed -n 1p)
 sed -n 's/.*measuring \([0-9]*\)\/4 s.*\[eta \([0-9][0-9]\):\([0-9][0-9]\)\].*/\1 \2 \3/p' "$WORK/err" |
   awk '{ d = $1 + $2 * 60 + $3 - 4; if (d < -1 || d > 1) bad = 1; n++ } END { exit (bad || n < 2) }'  && pass "measured seconds + eta = runtime" || fail "measuring+eta != 4: $(cat "$WORK/err")"
 grep -q "run 1/1 $WORK/a.dat: \(warm-up\|measuring\)" "$WORK/err" && pass "line names run k/N, target and phase" || fail "line lacks run/target/phase: $(head -2 "$WORK/err")"
+# the phase never goes back: no warm-up line after a measuring one (late
+# warm-up figures show under no later phase's name)
+awk '/: measuring / { m = 1 } m && /: warm-up / { bad = 1 } END { exit bad }' "$WORK/err" \
+  && pass "no warm-up line after a measuring line" || fail "phase went back: $(cat "$WORK/err")"
 grep -q "MiB/s" "$WORK/err" && pass "run's rates in MiB/s (as its table)" || fail "no MiB/s: $(cat "$WORK/err")"
 # as fio: a final line, with the measured phase's figures (the table's), and the
 # lines in the run carry the figures of the second just ended, not none

@@ -19,7 +19,7 @@ sleep 0.2
 kill -INT $pid
 rc=0; wait $pid || rc=$?
 [ "$rc" = 130 ] && pass "interrupted sweep exits 130" || fail "exit $rc, wanted 130"
-grep -qF "INTERRUPTED by SIGINT: 1 of 4 points measured; point 1 x 2 on $WORK/a.dat was stopped part-way and dropped" "$WORK/s.txt" \
+grep -qF "INTERRUPTED by SIGINT: 1 of 4 points measured; point T1 Q2 on $WORK/a.dat was stopped part-way and dropped" "$WORK/s.txt" \
   && pass "text names the interruption and the dropped point" || fail "text: $(cat "$WORK/s.txt")"
 grep -q "^knee: not judged, sweep interrupted" "$WORK/s.txt" && ! grep -q "none found" "$WORK/s.txt" \
   && pass "knee not judged on the incomplete sweep" || fail "knee line: $(grep knee: "$WORK/s.txt")"
@@ -45,6 +45,6 @@ assert d["dropped_point"] == {"target": sys.argv[2], "threads": 1, "iodepth": 2}
 PY
 # the HTML says what the text says: how many points, which one was dropped
 "$IOMARK" report -o "$WORK/s.html" "$WORK/s.json" >/dev/null 2>&1 &&
-  grep -qF "source sweep interrupted (SIGINT): 1 of 2 points measured; point 1 x 2 on $WORK/a.dat was stopped part-way and dropped" "$WORK/s.html" \
+  grep -qF "source sweep interrupted (SIGINT): 1 of 2 points measured; point T1 Q2 on $WORK/a.dat was stopped part-way and dropped" "$WORK/s.html" \
   && pass "HTML report: interrupted (SIGINT), 1 of 2 points, the dropped one named" || fail "HTML: $(grep -o 'source [^<]*' "$WORK/s.html" | head -2)"
 finish

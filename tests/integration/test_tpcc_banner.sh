@@ -55,6 +55,30 @@ mib=$(awk -v b=$bytes 'BEGIN { printf "%.1f", b / 1048576 }')
 want="iomark tpcc load: the database is left at $db ($mib MiB at the end, its WAL checkpointed into it at close); remove it with rm $db when 'iomark tpcc run' and 'check' no longer need it"
 [ "$(grep -cxF "$want" "$WORK/err")" = 1 ] && pass "load's end line: step named, no --keep=0 ($mib MiB)" \
   || fail "load's end line: $(tail -1 "$WORK/err"), want: $want"
+# a run on it ends by saying where the database stays and its size (stat)
+expect_status 0 "tpcc run" -- "$IOMARK" tpcc run --ramp_time=0 --runtime=1s --db=sqlite:"$WORK"
+bytes=0; for f in "$db" "$db-wal" "$db-shm"; do [ -f "$f" ] && bytes=$((bytes + $(stat -c %s "$f"))); done
+mib=$(awk -v b=$bytes 'BEGIN { printf "%.1f", b / 1048576 }')
+want="iomark tpcc run: the database is left at $db ($mib MiB at the end, its WAL checkpointed into it at close); remove it with rm $db when no more runs or checks need it"
+[ "$(tail -1 "$WORK/err")" = "$want" ] && pass "run's end line: $mib MiB" || fail "run's end line: $(tail -1 "$WORK/err"), want: $want"
+grep -qE "^database size: [0-9]+\.[0-9] MiB with its WAL \(close checkpoints the WAL into the file\)$" "$WORK/out" \
+  && pass "report: database size in MiB, WAL named" || fail "size line: $(grep '^database size' "$WORK/out")"
+rm -f "$db" "$db-wal" "$db-shm"
+
+# an interrupted load: the end line says the database is incomplete and that
+# run refuses it (checked: run exits 2 on it), not "when run no longer needs it"
+"$IOMARK" tpcc load --warehouses=2 --db=sqlite:"$WORK" >"$WORK/out" 2>"$WORK/load.err" &
+pid=$!
+for _ in $(seq 1 300); do [ -s "$db" ] && break; sleep 0.1; done
+sleep 0.5
+kill -INT $pid 2>/dev/null || true
+rc=0; wait $pid || rc=$?
+[ "$rc" = 130 ] && grep -qF "iomark tpcc load: the database is left at $db (" "$WORK/load.err" &&
+  grep -qF "; its load is incomplete, so 'iomark tpcc run' and 'check' refuse it, and 'iomark tpcc load' on it starts the load over" "$WORK/load.err" &&
+  ! grep -q "no longer need it" "$WORK/load.err" &&
+  pass "interrupted load (exit $rc): end line says the load is incomplete" || fail "interrupted load: exit $rc, $(cat "$WORK/load.err")"
+expect_status 2 "tpcc run on the incomplete load" -- "$IOMARK" tpcc run --ramp_time=0 --runtime=1s --db=sqlite:"$WORK"
+expect_err_has "the iomark TPC-C load is incomplete"
 rm -f "$db" "$db-wal" "$db-shm"
 
 # a file that is not iomark's database is neither loaded over nor removed

@@ -43,9 +43,34 @@ static void test_parse(void)
     snprintf(spec, sizeof(spec), "sqlite:%s/", dir);
     CHECK(tpcc_db_parse(spec, &cfg, err, sizeof(err)) == 0 && strcmp(cfg.path, want) == 0,
           "folder/ -> %s", cfg.path);
-    CHECK(tpcc_db_parse("sqlite:/x/y.db", &cfg, err, sizeof(err)) == 0 &&
-              strcmp(cfg.path, "/x/y.db") == 0,
+    snprintf(spec, sizeof(spec), "sqlite:%s/y.db", dir);
+    snprintf(want, sizeof(want), "%s/y.db", dir);
+    CHECK(tpcc_db_parse(spec, &cfg, err, sizeof(err)) == 0 && strcmp(cfg.path, want) == 0,
           "file -> %s", cfg.path);
+    /* a plain PATH (no scheme) is SQLite too */
+    CHECK(tpcc_db_parse(want, &cfg, err, sizeof(err)) == 0 && cfg.engine == TPCC_DB_SQLITE &&
+              strcmp(cfg.path, want) == 0,
+          "plain path -> %s", cfg.path);
+    CHECK(tpcc_db_parse(dir, &cfg, err, sizeof(err)) == 0 && strncmp(cfg.path, dir, strlen(dir)) == 0 &&
+              strcmp(cfg.path + strlen(dir), "/iomark-tpcc.db") == 0,
+          "plain folder -> %s", cfg.path);
+    CHECK(tpcc_db_parse("y.db", &cfg, err, sizeof(err)) == 0 && strcmp(cfg.path, "y.db") == 0,
+          "relative file -> %s", cfg.path);
+    /* the file's folder must exist: the first missing one is named */
+    CHECK(tpcc_db_parse("sqlite:/no-such-iomark-dir/a/y.db", &cfg, err, sizeof(err)) == -EINVAL &&
+              strcmp(err, "--db=sqlite:/no-such-iomark-dir/a/y.db: folder /no-such-iomark-dir does not exist") == 0,
+          "missing folder of a file: %s", err);
+    CHECK(tpcc_db_parse("/no-such-iomark-dir/y.db", &cfg, err, sizeof(err)) == -EINVAL &&
+              strcmp(err, "--db=/no-such-iomark-dir/y.db: folder /no-such-iomark-dir does not exist") == 0,
+          "missing folder, plain path: %s", err);
+    /* a drive letter is no scheme: C:/x.db is a path (whose folder C: is missing here) */
+    CHECK(tpcc_db_parse("C:/x.db", &cfg, err, sizeof(err)) == -EINVAL && strstr(err, "folder C: does not exist"),
+          "drive letter: %s", err);
+    /* libpq's key=value form without pg: is refused, naming the fix */
+    CHECK(tpcc_db_parse("host=h dbname=x", &cfg, err, sizeof(err)) == -EINVAL &&
+              strcmp(err, "--db=host=h dbname=x: a libpq key=value string needs pg: in front "
+                          "(--db=pg:host=h dbname=x)") == 0,
+          "key=value: %s", err);
     CHECK(tpcc_db_parse(NULL, &cfg, err, sizeof(err)) == 0 &&
               strcmp(cfg.path, "./iomark-tpcc.db") == 0,
           "default -> %s", cfg.path);
