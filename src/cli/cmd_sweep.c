@@ -55,8 +55,10 @@ static int parse_list(const char *opt, const char *v, uint32_t *out, unsigned *n
     char *copy = strdup(v), *save = NULL;
     if (!copy)
         return -ENOMEM;
-    int rc = 0;
-    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    size_t len = strlen(v);
+    /* strtok_r skips empty items: "1,,2" and ",1" are refused here */
+    int rc = len && (v[0] == ',' || v[len - 1] == ',' || strstr(v, ",,")) ? -EINVAL : 0;
+    for (char *t = rc ? NULL : strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         char *end;
         errno = 0;
         unsigned long x = strtoul(t, &end, 10);
@@ -334,6 +336,11 @@ int iom_cmd_sweep(int argc, char **argv)
     take_opt(&argc, argv, "numjobs", &numjobs_s);
     take_opt(&argc, argv, "iodepth", &iodepth_s);
     take_opt(&argc, argv, "knee", &knee_s);
+    if (threads_s && numjobs_s) { /* both name the threads per point */
+        iom_cli_error(CMD, "--numjobs=%s: --threads=%s is given too; both set the threads per "
+                           "point: give one of them", numjobs_s, threads_s);
+        return IOM_EXIT_USAGE;
+    }
     if (!threads_s)
         threads_s = numjobs_s;
     struct iom_job job;
@@ -371,7 +378,7 @@ int iom_cmd_sweep(int argc, char **argv)
         }
     }
     if (nth * nqd < 2) {
-        iom_cli_error(CMD, "--threads/--iodepth: give at least two values to sweep, e.g. "
+        iom_cli_error(CMD, "--threads/--iodepth: give at least two different values to sweep, e.g. "
                            "--iodepth=1,4,32");
         iom_job_free(&job);
         return IOM_EXIT_USAGE;

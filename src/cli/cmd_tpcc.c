@@ -211,7 +211,8 @@ static int parse_args(int argc, char **argv, struct tpcc_opts *o)
         int rc = 0;
         if (strcmp(name, "db") == 0) {
             if (!v || !*v)
-                return bad(o, "db", v, "sqlite:PATH, postgresql://URI or pg:CONNINFO");
+                return bad(o, "db", v, "needs a value; expected sqlite:PATH or PATH (file or "
+                                       "folder), postgresql://URI or pg:CONNINFO");
             o->db = v;
         } else if (strcmp(name, "warehouses") == 0) {
             rc = parse_uint(o, name, v, 1, 100000, &u);

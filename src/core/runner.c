@@ -602,8 +602,15 @@ static int run_phases(struct ctl *c, int rc)
     }
     if (rc)
         set_phase(c->sh, IOM_PHASE_STOP);
-    else if (c->sh->phase == IOM_PHASE_MEASURE)
+    else if (c->sh->phase == IOM_PHASE_MEASURE) {
         begin_measure(c, c->t_start);
+        if (c->sync) { /* no warm-up: the agreed start is the window's (an END announced
+                        * lead_ns early must not move it, as it does for a warm-up that
+                        * never reached its MEASURE) */
+            c->sync_meas = true;
+            c->sync_meas_at = c->t_start;
+        }
+    }
     pthread_mutex_lock(&c->sh->lock);
     c->sh->go = 1;
     pthread_cond_broadcast(&c->sh->cond);

@@ -45,8 +45,7 @@ struct iom_target {
  * a/b/c/x.dat (not a/b/c), or the part that is no folder, "WHAT P: f is a
  * file, not a folder" for f/x (where stat(2) says only ENOTDIR). WHAT is
  * "target" ("target P: ...") or an option ("--output" gives "--output=P:
- * ..."; one ending in '=' or ':', "--db=sqlite:", is followed by P directly).
- * Returns -ENOENT, -ENOTDIR, or -errno of a stat(2) failure other
+ * ..."). Returns -ENOENT, -ENOTDIR, or -errno of a stat(2) failure other
  * than those two (named in the message); no allocation.
  */
 int iom_path_folder_error(const char *path, const char *what, char *err, size_t errlen);

@@ -88,11 +88,7 @@ int iom_target_check_region(const struct iom_job *job, const char *path, struct 
 int iom_path_folder_error(const char *path, const char *what, char *err, size_t errlen)
 {
     char low[4096], tmp[4096];
-    /* "--output=P", "target P"; "--db=sqlite:P" when WHAT already ends in '=' or ':' */
-    size_t wl = strlen(what);
-    const char *sep = wl && (what[wl - 1] == '=' || what[wl - 1] == ':') ? ""
-                      : what[0] == '-'                                    ? "="
-                                                                          : " ";
+    const char *sep = what[0] == '-' ? "=" : " "; /* "--output=P", "target P" */
     snprintf(low, sizeof(low), "%s", path);
     for (;;) {
         snprintf(tmp, sizeof(tmp), "%s", low);

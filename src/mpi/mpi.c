@@ -382,6 +382,7 @@ static struct iom_mpi_rank *my_figures(const struct iom_result *r, int run_rc)
             me->logical_block_bytes = r->targets[0].logical_block_bytes;
             me->is_blockdev = r->targets[0].is_blockdev;
             me->created = r->targets[0].created;
+            snprintf(me->devname, sizeof(me->devname), "%s", r->targets[0].devname);
         }
         me->interrupted_signal = r->interrupted_signal;
         snprintf(me->error, sizeof(me->error), "%s", r->error);
@@ -622,6 +623,7 @@ static int merge(struct iom_mpi_rank *all, struct iom_series_point *pts, int *nr
         t->logical_block_bytes = k->logical_block_bytes;
         t->is_blockdev = k->is_blockdev;
         t->created = k->created;
+        snprintf(t->devname, sizeof(t->devname), "%s", k->devname);
         m->threads[i].target_idx = (uint32_t)i;
         m->threads[i].thread_idx = 0;
         for (int d = 0; d < IOM_NDIR; d++) {

@@ -142,6 +142,7 @@ struct iom_mpi_rank {
     uint32_t logical_block_bytes;
     bool is_blockdev;
     bool created;               /* that rank created (and filled) its first target */
+    char devname[64];           /* kernel name of the block device under its first target, "" none */
     int rc;                     /* iom_run's status on that rank */
     int interrupted_signal;
     char error[256];

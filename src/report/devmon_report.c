@@ -148,8 +148,14 @@ void iom_probe_json_run_target(cJSON *o, const struct iom_result *r, uint32_t i)
  * part, the block layer's above it, and the rest outside both (the engine's
  * submission and completion path, the filesystem). The parts sum to `out`.
  * A device queue longer than iomark's means other I/O shares the device. */
-static void queue_parts_text(FILE *f, double out, double aqu, double inflight, bool sampled)
+static void queue_parts_text(FILE *f, double out, double aqu, double inflight, bool sampled,
+                             const char *other)
 {
+    if (other) { /* the device's queues are not iomark's alone */
+        fprintf(f, "  the device also served other I/O (%s): how iomark's %.2f outstanding I/Os "
+                   "split between the driver and the block layer is not known\n", other, out);
+        return;
+    }
     double dev_q = sampled && inflight > aqu ? inflight : aqu;
     if (dev_q > out * 1.05 + 0.05) {
         if (sampled)
@@ -245,8 +251,19 @@ void iom_probe_text_run(FILE *f, const struct iom_result *r)
                 (unsigned long long)(d->total.ios[0] + d->total.ios[1] + d->total.ios[2]),
                 (unsigned long long)d->total.ios[0], (unsigned long long)d->total.ios[1], disc,
                 (unsigned long long)ios);
+        /* other I/O on the device: its counts or bytes differ from iomark's by over 5% */
+        uint64_t own_b = t->dir[0].bytes + t->dir[1].bytes + t->dir[2].bytes,
+                 dev_b = d->total.bytes[0] + d->total.bytes[1] + d->total.bytes[2],
+                 dev_n = d->total.ios[0] + d->total.ios[1] + d->total.ios[2];
+        double n_pct = ios ? 100.0 * ((double)dev_n - (double)ios) / (double)ios : 0,
+               b_pct = own_b ? 100.0 * ((double)dev_b - (double)own_b) / (double)own_b : 0;
+        char other[160];
+        snprintf(other, sizeof(other), "%.1f MiB and %llu I/Os against iomark's %.1f MiB and %llu",
+                 (double)dev_b / 1048576.0, (unsigned long long)dev_n, (double)own_b / 1048576.0,
+                 (unsigned long long)ios);
         queue_parts_text(f, out, d->total.aqu_sz, d->total.inflight_mean,
-                         d->total.inflight_samples > 0);
+                         d->total.inflight_samples > 0,
+                         fabs(n_pct) > 5 || fabs(b_pct) > 5 ? other : NULL);
         uint64_t dev = d->total.ios[0] + d->total.ios[1] + d->total.ios[2];
         double diff = ios ? 100.0 * ((double)dev - (double)ios) / (double)ios : 0;
         if (fabs(d->window_start_offset_ms) >= WINDOW_NOTE_MS ||

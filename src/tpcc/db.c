@@ -56,7 +56,7 @@ int tpcc_db_parse(const char *spec, struct tpcc_db_cfg *cfg, char *err, size_t e
                  "--db=%s: a libpq key=value string needs pg: in front (--db=pg:%s)", spec, spec);
         return -EINVAL;
     }
-    const char *p = prefixed ? spec + 7 : spec, *label = prefixed ? "--db=sqlite:" : "--db";
+    const char *p = prefixed ? spec + 7 : spec;
     if (!*p)
         p = ".";
     struct stat st;
@@ -76,7 +76,12 @@ int tpcc_db_parse(const char *spec, struct tpcc_db_cfg *cfg, char *err, size_t e
     char dir[sizeof(cfg->path)];
     snprintf(dir, sizeof(dir), "%s", cfg->path);
     if (stat(dirname(dir), &st) != 0 || !S_ISDIR(st.st_mode)) {
-        iom_path_folder_error(cfg->path, label, err, errlen);
+        /* "--db=VALUE: folder a does not exist": the value as typed, the
+         * reason as iom_path_folder_error finds it (after "PATH: ") */
+        char why[600];
+        iom_path_folder_error(cfg->path, "", why, sizeof(why));
+        const char *r = strstr(why, ": ");
+        snprintf(err, errlen, "--db=%s: %s", spec, r ? r + 2 : why);
         return -EINVAL;
     }
     cfg->engine = TPCC_DB_SQLITE;

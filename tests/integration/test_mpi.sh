@@ -70,6 +70,26 @@ assert all(abs(p["dur_s"] - (e - s)) < 1e-9 for p, s, e in zip(pts, starts, ends
 assert abs(ends[-1] - max(ms)) < 1e-6, (ends[-1], ms)
 PY
 
+# no warm-up: the window's end is announced 100 ms ahead, and that must not
+# move its start; paced at 500 I/Os per second for 1 s each rank does 500
+# (once the announcement moved the start to the end, so the last 100 ms went
+# uncounted: 450). A lane that falls behind catches up, so a stall loses only
+# what was due in its last moments: 475 (95%) is the floor.
+timeout 120 $MPIRUN -np 2 "$IOMARK" run --rw=randread --bs=4k --rate_iops=500 --runtime=1s \
+    --size=16m --quiet --keep=0 --series_interval=250ms --output-format=json --output="$D/paced.json" \
+    "$D/p.%r.dat" || fail "mpirun paced run failed"
+python3 - "$D/paced.json" <<'PY' || exit 1
+import json, sys
+doc = json.load(open(sys.argv[1]))
+per = [r["total"]["ios"] for r in doc["mpi"]["per_rank"]]
+pts = doc["series"]["points"]
+print("paced 500/s for 1 s, no warm-up: per rank", per, "series", [p["ios"] for p in pts],
+      "durations %.6f s" % sum(p["dur_s"] for p in pts))
+assert all(475 <= n <= 501 for n in per), per
+assert sum(p["ios"] for p in pts) == doc["total"]["total"]["ios"] == sum(per)
+assert abs(sum(p["dur_s"] for p in pts) - doc["duration"]["measured_s"]) < 1e-6
+PY
+
 # a rank on another clock: rank 1 in its own time namespace, its
 # CLOCK_MONOTONIC 1000 s ahead (unshare(1) --time --monotonic; Linux 5.6+,
 # root). Its clock is not rank 0's (different /proc/self/timens_offsets), so
@@ -219,6 +239,13 @@ for p in pts:
     # so its outstanding I/O is threads x iodepth x 2
     assert p["ranks"] == 2 and p["outstanding"] == p["threads"] * p["iodepth"] * 2, p
     assert p["rank_targets"] == [d + "/s.0.dat", d + "/s.1.dat"], p["rank_targets"]
+    # each rank's entry names the block device under its file, as sysfs does
+    # for the folder's filesystem (none on tmpfs: then the field is "")
+    import os
+    st = os.stat(d)
+    blk = "/sys/dev/block/%d:%d" % (os.major(st.st_dev), os.minor(st.st_dev))
+    want = os.path.basename(os.path.realpath(blk)) if os.path.exists(blk) else ""
+    assert [x["device"] for x in r["targets"]] == [want, want], (r["targets"], want)
 PY
 # model fit: the model is one process's queue; a merged MPI sweep is refused
 # in one line with exit 2, and no FIT document is written

@@ -6,6 +6,14 @@ cd $WORK
 expect_status 2 "bad list" -- "$IOMARK" sweep --threads=1,x --size=1M $WORK/a.dat
 expect_err_has "--threads=1,x: allowed: a comma-separated list"
 expect_status 2 "one point only" -- "$IOMARK" sweep --iodepth=4 --size=1M $WORK/a.dat
+expect_status 2 "an empty list item" -- "$IOMARK" sweep --threads=1,,2 --size=1M $WORK/a.dat
+expect_err_has "--threads=1,,2: allowed: a comma-separated list"
+expect_status 2 "a trailing comma" -- "$IOMARK" sweep --iodepth=1,4, --size=1M $WORK/a.dat
+expect_err_has "--iodepth=1,4,: allowed: a comma-separated list"
+expect_status 2 "one value twice" -- "$IOMARK" sweep --threads=1,1 --size=1M $WORK/a.dat
+expect_err_has "give at least two different values to sweep"
+expect_status 2 "--threads and --numjobs" -- "$IOMARK" sweep --threads=1,2 --numjobs=4 --size=1M $WORK/a.dat
+expect_err_has "--numjobs=4: --threads=1,2 is given too; both set the threads per point: give one of them"
 expect_status 2 "bad knee" -- "$IOMARK" sweep --iodepth=1,2 --knee=-3 --size=1M $WORK/a.dat
 expect_err_has "--knee=-3"
 [ ! -e $WORK/a.dat ] && pass "nothing created on refusal" || fail "file created on refusal"
