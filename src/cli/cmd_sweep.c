@@ -378,8 +378,9 @@ int iom_cmd_sweep(int argc, char **argv)
         }
     }
     if (nth * nqd < 2) {
-        iom_cli_error(CMD, "--threads/--iodepth: give at least two different values to sweep, e.g. "
-                           "--iodepth=1,4,32");
+        iom_cli_error(CMD, "--threads=%s --iodepth=%s: give at least two different values to "
+                           "sweep, e.g. --iodepth=1,4,32",
+                      threads_s ? threads_s : "(not given)", iodepth_s ? iodepth_s : "(not given)");
         iom_job_free(&job);
         return IOM_EXIT_USAGE;
     }

@@ -2,6 +2,7 @@
 #include "mpi/mpi.h"
 
 #include <errno.h>
+#include <math.h>
 #include <limits.h>
 #include <mpi.h>
 #include <stdlib.h>
@@ -679,23 +680,41 @@ static int merge(struct iom_mpi_rank *all, struct iom_series_point *pts, int *nr
         in->start_spread_ms = (double)(s_max - s_min) / 1e6;
         in->end_spread_ms = (double)(e_max - e_min) / 1e6;
     }
-    /* Point i of every rank covers about the same interval (the ranks share
-     * the window and the interval length; each rank closes its interval when
-     * its control thread wakes, up to tens of ms late on a busy host):
-     * counts are summed, the mean latency weighted by I/Os; the p99 is the
-     * highest rank's (an upper bound: the series keeps no histograms to
-     * merge); the total's percentiles above are the exact merged ones. The
-     * merged point ends where its latest rank's ends and begins where the
-     * point before ended, so the points tile the window (durations taken
-     * from different ranks once added up to 3.076 s in a 3 s window). */
-    m->series = calloc((size_t)(max_pts ? max_pts : 1), sizeof(*m->series));
-    if (m->series && pts && nr_pts) {
-        m->nr_series = m->series_cap = (uint32_t)max_pts;
+    /* The merged series is the window cut at every interval (k x
+     * --series_interval from the window's start, the last one short): each
+     * rank's point joins the cell that holds its middle. The ranks share the
+     * window and the interval length, but each closes its points when its
+     * control thread wakes, up to 100 ms late on a busy host, so the ranks'
+     * points are not one-to-one (merged by index, a late rank's points once
+     * added up to 1.29 s in a 1 s window, the last ones after its end). Every
+     * rank's I/Os land in exactly one cell, so the series adds up to the
+     * total and its points tile the window. In a cell counts are summed, the
+     * mean latency weighted by I/Os, the p99 the highest rank's (an upper
+     * bound: the series keeps no histograms); the total's percentiles above
+     * are the exact merged ones. */
+    double iv = r && r->job.series_interval_ns ? (double)r->job.series_interval_ns / 1e9 : 0;
+    double win_s = (double)m->measured_ns / 1e9;
+    int ng = iv > 0 && win_s > 0 ? (int)ceil(win_s / iv - 1e-9) : 0;
+    if (ng < 1 || ng > 4 * (max_pts + 1)) /* no interval known, or far more cells than points */
+        ng = max_pts;
+    m->series = calloc((size_t)(ng > 0 ? ng : 1), sizeof(*m->series));
+    if (m->series && pts && nr_pts && ng > 0) {
+        m->nr_series = m->series_cap = (uint32_t)ng;
+        double cell = iv > 0 && ng != max_pts ? iv : win_s / ng;
+        for (int j = 0; j < ng; j++) {
+            struct iom_series_point *q = &m->series[j];
+            q->t_end_s = j == ng - 1 ? win_s : (j + 1) * cell;
+            q->dur_s = q->t_end_s - j * cell;
+        }
         int off = 0;
         for (int i = 0; i < g_size; i++) {
             int n = nr_pts[i] / (int)sizeof(*pts);
-            for (int j = 0; j < n; j++) {
-                const struct iom_series_point *p = &pts[off + j];
+            for (int k = 0; k < n; k++) {
+                const struct iom_series_point *p = &pts[off + k];
+                double mid = p->t_end_s - p->dur_s / 2;
+                int j = cell > 0 && mid > 0 ? (int)floor(mid / cell) : 0;
+                if (j >= ng)
+                    j = ng - 1;
                 struct iom_series_point *q = &m->series[j];
                 uint64_t qn = q->ios[0] + q->ios[1] + q->ios[2];
                 uint64_t pn = p->ios[0] + p->ios[1] + p->ios[2];
@@ -708,20 +727,8 @@ static int merge(struct iom_mpi_rank *all, struct iom_series_point *pts, int *nr
                 }
                 if (p->lat_p99_us > q->lat_p99_us)
                     q->lat_p99_us = p->lat_p99_us;
-                if (i == 0 || p->t_end_s > q->t_end_s) {
-                    q->t_end_s = p->t_end_s;
-                    q->dur_s = p->dur_s;
-                }
             }
             off += n;
-        }
-        double prev_end = 0;
-        for (uint32_t j = 0; j < m->nr_series; j++) {
-            struct iom_series_point *q = &m->series[j];
-            if (q->t_end_s > prev_end) { /* else keep the latest rank's own duration */
-                q->dur_s = q->t_end_s - prev_end;
-                prev_end = q->t_end_s;
-            }
         }
     }
     free(pts);

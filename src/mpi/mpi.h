@@ -175,9 +175,10 @@ struct iom_mpi_info {
  * merged histogram, never from averaging percentiles), whose targets are the
  * ranks' totals (one per rank, path "rank R host H: targets"; also one
  * thread per rank, thread i of target i, for the DiskSpd layouts), whose
- * measured_ns is the slowest rank's, whose series sums the ranks' points
- * of the same index (mean latency weighted by I/Os, p99 the highest rank's:
- * an upper bound, the series has no histograms), whose CPU is the mean of the hosts'
+ * measured_ns is the slowest rank's, whose series cuts that window at every
+ * series interval and sums into each cell the ranks' points whose middle
+ * falls in it (mean latency weighted by I/Os, p99 the highest rank's: an
+ * upper bound, the series has no histograms), whose CPU is the mean of the hosts'
  * system-wide figures with process seconds summed, and whose error names the
  * first failing rank; *info (iom_mpi_info_free) the per-rank figures. Other
  * ranks get NULLs. Returns 0 or -ENOMEM/-EIO (on rank 0; others 0).

@@ -76,6 +76,28 @@ static void figures_json(cJSON *o, const struct iom_dev_figures *f)
     cJSON_AddNumberToObject(o, "inflight_samples", (double)f->inflight_samples);
 }
 
+/* Whether the device served other I/O than iomark's over the run (its I/O
+ * count or bytes more than 5% from iomark's: other programs, buffered I/O,
+ * split or merged requests): then its queues are not iomark's alone. When it
+ * did, buf (len bytes) gets "X MiB and N I/Os against iomark's Y MiB and M"
+ * and buf is returned; else NULL. */
+static const char *other_io(const struct iom_target_result *t, const struct iom_devmon_result *d,
+                            char *buf, size_t len)
+{
+    uint64_t own_n = t->dir[0].ios + t->dir[1].ios + t->dir[2].ios,
+             own_b = t->dir[0].bytes + t->dir[1].bytes + t->dir[2].bytes,
+             dev_n = d->total.ios[0] + d->total.ios[1] + d->total.ios[2],
+             dev_b = d->total.bytes[0] + d->total.bytes[1] + d->total.bytes[2];
+    double n_pct = own_n ? 100.0 * ((double)dev_n - (double)own_n) / (double)own_n : 0,
+           b_pct = own_b ? 100.0 * ((double)dev_b - (double)own_b) / (double)own_b : 0;
+    if (fabs(n_pct) <= 5 && fabs(b_pct) <= 5)
+        return NULL;
+    snprintf(buf, len, "%.1f MiB and %llu I/Os against iomark's %.1f MiB and %llu",
+             (double)dev_b / 1048576.0, (unsigned long long)dev_n, (double)own_b / 1048576.0,
+             (unsigned long long)own_n);
+    return buf;
+}
+
 void iom_probe_json_run_target(cJSON *o, const struct iom_result *r, uint32_t i)
 {
     const struct iom_target_result *t = &r->targets[i];
@@ -124,10 +146,19 @@ void iom_probe_json_run_target(cJSON *o, const struct iom_result *r, uint32_t i)
     /* other I/O on the device, split or merged requests: the figures are the device's */
     cJSON_AddNumberToObject(m, "device_vs_iomark_ios_pct",
                             own ? 100.0 * ((double)dev - (double)own) / (double)own : 0);
+    /* the split of iomark's outstanding I/O only when the queues are its alone */
+    char why[160];
+    bool other = other_io(t, d, why, sizeof(why)) != NULL;
+    cJSON_AddBoolToObject(m, "other_io", other);
     double above = d->total.inflight_samples ? out - d->total.inflight_mean : out - d->total.aqu_sz;
-    cJSON_AddNumberToObject(m, "waiting_above_device_mean", above > 0 ? above : 0);
     double layer = d->total.inflight_samples ? d->total.aqu_sz - d->total.inflight_mean : 0;
-    cJSON_AddNumberToObject(m, "waiting_in_block_layer_mean", layer > 0 ? layer : 0);
+    if (other) {
+        cJSON_AddNullToObject(m, "waiting_above_device_mean");
+        cJSON_AddNullToObject(m, "waiting_in_block_layer_mean");
+    } else {
+        cJSON_AddNumberToObject(m, "waiting_above_device_mean", above > 0 ? above : 0);
+        cJSON_AddNumberToObject(m, "waiting_in_block_layer_mean", layer > 0 ? layer : 0);
+    }
     cJSON *se = cJSON_AddArrayToObject(m, "series");
     for (uint32_t k = 0; k < d->nr_points; k++) {
         const struct iom_dev_point *pt = &d->points[k];
@@ -251,19 +282,10 @@ void iom_probe_text_run(FILE *f, const struct iom_result *r)
                 (unsigned long long)(d->total.ios[0] + d->total.ios[1] + d->total.ios[2]),
                 (unsigned long long)d->total.ios[0], (unsigned long long)d->total.ios[1], disc,
                 (unsigned long long)ios);
-        /* other I/O on the device: its counts or bytes differ from iomark's by over 5% */
-        uint64_t own_b = t->dir[0].bytes + t->dir[1].bytes + t->dir[2].bytes,
-                 dev_b = d->total.bytes[0] + d->total.bytes[1] + d->total.bytes[2],
-                 dev_n = d->total.ios[0] + d->total.ios[1] + d->total.ios[2];
-        double n_pct = ios ? 100.0 * ((double)dev_n - (double)ios) / (double)ios : 0,
-               b_pct = own_b ? 100.0 * ((double)dev_b - (double)own_b) / (double)own_b : 0;
         char other[160];
-        snprintf(other, sizeof(other), "%.1f MiB and %llu I/Os against iomark's %.1f MiB and %llu",
-                 (double)dev_b / 1048576.0, (unsigned long long)dev_n, (double)own_b / 1048576.0,
-                 (unsigned long long)ios);
         queue_parts_text(f, out, d->total.aqu_sz, d->total.inflight_mean,
                          d->total.inflight_samples > 0,
-                         fabs(n_pct) > 5 || fabs(b_pct) > 5 ? other : NULL);
+                         other_io(t, d, other, sizeof(other)));
         uint64_t dev = d->total.ios[0] + d->total.ios[1] + d->total.ios[2];
         double diff = ios ? 100.0 * ((double)dev - (double)ios) / (double)ios : 0;
         if (fabs(d->window_start_offset_ms) >= WINDOW_NOTE_MS ||
