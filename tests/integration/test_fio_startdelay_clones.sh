@@ -60,9 +60,13 @@ check() {
   verdict "$1" $ok "first reads at $(echo $st) s: none before 1 s, within 3 (+1) s of each other" "first reads at $(echo $st) s"
   ok=0; awk -v a="$lo" -v b="$hi" 'BEGIN { exit !(b - a >= 0.2) }' || ok=1
   verdict "$1" $ok "the clones start apart ($lo .. $hi s)" "the clones start together ($lo .. $hi s)"
-  # each clone then reads for its own runtime=1 (rate_iops=50: 50 reads over 0.98 s; bounds for a loaded machine)
+  # each clone then reads for its own runtime=1 (rate_iops=50: 50 reads over 0.98 s).
+  # Bounds for a loaded machine: a clone stalled at its start catches up in a
+  # burst, which shortens its first-to-last span (0.687 s once under ASan,
+  # strace and load 26; fio's own clones 0.691 s); one cut short by a common
+  # end would read for far less, or not at all (then "4 clones read" fails)
   sp=$(spans "$2")
-  ok=0; awk -v a="${sp%%$'\n'*}" -v b="${sp##*$'\n'}" 'BEGIN { exit !(a >= 0.7 && b <= 2.2) }' || ok=1
+  ok=0; awk -v a="${sp%%$'\n'*}" -v b="${sp##*$'\n'}" 'BEGIN { exit !(a >= 0.5 && b <= 2.2) }' || ok=1
   verdict "$1" $ok "each clone reads for its own second ($(echo $sp) s)" "clones read for $(echo $sp) s"
 }
 ASAN_OPTIONS=detect_leaks=0 strace -f -y -ttt -e trace=execve,pread64 -o iom.trace "$IOMARK" run clones.fio --quiet \
