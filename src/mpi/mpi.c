@@ -695,12 +695,13 @@ static int merge(struct iom_mpi_rank *all, struct iom_series_point *pts, int *nr
     double iv = r && r->job.series_interval_ns ? (double)r->job.series_interval_ns / 1e9 : 0;
     double win_s = (double)m->measured_ns / 1e9;
     int ng = iv > 0 && win_s > 0 ? (int)ceil(win_s / iv - 1e-9) : 0;
-    if (ng < 1 || ng > 4 * (max_pts + 1)) /* no interval known, or far more cells than points */
+    bool by_interval = ng >= 1 && ng <= 4 * (max_pts + 1);
+    if (!by_interval) /* no interval known, or far more cells than points: even cells */
         ng = max_pts;
     m->series = calloc((size_t)(ng > 0 ? ng : 1), sizeof(*m->series));
     if (m->series && pts && nr_pts && ng > 0) {
         m->nr_series = m->series_cap = (uint32_t)ng;
-        double cell = iv > 0 && ng != max_pts ? iv : win_s / ng;
+        double cell = by_interval ? iv : win_s / ng;
         for (int j = 0; j < ng; j++) {
             struct iom_series_point *q = &m->series[j];
             q->t_end_s = j == ng - 1 ? win_s : (j + 1) * cell;
