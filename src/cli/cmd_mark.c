@@ -16,6 +16,7 @@
 #include "report/mark.h"
 #include "stats/markstat.h"
 #include "workload/args.h"
+#include "workload/options.h"
 #include "workload/presets.h"
 #include "workload/units.h"
 #ifdef IOMARK_HAVE_MPI
@@ -70,6 +71,9 @@ static void usage(FILE *f)
     }
 }
 
+/* mark's own options */
+static const char *const own_names[] = {"profile", "runs", "pause", "prepare", "statistic", NULL};
+
 static bool is_allowed(const char *arg)
 {
     size_t n = strcspn(arg + 2, "=");
@@ -77,6 +81,36 @@ static bool is_allowed(const char *arg)
         if (iom_args_name_eq(arg + 2, n, *a))
             return true;
     return false;
+}
+
+/* The one line for an option mark does not take: a pattern option of run
+ * (--bs, --rw: the preset sets the pattern), or a name near one of mark's
+ * own (--profle: did you mean --profile?), or neither (the list). */
+static void unknown_option(const char *name)
+{
+    const char *native = iom_option_suggest(name);
+    if (native && iom_args_name_eq(name, (size_t)-1, native)) {
+        iom_cli_error("mark", "--%s: not an option of mark (the preset sets the pattern); see "
+                              "iomark mark --help", name);
+        return;
+    }
+    const char *near = NULL;
+    unsigned best = IOM_NAME_FAR;
+    for (const char *const *o = own_names; *o; o++)
+        iom_name_nearer(name, *o, &best, &near);
+    for (const char *const *o = allowed; *o; o++)
+        if (strcmp(*o, "help"))
+            iom_name_nearer(name, *o, &best, &near);
+    char list[400];
+    size_t n = 0;
+    list[0] = '\0';
+    for (int pass = 0; pass < 2; pass++)
+        for (const char *const *o = pass ? allowed : own_names; *o && n < sizeof(list); o++) {
+            int k = snprintf(list + n, sizeof(list) - n, "%s--%s", n ? ", " : "", *o);
+            n += k > 0 ? (size_t)k : 0;
+        }
+    iom_cli_error("mark", "--%s: unknown option; %s%s%sallowed: %s", name,
+                  near ? "did you mean --" : "", near ? near : "", near ? "? " : "", list);
 }
 
 /* Split mark's own options from the native ones. Returns 0 or IOM_EXIT_USAGE. */
@@ -100,8 +134,7 @@ static int parse(int argc, char **argv, struct iom_job *job, struct iom_run_opts
             }
             v = a[2 + n] == '=' ? a + 3 + n : NULL;
         }
-        static const char *const own_names[] = {"profile", "runs", "pause", "prepare", "statistic",
-                                                NULL};
+
         bool own = false;
         for (const char *const *o = own_names; *o; o++)
             if (iom_args_name_eq(name, (size_t)-1, *o)) {
@@ -159,10 +192,7 @@ static int parse(int argc, char **argv, struct iom_job *job, struct iom_run_opts
             continue;
         }
         if (strncmp(a, "--", 2) == 0 && a[2] && !is_allowed(a)) {
-            iom_cli_error("mark",
-                          "--%s: not an option of mark (the preset sets the pattern); see "
-                          "iomark mark --help",
-                          name);
+            unknown_option(name);
             rc = IOM_EXIT_USAGE;
             break;
         }

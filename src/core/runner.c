@@ -549,6 +549,7 @@ static int collect(struct ctl *c, int rc)
                 rc = w->err;
         }
     }
+    iom_series_clamp_p99(r);
     /* errors counted under --continue_on_error still fail the run */
     uint64_t nr_io_errors = r->total[0].errors + r->total[1].errors + r->total[2].errors, nr_mismatch = 0;
     for (unsigned i = 0; i < r->nr_targets; i++)

@@ -56,3 +56,26 @@ int iom_series_add(struct iom_result *r, const struct iom_snapshot *a,
     }
     return 0;
 }
+
+void iom_series_clamp_p99(struct iom_result *r)
+{
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (int k = 0; k < IOM_NDIR; k++)
+        if (r->total[k].ios) {
+            if (r->total[k].lat_min_ns < lo)
+                lo = r->total[k].lat_min_ns;
+            if (r->total[k].lat_max_ns > hi)
+                hi = r->total[k].lat_max_ns;
+        }
+    if (lo > hi)
+        return;
+    for (uint32_t i = 0; i < r->nr_series; i++) {
+        struct iom_series_point *p = &r->series[i];
+        if (!(p->ios[0] + p->ios[1] + p->ios[2]))
+            continue;
+        if (p->lat_p99_us > (double)hi / 1e3)
+            p->lat_p99_us = (double)hi / 1e3;
+        if (p->lat_p99_us < (double)lo / 1e3)
+            p->lat_p99_us = (double)lo / 1e3;
+    }
+}

@@ -63,21 +63,28 @@ static bool has_opt(const struct iom_lab_job *j, const char *name)
     return false;
 }
 
+/* The lab's defaults a `run` job gets (those the user did not give again:
+ * theirs win anyway) into out (at most max); returns how many. */
+static size_t lab_defaults(const struct iom_lab_job *j, const char **out, size_t max)
+{
+    size_t n = 0;
+    if (strcmp(j->command, "run") || !j->lab_defaults || has_opt(j, "--profile"))
+        return 0;
+    for (size_t i = 0; i < sizeof(default_workload) / sizeof(default_workload[0]) && n < max; i++) {
+        const char *d = default_workload[i];
+        char name[32];
+        snprintf(name, sizeof(name), "%.*s", (int)strcspn(d, "="), d);
+        if (!has_opt(j, name))
+            out[n++] = d;
+    }
+    return n;
+}
+
 size_t iom_lab_job_guest_args(const struct iom_lab_job *j, uint64_t disk_bytes, char *size_buf,
                               size_t size_len, const char **out, size_t max)
 {
-    size_t n = 0;
     const char *cmd = j->command;
-    if (strcmp(cmd, "run") == 0 && j->lab_defaults && !has_opt(j, "--profile"))
-        for (size_t i = 0; i < sizeof(default_workload) / sizeof(default_workload[0]) && n < max;
-             i++) {
-            /* a default the user gave again is left out (theirs wins anyway) */
-            const char *d = default_workload[i];
-            char name[32];
-            snprintf(name, sizeof(name), "%.*s", (int)strcspn(d, "="), d);
-            if (!has_opt(j, name))
-                out[n++] = d;
-        }
+    size_t n = lab_defaults(j, out, max);
     if (strcmp(cmd, "mark") == 0 && !has_opt(j, "--size") && n < max) {
         /* mark's default 1 GiB test region can exceed the lab disk: use the disk */
         snprintf(size_buf, size_len, "--size=%llu", (unsigned long long)disk_bytes);
@@ -104,9 +111,13 @@ size_t iom_lab_job_guest_args(const struct iom_lab_job *j, uint64_t disk_bytes, 
 
 void iom_lab_job_label(struct iom_lab_job *j)
 {
+    /* the workload the guest runs: the lab's defaults too, not only what was typed */
+    const char *d[sizeof(default_workload) / sizeof(default_workload[0])];
+    size_t nd = lab_defaults(j, d, sizeof(d) / sizeof(d[0]));
     size_t l = (size_t)snprintf(j->label, sizeof(j->label), "%s", j->command);
-    for (size_t i = 0; i < j->nr_args && l < sizeof(j->label); i++)
-        l += (size_t)snprintf(j->label + l, sizeof(j->label) - l, " %s", j->args[i]);
+    for (size_t i = 0; i < nd + j->nr_args && l < sizeof(j->label); i++)
+        l += (size_t)snprintf(j->label + l, sizeof(j->label) - l, " %s",
+                              i < nd ? d[i] : j->args[i - nd]);
     if (l >= sizeof(j->label))
         memcpy(j->label + sizeof(j->label) - 4, "...", 4);
 }

@@ -252,7 +252,7 @@ static void run_group(const struct iom_lab_opts *o, struct iom_lab_env *e, const
     const char *cmds[IOM_LAB_MAX_JOBS];
     char *args[IOM_LAB_MAX_JOBS] = {0};
     unsigned tmo[IOM_LAB_MAX_JOBS];
-    double est_all = 0;
+    double est_all = 0, bound_all = 0;
     for (size_t j = 0; j < o->nr_jobs; j++) {
         const char *ga[IOM_LAB_MAX_ARGS + 16];
         char sz[40];
@@ -268,10 +268,14 @@ static void run_group(const struct iom_lab_opts *o, struct iom_lab_env *e, const
                 l += (size_t)sprintf(args[j] + l, "%s\n", ga[i]);
         }
         cmds[j] = o->jobs[j].command;
-        tmo[j] = (unsigned)(1.5 * est_s[j] + 30);
+        /* the guest's watchdog, for hangs: a 4 s run (ramp 1 s) took 26-31 s
+         * under TCG on a host at load 24, and over 36 s as a boot's first run */
+        tmo[j] = (unsigned)(3 * est_s[j] + 60);
         est_all += o->repeat * (2 * est_s[j] + 30);
+        bound_all += o->repeat * tmo[j];
     }
     est_all *= (double)n;
+    bound_all *= (double)n;
     struct iom_lab_job_files jf = {
         .init_script = iom_lab_init_script, .nr_jobs = o->nr_jobs, .job_command = cmds,
         .job_args = (const char *const *)args, .job_timeout_s = tmo, .modules = mods,
@@ -312,11 +316,12 @@ static void run_group(const struct iom_lab_opts *o, struct iom_lab_env *e, const
         return;
     }
     /* TCG boots in ~6 s and powers off in ~2 s on an idle host, but 3-4
-     * times slower on a loaded one; the bound is for hangs: 300 s for boot
-     * and shutdown under TCG (120 s with KVM), and twice each job's time +
-     * 30 s per run and controller */
+     * times slower on a loaded one (30 times at load 24); the bound is for
+     * hangs: 300 s for boot and shutdown under TCG (120 s with KVM), and each
+     * run's guest watchdog (3 x its time + 60 s) per run and controller, so
+     * that a run the guest kills is reported as such before QEMU is */
     unsigned boot_s = strcmp(o->accel, "kvm") == 0 ? 120 : 300;
-    unsigned timeout = o->timeout_s ? o->timeout_s : (unsigned)(boot_s + est_all);
+    unsigned timeout = o->timeout_s ? o->timeout_s : (unsigned)(boot_s + bound_all);
     char label[1024] = "";
     for (size_t k = 0; k < n; k++)
         snprintf(label + strlen(label), sizeof(label) - strlen(label), "%s%s", k ? ", " : "",

@@ -123,7 +123,16 @@ int iom_args_next(struct iom_args *a, const char **value, char *err, size_t errl
     if (!o) {
         char list[512];
         allowed_list(a->opts, list, sizeof(list));
-        snprintf(err, errlen, "%.*s: unknown option; allowed: %s", (int)strcspn(w, "="), w, list);
+        const char *near = NULL; /* "did you mean", as run's options: --warehouse -> --warehouses */
+        if (w[1] == '-') {
+            char typed[64];
+            snprintf(typed, sizeof(typed), "%.*s", (int)strcspn(w + 2, "="), w + 2);
+            unsigned best = IOM_NAME_FAR;
+            for (const struct iom_arg_opt *p = a->opts; p->name; p++)
+                iom_name_nearer(typed, p->name, &best, &near);
+        }
+        snprintf(err, errlen, "%.*s: unknown option; %s%s%sallowed: %s", (int)strcspn(w, "="), w,
+                 near ? "did you mean --" : "", near ? near : "", near ? "? " : "", list);
         return IOM_ARG_ERROR;
     }
     if (eq) {

@@ -10,7 +10,8 @@ The expected relations are computed here, independently of iomark:
   min <= p25 <= p50 <= ... <= p99.9999 <= max
   sum over threads = per target; sum over targets = total; read + write + trim = total
   the per-interval series adds up to the total I/O count (exactly, from the
-  points' integer ios; from iops x dur_s within 2% for documents without them).
+  points' integer ios; from iops x dur_s within 2% for documents without them);
+  each point's p99 lies between the run's min and max latency.
 """
 import argparse, json, os, sys
 
@@ -91,6 +92,13 @@ if doc.get("status") != "error":
         for p in pts:
             check(p["dur_s"] > 0 and close(p["iops"] * p["dur_s"], p["ios"], 1e-9),
                   "series point at %g s: iops %g x %g s != ios %d" % (p["t_s"], p["iops"], p["dur_s"], p["ios"]))
+    # no interval's p99 lies outside the run's fastest and slowest I/O (a
+    # histogram bucket's value once showed p99 99090 us beside a max of 98830)
+    tl = doc["total"]["total"]["lat_us"]
+    for p in pts:
+        if p.get("ios") and "lat_p99_us" in p:
+            check(tl["min"] - 1e-6 <= p["lat_p99_us"] <= tl["max"] + 1e-6,
+                  "series point at %g s: p99 %g us outside the run's min %g, max %g" % (p["t_s"], p["lat_p99_us"], tl["min"], tl["max"]))
     if total > 1000:
         check(abs(sios - total) <= 0.02 * total, "series adds up to %.0f I/Os, total %d" % (sios, total))
         check(abs(sum(p["dur_s"] for p in pts) - secs) <= 0.02 * secs + 0.01, "series durations do not cover the run")

@@ -27,6 +27,21 @@ done
 expect_status 2 "--rw=zzzzzz" -- "$IOMARK" run --runtime=1s --size=1M --rw=zzzzzz "$WORK/v.dat"
 grep -q "did you mean" "$WORK/err" && fail "a suggestion for --rw=zzzzzz: $(cat "$WORK/err")" \
   || pass "no suggestion for a value far from every allowed one"
+# a mistyped option of mark, tpcc or report: the nearest name, then the list;
+# a pattern option of run is not mark's (the preset sets the pattern)
+for c in "mark --profle=peak:--profle: unknown option; did you mean --profile? allowed: --profile, --runs" \
+         "mark --runtim=1s:--runtime" "tpcc --warehouse=2:did you mean --warehouses?" \
+         "report --outptu=x.html:did you mean --output?" \
+         "mark --bs=4k:--bs: not an option of mark (the preset sets the pattern)"; do
+  # shellcheck disable=SC2086 # the command and its option are two words
+  expect_status 2 "iomark ${c%%:*}" -- "$IOMARK" ${c%%:*}
+  expect_err_has "${c#*:}"
+done
+expect_status 2 "iomark mark --xyzzy" -- "$IOMARK" mark --xyzzy
+grep -q "did you mean" "$WORK/err" && fail "a suggestion for --xyzzy: $(cat "$WORK/err")" \
+  || expect_err_has "mark: --xyzzy: unknown option; allowed: --profile, --runs, --pause"
+[ ! -e iomark-test.dat ] && [ ! -e iomark-tpcc.db ] && [ ! -e x.html ] && pass "nothing created by the refused options" \
+  || fail "created: $(ls)"
 # --- iomark help COMMAND [SUB] is COMMAND [SUB] --help: the same text, exit 0
 for c in run mark "lab setup"; do
   # shellcheck disable=SC2086 # "lab setup" is two words

@@ -208,6 +208,15 @@ static void test_guest_args(void)
     for (size_t i = 0; i < n; i++)
         depth += strncmp(out[i], "--iodepth", 9) == 0;
     CHECK(depth == 1 && n == 6 + 5, "%d %zu", depth, n);
+    /* its label (lab.txt, lab.json, the report) is the workload the guest runs:
+     * the defaults kept, in order, then what was typed (written out here by hand) */
+    iom_lab_job_label(&j);
+    CHECK(strcmp(j.label, "run --rw=randread --bs=4k --numjobs=2 --ramp_time=2s --runtime=10s "
+                          "--iodepth=4") == 0, "%s", j.label);
+    j.args[j.nr_args++] = "--profile=oltp";
+    iom_lab_job_label(&j);
+    CHECK(strcmp(j.label, "run --iodepth=4 --profile=oltp") == 0, "a profile brings its own: %s", j.label);
+    j.nr_args--;
     char err[256];
     double est;
     j.lab_defaults = false;
