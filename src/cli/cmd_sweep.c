@@ -49,41 +49,70 @@ static void usage(FILE *f)
                "130/143 interrupted (the points measured so far are reported).\n");
 }
 
+/* Why item k (from 1) of a list is refused, in why; "" when it is a number
+ * from 1 to 4096 (*x then holds it). Digits only: no sign, space or hex. */
+static void list_item(const char *t, size_t n, unsigned k, unsigned long *x, char *why, size_t len)
+{
+    size_t d = 0;
+    while (d < n && t[d] >= '0' && t[d] <= '9')
+        d++;
+    *x = 0;
+    for (size_t i = 0; i < d && *x <= 4096; i++)
+        *x = *x * 10 + (unsigned long)(t[i] - '0');
+    why[0] = '\0';
+    if (n == 0)
+        snprintf(why, len, "item %u is empty", k);
+    else if (t[0] == '-' && n > 1 && strspn(t + 1, "0123456789") >= n - 1)
+        snprintf(why, len, "item %u \"%.*s\" is below 1", k, (int)n, t);
+    else if (d < n)
+        snprintf(why, len, "item %u \"%.*s\" is not a whole number", k, (int)(n > 40 ? 40 : n), t);
+    else if (*x < 1)
+        snprintf(why, len, "item %u \"%.*s\" is below 1", k, (int)n, t);
+    else if (*x > 4096)
+        snprintf(why, len, "item %u \"%.*s\" is above 4096", k, (int)(n > 40 ? 40 : n), t);
+}
+
+/* A --threads/--numjobs/--iodepth list: 1 to MAX_LIST whole numbers from 1 to
+ * 4096, comma-separated, no empty item; out gets the distinct values in
+ * ascending order. opt: the name the user typed. On a bad list one line
+ * naming the first bad item, -EINVAL. */
 static int parse_list(const char *opt, const char *v, uint32_t *out, unsigned *n)
 {
+    char why[96] = "";
+    unsigned k = 0;
     *n = 0;
-    char *copy = strdup(v), *save = NULL;
-    if (!copy)
-        return -ENOMEM;
-    size_t len = strlen(v);
-    /* strtok_r skips empty items: "1,,2" and ",1" are refused here */
-    int rc = len && (v[0] == ',' || v[len - 1] == ',' || strstr(v, ",,")) ? -EINVAL : 0;
-    for (char *t = rc ? NULL : strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        char *end;
-        errno = 0;
-        unsigned long x = strtoul(t, &end, 10);
-        if (*end || errno || x < 1 || x > 4096 || t[0] == '-' || *n == MAX_LIST) {
-            rc = -EINVAL;
+    for (const char *t = v;; t++) {
+        size_t len = strcspn(t, ",");
+        unsigned long x;
+        if (++k > MAX_LIST) {
+            snprintf(why, sizeof(why), "more than %d items", MAX_LIST);
             break;
         }
+        list_item(t, len, k, &x, why, sizeof(why));
+        if (why[0])
+            break;
         int dup = 0;
-        for (unsigned k = 0; k < *n; k++)
-            dup |= out[k] == x;
+        for (unsigned i = 0; i < *n; i++)
+            dup |= out[i] == x;
         if (!dup)
             out[(*n)++] = (uint32_t)x;
+        t += len;
+        if (!*t)
+            break;
     }
-    free(copy);
-    if (rc || *n == 0) {
-        iom_cli_error(CMD, "--%s=%s: allowed: a comma-separated list of 1 to %d whole numbers "
-                           "from 1 to 4096, e.g. 1,4,32", opt, v, MAX_LIST);
+    if (!*v)
+        snprintf(why, sizeof(why), "the list is empty");
+    if (why[0]) {
+        iom_cli_error(CMD, "--%s=%s: %s; allowed: a comma-separated list of 1 to %d whole "
+                           "numbers from 1 to 4096, e.g. 1,4,32", opt, v, why, MAX_LIST);
         return -EINVAL;
     }
     /* ascending */
     for (unsigned i = 1; i < *n; i++)
-        for (unsigned k = i; k > 0 && out[k - 1] > out[k]; k--) {
-            uint32_t t = out[k];
-            out[k] = out[k - 1];
-            out[k - 1] = t;
+        for (unsigned j = i; j > 0 && out[j - 1] > out[j]; j--) {
+            uint32_t t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
         }
     return 0;
 }
@@ -303,10 +332,12 @@ static void sweep_text(FILE *f, const struct iom_job *job, struct point *pts, un
     }
 }
 
-/* Remove "--NAME=V" / "--NAME V" from argv; *val gets V (or stays NULL). */
-static void take_opt(int *argc, char **argv, const char *name, const char **val)
+/* Remove "--NAME=V" / "--NAME V" from argv; *val gets V (or stays NULL).
+ * Returns the index in argv (as it is when called) of its last occurrence,
+ * 0 when absent. */
+static int take_opt(int *argc, char **argv, const char *name, const char **val)
 {
-    int out = 1;
+    int out = 1, at = 0;
     for (int i = 1; i < *argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0) {
@@ -316,6 +347,7 @@ static void take_opt(int *argc, char **argv, const char *name, const char **val)
         }
         size_t an = a[0] == '-' && a[1] == '-' ? strcspn(a + 2, "=") : 0;
         if (an && iom_args_name_eq(a + 2, an, name)) { /* '-' and '_' alike (workload/args.h) */
+            at = i;
             if (a[2 + an] == '=')
                 *val = a + 3 + an;
             else
@@ -326,21 +358,27 @@ static void take_opt(int *argc, char **argv, const char *name, const char **val)
     }
     *argc = out;
     argv[out] = NULL;
+    return at;
 }
 
 int iom_cmd_sweep(int argc, char **argv)
 {
     bool mpi = false; /* under mpirun/srun (docs/mpi.md) */
     const char *threads_s = NULL, *numjobs_s = NULL, *iodepth_s = NULL, *knee_s = NULL;
-    take_opt(&argc, argv, "threads", &threads_s);
-    take_opt(&argc, argv, "numjobs", &numjobs_s);
+    int at_th = take_opt(&argc, argv, "threads", &threads_s);
+    /* taken from what is left: an index below at_th means typed before --threads */
+    int at_nj = take_opt(&argc, argv, "numjobs", &numjobs_s);
     take_opt(&argc, argv, "iodepth", &iodepth_s);
     take_opt(&argc, argv, "knee", &knee_s);
-    if (threads_s && numjobs_s) { /* both name the threads per point */
-        iom_cli_error(CMD, "--numjobs=%s: --threads=%s is given too; both set the threads per "
-                           "point: give one of them", numjobs_s, threads_s);
+    if (threads_s && numjobs_s) { /* both name the threads per point: as typed, in order */
+        bool nj_first = at_nj < at_th;
+        iom_cli_error(CMD, "--%s=%s --%s=%s: both set the threads per point; give one of them",
+                      nj_first ? "numjobs" : "threads", nj_first ? numjobs_s : threads_s,
+                      nj_first ? "threads" : "numjobs", nj_first ? threads_s : numjobs_s);
         return IOM_EXIT_USAGE;
     }
+    /* the name the user typed for the thread list, in every message */
+    const char *th_name = numjobs_s ? "numjobs" : "threads";
     if (!threads_s)
         threads_s = numjobs_s;
     struct iom_job job;
@@ -363,7 +401,7 @@ int iom_cmd_sweep(int argc, char **argv)
     th[0] = job.numjobs;
     qd[0] = job.iodepth;
     double knee_pct = 5;
-    if ((threads_s && parse_list(threads_s == numjobs_s ? "numjobs" : "threads", threads_s, th, &nth)) ||
+    if ((threads_s && parse_list(th_name, threads_s, th, &nth)) ||
         (iodepth_s && parse_list("iodepth", iodepth_s, qd, &nqd))) {
         iom_job_free(&job);
         return IOM_EXIT_USAGE;
@@ -377,10 +415,18 @@ int iom_cmd_sweep(int argc, char **argv)
             return IOM_EXIT_USAGE;
         }
     }
-    if (nth * nqd < 2) {
-        iom_cli_error(CMD, "--threads=%s --iodepth=%s: give at least two different values to "
-                           "sweep, e.g. --iodepth=1,4,32",
-                      threads_s ? threads_s : "(not given)", iodepth_s ? iodepth_s : "(not given)");
+    if (nth * nqd < 2) { /* name only what was typed */
+        if (threads_s && iodepth_s)
+            iom_cli_error(CMD, "--%s=%s --iodepth=%s: one point only; give at least two "
+                               "different values to sweep, e.g. --iodepth=1,4,32", th_name,
+                          threads_s, iodepth_s);
+        else if (threads_s || iodepth_s)
+            iom_cli_error(CMD, "--%s=%s: one point only; give at least two different values to "
+                               "sweep, e.g. --iodepth=1,4,32", threads_s ? th_name : "iodepth",
+                          threads_s ? threads_s : iodepth_s);
+        else
+            iom_cli_error(CMD, "--threads, --iodepth: neither given; give at least two "
+                               "different values to sweep, e.g. --iodepth=1,4,32");
         iom_job_free(&job);
         return IOM_EXIT_USAGE;
     }

@@ -3,17 +3,38 @@
 # come from, the knee rule recomputed here, refusals.
 source "$(dirname "$0")/lib.sh"
 cd $WORK
-expect_status 2 "bad list" -- "$IOMARK" sweep --threads=1,x --size=1M $WORK/a.dat
-expect_err_has "--threads=1,x: allowed: a comma-separated list"
-expect_status 2 "one point only" -- "$IOMARK" sweep --iodepth=4 --size=1M $WORK/a.dat
-expect_status 2 "an empty list item" -- "$IOMARK" sweep --threads=1,,2 --size=1M $WORK/a.dat
-expect_err_has "--threads=1,,2: allowed: a comma-separated list"
-expect_status 2 "a trailing comma" -- "$IOMARK" sweep --iodepth=1,4, --size=1M $WORK/a.dat
-expect_err_has "--iodepth=1,4,: allowed: a comma-separated list"
-expect_status 2 "one value twice" -- "$IOMARK" sweep --threads=1,1 --size=1M $WORK/a.dat
-expect_err_has "give at least two different values to sweep"
-expect_status 2 "--threads and --numjobs" -- "$IOMARK" sweep --threads=1,2 --numjobs=4 --size=1M $WORK/a.dat
-expect_err_has "--numjobs=4: --threads=1,2 is given too; both set the threads per point: give one of them"
+# a bad list: one line naming the list as typed, its first bad item and what is allowed
+ALLOWED="allowed: a comma-separated list of 1 to 32 whole numbers from 1 to 4096, e.g. 1,4,32"
+for c in "--threads=1,x|item 2 \"x\" is not a whole number" \
+         "--threads=1,,2|item 2 is empty" \
+         "--iodepth=1,a|item 2 \"a\" is not a whole number" \
+         "--iodepth=1,4,|item 3 is empty" \
+         "--iodepth=,1|item 1 is empty" \
+         "--threads=1,5000|item 2 \"5000\" is above 4096" \
+         "--threads=0,1|item 1 \"0\" is below 1" \
+         "--threads=2,-1|item 2 \"-1\" is below 1" \
+         "--numjobs=1,x|item 2 \"x\" is not a whole number" \
+         "--threads=|the list is empty" \
+         "--iodepth=$(seq -s, 1 33)|more than 32 items"; do
+  a=${c%%|*}
+  expect_status 2 "bad list $a" -- "$IOMARK" sweep "$a" --size=1M $WORK/a.dat
+  grep -qxF "iomark sweep: $a: ${c#*|}; $ALLOWED" $WORK/err && [ "$(wc -l <$WORK/err)" = 1 ] \
+    && pass "names the bad item: ${c#*|}" || fail "$a: $(cat $WORK/err)"
+done
+# one point: the message names the options as typed (--numjobs, not --threads), and
+# only those given
+for c in "--iodepth=4|--iodepth=4" "--numjobs=4|--numjobs=4" "--numjobs=4 --iodepth=4|--numjobs=4 --iodepth=4" \
+         "--threads=1,1|--threads=1,1" "|--threads, --iodepth: neither given"; do
+  # shellcheck disable=SC2086
+  expect_status 2 "one point only: ${c%%|*}" -- "$IOMARK" sweep ${c%%|*} --size=1M $WORK/a.dat
+  grep -qF "iomark sweep: ${c#*|}" $WORK/err && grep -qF "give at least two different values to sweep, e.g. --iodepth=1,4,32" $WORK/err \
+    && [ "$(wc -l <$WORK/err)" = 1 ] && pass "one-point line names ${c#*|}" || fail "${c%%|*}: $(cat $WORK/err)"
+done
+# --threads and --numjobs both: named in the order typed, with their values
+expect_status 2 "--threads then --numjobs" -- "$IOMARK" sweep --threads=1,2 --numjobs=4 --size=1M $WORK/a.dat
+expect_err_has "iomark sweep: --threads=1,2 --numjobs=4: both set the threads per point; give one of them"
+expect_status 2 "--numjobs then --threads" -- "$IOMARK" sweep --numjobs 4 --iodepth=1,2 --threads 1,2 --size=1M $WORK/a.dat
+expect_err_has "iomark sweep: --numjobs=4 --threads=1,2: both set the threads per point; give one of them"
 expect_status 2 "bad knee" -- "$IOMARK" sweep --iodepth=1,2 --knee=-3 --size=1M $WORK/a.dat
 expect_err_has "--knee=-3"
 [ ! -e $WORK/a.dat ] && pass "nothing created on refusal" || fail "file created on refusal"
