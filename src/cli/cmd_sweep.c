@@ -251,6 +251,14 @@ static void sweep_text(FILE *f, const struct iom_job *job, struct point *pts, un
     fprintf(f, "sweep: %s, bs %s, %s I/O, engine %s; knee = first point from which more "
                "concurrency adds < %g%% IOPS over the best so far while mean latency grows\n",
             iom_rw_name(job->rw), bs, job->direct ? "direct" : "buffered", job->ioengine, knee_pct);
+    for (unsigned i = 0; i < np; i++)
+        if (pts[i].r && pts[i].r->cpu.nr_cpus) { /* the run's CPU line: the whole machine */
+            fprintf(f, "CPU u+s %%: user + system time of all %u CPUs during each point's "
+                       "measured phase, the whole machine's, not only iomark's (as iomark run's "
+                       "\"CPU (%u CPUs): user, system\")\n",
+                    pts[i].r->cpu.nr_cpus, pts[i].r->cpu.nr_cpus);
+            break;
+        }
     if (sig) {
         unsigned measured = 0;
         for (unsigned i = 0; i < np; i++)
@@ -291,8 +299,8 @@ static void sweep_text(FILE *f, const struct iom_job *job, struct point *pts, un
         } else {
             fprintf(f, "\ntarget %s\n", job->targets[t]);
         }
-        fprintf(f, "%7s %7s %11s %12s %10s %14s %13s %7s %9s\n", "threads", "iodepth", "outstanding",
-                "IOPS", "MiB/s", "mean lat (us)", "p99 lat (us)", "CPU %", "IOPS step");
+        fprintf(f, "%7s %7s %11s %12s %10s %14s %13s %9s %9s\n", "threads", "iodepth", "outstanding",
+                "IOPS", "MiB/s", "mean lat (us)", "p99 lat (us)", "CPU u+s %", "IOPS step");
         const struct point *prev = NULL, *knee = NULL, *before = NULL;
         for (unsigned i = 0; i < np; i++) {
             const struct point *p = &pts[i];
@@ -303,7 +311,7 @@ static void sweep_text(FILE *f, const struct iom_job *job, struct point *pts, un
             char step[24] = "";
             if (prev && prev->iops > 0)
                 snprintf(step, sizeof(step), "%+.1f%%", (p->iops - prev->iops) / prev->iops * 100);
-            fprintf(f, "%7u %7u %11llu %12.0f %10.2f %14.1f %13.1f %7.1f %9s%s\n", p->threads,
+            fprintf(f, "%7u %7u %11llu %12.0f %10.2f %14.1f %13.1f %9.1f %9s%s\n", p->threads,
                     p->iodepth, outstanding_of(p), p->iops, p->mib_per_s,
                     p->lat_mean_us, p->lat_p99_us, p->cpu_pct, step, p->knee ? "  <- knee" : p->knee_base ? "  <- best before the knee" : "");
             if (p->knee)

@@ -40,7 +40,8 @@ expect_err_has "--knee=-3"
 [ ! -e $WORK/a.dat ] && pass "nothing created on refusal" || fail "file created on refusal"
 
 expect_status 0 "sweep 2 targets x 2 threads x 2 depths" -- "$IOMARK" sweep --threads 1,2 --iodepth 1,4 --rw=randread --bs=4k --size=8M --runtime=500ms --ioengine=psync --quiet --output-format=json --output=$WORK/s.json $WORK/a.dat $WORK/b.dat
-$PY - $WORK/s.json <<'PY' && pass "sweep JSON" || fail "sweep JSON"
+NCPU=$(getconf _NPROCESSORS_ONLN)
+$PY - $WORK/s.json $NCPU <<'PY' && pass "sweep JSON" || fail "sweep JSON"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["type"] == "sweep" and d["status"] == "ok"
@@ -55,6 +56,9 @@ for x in p:
     assert abs(r["total"]["total"]["iops"] - x["iops"]) <= 1e-9 * x["iops"]
     assert abs(r["total"]["total"]["lat_us"]["mean"] - x["lat_mean_us"]) <= 1e-9 * x["lat_mean_us"]
     assert len(r["threads"]) == x["threads"]
+    # cpu_pct: the whole machine's busy share, as the run's CPU line (user + system)
+    assert abs(x["cpu_pct"] - (r["cpu"]["user_pct"] + r["cpu"]["system_pct"])) <= 1e-9, (x["cpu_pct"], r["cpu"])
+    assert r["cpu"]["nr_cpus"] == int(sys.argv[2]), r["cpu"]["nr_cpus"]
 # the knee rule, per target: first i where no point from i on beats the best
 # earlier point by knee_min_gain_pct, while latency at i exceeds that point's
 for t in ("a.dat", "b.dat"):
@@ -74,4 +78,11 @@ expect_status 0 "compare reads the sweep" -- "$IOMARK" compare $WORK/s.json
 grep -q "a.dat T2 Q4" $WORK/out && pass "sweep points as workloads" || fail "sweep in compare: $(head $WORK/out)"
 expect_status 0 "text table" -- "$IOMARK" sweep --iodepth 1,2 --rw=read --bs=64k --size=8M --runtime=300ms --ioengine=psync --quiet $WORK/a.dat
 grep -q "^knee:" $WORK/out && grep -q "outstanding" $WORK/out && pass "text has table and knee line" || fail "text: $(cat $WORK/out)"
+# the CPU column is the whole machine's, labelled as the run's CPU line: user + system of all CPUs
+grep -qxF "CPU u+s %: user + system time of all $NCPU CPUs during each point's measured phase, the whole machine's, not only iomark's (as iomark run's \"CPU ($NCPU CPUs): user, system\")" $WORK/out \
+  && pass "text says the CPU column is user + system of all $NCPU CPUs" || fail "CPU legend: $(head -3 $WORK/out)"
+hdr=$(grep "^threads" $WORK/out); cpus=$(awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ {print $8}' $WORK/out)
+[ "$(echo "$hdr" | tr -s ' ')" = "threads iodepth outstanding IOPS MiB/s mean lat (us) p99 lat (us) CPU u+s % IOPS step" ] \
+  && [ "$(echo "$cpus" | wc -l)" = 2 ] && echo "$cpus" | awk '$1 < 0 || $1 > 100 {bad=1} END {exit bad}' \
+  && pass "CPU u+s % column: 2 rows in 0..100 ($(echo $cpus))" || fail "table: $hdr / $cpus"
 finish
