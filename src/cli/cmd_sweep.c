@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "cli/progress.h"
+#include "import/replay.h"
 #include "workload/args.h"
 #include "stats/compare.h"
 #ifdef IOMARK_HAVE_MPI
@@ -22,6 +23,7 @@
 
 #define MAX_LIST 32
 #define CMD "sweep"
+_Static_assert(MAX_LIST == IOM_REPLAY_MAX_LIST, "a replayed grid fits the lists");
 
 struct point {
     uint32_t threads, iodepth;
@@ -36,6 +38,7 @@ struct point {
 static void usage(FILE *f)
 {
     fprintf(f, "usage: iomark sweep --threads LIST --iodepth LIST [run options] TARGET...\n"
+               "       iomark sweep --replay SWEEP.json [options] [TARGET...]\n"
                "Run one workload (the options of iomark run) once per combination of\n"
                "threads (numjobs) and queue depth (iodepth), on every TARGET in turn, and\n"
                "report the scaling table and the knee: the first point (in order of\n"
@@ -44,6 +47,8 @@ static void usage(FILE *f)
                "  --threads=LIST       thread counts per target, e.g. 1,8,16 (default: --numjobs)\n"
                "  --iodepth=LIST       queue depths per thread, e.g. 1,4,32 (default 1)\n"
                "  --knee=PCT           IOPS gain below which a step counts as flat (default 5)\n"
+               "  --replay=SWEEP.json  rerun the sweep of an iomark sweep document: its grid,\n"
+               "                       knee, workload and targets (options given override them)\n"
                "  --output-format=normal|json, --output=FILE, and every option of iomark run\n\n"
                "Exit status: 0 ok, 1 a run failed, 2 bad input (nothing touched),\n"
                "130/143 interrupted (the points measured so far are reported).\n");
@@ -175,8 +180,15 @@ static cJSON *num(double v)
 
 /* The sweep's document; sig: the signal that interrupted it, 0 = none;
  * dropped: the point it stopped part-way (-1: none). */
+/* The grid swept (each list ascending), for `iomark sweep --replay`. */
+struct grid {
+    uint32_t th[MAX_LIST], qd[MAX_LIST];
+    unsigned nth, nqd;
+};
+
 static cJSON *sweep_json(const struct iom_job *job, struct point *pts, unsigned np, unsigned done,
-                         double knee_pct, const char *status, int sig, int dropped)
+                         double knee_pct, const char *status, int sig, int dropped,
+                         const struct grid *g)
 {
     cJSON *d = iom_json_doc_new("sweep");
     if (!d)
@@ -198,6 +210,13 @@ static cJSON *sweep_json(const struct iom_job *job, struct point *pts, unsigned 
     cJSON_AddStringToObject(d, "order", "outstanding I/O (threads x iodepth, x ranks under MPI) "
                                         "ascending, then threads");
     cJSON_AddNumberToObject(d, "planned_points", np);
+    cJSON *gr = cJSON_AddObjectToObject(d, "grid"); /* what sweep --replay reruns */
+    cJSON *ga = cJSON_AddArrayToObject(gr, "threads");
+    for (unsigned i = 0; i < g->nth; i++)
+        cJSON_AddItemToArray(ga, cJSON_CreateNumber(g->th[i]));
+    ga = cJSON_AddArrayToObject(gr, "iodepth");
+    for (unsigned i = 0; i < g->nqd; i++)
+        cJSON_AddItemToArray(ga, cJSON_CreateNumber(g->qd[i]));
     if (dropped >= 0) { /* stopped part-way: not in points */
         cJSON *o = cJSON_AddObjectToObject(d, "dropped_point");
         cJSON_AddStringToObject(o, "target", job->targets[pts[dropped].target]);
@@ -369,6 +388,67 @@ static int take_opt(int *argc, char **argv, const char *name, const char **val)
     return at;
 }
 
+/* --replay=FILE: the workload of an iomark document into job, its targets
+ * moved to *replayed (used when none are named), and what the document is
+ * into *d (a sweep's grid and knee). Returns 0 or an exit status, after one
+ * line. */
+static int load_replay(const char *path, struct iom_job *job, struct iom_job *replayed,
+                       struct iom_replay_doc *d)
+{
+    char err[600];
+    if (!*path) {
+        iom_cli_error(CMD, "--replay=: needs an iomark sweep document (JSON), e.g. "
+                           "--replay=sweep.json");
+        return IOM_EXIT_USAGE;
+    }
+    int rc = iom_replay_load_info(path, job, d, err, sizeof(err));
+    if (rc) {
+        iom_cli_error(CMD, "--replay=%s", err);
+        return rc == -ENOMEM ? IOM_EXIT_FAIL : IOM_EXIT_USAGE;
+    }
+    replayed->targets = job->targets;
+    replayed->nr_targets = job->nr_targets;
+    job->targets = NULL;
+    job->nr_targets = 0;
+    return 0;
+}
+
+/* The lists a replayed document gives where none were typed (a sweep: its
+ * grid and knee; a run: its one workload needs a list typed). Returns 0 or
+ * IOM_EXIT_USAGE after one line. */
+static int replay_lists(const char *path, const struct iom_replay_doc *d, bool th_typed,
+                        bool qd_typed, bool knee_typed, struct grid *g, double *knee_pct)
+{
+    if (!d->sweep_points && !th_typed && !qd_typed) {
+        iom_cli_error(CMD, "--replay=%s: a %s document (one workload), not a sweep; give "
+                           "--threads and/or --iodepth lists to sweep its workload, or rerun it "
+                           "with iomark run --replay %s", path, d->repeat ? "run --repeat" : "run",
+                      path);
+        return IOM_EXIT_USAGE;
+    }
+    if (!d->sweep_points)
+        return 0;
+    if (!d->nthreads && (!th_typed || !qd_typed)) {
+        iom_cli_error(CMD, "--replay=%s: a sweep of %u points that does not record its grid "
+                           "(no \"grid\", and its points do not show all of it); give --threads "
+                           "and --iodepth", path, d->sweep_points);
+        return IOM_EXIT_USAGE;
+    }
+    if (!th_typed) {
+        g->nth = d->nthreads;
+        for (unsigned i = 0; i < g->nth; i++)
+            g->th[i] = d->threads[i];
+    }
+    if (!qd_typed) {
+        g->nqd = d->niodepth;
+        for (unsigned i = 0; i < g->nqd; i++)
+            g->qd[i] = d->iodepth[i];
+    }
+    if (!knee_typed && d->knee_pct > 0 && d->knee_pct < 1000)
+        *knee_pct = d->knee_pct;
+    return 0;
+}
+
 int iom_cmd_sweep(int argc, char **argv)
 {
     bool mpi = false; /* under mpirun/srun (docs/mpi.md) */
@@ -378,6 +458,8 @@ int iom_cmd_sweep(int argc, char **argv)
     int at_nj = take_opt(&argc, argv, "numjobs", &numjobs_s);
     take_opt(&argc, argv, "iodepth", &iodepth_s);
     take_opt(&argc, argv, "knee", &knee_s);
+    const char *replay_s = NULL; /* a sweep document: its grid, knee, workload and targets */
+    take_opt(&argc, argv, "replay", &replay_s);
     if (threads_s && numjobs_s) { /* both name the threads per point: as typed, in order */
         bool nj_first = at_nj < at_th;
         iom_cli_error(CMD, "--%s=%s --%s=%s: both set the threads per point; give one of them",
@@ -394,26 +476,43 @@ int iom_cmd_sweep(int argc, char **argv)
     char err[512];
     iom_job_defaults(&job);
     job.keep = true;   /* as run: a created test file stays unless --keep=0 */
+    struct iom_job replayed = {0}; /* the targets of --replay, used when none are given */
+    struct iom_replay_doc rdoc;
+    if (replay_s) {
+        int rrc = load_replay(replay_s, &job, &replayed, &rdoc);
+        if (rrc) {
+            iom_job_free(&job);
+            return rrc;
+        }
+    }
     if (iom_options_parse(argc, argv, 1, &job, &ro, err, sizeof(err))) {
         iom_cli_error(CMD, "%s", err);
         iom_job_free(&job);
+        iom_job_free(&replayed);
         return IOM_EXIT_USAGE;
+    }
+    if (job.nr_targets == 0) { /* the replayed sweep's targets unless others are named */
+        job.targets = replayed.targets;
+        job.nr_targets = replayed.nr_targets;
+    } else {
+        iom_job_free(&replayed);
     }
     if (ro.help) {
         usage(stdout);
         iom_job_free(&job);
         return IOM_EXIT_OK;
     }
-    uint32_t th[MAX_LIST], qd[MAX_LIST];
-    unsigned nth = 1, nqd = 1;
-    th[0] = job.numjobs;
-    qd[0] = job.iodepth;
+    struct grid gr = {.th = {job.numjobs}, .qd = {job.iodepth}, .nth = 1, .nqd = 1};
+    uint32_t *th = gr.th, *qd = gr.qd;
     double knee_pct = 5;
-    if ((threads_s && parse_list(th_name, threads_s, th, &nth)) ||
-        (iodepth_s && parse_list("iodepth", iodepth_s, qd, &nqd))) {
+    if ((threads_s && parse_list(th_name, threads_s, th, &gr.nth)) ||
+        (iodepth_s && parse_list("iodepth", iodepth_s, qd, &gr.nqd)) ||
+        (replay_s && replay_lists(replay_s, &rdoc, threads_s != NULL, iodepth_s != NULL,
+                                  knee_s != NULL, &gr, &knee_pct))) {
         iom_job_free(&job);
         return IOM_EXIT_USAGE;
     }
+    unsigned nth = gr.nth, nqd = gr.nqd;
     if (knee_s) {
         char *end;
         knee_pct = strtod(knee_s, &end);
@@ -582,7 +681,7 @@ int iom_cmd_sweep(int argc, char **argv)
     const char *st = status == 0 ? "ok" : status == IOM_EXIT_FAIL ? "error" : "interrupted";
     int sig = status == 0 || status == IOM_EXIT_FAIL ? 0 : (mpi ? stop_sig : iom_cli_stop);
     if (ro.format == IOM_OUT_JSON) {
-        cJSON *doc = sweep_json(&job, pts, np, done, knee_pct, st, sig, dropped);
+        cJSON *doc = sweep_json(&job, pts, np, done, knee_pct, st, sig, dropped, &gr);
         int rc = doc ? iom_cli_emit_json(CMD, doc, &ro) : IOM_EXIT_FAIL;
         cJSON_Delete(doc);
         if (rc)

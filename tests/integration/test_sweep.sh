@@ -39,12 +39,15 @@ expect_status 2 "bad knee" -- "$IOMARK" sweep --iodepth=1,2 --knee=-3 --size=1M 
 expect_err_has "--knee=-3"
 [ ! -e $WORK/a.dat ] && pass "nothing created on refusal" || fail "file created on refusal"
 
-expect_status 0 "sweep 2 targets x 2 threads x 2 depths" -- "$IOMARK" sweep --threads 1,2 --iodepth 1,4 --rw=randread --bs=4k --size=8M --runtime=500ms --ioengine=psync --quiet --output-format=json --output=$WORK/s.json $WORK/a.dat $WORK/b.dat
+expect_status 0 "sweep 2 targets x 2 threads x 2 depths" -- "$IOMARK" sweep --threads 1,2 --iodepth 1,4 --knee=7 --rw=randread --bs=4k --size=8M --runtime=500ms --ioengine=psync --quiet --output-format=json --output=$WORK/s.json $WORK/a.dat $WORK/b.dat
 NCPU=$(getconf _NPROCESSORS_ONLN)
 $PY - $WORK/s.json $NCPU <<'PY' && pass "sweep JSON" || fail "sweep JSON"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["type"] == "sweep" and d["status"] == "ok"
+# the grid as typed (what sweep --replay reruns); the top-level spec is the largest point
+assert d["grid"] == {"threads": [1, 2], "iodepth": [1, 4]} and d["planned_points"] == 8, d["grid"]
+assert (d["spec"]["numjobs"], d["spec"]["iodepth"]) == (2, 4) and d["knee_min_gain_pct"] == 7
 p = d["points"]
 assert len(p) == 8
 # order: outstanding ascending (1, 2, 4, 8 with ties by threads), targets alternate
@@ -74,6 +77,50 @@ for t in ("a.dat", "b.dat"):
     got = [i for i, x in enumerate(q) if x["knee"]]
     assert got == ([want] if want is not None else []), (t, got, want)
 PY
+# run --replay of a sweep document: refused (its spec is only the largest point), naming
+# the sweep and the command that reruns it; nothing written
+expect_status 2 "run --replay of a sweep" -- "$IOMARK" run --replay $WORK/s.json --output-format=json --output=$WORK/never.json
+expect_err_has "iomark run: --replay=$WORK/s.json: a sweep document of 8 points: threads 1,2 x iodepth 1,4 on 2 targets, not one run; rerun the sweep with iomark sweep --replay $WORK/s.json"
+[ ! -e $WORK/never.json ] && pass "run --replay of a sweep wrote nothing" || fail "wrote never.json"
+# sweep --replay: the same grid, order, targets, knee and workload (runtime overridden)
+expect_status 0 "sweep --replay" -- "$IOMARK" sweep --replay $WORK/s.json --runtime=150ms --quiet --output-format=json --output=$WORK/r.json
+# options and targets given override: iodepth 2,8 on c.dat, the threads list from the document
+expect_status 0 "sweep --replay with overrides" -- "$IOMARK" sweep --replay=$WORK/s.json --iodepth=2,8 --runtime=100ms --quiet --output-format=json --output=$WORK/r2.json $WORK/c.dat
+$PY - $WORK/s.json $WORK/r.json $WORK/r2.json $WORK/c.dat <<'PY' && pass "sweep --replay reruns the sweep: 8 points, grid, order, knee 7, workload" || fail "sweep --replay"
+import json, sys
+a, b, c = (json.load(open(f)) for f in sys.argv[1:4])
+assert b["grid"] == a["grid"] and b["planned_points"] == 8 and b["knee_min_gain_pct"] == 7, (b["grid"], b["knee_min_gain_pct"])
+key = lambda x: (x["target"], x["threads"], x["iodepth"])
+assert [key(x) for x in b["points"]] == [key(x) for x in a["points"]], [key(x) for x in b["points"]]
+for x, y in zip(a["points"], b["points"]):
+    o, q = x["result"]["spec"]["options"], y["result"]["spec"]["options"]
+    assert {k for k in o if o[k] != q[k]} == {"runtime"} and q["runtime"] == "150000000ns", {k: (o[k], q[k]) for k in o if o[k] != q[k]}
+assert c["grid"] == {"threads": [1, 2], "iodepth": [2, 8]}, c["grid"]
+assert [key(x) for x in c["points"]] == [(sys.argv[4], 1, 2), (sys.argv[4], 2, 2), (sys.argv[4], 1, 8), (sys.argv[4], 2, 8)]
+assert all(x["result"]["spec"]["options"]["bs"] == "4096" and x["result"]["spec"]["rw"] == "randread" for x in c["points"])
+PY
+# a document written before the grid was recorded: the grid its points show, when whole
+# (old.json: all 8 points; part.json: the first 4, iodepth 1 only, so 2 x 1 x 2 targets != 8)
+$PY - $WORK/s.json $WORK/old.json $WORK/part.json $WORK/badgrid.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); d.pop("grid")
+json.dump(d, open(sys.argv[2], "w"))
+d["points"] = d["points"][:4]; json.dump(d, open(sys.argv[3], "w"))
+d = json.load(open(sys.argv[1])); d["grid"]["iodepth"] = [0, 4]; json.dump(d, open(sys.argv[4], "w"))
+PY
+expect_status 2 "run --replay of a sweep without grid" -- "$IOMARK" run --replay $WORK/old.json
+expect_err_has "a sweep document of 8 points: threads 1,2 x iodepth 1,4 on 2 targets, not one run"
+expect_status 2 "sweep --replay of a sweep whose points do not show its grid" -- "$IOMARK" sweep --replay $WORK/part.json --output=$WORK/never.json
+expect_err_has "iomark sweep: --replay=$WORK/part.json: a sweep of 8 points that does not record its grid (no \"grid\", and its points do not show all of it); give --threads and --iodepth"
+expect_status 2 "sweep --replay of a bad grid" -- "$IOMARK" sweep --replay $WORK/badgrid.json --output=$WORK/never.json
+expect_err_has "iomark sweep: --replay=$WORK/badgrid.json: grid: \"threads\" and \"iodepth\" must each be 1 to 32 whole numbers from 1 to 4096"
+# a run document: its one workload needs a list to sweep
+"$IOMARK" run --ioengine=null --size=1M --runtime=100ms --quiet --output-format=json --output=$WORK/run.json $WORK/n.dat
+expect_status 2 "sweep --replay of a run document" -- "$IOMARK" sweep --replay $WORK/run.json --output=$WORK/never.json
+expect_err_has "iomark sweep: --replay=$WORK/run.json: a run document (one workload), not a sweep; give --threads and/or --iodepth lists to sweep its workload, or rerun it with iomark run --replay $WORK/run.json"
+expect_status 2 "sweep --replay= (no file)" -- "$IOMARK" sweep --replay= --output=$WORK/never.json
+expect_err_has "iomark sweep: --replay=: needs an iomark sweep document (JSON), e.g. --replay=sweep.json"
+[ ! -e $WORK/never.json ] && pass "refused replays wrote nothing" || fail "a refused replay wrote never.json"
 expect_status 0 "compare reads the sweep" -- "$IOMARK" compare $WORK/s.json
 grep -q "a.dat T2 Q4" $WORK/out && pass "sweep points as workloads" || fail "sweep in compare: $(head $WORK/out)"
 expect_status 0 "text table" -- "$IOMARK" sweep --iodepth 1,2 --rw=read --bs=64k --size=8M --runtime=300ms --ioengine=psync --quiet $WORK/a.dat
