@@ -68,7 +68,7 @@ static void list_item(const char *t, size_t n, unsigned k, unsigned long *x, cha
     if (n == 0)
         snprintf(why, len, "item %u is empty", k);
     else if (t[0] == '-' && n > 1 && strspn(t + 1, "0123456789") >= n - 1)
-        snprintf(why, len, "item %u \"%.*s\" is below 1", k, (int)n, t);
+        snprintf(why, len, "item %u \"%.*s\" is below 1", k, (int)(n > 40 ? 40 : n), t);
     else if (d < n)
         snprintf(why, len, "item %u \"%.*s\" is not a whole number", k, (int)(n > 40 ? 40 : n), t);
     else if (*x < 1)
@@ -178,14 +178,14 @@ static cJSON *num(double v)
     return isnan(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v);
 }
 
-/* The sweep's document; sig: the signal that interrupted it, 0 = none;
- * dropped: the point it stopped part-way (-1: none). */
 /* The grid swept (each list ascending), for `iomark sweep --replay`. */
 struct grid {
     uint32_t th[MAX_LIST], qd[MAX_LIST];
     unsigned nth, nqd;
 };
 
+/* The sweep's document; sig: the signal that interrupted it, 0 = none;
+ * dropped: the point it stopped part-way (-1: none); g: the grid. */
 static cJSON *sweep_json(const struct iom_job *job, struct point *pts, unsigned np, unsigned done,
                          double knee_pct, const char *status, int sig, int dropped,
                          const struct grid *g)
