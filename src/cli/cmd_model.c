@@ -204,6 +204,34 @@ static int parse_workload(const char *list, unsigned *threads, unsigned *iodepth
     return 0;
 }
 
+/* Warning lines on stderr for a fit that succeeded: a source sweep that did
+ * not run to its end (fitted on its points so far), and a poor fit (rms error
+ * above IOM_FIT_POOR_PCT on its own points). The FIT document has both
+ * (incomplete_sources, fit.poor). */
+static void fit_warn(const struct iom_fit *f)
+{
+    for (unsigned i = 0; i < f->nincomplete && i < IOM_FIT_MAXINCOMPLETE; i++) {
+        const struct iom_fit_incomplete *in = &f->incomplete[i];
+        char how[64], of[32] = "";
+        if (!strcmp(in->status, "interrupted"))
+            snprintf(how, sizeof(how), "was interrupted%s%s", in->by[0] ? " by " : "", in->by);
+        else /* "error": a point failed and the sweep stopped */
+            snprintf(how, sizeof(how), "stopped early (status %s)", in->status);
+        if (in->planned)
+            snprintf(of, sizeof(of), " of %u", in->planned);
+        fprintf(stderr, "iomark %s: warning: fit: %s: the sweep %s: %u%s points measured; the "
+                        "fit uses only those\n", CMD, in->source, how, in->measured, of);
+    }
+    if (f->nincomplete > IOM_FIT_MAXINCOMPLETE)
+        fprintf(stderr, "iomark %s: warning: fit: %u more incomplete sweeps\n", CMD,
+                f->nincomplete - IOM_FIT_MAXINCOMPLETE);
+    if (iom_fit_poor(f))
+        fprintf(stderr, "iomark %s: warning: fit: a poor fit: rms error over its %u points IOPS "
+                        "%.1f%%, mean latency %.1f%% (above %.0f%%): the model does not describe "
+                        "these measurements; its predictions are not reliable\n", CMD, f->npoints,
+                f->rms_iops_err_pct, f->rms_mean_err_pct, IOM_FIT_POOR_PCT);
+}
+
 static int cmd_fit(int argc, char **argv)
 {
     const char *out = NULL;
@@ -298,6 +326,7 @@ static int cmd_fit(int argc, char **argv)
         free(f);
         goto done;
     }
+    fit_warn(f);
     cJSON *doc = iom_model_fit_json(f, docs, nd);
     rc = IOM_EXIT_OK;
     if (!doc) {

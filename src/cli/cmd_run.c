@@ -75,6 +75,25 @@ static const char *replay_path(int argc, char **argv)
     return NULL;
 }
 
+/* A sweep document given to --replay: one line saying what it is and the
+ * command that reruns it. */
+static void sweep_refusal(const char *path, const struct iom_replay_doc *d)
+{
+    char grid[2 * 12 * IOM_REPLAY_MAX_LIST + 64] = "";
+    size_t n = 0;
+    for (unsigned i = 0; d->nthreads && i < d->nthreads; i++)
+        n += (size_t)snprintf(grid + n, sizeof(grid) - n, "%s%u", i ? "," : ": threads ",
+                              d->threads[i]);
+    for (unsigned i = 0; d->nthreads && i < d->niodepth; i++)
+        n += (size_t)snprintf(grid + n, sizeof(grid) - n, "%s%u", i ? "," : " x iodepth ",
+                              d->iodepth[i]);
+    if (n)
+        snprintf(grid + n, sizeof(grid) - n, " on %u target%s", d->sweep_targets,
+                 d->sweep_targets == 1 ? "" : "s");
+    iom_cli_error("run", "--replay=%s: a sweep document of %u points%s, not one run; rerun the "
+                  "sweep with iomark sweep --replay %s", path, d->sweep_points, grid, path);
+}
+
 /* --ioengine=null: the option checks of iom_cli_check without touching any target
  * path; each target is a region of --size bytes at --offset that no I/O reaches. */
 static int null_check(const struct iom_job *job, const struct iom_run_opts *ro,
@@ -131,13 +150,17 @@ int iom_cmd_run(int argc, char **argv)
     struct iom_job replayed = {0}; /* the targets of --replay, used when none are given */
     const char *replay = replay_path(argc, argv);
     if (replay) {
-        unsigned doc_repeat;
-        int lrc = iom_replay_load_doc(replay, &job, &doc_repeat, err, sizeof(err));
-        if (lrc) {
-            iom_cli_error("run", "--replay=%s", err);
+        struct iom_replay_doc rd;
+        int lrc = iom_replay_load_info(replay, &job, &rd, err, sizeof(err));
+        if (lrc || rd.sweep_points) {
+            if (lrc)
+                iom_cli_error("run", "--replay=%s", err);
+            else /* its spec is only the largest point: rerun the whole sweep */
+                sweep_refusal(replay, &rd);
             iom_job_free(&job);
             return lrc == -ENOMEM ? IOM_EXIT_FAIL : IOM_EXIT_USAGE;
         }
+        unsigned doc_repeat = rd.repeat;
         if (doc_repeat && repeat > 1)
             fprintf(stderr, "iomark run: --replay=%s: a --repeat=%u document; its workload %u times "
                             "(--repeat=%u)\n", replay, doc_repeat, repeat, repeat);

@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "cli/progress.h"
+#include "import/replay.h"
 #include "workload/args.h"
 #include "stats/compare.h"
 #ifdef IOMARK_HAVE_MPI
@@ -22,6 +23,7 @@
 
 #define MAX_LIST 32
 #define CMD "sweep"
+_Static_assert(MAX_LIST == IOM_REPLAY_MAX_LIST, "a replayed grid fits the lists");
 
 struct point {
     uint32_t threads, iodepth;
@@ -36,6 +38,7 @@ struct point {
 static void usage(FILE *f)
 {
     fprintf(f, "usage: iomark sweep --threads LIST --iodepth LIST [run options] TARGET...\n"
+               "       iomark sweep --replay SWEEP.json [options] [TARGET...]\n"
                "Run one workload (the options of iomark run) once per combination of\n"
                "threads (numjobs) and queue depth (iodepth), on every TARGET in turn, and\n"
                "report the scaling table and the knee: the first point (in order of\n"
@@ -44,46 +47,77 @@ static void usage(FILE *f)
                "  --threads=LIST       thread counts per target, e.g. 1,8,16 (default: --numjobs)\n"
                "  --iodepth=LIST       queue depths per thread, e.g. 1,4,32 (default 1)\n"
                "  --knee=PCT           IOPS gain below which a step counts as flat (default 5)\n"
+               "  --replay=SWEEP.json  rerun the sweep of an iomark sweep document: its grid,\n"
+               "                       knee, workload and targets (options given override them)\n"
                "  --output-format=normal|json, --output=FILE, and every option of iomark run\n\n"
                "Exit status: 0 ok, 1 a run failed, 2 bad input (nothing touched),\n"
                "130/143 interrupted (the points measured so far are reported).\n");
 }
 
+/* Why item k (from 1) of a list is refused, in why; "" when it is a number
+ * from 1 to 4096 (*x then holds it). Digits only: no sign, space or hex. */
+static void list_item(const char *t, size_t n, unsigned k, unsigned long *x, char *why, size_t len)
+{
+    size_t d = 0;
+    while (d < n && t[d] >= '0' && t[d] <= '9')
+        d++;
+    *x = 0;
+    for (size_t i = 0; i < d && *x <= 4096; i++)
+        *x = *x * 10 + (unsigned long)(t[i] - '0');
+    why[0] = '\0';
+    if (n == 0)
+        snprintf(why, len, "item %u is empty", k);
+    else if (t[0] == '-' && n > 1 && strspn(t + 1, "0123456789") >= n - 1)
+        snprintf(why, len, "item %u \"%.*s\" is below 1", k, (int)(n > 40 ? 40 : n), t);
+    else if (d < n)
+        snprintf(why, len, "item %u \"%.*s\" is not a whole number", k, (int)(n > 40 ? 40 : n), t);
+    else if (*x < 1)
+        snprintf(why, len, "item %u \"%.*s\" is below 1", k, (int)n, t);
+    else if (*x > 4096)
+        snprintf(why, len, "item %u \"%.*s\" is above 4096", k, (int)(n > 40 ? 40 : n), t);
+}
+
+/* A --threads/--numjobs/--iodepth list: 1 to MAX_LIST whole numbers from 1 to
+ * 4096, comma-separated, no empty item; out gets the distinct values in
+ * ascending order. opt: the name the user typed. On a bad list one line
+ * naming the first bad item, -EINVAL. */
 static int parse_list(const char *opt, const char *v, uint32_t *out, unsigned *n)
 {
+    char why[96] = "";
+    unsigned k = 0;
     *n = 0;
-    char *copy = strdup(v), *save = NULL;
-    if (!copy)
-        return -ENOMEM;
-    size_t len = strlen(v);
-    /* strtok_r skips empty items: "1,,2" and ",1" are refused here */
-    int rc = len && (v[0] == ',' || v[len - 1] == ',' || strstr(v, ",,")) ? -EINVAL : 0;
-    for (char *t = rc ? NULL : strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        char *end;
-        errno = 0;
-        unsigned long x = strtoul(t, &end, 10);
-        if (*end || errno || x < 1 || x > 4096 || t[0] == '-' || *n == MAX_LIST) {
-            rc = -EINVAL;
+    for (const char *t = v;; t++) {
+        size_t len = strcspn(t, ",");
+        unsigned long x;
+        if (++k > MAX_LIST) {
+            snprintf(why, sizeof(why), "more than %d items", MAX_LIST);
             break;
         }
+        list_item(t, len, k, &x, why, sizeof(why));
+        if (why[0])
+            break;
         int dup = 0;
-        for (unsigned k = 0; k < *n; k++)
-            dup |= out[k] == x;
+        for (unsigned i = 0; i < *n; i++)
+            dup |= out[i] == x;
         if (!dup)
             out[(*n)++] = (uint32_t)x;
+        t += len;
+        if (!*t)
+            break;
     }
-    free(copy);
-    if (rc || *n == 0) {
-        iom_cli_error(CMD, "--%s=%s: allowed: a comma-separated list of 1 to %d whole numbers "
-                           "from 1 to 4096, e.g. 1,4,32", opt, v, MAX_LIST);
+    if (!*v)
+        snprintf(why, sizeof(why), "the list is empty");
+    if (why[0]) {
+        iom_cli_error(CMD, "--%s=%s: %s; allowed: a comma-separated list of 1 to %d whole "
+                           "numbers from 1 to 4096, e.g. 1,4,32", opt, v, why, MAX_LIST);
         return -EINVAL;
     }
     /* ascending */
     for (unsigned i = 1; i < *n; i++)
-        for (unsigned k = i; k > 0 && out[k - 1] > out[k]; k--) {
-            uint32_t t = out[k];
-            out[k] = out[k - 1];
-            out[k - 1] = t;
+        for (unsigned j = i; j > 0 && out[j - 1] > out[j]; j--) {
+            uint32_t t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
         }
     return 0;
 }
@@ -144,10 +178,17 @@ static cJSON *num(double v)
     return isnan(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v);
 }
 
+/* The grid swept (each list ascending), for `iomark sweep --replay`. */
+struct grid {
+    uint32_t th[MAX_LIST], qd[MAX_LIST];
+    unsigned nth, nqd;
+};
+
 /* The sweep's document; sig: the signal that interrupted it, 0 = none;
- * dropped: the point it stopped part-way (-1: none). */
+ * dropped: the point it stopped part-way (-1: none); g: the grid. */
 static cJSON *sweep_json(const struct iom_job *job, struct point *pts, unsigned np, unsigned done,
-                         double knee_pct, const char *status, int sig, int dropped)
+                         double knee_pct, const char *status, int sig, int dropped,
+                         const struct grid *g)
 {
     cJSON *d = iom_json_doc_new("sweep");
     if (!d)
@@ -169,6 +210,13 @@ static cJSON *sweep_json(const struct iom_job *job, struct point *pts, unsigned 
     cJSON_AddStringToObject(d, "order", "outstanding I/O (threads x iodepth, x ranks under MPI) "
                                         "ascending, then threads");
     cJSON_AddNumberToObject(d, "planned_points", np);
+    cJSON *gr = cJSON_AddObjectToObject(d, "grid"); /* what sweep --replay reruns */
+    cJSON *ga = cJSON_AddArrayToObject(gr, "threads");
+    for (unsigned i = 0; i < g->nth; i++)
+        cJSON_AddItemToArray(ga, cJSON_CreateNumber(g->th[i]));
+    ga = cJSON_AddArrayToObject(gr, "iodepth");
+    for (unsigned i = 0; i < g->nqd; i++)
+        cJSON_AddItemToArray(ga, cJSON_CreateNumber(g->qd[i]));
     if (dropped >= 0) { /* stopped part-way: not in points */
         cJSON *o = cJSON_AddObjectToObject(d, "dropped_point");
         cJSON_AddStringToObject(o, "target", job->targets[pts[dropped].target]);
@@ -222,6 +270,14 @@ static void sweep_text(FILE *f, const struct iom_job *job, struct point *pts, un
     fprintf(f, "sweep: %s, bs %s, %s I/O, engine %s; knee = first point from which more "
                "concurrency adds < %g%% IOPS over the best so far while mean latency grows\n",
             iom_rw_name(job->rw), bs, job->direct ? "direct" : "buffered", job->ioengine, knee_pct);
+    for (unsigned i = 0; i < np; i++)
+        if (pts[i].r && pts[i].r->cpu.nr_cpus) { /* the run's CPU line: the whole machine */
+            fprintf(f, "CPU u+s %%: user + system time of all %u CPUs during each point's "
+                       "measured phase, the whole machine's, not only iomark's (as iomark run's "
+                       "\"CPU (%u CPUs): user, system\")\n",
+                    pts[i].r->cpu.nr_cpus, pts[i].r->cpu.nr_cpus);
+            break;
+        }
     if (sig) {
         unsigned measured = 0;
         for (unsigned i = 0; i < np; i++)
@@ -262,8 +318,8 @@ static void sweep_text(FILE *f, const struct iom_job *job, struct point *pts, un
         } else {
             fprintf(f, "\ntarget %s\n", job->targets[t]);
         }
-        fprintf(f, "%7s %7s %11s %12s %10s %14s %13s %7s %9s\n", "threads", "iodepth", "outstanding",
-                "IOPS", "MiB/s", "mean lat (us)", "p99 lat (us)", "CPU %", "IOPS step");
+        fprintf(f, "%7s %7s %11s %12s %10s %14s %13s %9s %9s\n", "threads", "iodepth", "outstanding",
+                "IOPS", "MiB/s", "mean lat (us)", "p99 lat (us)", "CPU u+s %", "IOPS step");
         const struct point *prev = NULL, *knee = NULL, *before = NULL;
         for (unsigned i = 0; i < np; i++) {
             const struct point *p = &pts[i];
@@ -274,7 +330,7 @@ static void sweep_text(FILE *f, const struct iom_job *job, struct point *pts, un
             char step[24] = "";
             if (prev && prev->iops > 0)
                 snprintf(step, sizeof(step), "%+.1f%%", (p->iops - prev->iops) / prev->iops * 100);
-            fprintf(f, "%7u %7u %11llu %12.0f %10.2f %14.1f %13.1f %7.1f %9s%s\n", p->threads,
+            fprintf(f, "%7u %7u %11llu %12.0f %10.2f %14.1f %13.1f %9.1f %9s%s\n", p->threads,
                     p->iodepth, outstanding_of(p), p->iops, p->mib_per_s,
                     p->lat_mean_us, p->lat_p99_us, p->cpu_pct, step, p->knee ? "  <- knee" : p->knee_base ? "  <- best before the knee" : "");
             if (p->knee)
@@ -303,10 +359,12 @@ static void sweep_text(FILE *f, const struct iom_job *job, struct point *pts, un
     }
 }
 
-/* Remove "--NAME=V" / "--NAME V" from argv; *val gets V (or stays NULL). */
-static void take_opt(int *argc, char **argv, const char *name, const char **val)
+/* Remove "--NAME=V" / "--NAME V" from argv; *val gets V (or stays NULL).
+ * Returns the index in argv (as it is when called) of its last occurrence,
+ * 0 when absent. */
+static int take_opt(int *argc, char **argv, const char *name, const char **val)
 {
-    int out = 1;
+    int out = 1, at = 0;
     for (int i = 1; i < *argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0) {
@@ -316,6 +374,7 @@ static void take_opt(int *argc, char **argv, const char *name, const char **val)
         }
         size_t an = a[0] == '-' && a[1] == '-' ? strcspn(a + 2, "=") : 0;
         if (an && iom_args_name_eq(a + 2, an, name)) { /* '-' and '_' alike (workload/args.h) */
+            at = i;
             if (a[2 + an] == '=')
                 *val = a + 3 + an;
             else
@@ -326,21 +385,90 @@ static void take_opt(int *argc, char **argv, const char *name, const char **val)
     }
     *argc = out;
     argv[out] = NULL;
+    return at;
+}
+
+/* --replay=FILE: the workload of an iomark document into job, its targets
+ * moved to *replayed (used when none are named), and what the document is
+ * into *d (a sweep's grid and knee). Returns 0 or an exit status, after one
+ * line. */
+static int load_replay(const char *path, struct iom_job *job, struct iom_job *replayed,
+                       struct iom_replay_doc *d)
+{
+    char err[600];
+    if (!*path) {
+        iom_cli_error(CMD, "--replay=: needs an iomark sweep document (JSON), e.g. "
+                           "--replay=sweep.json");
+        return IOM_EXIT_USAGE;
+    }
+    int rc = iom_replay_load_info(path, job, d, err, sizeof(err));
+    if (rc) {
+        iom_cli_error(CMD, "--replay=%s", err);
+        return rc == -ENOMEM ? IOM_EXIT_FAIL : IOM_EXIT_USAGE;
+    }
+    replayed->targets = job->targets;
+    replayed->nr_targets = job->nr_targets;
+    job->targets = NULL;
+    job->nr_targets = 0;
+    return 0;
+}
+
+/* The lists a replayed document gives where none were typed (a sweep: its
+ * grid and knee; a run: its one workload needs a list typed). Returns 0 or
+ * IOM_EXIT_USAGE after one line. */
+static int replay_lists(const char *path, const struct iom_replay_doc *d, bool th_typed,
+                        bool qd_typed, bool knee_typed, struct grid *g, double *knee_pct)
+{
+    if (!d->sweep_points && !th_typed && !qd_typed) {
+        iom_cli_error(CMD, "--replay=%s: a %s document (one workload), not a sweep; give "
+                           "--threads and/or --iodepth lists to sweep its workload, or rerun it "
+                           "with iomark run --replay %s", path, d->repeat ? "run --repeat" : "run",
+                      path);
+        return IOM_EXIT_USAGE;
+    }
+    if (!d->sweep_points)
+        return 0;
+    if (!d->nthreads && (!th_typed || !qd_typed)) {
+        iom_cli_error(CMD, "--replay=%s: a sweep of %u points that does not record its grid "
+                           "(no \"grid\", and its points do not show all of it); give --threads "
+                           "and --iodepth", path, d->sweep_points);
+        return IOM_EXIT_USAGE;
+    }
+    if (!th_typed) {
+        g->nth = d->nthreads;
+        for (unsigned i = 0; i < g->nth; i++)
+            g->th[i] = d->threads[i];
+    }
+    if (!qd_typed) {
+        g->nqd = d->niodepth;
+        for (unsigned i = 0; i < g->nqd; i++)
+            g->qd[i] = d->iodepth[i];
+    }
+    if (!knee_typed && d->knee_pct > 0 && d->knee_pct < 1000)
+        *knee_pct = d->knee_pct;
+    return 0;
 }
 
 int iom_cmd_sweep(int argc, char **argv)
 {
     bool mpi = false; /* under mpirun/srun (docs/mpi.md) */
     const char *threads_s = NULL, *numjobs_s = NULL, *iodepth_s = NULL, *knee_s = NULL;
-    take_opt(&argc, argv, "threads", &threads_s);
-    take_opt(&argc, argv, "numjobs", &numjobs_s);
+    int at_th = take_opt(&argc, argv, "threads", &threads_s);
+    /* taken from what is left: an index below at_th means typed before --threads */
+    int at_nj = take_opt(&argc, argv, "numjobs", &numjobs_s);
     take_opt(&argc, argv, "iodepth", &iodepth_s);
     take_opt(&argc, argv, "knee", &knee_s);
-    if (threads_s && numjobs_s) { /* both name the threads per point */
-        iom_cli_error(CMD, "--numjobs=%s: --threads=%s is given too; both set the threads per "
-                           "point: give one of them", numjobs_s, threads_s);
+    const char *replay_s = NULL; /* a sweep document: its grid, knee, workload and targets */
+    take_opt(&argc, argv, "replay", &replay_s);
+    if (threads_s && numjobs_s) { /* both name the threads per point: as typed, in order */
+        bool nj_first = at_nj < at_th;
+        iom_cli_error(CMD, "--%s=%s --%s=%s: both set the threads per point; give one of them",
+                      nj_first ? "numjobs" : "threads", nj_first ? numjobs_s : threads_s,
+                      nj_first ? "threads" : "numjobs", nj_first ? threads_s : numjobs_s);
         return IOM_EXIT_USAGE;
     }
+    /* the name the user typed for the thread list, in every message */
+    const char *th_name = numjobs_s ? "numjobs" : "threads";
     if (!threads_s)
         threads_s = numjobs_s;
     struct iom_job job;
@@ -348,26 +476,43 @@ int iom_cmd_sweep(int argc, char **argv)
     char err[512];
     iom_job_defaults(&job);
     job.keep = true;   /* as run: a created test file stays unless --keep=0 */
+    struct iom_job replayed = {0}; /* the targets of --replay, used when none are given */
+    struct iom_replay_doc rdoc;
+    if (replay_s) {
+        int rrc = load_replay(replay_s, &job, &replayed, &rdoc);
+        if (rrc) {
+            iom_job_free(&job);
+            return rrc;
+        }
+    }
     if (iom_options_parse(argc, argv, 1, &job, &ro, err, sizeof(err))) {
         iom_cli_error(CMD, "%s", err);
         iom_job_free(&job);
+        iom_job_free(&replayed);
         return IOM_EXIT_USAGE;
+    }
+    if (job.nr_targets == 0) { /* the replayed sweep's targets unless others are named */
+        job.targets = replayed.targets;
+        job.nr_targets = replayed.nr_targets;
+    } else {
+        iom_job_free(&replayed);
     }
     if (ro.help) {
         usage(stdout);
         iom_job_free(&job);
         return IOM_EXIT_OK;
     }
-    uint32_t th[MAX_LIST], qd[MAX_LIST];
-    unsigned nth = 1, nqd = 1;
-    th[0] = job.numjobs;
-    qd[0] = job.iodepth;
+    struct grid gr = {.th = {job.numjobs}, .qd = {job.iodepth}, .nth = 1, .nqd = 1};
+    uint32_t *th = gr.th, *qd = gr.qd;
     double knee_pct = 5;
-    if ((threads_s && parse_list(threads_s == numjobs_s ? "numjobs" : "threads", threads_s, th, &nth)) ||
-        (iodepth_s && parse_list("iodepth", iodepth_s, qd, &nqd))) {
+    if ((threads_s && parse_list(th_name, threads_s, th, &gr.nth)) ||
+        (iodepth_s && parse_list("iodepth", iodepth_s, qd, &gr.nqd)) ||
+        (replay_s && replay_lists(replay_s, &rdoc, threads_s != NULL, iodepth_s != NULL,
+                                  knee_s != NULL, &gr, &knee_pct))) {
         iom_job_free(&job);
         return IOM_EXIT_USAGE;
     }
+    unsigned nth = gr.nth, nqd = gr.nqd;
     if (knee_s) {
         char *end;
         knee_pct = strtod(knee_s, &end);
@@ -377,10 +522,18 @@ int iom_cmd_sweep(int argc, char **argv)
             return IOM_EXIT_USAGE;
         }
     }
-    if (nth * nqd < 2) {
-        iom_cli_error(CMD, "--threads=%s --iodepth=%s: give at least two different values to "
-                           "sweep, e.g. --iodepth=1,4,32",
-                      threads_s ? threads_s : "(not given)", iodepth_s ? iodepth_s : "(not given)");
+    if (nth * nqd < 2) { /* name only what was typed */
+        if (threads_s && iodepth_s)
+            iom_cli_error(CMD, "--%s=%s --iodepth=%s: one point only; give at least two "
+                               "different values to sweep, e.g. --iodepth=1,4,32", th_name,
+                          threads_s, iodepth_s);
+        else if (threads_s || iodepth_s)
+            iom_cli_error(CMD, "--%s=%s: one point only; give at least two different values to "
+                               "sweep, e.g. --iodepth=1,4,32", threads_s ? th_name : "iodepth",
+                          threads_s ? threads_s : iodepth_s);
+        else
+            iom_cli_error(CMD, "--threads, --iodepth: neither given; give at least two "
+                               "different values to sweep, e.g. --iodepth=1,4,32");
         iom_job_free(&job);
         return IOM_EXIT_USAGE;
     }
@@ -528,7 +681,7 @@ int iom_cmd_sweep(int argc, char **argv)
     const char *st = status == 0 ? "ok" : status == IOM_EXIT_FAIL ? "error" : "interrupted";
     int sig = status == 0 || status == IOM_EXIT_FAIL ? 0 : (mpi ? stop_sig : iom_cli_stop);
     if (ro.format == IOM_OUT_JSON) {
-        cJSON *doc = sweep_json(&job, pts, np, done, knee_pct, st, sig, dropped);
+        cJSON *doc = sweep_json(&job, pts, np, done, knee_pct, st, sig, dropped, &gr);
         int rc = doc ? iom_cli_emit_json(CMD, doc, &ro) : IOM_EXIT_FAIL;
         cJSON_Delete(doc);
         if (rc)

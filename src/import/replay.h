@@ -29,13 +29,32 @@
  */
 int iom_replay_load(const char *path, struct iom_job *job, char *err, size_t errlen);
 
+#define IOM_REPLAY_MAX_LIST 32 /* a sweep's --threads/--iodepth list at most (cmd_sweep.c) */
+
+/* What a replayed document is, besides the workload it gives. */
+struct iom_replay_doc {
+    unsigned repeat;       /* a `run --repeat N` document: N; else 0 */
+    unsigned sweep_points; /* a sweep document: its planned points (grid x targets); else 0 */
+    unsigned sweep_targets;            /* a sweep: its targets */
+    unsigned nthreads, niodepth;       /* a sweep: its grid, 0 when not known */
+    unsigned threads[IOM_REPLAY_MAX_LIST], iodepth[IOM_REPLAY_MAX_LIST]; /* ascending */
+    double knee_pct;       /* a sweep's knee_min_gain_pct; 0 when absent */
+};
+
 /*
- * As iom_replay_load, and also a `run --repeat N` document (type "repeat"):
- * its runs ran one workload, taken from its first run's spec; *repeat is
- * then the document's N (the caller says whether it replays once or N
- * times), else 0 (a run or sweep document).
+ * As iom_replay_load, and also says what the document is (*doc, zeroed
+ * first). A `run --repeat N` document (type "repeat"): its runs ran one
+ * workload, taken from its first run's spec; doc->repeat is N. A sweep
+ * document (type "sweep"): its top-level spec is the sweep's workload with
+ * numjobs and iodepth of its largest point; doc->sweep_points is its
+ * planned_points, and its grid is read from "grid" ({"threads": [...],
+ * "iodepth": [...]}, up to IOM_REPLAY_MAX_LIST whole numbers from 1 to 4096
+ * each) or, in a document written before iomark recorded the grid, from the
+ * distinct threads and iodepth of its points and dropped_point when those
+ * make up planned_points (else nthreads = niodepth = 0: not known). A grid
+ * that is present but malformed is -EINVAL with err set.
  */
-int iom_replay_load_doc(const char *path, struct iom_job *job, unsigned *repeat, char *err,
-                        size_t errlen);
+int iom_replay_load_info(const char *path, struct iom_job *job, struct iom_replay_doc *doc,
+                         char *err, size_t errlen);
 
 #endif

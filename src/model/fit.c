@@ -106,6 +106,11 @@ static int sse(struct fit_ctx *cx, double c, double *out)
     return 0;
 }
 
+int iom_fit_poor(const struct iom_fit *f)
+{
+    return f->rms_iops_err_pct > IOM_FIT_POOR_PCT || f->rms_mean_err_pct > IOM_FIT_POOR_PCT;
+}
+
 /* Predict every point of `pts` with the device of `model` behind `lim`;
  * fill pts->points[].pred_* and pts's error figures. */
 static int predict_points(const struct iom_fit *model, struct iom_fit *f,

@@ -20,6 +20,10 @@
 #define IOM_FIT_MAXPOINTS 256
 #define IOM_MODEL_SCHEMA "iomark-model"
 #define IOM_MODEL_SCHEMA_VERSION 1
+/* A fit is poor when its rms error over the points it was fitted on is above
+ * this, in IOPS or in mean latency (%; iom_fit_poor, docs/model.md "The fit"). */
+#define IOM_FIT_POOR_PCT 25.0
+#define IOM_FIT_MAXINCOMPLETE 16 /* incomplete source documents recorded */
 
 /* A latency distribution given by quantiles: p[i] in percent (0 = min,
  * 100 = max), ascending; v_s[i] the value in seconds, non-decreasing. */
@@ -43,6 +47,15 @@ struct iom_fit_point {
     double pred_iops, pred_mean_s, pred_p99_s;
 };
 
+/* A sweep document that did not run to its end (its status is not "ok": a
+ * signal stopped it, or a point failed): the points it has are fitted. */
+struct iom_fit_incomplete {
+    char source[160];
+    char status[16];            /* the document's status: "interrupted", "error" */
+    char by[16];                /* its interrupted_by ("SIGINT" ...); "" when absent */
+    unsigned measured, planned; /* points in the document; its planned_points (0 = unknown) */
+};
+
 /* The fitted model. */
 struct iom_fit {
     struct iom_model_dev dev;      /* S (low-load mean), c (fitted), host_s */
@@ -59,6 +72,10 @@ struct iom_fit {
     char rw[32];
     uint64_t bs_bytes;
     char target[256], driver[64], controller[96];
+    /* set by iom_fit_load_docs: the sweep documents that are incomplete (the
+     * first IOM_FIT_MAXINCOMPLETE of them; nincomplete counts all) */
+    unsigned nincomplete;
+    struct iom_fit_incomplete incomplete[IOM_FIT_MAXINCOMPLETE];
 };
 
 /*
@@ -74,7 +91,8 @@ int iom_fit_hist_from_quantiles(struct iom_hist *h, const struct iom_quantiles *
 
 /*
  * Read measured points from iomark documents (schema iomark-result): a
- * "sweep" gives every point with status ok, a "run" one point. All must be
+ * "sweep" gives every point with status ok (a sweep whose own status is not
+ * ok is recorded in fit->incomplete), a "run" one point. All must be
  * one target and one rw/bs; the limits come from the first document's
  * targets[0].probe.disks[0] (adapter_queue, lun_queue, nr_requests,
  * nr_hw_queues; null = 0). fit->points/npoints, limits, rw, bs, target,
@@ -106,6 +124,12 @@ unsigned iom_fit_keep_outstanding(struct iom_fit *fit, unsigned max_outstanding)
  * positive IOPS/latency; -ENOMEM.
  */
 int iom_fit_device(struct iom_fit *fit, uint64_t seed);
+
+/* 1 when the fit is poor: its rms error over the points it was fitted on
+ * (rms_iops_err_pct, rms_mean_err_pct, set by iom_fit_device or read from a
+ * FIT document) is above IOM_FIT_POOR_PCT in IOPS or in mean latency; 0
+ * otherwise (also when they are not known, NAN). */
+int iom_fit_poor(const struct iom_fit *fit);
 
 /* One scenario to predict. */
 struct iom_scenario {

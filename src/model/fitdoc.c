@@ -233,6 +233,19 @@ int iom_fit_load_docs(const char *const *paths, unsigned npaths, struct iom_fit 
                 if ((rc = point_of_run(run, src, f, err, len)))
                     break;
             }
+            const char *st = iom_json_str(doc, "status", "");
+            if (!rc && strcmp(st, "ok")) { /* stopped before its end: fitted on what it has */
+                if (f->nincomplete < IOM_FIT_MAXINCOMPLETE) {
+                    struct iom_fit_incomplete *in = &f->incomplete[f->nincomplete];
+                    double planned = iom_json_num(doc, "planned_points", 0);
+                    snprintf(in->source, sizeof(in->source), "%s", paths[i]);
+                    snprintf(in->status, sizeof(in->status), "%s", *st ? st : "missing");
+                    snprintf(in->by, sizeof(in->by), "%s", iom_json_str(doc, "interrupted_by", ""));
+                    in->measured = (unsigned)k;
+                    in->planned = planned >= 1 && planned <= 1e6 ? (unsigned)planned : 0;
+                }
+                f->nincomplete++;
+            }
         } else {
             rc = fail(err, len, "%s: type %s; allowed: sweep, run", paths[i], type);
         }

@@ -112,6 +112,20 @@ cJSON *iom_model_fit_json(const struct iom_fit *f, const char *const *sources, u
     cJSON *src = cJSON_AddArrayToObject(d, "sources");
     for (unsigned i = 0; i < ns; i++)
         cJSON_AddItemToArray(src, cJSON_CreateString(sources[i]));
+    cJSON *inc = cJSON_AddArrayToObject(d, "incomplete_sources"); /* fitted on part of a sweep */
+    for (unsigned i = 0; i < f->nincomplete && i < IOM_FIT_MAXINCOMPLETE; i++) {
+        const struct iom_fit_incomplete *in = &f->incomplete[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "source", in->source);
+        cJSON_AddStringToObject(o, "status", in->status);
+        if (in->by[0])
+            cJSON_AddStringToObject(o, "interrupted_by", in->by);
+        else
+            cJSON_AddNullToObject(o, "interrupted_by");
+        cJSON_AddNumberToObject(o, "points_measured", in->measured);
+        add(o, "planned_points", in->planned ? in->planned : NAN);
+        cJSON_AddItemToArray(inc, o);
+    }
     cJSON *w = cJSON_AddObjectToObject(d, "workload");
     cJSON_AddStringToObject(w, "rw", f->rw);
     cJSON_AddNumberToObject(w, "bs_bytes", (double)f->bs_bytes);
@@ -144,6 +158,8 @@ cJSON *iom_model_fit_json(const struct iom_fit *f, const char *const *sources, u
     add(fit, "max_abs_iops_error_pct", f->max_iops_err_pct);
     add(fit, "rms_lat_mean_error_pct", f->rms_mean_err_pct);
     add(fit, "max_abs_lat_mean_error_pct", f->max_mean_err_pct);
+    cJSON_AddBoolToObject(fit, "poor", iom_fit_poor(f));
+    cJSON_AddNumberToObject(fit, "poor_above_pct", IOM_FIT_POOR_PCT);
     cJSON_AddItemToObject(d, "points", points_json(f));
     return d;
 }

@@ -12,8 +12,9 @@ FIT=$WORK/fit.json
 
 expect_status 0 "fit on a sweep" -- "$IOMARK" model fit --output=$FIT "$SWEEP"
 grep -q "fit error: IOPS rms" $WORK/out && pass "fit text" || fail "fit text: $(head -20 $WORK/out)"
+cp $WORK/err $WORK/fit.err
 
-$PY - "$SWEEP" "$FIT" <<'PY' && pass "FIT document: S, host time, c, per-point predictions and errors" || fail "FIT document"
+$PY - "$SWEEP" "$FIT" $WORK/fit.err <<'PY' && pass "FIT document: S, host time, c, per-point predictions and errors; a poor fit flagged and warned" || fail "FIT document"
 import json, math, sys
 sw = json.load(open(sys.argv[1])); fit = json.load(open(sys.argv[2]))
 assert fit["schema"] == "iomark-model" and fit["type"] == "model_fit"
@@ -52,6 +53,62 @@ for f in (0.9, 1.1):
              fp["threads"] * fp["iodepth"])[0] / fp["measured"]["iops"]) ** 2 for fp in fit["points"])
     assert s2 >= sse - 1e-9, (f, s2, sse)
 assert len(fit["points"]) == len(pts)
+# the fit's rms errors from the product-form predictions against the measured points:
+# above 25% (IOPS or mean latency) the fit is poor, in the document and on stderr
+ex, er = [], []
+for fp in fit["points"]:
+    X, R = product_form(S * 1e-6, c, z * 1e-6, L, fp["threads"], fp["threads"] * fp["iodepth"])
+    ex.append(100 * (X - fp["measured"]["iops"]) / fp["measured"]["iops"])
+    er.append(100 * (R * 1e6 - fp["measured"]["lat_mean_us"]) / fp["measured"]["lat_mean_us"])
+rms = lambda v: math.sqrt(sum(x * x for x in v) / len(v))
+rx, rr = rms(ex), rms(er)
+assert abs(fit["fit"]["rms_iops_error_pct"] - rx) < 1e-6 * rx and abs(fit["fit"]["rms_lat_mean_error_pct"] - rr) < 1e-6 * rr
+assert rx > 25 and fit["fit"]["poor"] is True and fit["fit"]["poor_above_pct"] == 25, (rx, rr, fit["fit"])
+assert fit["incomplete_sources"] == []
+err = open(sys.argv[3]).read()
+want = (f"iomark model: warning: fit: a poor fit: rms error over its {len(pts)} points IOPS {rx:.1f}%, "
+        f"mean latency {rr:.1f}% (above 25%): the model does not describe these measurements; "
+        "its predictions are not reliable\n")
+assert err == want, (err, want)
+PY
+
+# a fit within 25% on both: no warning, poor false (the sweep's lowest point alone,
+# the service-time point itself: 0% error by construction)
+expect_status 0 "fit on one point" -- "$IOMARK" model fit --max-outstanding=1 --output-format=json "$SWEEP"
+[ ! -s $WORK/err ] && $PY -c "import json,sys; f=json.load(open('$WORK/out'))['fit']; sys.exit(not (f['poor'] is False and abs(f['rms_iops_error_pct']) < 1e-9 and abs(f['rms_lat_mean_error_pct']) < 1e-9))" \
+  && pass "one-point fit: no warning, poor false" || fail "one-point fit: $(cat $WORK/err) $(head -c 400 $WORK/out)"
+# either metric counts: the IDE lab sweep's IOPS rms is under 25%, its mean latency's over
+expect_status 0 "fit on the IDE lab sweep" -- "$IOMARK" model fit --output=$WORK/idefit.json "$D/lab_ide.json"
+$PY - $WORK/idefit.json $WORK/err <<'PY' && pass "poor by mean latency alone (IDE lab sweep)" || fail "IDE fit: $(cat $WORK/err)"
+import json, math, sys
+fit = json.load(open(sys.argv[1])); err = open(sys.argv[2]).read()
+p = fit["points"]
+rms = lambda k, m: math.sqrt(sum((100 * (x["predicted"][k] - x["measured"][k]) / x["measured"][k]) ** 2 for x in p) / len(p))
+rx, rr = rms("iops", 0), rms("lat_mean_us", 0)
+assert rx < 25 < rr, (rx, rr)
+assert fit["fit"]["poor"] is True
+assert err.count("\n") == 1 and f"IOPS {rx:.1f}%, mean latency {rr:.1f}% (above 25%)" in err, err
+PY
+
+# a sweep stopped by SIGINT during its second point (of 3): fitted on the one point it
+# has, with a warning naming the file, the signal and the points, and in the FIT
+"$IOMARK" sweep --iodepth=1,2,4 --rw=randread --bs=4k --size=8M --runtime=3s --ioengine=psync \
+  --status-interval=1 --output-format=json --output=$WORK/int.json $WORK/int.dat 2>$WORK/prog &
+pid=$!
+for i in $(seq 1 300); do grep -q "T1 Q2" $WORK/prog && break; sleep 0.05; done
+sleep 0.2
+kill -INT $pid
+rc=0; wait $pid || rc=$?
+[ "$rc" = 130 ] && pass "sweep interrupted (exit 130)" || fail "sweep exit $rc: $(tail -3 $WORK/prog)"
+expect_status 0 "fit on an interrupted sweep" -- "$IOMARK" model fit --output=$WORK/intfit.json $WORK/int.json
+expect_err_has "iomark model: warning: fit: $WORK/int.json: the sweep was interrupted by SIGINT: 1 of 3 points measured; the fit uses only those"
+$PY - $WORK/int.json $WORK/intfit.json <<'PY' && pass "FIT of the interrupted sweep: incomplete_sources names it (SIGINT, 1 of 3), one point fitted" || fail "interrupted FIT: $(head -c 600 $WORK/intfit.json)"
+import json, sys
+sw = json.load(open(sys.argv[1])); fit = json.load(open(sys.argv[2]))
+assert sw["status"] == "interrupted" and sw["interrupted_by"] == "SIGINT" and len(sw["points"]) == 1
+assert fit["incomplete_sources"] == [{"source": sys.argv[1], "status": "interrupted", "interrupted_by": "SIGINT",
+                                      "points_measured": 1, "planned_points": 3}], fit["incomplete_sources"]
+assert len(fit["points"]) == 1 and fit["fit"]["poor"] is False
 PY
 
 # several run documents (the sweep's points as separate files) fit the same device

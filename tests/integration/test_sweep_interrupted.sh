@@ -43,6 +43,14 @@ assert d["status"] == "interrupted" and d["interrupted_by"] == "SIGINT", (d["sta
 assert d["planned_points"] == 2 and [(p["threads"], p["iodepth"]) for p in d["points"]] == [(1, 1)], d["points"]
 assert d["dropped_point"] == {"target": sys.argv[2], "threads": 1, "iodepth": 2}, d.get("dropped_point")
 PY
+# sweep --replay of the interrupted document reruns its whole grid, the dropped point too
+"$IOMARK" sweep --replay "$WORK/s.json" --runtime=200ms --quiet --output-format=json --output="$WORK/r.json" 2>/dev/null \
+  && $PY - "$WORK/r.json" "$WORK/a.dat" <<'PY' && pass "replay of the interrupted sweep: both planned points, 1 x 1 and 1 x 2" || fail "replay: $(head -c 300 "$WORK/r.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "ok" and d["planned_points"] == 2 and d["grid"] == {"threads": [1], "iodepth": [1, 2]}, d["grid"]
+assert [(p["target"], p["threads"], p["iodepth"]) for p in d["points"]] == [(sys.argv[2], 1, 1), (sys.argv[2], 1, 2)]
+PY
 # the HTML says what the text says: how many points, which one was dropped
 "$IOMARK" report -o "$WORK/s.html" "$WORK/s.json" >/dev/null 2>&1 &&
   grep -qF "source sweep interrupted (SIGINT): 1 of 2 points measured; point T1 Q2 on $WORK/a.dat was stopped part-way and dropped" "$WORK/s.html" \
