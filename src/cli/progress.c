@@ -46,6 +46,7 @@ static struct {
     uint64_t next_status_ns;
     uint64_t last_draw_ns;
     const char *ramp_word;
+    char last[400];           /* the line last printed (a status line) or on screen */
 } P;
 
 static uint64_t now_ns(void)
@@ -225,12 +226,15 @@ static size_t terminal_columns(void)
 #endif
 }
 
-/* Draw or print the line (under mu). */
+/* Draw or print the line (under mu). A line that says nothing new (the same
+ * text as the status line printed last, or as the line on the terminal) is
+ * not written again: a load or a preparation that reports less often than
+ * every interval or second would otherwise repeat its line. */
 static void draw_locked(uint64_t now)
 {
     if (!P.active || P.mode == MODE_OFF)
         return;
-    char line[400];
+    char line[sizeof(P.last)];
     compose(line, sizeof(line), now, 0);
     if (P.mode == MODE_TTY) {
         size_t cols = terminal_columns();
@@ -238,13 +242,19 @@ static void draw_locked(uint64_t now)
             compose(line, sizeof(line), now, fit);
         if (strlen(line) >= cols)   /* a wrapped line cannot be redrawn in place */
             line[cols - 1] = 0;
+        P.last_draw_ns = now;
+        if (P.drawn && strcmp(line, P.last) == 0)
+            return;
         fprintf(stderr, "\r\033[K%s", line);
         P.drawn = true;
     } else {
+        P.last_draw_ns = now;
+        if (strcmp(line, P.last) == 0)
+            return;
         fprintf(stderr, "%s\n", line);
     }
     fflush(stderr);
-    P.last_draw_ns = now;
+    memcpy(P.last, line, sizeof(P.last));
 }
 
 /* A status line now (under mu), the next one an interval after the due one. */
@@ -322,6 +332,7 @@ void iom_cli_progress_plan(const char *cmd, const struct iom_run_opts *ro, unsig
     P.phase[0] = P.detail[0] = P.rates[0] = P.name[0] = 0;
     P.interval_ns = interval;
     P.ramp_word = NULL;
+    P.last[0] = 0;
     P.next_status_ns = now_ns() + interval;
     start_ticker();
     pthread_mutex_unlock(&mu);
