@@ -287,8 +287,9 @@ static void load_progress(const struct tpcc_load_progress *p, void *arg)
     if (p->warehouse == 0)
         snprintf(d, sizeof(d), "items: %.0f%%", p->pct);
     else
-        snprintf(d, sizeof(d), "warehouse %u/%u: %.0f%% (%llu rows)", p->warehouse,
-                 p->warehouses, p->pct, (unsigned long long)p->rows);
+        snprintf(d, sizeof(d), "warehouse %u/%u: %.0f%% (%llu rows)%s", p->warehouse,
+                 p->warehouses, p->pct, (unsigned long long)p->rows,
+                 p->indexes ? ", building indexes" : "");
     iom_cli_progress_phase("loading", d);
 }
 

@@ -46,6 +46,7 @@ static struct {
     uint64_t next_status_ns;
     uint64_t last_draw_ns;
     const char *ramp_word;
+    char last[400];           /* the line last printed (a status line) or on screen */
 } P;
 
 static uint64_t now_ns(void)
@@ -155,29 +156,41 @@ static void compose(char *buf, size_t len, uint64_t now, int fit)
                  P.detail[0] ? ", " : "", P.detail, eta);
         return;
     }
-    /* With fresh figures (of the last interval), the phase is the one they
-     * came from (their window's middle) and the time its end: the figures of
-     * the last warm-up second read "warm-up 3/3 s", not "measuring 0/5 s".
-     * Stale ones (the figures are late: a busy machine) do not hold the
-     * clock back: the line then says where the step is now. The phase shown
-     * never goes back (late warm-up figures after a measuring line), and
-     * figures show only under their own phase's name. */
-    const char *shown_rates = rates;
-    int fig_ph = -1, ph_now = phase_at(el);
+    /* Figures are shown with their own time: the phase they came from (their
+     * window's middle), the seconds and the eta at their window's end, so
+     * the counter never steps to a second whose figures have not come (the
+     * figures of the last warm-up second read "warm-up 3/3 s", not
+     * "measuring 0/5 s"; a redraw just before second 5's figures still says
+     * 4 s with second 4's). They stay while the next ones are at most a
+     * second late (2 s old; with --status-interval, the interval + 2 s);
+     * older ones (a busy machine) do not hold the clock back: the line then
+     * says where the step is now, without figures. Before the step's first
+     * figures the line holds at its start for up to 2 s ("warm-up 0/1 s"
+     * until the first second's figures come, not "measuring 0/5 s" drawn
+     * just before them). The phase shown never goes back (late warm-up
+     * figures after a measuring line), and figures show only under their
+     * own phase's name. */
+    const char *shown_rates = "";
+    uint64_t t_line = now;
+    if (!(P.rates[0] && P.fig_to_ns >= P.step_t0) && now - P.step_t0 < 2000000000u)
+        t_line = P.step_t0;
+    el = (double)(t_line - P.step_t0) / 1e9;
+    int ph_now = phase_at(el);
     if (P.rates[0] && P.fig_to_ns >= P.step_t0) {
         double mid = ((double)(P.fig_from_ns - P.step_t0) + (double)(P.fig_to_ns - P.step_t0)) / 2e9;
-        fig_ph = phase_at(mid);
-        uint64_t fresh_ns = P.mode == MODE_STATUS ? P.interval_ns : 1000000000u;
-        if ((P.fig_to_ns > now || now - P.fig_to_ns <= fresh_ns) && fig_ph >= P.shown_phase) {
+        int fig_ph = phase_at(mid);
+        uint64_t hold_ns = 2000000000u + (P.mode == MODE_STATUS ? P.interval_ns : 0);
+        if ((P.fig_to_ns > now || now - P.fig_to_ns < hold_ns) && fig_ph >= P.shown_phase) {
             ph_now = fig_ph;
-            el = (double)(P.fig_to_ns - P.step_t0) / 1e9;
+            t_line = P.fig_to_ns;
+            el = (double)(t_line - P.step_t0) / 1e9;
+            shown_rates = rates;
         }
     }
     if (ph_now < P.shown_phase)
         ph_now = P.shown_phase;
     P.shown_phase = ph_now;
-    if (fig_ph != ph_now)
-        shown_rates = "";
+    iom_cli_format_eta(eta_locked(t_line), eta, sizeof(eta));
     const char *ph;
     double in, of;
     if (ph_now == PH_RAMP) {
@@ -225,12 +238,15 @@ static size_t terminal_columns(void)
 #endif
 }
 
-/* Draw or print the line (under mu). */
+/* Draw or print the line (under mu). A line that says nothing new (the same
+ * text as the status line printed last, or as the line on the terminal) is
+ * not written again: a load or a preparation that reports less often than
+ * every interval or second would otherwise repeat its line. */
 static void draw_locked(uint64_t now)
 {
     if (!P.active || P.mode == MODE_OFF)
         return;
-    char line[400];
+    char line[sizeof(P.last)];
     compose(line, sizeof(line), now, 0);
     if (P.mode == MODE_TTY) {
         size_t cols = terminal_columns();
@@ -238,13 +254,19 @@ static void draw_locked(uint64_t now)
             compose(line, sizeof(line), now, fit);
         if (strlen(line) >= cols)   /* a wrapped line cannot be redrawn in place */
             line[cols - 1] = 0;
+        P.last_draw_ns = now;
+        if (P.drawn && strcmp(line, P.last) == 0)
+            return;
         fprintf(stderr, "\r\033[K%s", line);
         P.drawn = true;
     } else {
+        P.last_draw_ns = now;
+        if (strcmp(line, P.last) == 0)
+            return;
         fprintf(stderr, "%s\n", line);
     }
     fflush(stderr);
-    P.last_draw_ns = now;
+    memcpy(P.last, line, sizeof(P.last));
 }
 
 /* A status line now (under mu), the next one an interval after the due one. */
@@ -322,6 +344,7 @@ void iom_cli_progress_plan(const char *cmd, const struct iom_run_opts *ro, unsig
     P.phase[0] = P.detail[0] = P.rates[0] = P.name[0] = 0;
     P.interval_ns = interval;
     P.ramp_word = NULL;
+    P.last[0] = 0;
     P.next_status_ns = now_ns() + interval;
     start_ticker();
     pthread_mutex_unlock(&mu);

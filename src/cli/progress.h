@@ -8,7 +8,9 @@
  * not during pauses, not for runs shorter than the runner's first progress
  * callback. When stderr is not a terminal nothing is printed unless
  * --status-interval=SECONDS was given; then one full line is written every
- * SECONDS (fio's --status-interval). --quiet prints nothing.
+ * SECONDS (fio's --status-interval). A line identical to the one written
+ * before it (status line, or the line on the terminal) is not written again.
+ * --quiet prints nothing.
  *
  * The overall time left is planned seconds minus planned seconds used: the
  * command gives its total (iom_cli_progress_plan), each step its planned

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -335,6 +336,39 @@ static int build_workload(struct iom_cmp *c, struct iom_cmp_workload *cw)
     return 0;
 }
 
+/* Direction of a CrystalDiskMark-style test name ("SEQ1M Q8T1 read",
+ * "RND4K Q32T16 write": iomark mark, CrystalDiskMark and KDiskMark text):
+ * 0 read, 1 write, -1 another name. */
+static int cdm_dir(const char *name)
+{
+    char kind[16], dir[8];
+    unsigned q, t;
+    int n = 0;
+    if (sscanf(name, "%15s Q%uT%u %7s%n", kind, &q, &t, dir, &n) != 4 || name[n])
+        return -1;
+    return !strcmp(dir, "read") ? 0 : !strcmp(dir, "write") ? 1 : -1;
+}
+
+/* When every workload is a CrystalDiskMark-style test: every read, then every
+ * write, each in order of first appearance (CrystalDiskMark's text export,
+ * [Read] then [Write]; mark's run order). Inputs with other tests (another
+ * profile, a mark stopped part-way) would otherwise append their reads after
+ * the first input's writes. */
+static void cdm_order(struct iom_cmp *c)
+{
+    for (uint32_t q = 0; q < c->nr_workloads; q++)
+        if (cdm_dir(c->w[q].name) < 0)
+            return;
+    uint32_t o = 0; /* stable: move each read up past the writes before it */
+    for (uint32_t q = 0; q < c->nr_workloads; q++) {
+        if (cdm_dir(c->w[q].name) != 0)
+            continue;
+        struct iom_cmp_workload r = c->w[q];
+        memmove(&c->w[o + 1], &c->w[o], (q - o) * sizeof(c->w[0]));
+        c->w[o++] = r;
+    }
+}
+
 int iom_cmp_build(struct iom_cmp_input *inputs, uint32_t nr, double alpha, struct iom_cmp **out)
 {
     struct iom_cmp *c = calloc(1, sizeof(*c));
@@ -371,6 +405,7 @@ int iom_cmp_build(struct iom_cmp_input *inputs, uint32_t nr, double alpha, struc
             }
         }
     }
+    cdm_order(c);
     for (uint32_t q = 0; q < c->nr_workloads; q++) {
         if (build_workload(c, &c->w[q])) {
             iom_cmp_free(c);

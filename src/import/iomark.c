@@ -259,13 +259,16 @@ static int read_tpcc(const cJSON *doc, struct iom_imp_run *run)
     return 0;
 }
 
+/* Every test's read, then every test's write, each in the document's (the
+ * preset's) order: mark's run order and CrystalDiskMark's text export
+ * ([Read], then [Write]). */
 static int parse_mark(const cJSON *doc, struct iom_imp_result *res)
 {
     const cJSON *t;
     bool multi = false;
-    cJSON_ArrayForEach(t, obj(doc, "tests"))
-    {
-        for (int d = 0; d < 2; d++) {
+    for (int d = 0; d < 2; d++) {
+        cJSON_ArrayForEach(t, obj(doc, "tests"))
+        {
             const cJSON *dir = obj(t, d ? "write" : "read");
             if (!cJSON_IsObject(dir))
                 continue;

@@ -373,10 +373,17 @@ static struct iom_mpi_rank *my_figures(const struct iom_result *r, int run_rc)
     for (int d = 0; d < IOM_NDIR; d++)
         iom_io_stats_init(&me->total[d]);
     if (r) {
-        size_t n = 0;
-        for (uint32_t i = 0; i < r->nr_targets && n + 2 < sizeof(me->targets); i++)
-            n += (size_t)snprintf(me->targets + n, sizeof(me->targets) - n, "%s%s", i ? "," : "",
-                                  r->targets[i].path ? r->targets[i].path : "?");
+        size_t n = 0; /* whole paths, each with its NUL, while they fit */
+        me->nr_targets = r->nr_targets;
+        for (uint32_t i = 0; i < r->nr_targets; i++) {
+            const char *p = r->targets[i].path ? r->targets[i].path : "?";
+            size_t l = strlen(p) + 1;
+            if (n + l > sizeof(me->targets))
+                break;
+            memcpy(me->targets + n, p, l);
+            n += l;
+            me->nr_paths++;
+        }
         if (r->nr_targets) {
             me->size_bytes = r->targets[0].size_bytes;
             me->region_len = r->targets[0].region_len;
@@ -568,6 +575,29 @@ int iom_mpi_gather(const struct iom_result *r, int run_rc, bool patterned,
     return merge(all, pts, nr_pts, max_pts, r, patterned, -1, merged, info);
 }
 
+/* A copy of rank k's target paths, back to back (at least "", one NUL);
+ * *nr their count. NULL when out of memory. */
+static char *rank_paths(const struct iom_mpi_rank *k, uint32_t *nr)
+{
+    size_t n = 0;
+    *nr = 0;
+    for (uint32_t i = 0; i < k->nr_paths && n < sizeof(k->targets); i++) {
+        size_t l = strnlen(k->targets + n, sizeof(k->targets) - n);
+        if (n + l >= sizeof(k->targets))
+            break; /* no NUL: not a path */
+        n += l + 1;
+        (*nr)++;
+    }
+    char *p = malloc(n ? n : 1);
+    if (p) {
+        if (n)
+            memcpy(p, k->targets, n);
+        else
+            p[0] = 0;
+    }
+    return p;
+}
+
 /* Rank 0: the merged result of all[] (and of the series points, when
  * pts); takes all, pts and nr_pts. */
 static int merge(struct iom_mpi_rank *all, struct iom_series_point *pts, int *nr_pts, int max_pts,
@@ -615,7 +645,7 @@ static int merge(struct iom_mpi_rank *all, struct iom_series_point *pts, int *nr
     for (int i = 0; i < g_size; i++) {
         struct iom_mpi_rank *k = &all[i];
         struct iom_target_result *t = &m->targets[i];
-        t->path = strdup(k->targets);
+        t->path = rank_paths(k, &t->nr_paths);
         t->of_rank = true;
         t->rank = k->rank;
         snprintf(t->host, sizeof(t->host), "%s", k->host);

@@ -134,10 +134,16 @@ int64_t iom_mpi_realtime_ns(void);
 int64_t iom_mpi_to_realtime(uint64_t at);
 
 /* One rank's figures in the merged result. */
+/* Bytes of one rank's target paths sent to rank 0 (struct iom_mpi_rank). */
+#define IOM_MPI_PATHS_LEN 2048
+
 struct iom_mpi_rank {
     int rank;
     char host[64];
-    char targets[256];          /* its target paths, comma-separated (may be cut) */
+    char targets[IOM_MPI_PATHS_LEN]; /* its target paths in order, each NUL-terminated, back
+                                 * to back: as many whole paths as fit (nr_paths) */
+    uint32_t nr_paths;          /* paths in targets */
+    uint32_t nr_targets;        /* its targets (more than nr_paths when they did not fit) */
     uint64_t size_bytes, region_len; /* of its first target */
     uint32_t logical_block_bytes;
     bool is_blockdev;
@@ -173,8 +179,10 @@ struct iom_mpi_info {
  * On rank 0, *merged receives a new result (iom_result_free) whose totals
  * and histograms are the sums over all ranks (percentiles come from the
  * merged histogram, never from averaging percentiles), whose targets are the
- * ranks' totals (one per rank, path "rank R host H: targets"; also one
- * thread per rank, thread i of target i, for the DiskSpd layouts), whose
+ * ranks' totals (one per rank, with rank and host; path holds the rank's
+ * target paths back to back, nr_paths of them, path itself the first, and
+ * the file facts are its first target's; also one thread per rank, thread
+ * i of target i, for the DiskSpd layouts), whose
  * measured_ns is the slowest rank's, whose series cuts that window at every
  * series interval and sums into each cell the ranks' points whose middle
  * falls in it (mean latency weighted by I/Os, p99 the highest rank's: an

@@ -85,7 +85,14 @@ void iom_mpi_report_json(cJSON *doc, const struct iom_mpi_info *in)
         cJSON *e = cJSON_CreateObject();
         cJSON_AddNumberToObject(e, "rank", k->rank);
         cJSON_AddStringToObject(e, "host", k->host);
-        cJSON_AddStringToObject(e, "targets", k->targets);
+        cJSON *ta = cJSON_AddArrayToObject(e, "targets"); /* its paths, in order */
+        for (size_t n = 0, j = 0; j < k->nr_paths && n < sizeof(k->targets); j++) {
+            size_t l = strnlen(k->targets + n, sizeof(k->targets) - n);
+            if (n + l >= sizeof(k->targets))
+                break;
+            cJSON_AddItemToArray(ta, cJSON_CreateString(k->targets + n));
+            n += l + 1;
+        }
         cJSON_AddStringToObject(e, "status", k->rc == -EPIPE ? "lost"
                                              : k->rc || k->error[0] ? "error" : "ok");
         if (k->error[0])

@@ -76,26 +76,39 @@ static void figures_json(cJSON *o, const struct iom_dev_figures *f)
     cJSON_AddNumberToObject(o, "inflight_samples", (double)f->inflight_samples);
 }
 
-/* Whether the device served other I/O than iomark's over the run (its I/O
- * count or bytes more than 5% from iomark's: other programs, buffered I/O,
- * split or merged requests): then its queues are not iomark's alone. When it
- * did, buf (len bytes) gets "X MiB and N I/Os against iomark's Y MiB and M"
- * and buf is returned; else NULL. */
-static const char *other_io(const struct iom_target_result *t, const struct iom_devmon_result *d,
-                            char *buf, size_t len)
+/* Percent by which the device's figure b differs from iomark's a (0 when a is 0). */
+static double pct_apart(uint64_t a, uint64_t b)
 {
-    uint64_t own_n = t->dir[0].ios + t->dir[1].ios + t->dir[2].ios,
-             own_b = t->dir[0].bytes + t->dir[1].bytes + t->dir[2].bytes,
-             dev_n = d->total.ios[0] + d->total.ios[1] + d->total.ios[2],
-             dev_b = d->total.bytes[0] + d->total.bytes[1] + d->total.bytes[2];
-    double n_pct = own_n ? 100.0 * ((double)dev_n - (double)own_n) / (double)own_n : 0,
-           b_pct = own_b ? 100.0 * ((double)dev_b - (double)own_b) / (double)own_b : 0;
-    if (fabs(n_pct) <= 5 && fabs(b_pct) <= 5)
-        return NULL;
-    snprintf(buf, len, "%.1f MiB and %llu I/Os against iomark's %.1f MiB and %llu",
-             (double)dev_b / 1048576.0, (unsigned long long)dev_n, (double)own_b / 1048576.0,
-             (unsigned long long)own_n);
-    return buf;
+    return a ? 100.0 * ((double)b - (double)a) / (double)a : 0;
+}
+
+/* How far apart the device's totals are from iomark's on target t, and the one
+ * decision both the JSON's other_io and the text report's note follow. */
+struct other_io {
+    uint64_t own_n, own_b, dev_n, dev_b; /* I/Os and bytes: iomark's, the device's */
+    double n_pct, b_pct;                 /* device vs iomark, % of iomark's */
+    bool other;                          /* either more than OTHER_IO_PCT apart */
+};
+
+/* The device served other I/O than iomark's over the run when its I/O count
+ * or its bytes are more than this many percent from iomark's (other
+ * programs, buffered I/O, split or merged requests): its queues are then not
+ * iomark's alone. */
+#define OTHER_IO_PCT 5.0
+
+static struct other_io other_io(const struct iom_target_result *t,
+                                 const struct iom_devmon_result *d)
+{
+    struct other_io o = {
+        .own_n = t->dir[0].ios + t->dir[1].ios + t->dir[2].ios,
+        .own_b = t->dir[0].bytes + t->dir[1].bytes + t->dir[2].bytes,
+        .dev_n = d->total.ios[0] + d->total.ios[1] + d->total.ios[2],
+        .dev_b = d->total.bytes[0] + d->total.bytes[1] + d->total.bytes[2],
+    };
+    o.n_pct = pct_apart(o.own_n, o.dev_n);
+    o.b_pct = pct_apart(o.own_b, o.dev_b);
+    o.other = fabs(o.n_pct) > OTHER_IO_PCT || fabs(o.b_pct) > OTHER_IO_PCT;
+    return o;
 }
 
 void iom_probe_json_run_target(cJSON *o, const struct iom_result *r, uint32_t i)
@@ -141,14 +154,14 @@ void iom_probe_json_run_target(cJSON *o, const struct iom_result *r, uint32_t i)
     figures_json(m, &d->total);
     double out = target_outstanding(t, r->measured_ns);
     cJSON_AddNumberToObject(m, "iomark_outstanding_mean", out);
-    uint64_t own = t->dir[0].ios + t->dir[1].ios + t->dir[2].ios, dev = d->total.ios[0] + d->total.ios[1] + d->total.ios[2];
-    cJSON_AddNumberToObject(m, "iomark_ios", (double)own);
+    struct other_io oi = other_io(t, d);
+    cJSON_AddNumberToObject(m, "iomark_ios", (double)oi.own_n);
+    cJSON_AddNumberToObject(m, "iomark_bytes", (double)oi.own_b);
     /* other I/O on the device, split or merged requests: the figures are the device's */
-    cJSON_AddNumberToObject(m, "device_vs_iomark_ios_pct",
-                            own ? 100.0 * ((double)dev - (double)own) / (double)own : 0);
+    cJSON_AddNumberToObject(m, "device_vs_iomark_ios_pct", oi.n_pct);
+    cJSON_AddNumberToObject(m, "device_vs_iomark_bytes_pct", oi.b_pct);
     /* the split of iomark's outstanding I/O only when the queues are its alone */
-    char why[160];
-    bool other = other_io(t, d, why, sizeof(why)) != NULL;
+    bool other = oi.other;
     cJSON_AddBoolToObject(m, "other_io", other);
     double above = d->total.inflight_samples ? out - d->total.inflight_mean : out - d->total.aqu_sz;
     double layer = d->total.inflight_samples ? d->total.aqu_sz - d->total.inflight_mean : 0;
@@ -180,11 +193,14 @@ void iom_probe_json_run_target(cJSON *o, const struct iom_result *r, uint32_t i)
  * submission and completion path, the filesystem). The parts sum to `out`.
  * A device queue longer than iomark's means other I/O shares the device. */
 static void queue_parts_text(FILE *f, double out, double aqu, double inflight, bool sampled,
-                             const char *other)
+                             const struct other_io *oi)
 {
-    if (other) { /* the device's queues are not iomark's alone */
-        fprintf(f, "  the device also served other I/O (%s): how iomark's %.2f outstanding I/Os "
-                   "split between the driver and the block layer is not known\n", other, out);
+    if (oi->other) { /* the device's queues are not iomark's alone */
+        fprintf(f, "  the device also served other I/O (%.1f MiB and %llu I/Os against iomark's "
+                   "%.1f MiB and %llu): how iomark's %.2f outstanding I/Os split between the "
+                   "driver and the block layer is not known\n",
+                (double)oi->dev_b / 1048576.0, (unsigned long long)oi->dev_n,
+                (double)oi->own_b / 1048576.0, (unsigned long long)oi->own_n, out);
         return;
     }
     double dev_q = sampled && inflight > aqu ? inflight : aqu;
@@ -282,12 +298,9 @@ void iom_probe_text_run(FILE *f, const struct iom_result *r)
                 (unsigned long long)(d->total.ios[0] + d->total.ios[1] + d->total.ios[2]),
                 (unsigned long long)d->total.ios[0], (unsigned long long)d->total.ios[1], disc,
                 (unsigned long long)ios);
-        char other[160];
+        struct other_io oi = other_io(t, d);
         queue_parts_text(f, out, d->total.aqu_sz, d->total.inflight_mean,
-                         d->total.inflight_samples > 0,
-                         other_io(t, d, other, sizeof(other)));
-        uint64_t dev = d->total.ios[0] + d->total.ios[1] + d->total.ios[2];
-        double diff = ios ? 100.0 * ((double)dev - (double)ios) / (double)ios : 0;
+                         d->total.inflight_samples > 0, &oi);
         if (fabs(d->window_start_offset_ms) >= WINDOW_NOTE_MS ||
             fabs(d->window_end_offset_ms) >= WINDOW_NOTE_MS)
             fprintf(f,
@@ -297,11 +310,12 @@ void iom_probe_text_run(FILE *f, const struct iom_result *r)
                     d->total.dur_s, fabs(d->window_start_offset_ms),
                     d->window_start_offset_ms < 0 ? "before" : "after",
                     fabs(d->window_end_offset_ms), d->window_end_offset_ms < 0 ? "before" : "after");
-        if (fabs(diff) > 5)
+        if (oi.other) /* the JSON's other_io, the same decision */
             fprintf(f,
-                    "  note: the device counted %+.0f%% I/Os against iomark's: other I/O on %s, "
-                    "or requests split (max_sectors_kb) or merged; its figures are the whole "
+                    "  note: the device counted %+.1f%% I/Os and %+.1f%% bytes against iomark's "
+                    "(more than %.0f%% apart: other_io): other I/O on %s, buffered I/O, or "
+                    "requests split (max_sectors_kb) or merged; its figures are the whole "
                     "device's\n",
-                    diff, d->device);
+                    oi.n_pct, oi.b_pct, OTHER_IO_PCT, d->device);
     }
 }

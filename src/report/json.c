@@ -229,7 +229,10 @@ cJSON *iom_report_json(const struct iom_result *r)
         const struct iom_target_result *t = &r->targets[i];
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "path", t->path);
-        if (t->of_rank) {
+        if (t->of_rank) { /* path and the file's facts are its first target's */
+            cJSON *pa = cJSON_AddArrayToObject(o, "paths");
+            for (uint32_t k = 0; iom_target_path(t, k); k++)
+                cJSON_AddItemToArray(pa, cJSON_CreateString(iom_target_path(t, k)));
             cJSON_AddNumberToObject(o, "rank", t->rank);
             cJSON_AddStringToObject(o, "host", t->host);
         }

@@ -39,7 +39,8 @@ cJSON *iom_json_doc_new(const char *type);
 /*
  * A target's name for text reports, written to buf (len bytes, cut to fit)
  * and returned: its path, and under MPI, where one entry is one rank's
- * targets, "rank R on HOST: PATHS". No allocation.
+ * targets, "rank R on HOST: PATH" ("PATH1 + PATH2" for a rank with several
+ * targets). No allocation.
  */
 const char *iom_report_target_name(const struct iom_target_result *t, char *buf, size_t len);
 

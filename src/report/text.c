@@ -118,14 +118,20 @@ void iom_report_text(FILE *f, const struct iom_result *r)
     for (uint32_t i = 0; i < r->nr_targets; i++) {
         const struct iom_target_result *t = &r->targets[i];
         iom_fmt_bytes(t->size_bytes, sz, sizeof(sz));
-        char name[400];
+        char name[400]; /* an MPI rank: its first target here, the others below */
+        if (t->of_rank)
+            snprintf(name, sizeof(name), "rank %d on %s: %s", t->rank, t->host, t->path);
         fprintf(f, "  target %u: %s (%s, %llu bytes = %s%s%s%s, logical block %u B)%s%s\n", i,
-                iom_report_target_name(t, name, sizeof(name)),
+                t->of_rank ? name : t->path,
                 t->is_blockdev ? "block device" : "file",
                 (unsigned long long)t->size_bytes, sz, t->devname[0] ? ", on " : "",
                 t->devname, t->created ? ", created by iomark" : "", t->logical_block_bytes,
                 t->sparse ? " SPARSE: unwritten regions read as zeros" : "",
                 "");
+        for (uint32_t k = 1; iom_target_path(t, k); k++) /* an MPI rank's other targets */
+            fprintf(f, "            and %s%s\n", iom_target_path(t, k),
+                    iom_target_path(t, k + 1) ? "" : " (the rank's figures are over all its targets; "
+                                                     "the facts above are its first's)");
     }
     if (j->nr_targets)
         fprintf(f, "  region %llu B from byte %llu per target%s%s\n",
@@ -267,9 +273,12 @@ void iom_report_text(FILE *f, const struct iom_result *r)
 
 const char *iom_report_target_name(const struct iom_target_result *t, char *buf, size_t len)
 {
-    if (t->of_rank)
-        snprintf(buf, len, "rank %d on %s: %s", t->rank, t->host, t->path);
-    else
+    if (t->of_rank) { /* an MPI rank: its targets, "a + b" when it has several */
+        size_t o = (size_t)snprintf(buf, len, "rank %d on %s: %s", t->rank, t->host, t->path);
+        for (uint32_t k = 1; o < len && iom_target_path(t, k); k++)
+            o += (size_t)snprintf(buf + o, len - o, " + %s", iom_target_path(t, k));
+    } else {
         snprintf(buf, len, "%s", t->path);
+    }
     return buf;
 }

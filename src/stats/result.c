@@ -4,6 +4,7 @@
 #include "stats/slog.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void iom_result_free(struct iom_result *r)
 {
@@ -52,4 +53,17 @@ void iom_thread_result_rusage(struct iom_thread_result *th, const uint64_t ru0[3
     th->ctx = ru[0] - ru0[0];
     th->majf = ru[1] - ru0[1];
     th->minf = ru[2] - ru0[2];
+}
+
+const char *iom_target_path(const struct iom_target_result *t, uint32_t k)
+{
+    if (!t->path)
+        return NULL;
+    uint32_t n = t->of_rank ? t->nr_paths : 1;
+    if (k >= n)
+        return NULL;
+    const char *p = t->path;
+    for (uint32_t i = 0; i < k; i++)
+        p += strlen(p) + 1;
+    return p;
 }

@@ -46,8 +46,9 @@ struct iom_verify_mismatch {
 
 struct iom_target_result {
     char *path;
-    bool of_rank;                /* under MPI, one rank's targets: path is its */
-    int rank;                    /* comma-separated paths; rank and host name it */
+    bool of_rank;                /* under MPI, one rank's targets: path holds its */
+    uint32_t nr_paths;           /* nr_paths paths back to back, each NUL-terminated (path */
+    int rank;                    /* reads as the first); rank and host name it */
     char host[64];
     char devname[64];            /* kernel name of the block device under it, "" if none */
     bool is_blockdev;
@@ -131,6 +132,11 @@ struct iom_result {
 
 /* Free a result and everything it owns. NULL is fine. */
 void iom_result_free(struct iom_result *r);
+
+/* Path k (0-based) of target t: under MPI (of_rank) the rank's k-th target
+ * of its nr_paths; otherwise only k 0, t->path. NULL when there is no such
+ * path. Points into t->path. */
+const char *iom_target_path(const struct iom_target_result *t, uint32_t k);
 
 /*
  * Thread th's runtime per direction in ns, into rt[IOM_NDIR] (read, write,

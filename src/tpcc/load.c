@@ -48,7 +48,8 @@ static int put(struct loader *ld, const struct tpcc_val *v, unsigned n)
         }
         if (ld->progress) {
             struct tpcc_load_progress p = {ld->w, ld->sc->warehouses,
-                                           100.0 * (double)ld->rows / (double)ld->total, ld->rows};
+                                           100.0 * (double)ld->rows / (double)ld->total, ld->rows,
+                                           false};
             ld->progress(&p, ld->arg);
         }
     }
@@ -365,7 +366,7 @@ int tpcc_load(struct tpcc_conn *c, const struct tpcc_scale *sc, uint64_t seed,
     if (rc)
         return rc;
     if (progress) {
-        struct tpcc_load_progress p = {sc->warehouses, sc->warehouses, 100.0, ld.rows};
+        struct tpcc_load_progress p = {sc->warehouses, sc->warehouses, 100.0, ld.rows, true};
         progress(&p, arg);
     }
     if ((rc = tpcc_schema_indexes(c, stop)))

@@ -69,6 +69,7 @@ struct tpcc_load_progress {
     unsigned warehouses;
     double pct;           /* 0..100 of all rows */
     uint64_t rows;        /* rows written so far */
+    bool indexes;         /* every row is written: building the indexes and statistics */
 };
 
 struct tpcc_load_result {
@@ -81,7 +82,9 @@ struct tpcc_load_result {
  * Create the schema and load sc->warehouses warehouses (clause 4.3.3.1
  * population) through c: PostgreSQL COPY, SQLite prepared INSERTs in one
  * transaction per table and warehouse. progress (may be NULL) is called
- * about every 50,000 rows; *stop (may be NULL) non-zero aborts with -EINTR.
+ * about every 50,000 rows, and once more (indexes true) when every row is
+ * written and the indexes are built; *stop (may be NULL) non-zero aborts with
+ * -EINTR.
  * Returns 0 or -errno with c->err set.
  */
 int tpcc_load(struct tpcc_conn *c, const struct tpcc_scale *sc, uint64_t seed,

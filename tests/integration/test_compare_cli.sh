@@ -79,6 +79,29 @@ for name in ("SEQ1M Q8T1 read", "SEQ1M Q1T1 write", "RND4K Q32T1 read", "RND4K Q
 # CrystalDiskMark's own figure, read by hand: SEQ1M Q8T1 read 534.383 MB/s
 assert w["SEQ1M Q8T1 read"]["mb_per_s"]["values"][0]["mean"] == 534.383
 PY
+# row order as CrystalDiskMark's text export ([Read], then [Write]) and mark's
+# run order: every read, then every write, each in the profile's order
+# (docs/mark.md's profile table); a second mark of the nvme profile adds its
+# other tests to the reads and to the writes, not reads after the writes
+expect_status 0 "mark --profile=nvme, 1 run" -- "$IOMARK" mark --profile=nvme --runs=1 --runtime=200ms --prepare=0 --pause=0 --size=16M --quiet --output-format=json --output=$WORK/nvme.json
+for args in "$WORK/m.json" "$WORK/m.json $WORK/m.json" "$R/crystaldiskmark_text_1.txt $WORK/m.json" "$WORK/m.json $WORK/nvme.json"; do
+  # shellcheck disable=SC2086
+  expect_status 0 "compare $args" -- "$IOMARK" compare --output-format=json $args
+  $PY - $WORK/out "$args" <<'PY' && pass "rows: reads, then writes ($(basename "${args// */}") ...)" || fail "row order for $args: $(grep -o '"name": "[^"]*"' $WORK/out | tr '\n' ' ')"
+import json, sys
+got = [w["name"] for w in json.load(open(sys.argv[1]))["workloads"]]
+tests = ["SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"]
+if "nvme" in sys.argv[2]:
+    tests += ["SEQ128K Q32T1", "RND4K Q32T16"]
+want = [t + " read" for t in tests] + [t + " write" for t in tests]
+print(got)
+assert got == want, (got, want)
+PY
+done
+expect_status 0 "mark text compare, two profiles" -- "$IOMARK" compare "$WORK/m.json" "$WORK/nvme.json"
+grep "^workload: " $WORK/out | sed -n '6p;7p' | tr '\n' '|' | grep -qx "workload: RND4K Q32T16 read|workload: SEQ1M Q8T1 write|" \
+  && pass "text: the last read (RND4K Q32T16, nvme's) before the first write" || fail "text order: $(grep '^workload: ' $WORK/out | tr '\n' ' ')"
+
 # mark's table shows the best run, the comparison the mean of the runs: it says so
 expect_status 0 "mark text compare" -- "$IOMARK" compare "cdm=$R/crystaldiskmark_text_1.txt" "iomark=$WORK/m.json"
 grep -qF "NOTE $WORK/m.json: each test's figures here are the mean of its counted runs (with their spread); mark's own table shows the best run" $WORK/out &&

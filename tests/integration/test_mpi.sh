@@ -13,6 +13,7 @@
 # - iomark sweep under mpirun: every point's total = the sum of its ranks',
 #   and each point's result has the run document's "mpi" object;
 # - two ranks on one new file (no %r): created once, used by both;
+# - two targets per rank: the rank's entry lists them (a list, not one string);
 # - sparse files under mpirun: each rank's warning is one line, one prefix;
 # - SIGINT to mpirun: rank 0 still writes a document, marked interrupted,
 #   whose total is the sum of the ranks'.
@@ -286,6 +287,36 @@ t = [r["total"]["ios"] for r in doc["mpi"]["per_rank"]]
 print("one new file, two ranks:", doc["status"], t, doc["total"]["total"]["ios"])
 assert doc["status"] == "ok" and len(t) == 2 and min(t) > 0 and sum(t) == doc["total"]["total"]["ios"]
 PY
+
+# two targets per rank: each rank's entry lists them (targets[].paths and
+# mpi.per_rank[].targets, in the order given), path is the first, no field
+# joins them in one string; its figures are over both (the entries add up to
+# the total); the text names the first on the "target N:" line and the second
+# on an "and" line under it
+timeout 120 $MPIRUN -np 2 "$IOMARK" run --rw=randread --bs=4k --runtime=1s --size=8m --quiet \
+    --output-format=json --output="$D/two.json" "$D/a.%r.dat" "$D/b.%r.dat" 2>"$D/two.err" ||
+    { cat "$D/two.err"; fail "two targets per rank"; }
+python3 - "$D" <<'PY' || exit 1
+import json, sys
+d = sys.argv[1]
+doc = json.load(open(d + "/two.json"))
+t, pr = doc["targets"], doc["mpi"]["per_rank"]
+want = [[d + "/a.%d.dat" % r, d + "/b.%d.dat" % r] for r in (0, 1)]
+print("two targets per rank:", [x["paths"] for x in t], [x["total"]["ios"] for x in t])
+assert [x["rank"] for x in t] == [0, 1] and [x["paths"] for x in t] == want, t
+assert [x["path"] for x in t] == [w[0] for w in want], [x["path"] for x in t]
+assert [x["targets"] for x in pr] == want, [x["targets"] for x in pr]
+assert sum(x["total"]["ios"] for x in t) == doc["total"]["total"]["ios"] > 0
+assert [x["total"]["ios"] for x in t] == [x["total"]["ios"] for x in pr]
+PY
+timeout 120 $MPIRUN -np 2 "$IOMARK" run --rw=randread --bs=4k --runtime=1s --size=8m --quiet \
+    "$D/a.%r.dat" "$D/b.%r.dat" >"$D/two.txt" 2>"$D/two.err" || { cat "$D/two.err"; fail "two targets per rank (text)"; }
+for r in 0 1; do
+  grep -A1 "^  target $r: rank $r on " "$D/two.txt" | sed -n 1p | grep -q ": $D/a\.$r\.dat (file, 8388608 bytes" &&
+  grep -A1 "^  target $r: rank $r on " "$D/two.txt" | sed -n 2p | grep -q "^            and $D/b\.$r\.dat (" ||
+    fail "text: rank $r's targets: $(grep -A1 "^  target $r:" "$D/two.txt")"
+done
+! grep -q "$D/a\.0\.dat,$D/b" "$D/two.txt" || fail "text joins a rank's targets with a comma"
 
 # SIGINT to mpirun (Ctrl-C): an interrupted document from rank 0.
 # timeout runs in the foreground mode: by default GNU timeout passes a signal

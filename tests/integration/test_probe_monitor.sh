@@ -2,7 +2,9 @@
 # Device monitor: runs on a loop device; the device's own I/O counts
 # (/proc/diskstats, read by iomark's monitor) must be within 2% of the I/Os
 # iomark counted (allowing for where the device's window lies against the
-# run's), and the device view must show up in text and JSON.
+# run's), and the device view must show up in text and JSON; other_io (JSON)
+# and the text's note follow one rule (I/Os or bytes more than 5% apart),
+# checked with dd reading the device next to iomark.
 # A loop device sees only our I/O (nothing else uses it).
 source "$(dirname "$0")/lib.sh"
 need_root_loop
@@ -73,6 +75,75 @@ print("iomark outstanding %.2f, device in flight %.2f, aqu-sz %.2f, util %.1f%%"
 PY
 }
 
+# other_io FILE [true]: the device's differences from iomark's, recomputed here
+# from the document's counts (device reads + writes + discards against the
+# target's read/write/trim I/Os; the same for bytes), equal the JSON's, and
+# other_io is true exactly when either is more than 5 from 0 (and, given
+# "true", it is); other_io nulls the waiting split
+check_other_io() {
+  $PY - "$1" "${2:-}" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+t = doc["targets"][0]; m = t["device_monitor"]
+own_n = sum(t[d]["ios"] for d in ("read", "write", "trim"))
+own_b = sum(t[d]["bytes"] for d in ("read", "write", "trim"))
+dev_n = m["read_ios"] + m["write_ios"] + m["discard_ios"]
+dev_b = m["read_bytes"] + m["write_bytes"] + m["discard_bytes"]
+n_pct, b_pct = 100 * (dev_n - own_n) / own_n, 100 * (dev_b - own_b) / own_b
+assert m["iomark_ios"] == own_n and m["iomark_bytes"] == own_b, (m["iomark_ios"], own_n, m["iomark_bytes"], own_b)
+assert abs(m["device_vs_iomark_ios_pct"] - n_pct) < 1e-6 and abs(m["device_vs_iomark_bytes_pct"] - b_pct) < 1e-6
+want = abs(n_pct) > 5 or abs(b_pct) > 5
+assert m["other_io"] == want, (m["other_io"], n_pct, b_pct)
+assert (m["waiting_above_device_mean"] is None) == want
+if sys.argv[2]:
+    assert want, (n_pct, b_pct)
+print(f"device vs iomark: I/Os {n_pct:+.2f}% ({dev_n} vs {own_n}), bytes {b_pct:+.2f}% ({dev_b} vs {own_b}): other_io {m['other_io']}")
+PY
+}
+# note_agrees FILE [yes]: the text report's note and its "the device also served
+# other I/O" line come together or not at all; when there, the note's two
+# differences are those of the report's own figures (the "device I/Os N ...,
+# iomark I/Os M" line; the MiB of the "also served" line, rounded to 0.1) and
+# one of them is more than 5; given "yes", they are there
+note_agrees() {
+  $PY - "$1" "${2:-}" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+note = re.search(r"note: the device counted ([-+][0-9.]+)% I/Os and ([-+][0-9.]+)% bytes against iomark's "
+                 r"\(more than 5% apart: other_io\): other I/O on \S+, buffered I/O, or requests split", text)
+served = re.search(r"the device also served other I/O \(([0-9.]+) MiB and ([0-9]+) I/Os against iomark's "
+                   r"([0-9.]+) MiB and ([0-9]+)\)", text)
+assert bool(note) == bool(served), (bool(note), bool(served))
+assert note or not sys.argv[2], "no note"
+if note:
+    n_pct, b_pct = float(note.group(1)), float(note.group(2))
+    counts = re.search(r"device I/Os ([0-9]+) \(.*\), iomark I/Os ([0-9]+)", text)
+    dev_n, own_n = int(counts.group(1)), int(counts.group(2))
+    assert (dev_n, own_n) == (int(served.group(2)), int(served.group(4)))
+    assert abs(n_pct - 100 * (dev_n - own_n) / own_n) <= 0.051, (n_pct, dev_n, own_n)
+    dev_mib, own_mib = float(served.group(1)), float(served.group(3))
+    assert abs(b_pct - 100 * (dev_mib - own_mib) / own_mib) <= 0.05 + 100 * 0.1 / own_mib, (b_pct, dev_mib, own_mib)
+    assert abs(n_pct) > 5 or abs(b_pct) > 5
+    print(f"note: I/Os {n_pct:+.1f}% ({dev_n} vs {own_n}), bytes {b_pct:+.1f}% ({dev_mib} vs {own_mib} MiB)")
+else:
+    print("no note, no 'also served' line")
+PY
+}
+# other I/O next to iomark's: dd reading 4 MiB at a time (direct) from the same
+# device until iomark ends; a 4 KiB random read, so the device's bytes are far
+# from iomark's while its I/O count may stay within 5% (then the note used to
+# be missing while other_io was true)
+with_dd() { # CMD...: run CMD with dd reading $D meanwhile
+  rm -f $WORK/dd.stop
+  ( i=0; while [ ! -e $WORK/dd.stop ]; do
+      dd if=$D of=/dev/null bs=1M count=4 skip=$(( (i * 4) % 120 )) iflag=direct status=none || break
+      i=$((i + 1)); sleep 0.02; done ) &
+  local ddpid=$! rc=0
+  "$@" || rc=$?
+  touch $WORK/dd.stop; wait $ddpid || true
+  return $rc
+}
+
 "$IOMARK" run --rw=randread --bs=4k --iodepth=8 --runtime=3 --quiet \
     --output-format=json --output=$WORK/rr.json $D && check_counts $WORK/rr.json randread \
     && pass "randread: device counts within 2% of iomark's" || fail "randread counts"
@@ -83,8 +154,19 @@ PY
     --output-format=json --output=$WORK/rx.json $D && check_counts $WORK/rx.json randrw \
     && pass "randrw with warm-up: device counts within 2% per direction" || fail "randrw counts"
 
+for f in rr rw rx; do
+  check_other_io $WORK/$f.json && pass "$f: other_io follows the I/O and byte differences" || fail "$f: other_io"
+done
+with_dd "$IOMARK" run --rw=randread --bs=4k --iodepth=2 --runtime=3 --quiet \
+    --output-format=json --output=$WORK/other.json $D && check_other_io $WORK/other.json true \
+    && pass "dd next to iomark: other_io true, by the rule" || fail "dd next to iomark: other_io"
+with_dd "$IOMARK" run --rw=randread --bs=4k --iodepth=2 --runtime=3 --quiet $D >$WORK/other.txt \
+    && note_agrees $WORK/other.txt yes \
+    && pass "dd next to iomark: the text's note and 'also served' line, figures as the counts" || fail "dd next to iomark: text note: $(grep -E 'note|served|device I/Os' $WORK/other.txt)"
+
 # text report: the device view table and the waiting-above-the-device line
 expect_status 0 "text report" -- "$IOMARK" run --rw=randread --iodepth=4 --runtime=2 --quiet $D
+note_agrees $WORK/out && pass "text: note and 'also served' line agree" || fail "text note: $(grep -E 'note|served' $WORK/out)"
 grep -q "device view, target 0 on $N" $WORK/out && grep -q "target 0 stack: $N" $WORK/out \
     && pass "text has the device view" || fail "text lacks the device view: $(tail -5 $WORK/out)"
 # the line splitting iomark's outstanding I/O: its parts sum to it and match

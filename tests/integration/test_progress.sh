@@ -4,7 +4,8 @@
 # option) with an overall "[eta mm:ss]" that decreases and matches the plan
 # computed here from the options (runs x runtime + pauses); none without it;
 # mark's line is in MB/s like its table; on a terminal (script(1)) a 1 s run
-# shows its line, and mark's pauses show "pause" with the time left.
+# shows its line, a run's seconds counter steps only with that second's
+# figures, and mark's pauses show "pause" with the time left.
 source "$(dirname "$0")/lib.sh"
 cd "$WORK"
 
@@ -87,6 +88,21 @@ grep -q "sweep [12]/2 T1 Q[12]: measuring" "$WORK/err" && pass "sweep shows poin
 if command -v script >/dev/null; then
   script -qec "$IOMARK run --runtime=1s --size=16M $WORK/a.dat" /dev/null >"$WORK/tty" 2>&1 || true
   grep -q "run 1/1 $WORK/a.dat: measuring 0/1 s.*\[eta 00:01\]" "$WORK/tty" && pass "terminal: a 1 s run shows its line" || fail "terminal 1 s run: $(cat -v "$WORK/tty" | head -c 600)"
+  # the counter and the figures agree: a redraw with new figures counts a new
+  # second (the runner gives figures at least 1 s apart), and the counter never
+  # steps while the figures are still the second before's (seen: "measuring
+  # 2/8 s, 4497 IOPS" after "1/8 s, 4497 IOPS", then "2/8 s, 4472 IOPS");
+  # counter + eta = the 8 s runtime, both taken at the figures' time (the eta
+  # rounds up: 7 when it falls within 1 ms of a whole second)
+  script -qec "stty cols 200; $IOMARK run --runtime=8s --ramp_time=1s --size=16M $WORK/a.dat" /dev/null >"$WORK/tty" 2>&1 || true
+  tr '\r' '\n' <"$WORK/tty" | sed 's/\x1b\[K//g' |
+    sed -n 's/^run 1\/1 [^:]*: \(\(warm-up\|measuring\) [0-9]*\/[0-9]* s\), \([0-9]* IOPS, [0-9.]* MiB\/s\) \[eta 00:\([0-9]*\)\]$/\1|\3|\4/p' >"$WORK/figs"
+  bad=$(awk -F'|' 'NR > 1 && (($1 != c) != ($2 != f)) { print "\"" c ", " f "\" then \"" $1 ", " $2 "\"" } { c = $1; f = $2 }' "$WORK/figs")
+  n=$(wc -l <"$WORK/figs")
+  [ "$n" -ge 4 ] && [ -z "$bad" ] && pass "terminal: $n lines with figures, each a new second with new figures" || fail "terminal: counter and figures disagree ($n lines): $bad"
+  awk -F'|' '$1 ~ /^measuring/ { split($1, a, /[ \/]/); t = a[2] + $3; if (t < 7 || t > 8) bad = 1; m++ } END { exit bad || m < 3 }' "$WORK/figs" \
+    && pass "terminal: measured seconds + eta = 8 s on every measuring line" || fail "terminal: seconds + eta: $(tr '\n' ' ' <"$WORK/figs")"
+  [ -z "$(tr '\r' '\n' <"$WORK/tty" | sed 's/\x1b\[K//g' | grep '^run 1/1' | uniq -d)" ] && pass "terminal: no line redrawn unchanged" || fail "terminal: a line redrawn unchanged"
   script -qec "$IOMARK mark --runs=1 --prepare=0 --runtime=1s --pause=2s --size=16M $WORK/m.dat" /dev/null >"$WORK/tty" 2>&1 || true
   grep -q "mark: pause [0-9]/2 s before 2/8 \[eta 00:" "$WORK/tty" && pass "terminal: the pause is shown with the eta" || fail "terminal pause: $(cat -v "$WORK/tty" | head -c 600)"
   # an 80-column terminal: mark's full line (name, IOPS and MB/s, eta) is 83-85

@@ -4,7 +4,8 @@
 # default, HammerDB's) and the total (2 min 30 s for --runtime=30s, summed
 # here); at the end it names the database path and its size in MiB (checked
 # against stat(1) of the file); --keep=0 removes it; --keep=0 with a step is
-# refused (exit 2).
+# refused (exit 2); a load's status lines (and its terminal redraws) never
+# repeat the line before them, and the last names the index build.
 source "$(dirname "$0")/lib.sh"
 cd "$WORK"
 db="$WORK/iomark-tpcc.db"
@@ -63,6 +64,32 @@ want="iomark tpcc run: the database is left at $db ($mib MiB at the end, its WAL
 [ "$(tail -1 "$WORK/err")" = "$want" ] && pass "run's end line: $mib MiB" || fail "run's end line: $(tail -1 "$WORK/err"), want: $want"
 grep -qE "^database size: [0-9]+\.[0-9] MiB with its WAL \(close checkpoints the WAL into the file\)$" "$WORK/out" \
   && pass "report: database size in MiB, WAL named" || fail "size line: $(grep '^database size' "$WORK/out")"
+rm -f "$db" "$db-wal" "$db-shm"
+
+# a load's status lines each say something new: a line every 0.1 s, the load
+# reports every 50,000 rows, so a line repeated its predecessor word for word
+# until the next 50,000 (seen: "items: 0%" 10 times)
+expect_status 0 "tpcc load --status-interval=0.1" -- "$IOMARK" tpcc load --scale_test --status-interval=0.1 --db=sqlite:"$WORK"
+grep '^tpcc: loading' "$WORK/err" >"$WORK/lines" || true
+n=$(wc -l <"$WORK/lines"); dups=$(sort "$WORK/lines" | uniq -d | head -1)
+[ "$n" -ge 2 ] && [ -z "$dups" ] && pass "load status lines: $n, none repeated" || fail "load status lines ($n), repeated: $dups"
+awk '{ if (match($0, /: [0-9]+% /)) { p = substr($0, RSTART + 2, RLENGTH - 4) + 0; if (p < last) bad = 1; last = p } } END { exit bad }' "$WORK/lines" \
+  && pass "load percentages never go back" || fail "load percentages: $(cat "$WORK/lines")"
+# on a terminal: no redraw repeats the line on screen; every report of the
+# load is drawn at once, the last naming the index build with the rows of the
+# report's load line
+if command -v script >/dev/null; then
+  rm -f "$db" "$db-wal" "$db-shm"
+  script -qec "$IOMARK tpcc load --scale_test --db=sqlite:$WORK >$WORK/ttyout" /dev/null >"$WORK/tty" 2>&1 || true
+  tr '\r' '\n' <"$WORK/tty" | sed 's/\x1b\[K//g' | grep '^tpcc: loading' >"$WORK/lines" || true
+  rows=$(sed -nE 's/^load: 1 warehouse\(s\), ([0-9]+) rows in .*/\1/p' "$WORK/ttyout")
+  n=$(wc -l <"$WORK/lines"); dups=$(uniq -d "$WORK/lines" | head -1)
+  [ "$n" -ge 2 ] && [ -z "$dups" ] && pass "terminal: $n load lines drawn, none redrawn unchanged" || fail "terminal load lines ($n), redrawn: $dups"
+  [ -n "$rows" ] && [ "$(tail -1 "$WORK/lines")" = "tpcc: loading, warehouse 1/1: 100% ($rows rows), building indexes [eta --:--]" ] \
+    && pass "terminal: last load line 100% ($rows rows, the report's), building indexes" || fail "last load line: $(tail -1 "$WORK/lines"), report rows '$rows'"
+else
+  echo "skip: script(1) not installed: terminal load lines"
+fi
 rm -f "$db" "$db-wal" "$db-shm"
 
 # an interrupted load: the end line says the database is incomplete and that

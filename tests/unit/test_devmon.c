@@ -1,5 +1,7 @@
 /* test_devmon.c - /proc/diskstats parsing, iostat -x figures computed by hand,
- * and the monitor on a fake root. Exit 0 pass, 1 fail. */
+ * the monitor on a fake root, and the run report's one other-I/O decision
+ * (JSON other_io and the text note). Exit 0 pass, 1 fail. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,7 +9,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "probe/devmon.h"
+#include "report/probe_report.h"
 
 static int failures;
 #define CHECK(cond, ...)                                                                           \
@@ -293,6 +298,90 @@ static void check_tree(void)
     CHECK(iom_inflight_read(dir, "vdz", &r, &w) != 0, "missing device");
 }
 
+/* The JSON's other_io and the text report's note (and its "the device also
+ * served other I/O" line) are one decision: the device's I/O count or bytes
+ * more than 5% from iomark's. By hand: iomark 10000 reads of 4096 B =
+ * 40960000 B; the device
+ *  (a) 10100 reads (+1%) of 80000000 B (x 1.953125: +95.3125%): the case the
+ *      note missed (it looked at the count only) while other_io was true;
+ *  (b) 10600 reads (+6%) of 41369600 B (+1%): other I/O by the count;
+ *  (c) 10050 reads (+0.5%) of 41164800 B (+0.5%): iomark's I/O alone. */
+static void check_other_io_one_rule(void)
+{
+    static const struct {
+        uint64_t dev_n, dev_b;
+        bool other;
+        double n_pct, b_pct;
+        const char *note;
+    } cases[] = {
+        {10100, 80000000, true, 1.0, 95.3125, "note: the device counted +1.0% I/Os and +95.3% bytes"},
+        {10600, 41369600, true, 6.0, 1.0, "note: the device counted +6.0% I/Os and +1.0% bytes"},
+        {10050, 41164800, false, 0.5, 0.5, NULL},
+    };
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        struct iom_result *r = calloc(1, sizeof(*r));
+        struct iom_target_result *t = calloc(1, sizeof(*t));
+        struct iom_devmon_result *d = calloc(1, sizeof(*d));
+        if (!r || !t || !d) {
+            CHECK(0, "out of memory");
+            return;
+        }
+        r->nr_targets = 1;
+        r->targets = t;
+        r->measured_ns = 1000000000u;
+        t->dir[0].ios = 10000;
+        t->dir[0].bytes = 40960000;
+        t->dir[0].lat_sum_ns = 2000000000u; /* 2 outstanding over 1 s */
+        t->device_mon = d;
+        snprintf(d->device, sizeof(d->device), "vda");
+        d->ok = true;
+        d->inflight_period_ns = 10000000u;
+        d->total.dur_s = 1;
+        d->total.ios[0] = cases[k].dev_n;
+        d->total.bytes[0] = cases[k].dev_b;
+        d->total.aqu_sz = 1.5;
+
+        cJSON *o = cJSON_CreateObject();
+        iom_probe_json_run_target(o, r, 0);
+        cJSON *m = cJSON_GetObjectItem(o, "device_monitor");
+        cJSON *oi = cJSON_GetObjectItem(m, "other_io");
+        cJSON *np = cJSON_GetObjectItem(m, "device_vs_iomark_ios_pct");
+        cJSON *bp = cJSON_GetObjectItem(m, "device_vs_iomark_bytes_pct");
+        cJSON *ib = cJSON_GetObjectItem(m, "iomark_bytes");
+        CHECK(cJSON_IsBool(oi) && cJSON_IsTrue(oi) == cases[k].other, "case %zu: other_io", k);
+        CHECK(cJSON_IsNumber(np) && fabs(np->valuedouble - cases[k].n_pct) < 1e-9,
+              "case %zu: ios pct %g, want %g", k, np ? np->valuedouble : -1, cases[k].n_pct);
+        CHECK(cJSON_IsNumber(bp) && fabs(bp->valuedouble - cases[k].b_pct) < 1e-9,
+              "case %zu: bytes pct %g, want %g", k, bp ? bp->valuedouble : -1, cases[k].b_pct);
+        CHECK(cJSON_IsNumber(ib) && ib->valuedouble == 40960000, "case %zu: iomark_bytes", k);
+        /* other I/O: the waiting split is not given */
+        CHECK(cJSON_IsNull(cJSON_GetObjectItem(m, "waiting_above_device_mean")) == cases[k].other,
+              "case %zu: waiting_above_device_mean null iff other_io", k);
+        cJSON_Delete(o);
+
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        if (!f) {
+            CHECK(0, "open_memstream");
+            return;
+        }
+        iom_probe_text_run(f, r);
+        fclose(f);
+        bool note = strstr(text, "note: the device counted") != NULL;
+        bool served = strstr(text, "the device also served other I/O") != NULL;
+        CHECK(note == cases[k].other && served == cases[k].other,
+              "case %zu: note %d, 'also served' %d, other_io %d:\n%s", k, note, served,
+              cases[k].other, text);
+        CHECK(!cases[k].note || strstr(text, cases[k].note), "case %zu: no '%s' in\n%s", k,
+              cases[k].note, text);
+        free(text);
+        free(d);
+        free(t);
+        free(r);
+    }
+}
+
 int main(void)
 {
     snprintf(root, sizeof(root), "/tmp/iomark-devmon-XXXXXX");
@@ -315,6 +404,7 @@ int main(void)
     check_sampler();
     check_sampler_rereads();
     check_tree();
+    check_other_io_one_rule();
     char cmd[128];
     snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
     if (system(cmd) != 0)
@@ -323,6 +413,6 @@ int main(void)
         fprintf(stderr, "%d failure(s)\n", failures);
         return 1;
     }
-    printf("ok: diskstats figures and monitor\n");
+    printf("ok: diskstats figures, monitor, one other-I/O rule for note and JSON\n");
     return 0;
 }
