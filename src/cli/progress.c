@@ -20,6 +20,7 @@
 enum mode { MODE_OFF, MODE_TTY, MODE_STATUS };
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static bool own_steps;   /* steps of iom_cli_progress_step_at: no runner figures come */
 static struct {
     enum mode mode;
     bool thread;              /* ticker started */
@@ -262,7 +263,7 @@ static void status_locked(uint64_t now)
  * never shows the interval before; elsewhere (pauses, phases) none. */
 static uint64_t status_wait_locked(void)
 {
-    return P.in_step && !P.phase[0] && !P.pausing && !P.done ? P.interval_ns : 0;
+    return P.in_step && !P.phase[0] && !P.pausing && !P.done && !own_steps ? P.interval_ns : 0;
 }
 
 static void *ticker(void *arg)
@@ -322,6 +323,7 @@ void iom_cli_progress_plan(const char *cmd, const struct iom_run_opts *ro, unsig
     P.phase[0] = P.detail[0] = P.rates[0] = P.name[0] = 0;
     P.interval_ns = interval;
     P.ramp_word = NULL;
+    own_steps = false;
     P.next_status_ns = now_ns() + interval;
     start_ticker();
     pthread_mutex_unlock(&mu);
@@ -543,4 +545,29 @@ struct iom_run_hooks iom_cli_hooks(const struct iom_run_opts *ro, const struct i
         iom_cli_progress_step(label, 0, -1, 0);
     h.progress = iom_cli_progress;
     return h;
+}
+
+void iom_cli_progress_step_at(unsigned k, const char *name, const char *phase, double ramp_s,
+                              double run_s, double cool_s, double left_s)
+{
+    pthread_mutex_lock(&mu);
+    if (P.active)
+        end_locked();
+    own_steps = true;
+    P.k = k;
+    snprintf(P.name, sizeof(P.name), "%s", name ? name : "");
+    snprintf(P.phase, sizeof(P.phase), "%s", phase ? phase : "");
+    P.detail[0] = P.rates[0] = 0;
+    P.ramp_s = ramp_s;
+    P.run_s = run_s;
+    P.cool_s = cool_s;
+    P.total_s = run_s > 0 && left_s >= 0 ? P.done_s + ramp_s + run_s + cool_s + left_s : -1;
+    P.step_t0 = now_ns();
+    P.fig_from_ns = P.fig_to_ns = 0;
+    P.shown_phase = PH_RAMP;
+    P.active = P.in_step = true;
+    P.done = false;
+    if (P.mode == MODE_TTY)
+        draw_locked(P.step_t0);
+    pthread_mutex_unlock(&mu);
 }
