@@ -67,6 +67,7 @@ static void usage(FILE *f, const char *exe)
             "  --keep-disk          keep the backing image in DIR\n"
             "  --dry-run            check the options and the workload on the host, print what\n"
             "                       each guest would run, boot nothing, write nothing\n"
+            "  --status-interval=T  progress line every T when stderr is not a terminal (fio's)\n"
             "  --help, -h\n\n"
             "Options are --name=VALUE or --name VALUE; '-' and '_' are the same in names.\n"
             "Without --, any other option is a workload option of `iomark run`, passed to the\n"
@@ -121,6 +122,7 @@ struct cli {
     const char *ctrls;                        /* --controllers value */
     const char *study;
     const char *scale_val;                    /* --scale value, NULL when not given */
+    struct iom_run_opts ro;                   /* --status-interval: the host's progress line */
     bool preset_mark, dashdash, help, dry_run;
 };
 
@@ -236,7 +238,7 @@ static int add_units(struct iom_lab_opts *o, const struct cli *c, const char *li
 enum {
     O_CONTROLLERS, O_REPEAT, O_DISK_SIZE, O_GUEST_PARAM, O_CACHE, O_SCHEDULER, O_VCPUS,
     O_MEMORY, O_ACCEL, O_TIMEOUT, O_OUTPUT_DIR, O_PRESET, O_STUDY, O_SCALE, O_BOOT,
-    O_KEEP_DISK, O_DRY_RUN, O_HELP,
+    O_KEEP_DISK, O_DRY_RUN, O_STATUS_INTERVAL, O_HELP,
 };
 static const struct iom_arg_opt lab_table[] = {
     [O_CONTROLLERS] = {"controllers", 0, true}, [O_REPEAT] = {"repeat", 0, true},
@@ -247,7 +249,8 @@ static const struct iom_arg_opt lab_table[] = {
     [O_OUTPUT_DIR] = {"output-dir", 0, true},   [O_PRESET] = {"preset", 0, true},
     [O_STUDY] = {"study", 0, true},             [O_SCALE] = {"scale", 0, true},
     [O_BOOT] = {"boot", 0, true},               [O_KEEP_DISK] = {"keep-disk", 0, false},
-    [O_DRY_RUN] = {"dry-run", 0, false},        [O_HELP] = {"help", 'h', false},
+    [O_DRY_RUN] = {"dry-run", 0, false},        [O_STATUS_INTERVAL] = {"status-interval", 0, true},
+    [O_HELP] = {"help", 'h', false},
     {NULL, 0, false},
 };
 
@@ -313,6 +316,11 @@ static int lab_option(int k, const char *v, struct iom_lab_opts *o, struct cli *
         if (*end || end == v || !(o->scale >= 0.01 && o->scale <= 10))
             return bad(name, v, "allowed: 0.01-10 (a factor on study durations and sizes)");
         return 0;
+    case O_STATUS_INTERVAL:   /* the host's progress line; the guest's iomark has --quiet */
+        return iom_parse_duration(v, &c->ro.status_interval_ns, &why) ||
+                       c->ro.status_interval_ns < 1000000000ull ||
+                       c->ro.status_interval_ns > 86400ull * 1000000000ull
+                   ? bad(name, v, "allowed: 1s to 24h, e.g. 10s") : 0;
     case O_BOOT:
         if (!one_of(v, boots))
             return bad(name, v, "allowed: shared, each");
@@ -389,6 +397,15 @@ static int take_command(int argc, char **argv, int i, struct iom_lab_opts *o, st
     }
     snprintf(j->command, sizeof(j->command), "%s", argv[i]);
     for (i++; i < argc; i++) {
+        const char *a = argv[i], *v = strchr(a, '=');
+        if (a[0] == '-' && a[1] == '-' && iom_args_name_eq(a + 2, strcspn(a + 2, "="),
+                                                           lab_table[O_STATUS_INTERVAL].name)) {
+            int rc = lab_option(O_STATUS_INTERVAL, v ? v + 1 : i + 1 < argc ? argv[++i] : "", o,
+                                c);
+            if (rc)
+                return rc;
+            continue;
+        }
         if (j->nr_args >= IOM_LAB_MAX_ARGS)
             return bad("", argv[i], "too many workload arguments (at most 256)");
         j->args[j->nr_args++] = argv[i];
@@ -638,18 +655,24 @@ static int dry_run(FILE *f, const struct iom_lab_opts *o)
     return ferror(f) ? IOM_EXIT_FAIL : IOM_EXIT_OK;
 }
 
-/* The progress line (cli/progress.h): per boot an estimate of boot and runs. */
+/* The progress line (cli/progress.h): "lab K/N NAME: WHAT [eta mm:ss]" for boot K
+ * of N, what its guest does as the result channel tells (src/lab/measure.c), the
+ * time left recomputed at each stage. arg: the host's --status-interval. */
 static void hook_plan(void *arg, size_t nr_boots, double est_total_s)
 {
-    (void)arg;
-    iom_cli_progress_plan(CMD, NULL, (unsigned)nr_boots, est_total_s, false);
+    iom_cli_progress_plan(CMD, arg, (unsigned)nr_boots, est_total_s, false);
 }
 
-static void hook_boot(void *arg, const char *unit, double est_s)
+static void hook_progress(void *arg, const struct iom_lab_progress *p)
 {
+    static const char *const what[] = {"booting", "running", "sending results", "shutting down"};
+    char name[96];
     (void)arg;
-    iom_cli_progress_step(unit, 0, est_s, 0);
-    iom_cli_progress_phase("in the guest", "booting, then the jobs");
+    snprintf(name, sizeof(name), "%s job %zu/%zu run %u/%u", p->unit ? p->unit : "", p->job,
+             p->nr_jobs, p->run, p->nr_runs);
+    iom_cli_progress_step_at((unsigned)p->boot, p->unit ? name : p->label,
+                             p->phased ? NULL : what[p->stage], p->ramp_s, p->run_s, p->cool_s,
+                             p->left_s);
 }
 
 static void hook_boot_done(void *arg)
@@ -752,8 +775,8 @@ int iom_cmd_lab(int argc, char **argv)
     o->labdir = labdir;
     o->exe = exe;
     o->log = stderr;
-    static const struct iom_lab_hooks hooks = {.plan = hook_plan, .boot = hook_boot,
-                                               .boot_done = hook_boot_done};
+    const struct iom_lab_hooks hooks = {.plan = hook_plan, .progress = hook_progress,
+                                        .boot_done = hook_boot_done, .arg = &c.ro};
     o->hooks = &hooks;
     iom_cli_signals_install();
     int rc = iom_lab_run(o, &iom_cli_stop, stdout, err, sizeof(err));

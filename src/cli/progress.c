@@ -20,6 +20,7 @@
 enum mode { MODE_OFF, MODE_TTY, MODE_STATUS };
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static bool own_steps;   /* steps of iom_cli_progress_step_at: no runner figures come */
 static struct {
     enum mode mode;
     bool thread;              /* ticker started */
@@ -167,12 +168,13 @@ static void compose(char *buf, size_t len, uint64_t now, int fit)
      * says where the step is now, without figures. Before the step's first
      * figures the line holds at its start for up to 2 s ("warm-up 0/1 s"
      * until the first second's figures come, not "measuring 0/5 s" drawn
-     * just before them). The phase shown never goes back (late warm-up
+     * just before them; a step of iom_cli_progress_step_at gets no figures
+     * and follows the clock). The phase shown never goes back (late warm-up
      * figures after a measuring line), and figures show only under their
      * own phase's name. */
     const char *shown_rates = "";
     uint64_t t_line = now;
-    if (!(P.rates[0] && P.fig_to_ns >= P.step_t0) && now - P.step_t0 < 2000000000u)
+    if (!own_steps && !(P.rates[0] && P.fig_to_ns >= P.step_t0) && now - P.step_t0 < 2000000000u)
         t_line = P.step_t0;
     el = (double)(t_line - P.step_t0) / 1e9;
     int ph_now = phase_at(el);
@@ -284,7 +286,7 @@ static void status_locked(uint64_t now)
  * never shows the interval before; elsewhere (pauses, phases) none. */
 static uint64_t status_wait_locked(void)
 {
-    return P.in_step && !P.phase[0] && !P.pausing && !P.done ? P.interval_ns : 0;
+    return P.in_step && !P.phase[0] && !P.pausing && !P.done && !own_steps ? P.interval_ns : 0;
 }
 
 static void *ticker(void *arg)
@@ -345,6 +347,7 @@ void iom_cli_progress_plan(const char *cmd, const struct iom_run_opts *ro, unsig
     P.interval_ns = interval;
     P.ramp_word = NULL;
     P.last[0] = 0;
+    own_steps = false;
     P.next_status_ns = now_ns() + interval;
     start_ticker();
     pthread_mutex_unlock(&mu);
@@ -566,4 +569,29 @@ struct iom_run_hooks iom_cli_hooks(const struct iom_run_opts *ro, const struct i
         iom_cli_progress_step(label, 0, -1, 0);
     h.progress = iom_cli_progress;
     return h;
+}
+
+void iom_cli_progress_step_at(unsigned k, const char *name, const char *phase, double ramp_s,
+                              double run_s, double cool_s, double left_s)
+{
+    pthread_mutex_lock(&mu);
+    if (P.active)
+        end_locked();
+    own_steps = true;
+    P.k = k;
+    snprintf(P.name, sizeof(P.name), "%s", name ? name : "");
+    snprintf(P.phase, sizeof(P.phase), "%s", phase ? phase : "");
+    P.detail[0] = P.rates[0] = 0;
+    P.ramp_s = ramp_s;
+    P.run_s = run_s;
+    P.cool_s = cool_s;
+    P.total_s = run_s > 0 && left_s >= 0 ? P.done_s + ramp_s + run_s + cool_s + left_s : -1;
+    P.step_t0 = now_ns();
+    P.fig_from_ns = P.fig_to_ns = 0;
+    P.shown_phase = PH_RAMP;
+    P.active = P.in_step = true;
+    P.done = false;
+    if (P.mode == MODE_TTY)
+        draw_locked(P.step_t0);
+    pthread_mutex_unlock(&mu);
 }

@@ -93,4 +93,19 @@ double iom_cli_progress_eta(void);
 /* "mm:ss" (or "h:mm:ss" from one hour, "--:--" when s < 0) into buf. */
 void iom_cli_format_eta(double s, char *buf, unsigned len);
 
+/*
+ * A step the command schedules itself (the lab: a boot, then the guest's
+ * runs and its shutdown as they are reported, all of boot k): step k of the
+ * plan's N is shown (not the next one), named name, with the clock's phases
+ * of ramp_s, run_s and cool_s as iom_cli_progress_step, or, when phase is
+ * not NULL, that phase's text (as iom_cli_progress_phase) while its planned
+ * seconds still count down. The time left overall becomes this step's
+ * planned seconds (ramp + run + cool, used up by its clock and never below
+ * 0) + left_s, the seconds planned after it; unknown when run_s <= 0 or
+ * left_s < 0. No runner figures are awaited: status lines keep their
+ * interval. Call after iom_cli_progress_plan; strings are copied.
+ */
+void iom_cli_progress_step_at(unsigned k, const char *name, const char *phase, double ramp_s,
+                              double run_s, double cool_s, double left_s);
+
 #endif

@@ -123,8 +123,8 @@ void iom_lab_job_label(struct iom_lab_job *j)
 }
 
 /* run and sweep: the option table of `iomark run`, --profile first. */
-static int check_run(const struct iom_lab_job *j, bool sweep, double *est_s, char *err,
-                     size_t errlen)
+static int check_run(const struct iom_lab_job *j, bool sweep, double *est_s, double ph[3],
+                     char *err, size_t errlen)
 {
     const char *ga[IOM_LAB_MAX_ARGS + 16];
     char sz[40];
@@ -193,12 +193,16 @@ static int check_run(const struct iom_lab_job *j, bool sweep, double *est_s, cha
             rc = -EINVAL;
         }
         *est_s = points * (double)(job.ramp_ns + job.runtime_ns + job.cooldown_ns) / 1e9;
+        ph[0] = (double)job.ramp_ns / 1e9;
+        ph[1] = (double)job.runtime_ns / 1e9;
+        ph[2] = (double)job.cooldown_ns / 1e9;
     }
     iom_job_free(&job);
     return rc;
 }
 
-static int check_diskspd(const struct iom_lab_job *j, double *est_s, char *err, size_t errlen)
+static int check_diskspd(const struct iom_lab_job *j, double *est_s, double ph[3], char *err,
+                         size_t errlen)
 {
     char *av[IOM_LAB_MAX_ARGS + 4];
     int ac = 0;
@@ -224,8 +228,12 @@ static int check_diskspd(const struct iom_lab_job *j, double *est_s, char *err, 
                  ds->job.targets[0]);
         rc = -EINVAL;
     }
-    if (!rc)
+    if (!rc) {
         *est_s = (double)(ds->job.ramp_ns + ds->job.runtime_ns + ds->job.cooldown_ns) / 1e9;
+        ph[0] = (double)ds->job.ramp_ns / 1e9;
+        ph[1] = (double)ds->job.runtime_ns / 1e9;
+        ph[2] = (double)ds->job.cooldown_ns / 1e9;
+    }
     iom_diskspd_free(ds);
     free(ds);
     return rc;
@@ -250,10 +258,10 @@ static double opt_seconds(const struct iom_lab_job *j, const char *name)
     return v;
 }
 
-int iom_lab_job_check(const struct iom_lab_job *j, uint64_t disk_bytes, double *est_s,
-                      char *err, size_t errlen)
+/* iom_lab_job_check, with the phases of one run (run, diskspd) into ph. */
+static int job_check(const struct iom_lab_job *j, double *est_s, double ph[3], char *err,
+                     size_t errlen)
 {
-    (void)disk_bytes;
     *est_s = 600;
     bool known = false;
     for (const char *const *c = iom_lab_commands; *c; c++)
@@ -280,11 +288,11 @@ int iom_lab_job_check(const struct iom_lab_job *j, uint64_t disk_bytes, double *
         }
     }
     if (strcmp(j->command, "run") == 0)
-        return check_run(j, false, est_s, err, errlen);
+        return check_run(j, false, est_s, ph, err, errlen);
     if (strcmp(j->command, "sweep") == 0)
-        return check_run(j, true, est_s, err, errlen);
+        return check_run(j, true, est_s, ph, err, errlen);
     if (strcmp(j->command, "diskspd") == 0)
-        return check_diskspd(j, est_s, err, errlen);
+        return check_diskspd(j, est_s, ph, err, errlen);
     if (strcmp(j->command, "tpcc") == 0) {
         for (size_t i = 0; i < j->nr_args; i++) {
             const char *a = j->args[i];
@@ -317,6 +325,28 @@ int iom_lab_job_check(const struct iom_lab_job *j, uint64_t disk_bytes, double *
             return -EINVAL;
         }
     *est_s = 1800;
+    return 0;
+}
+
+int iom_lab_job_check(const struct iom_lab_job *j, uint64_t disk_bytes, double *est_s,
+                      char *err, size_t errlen)
+{
+    (void)disk_bytes;
+    double ph[3];
+    return job_check(j, est_s, ph, err, errlen);
+}
+
+int iom_lab_job_phases(const struct iom_lab_job *j, double *ramp_s, double *run_s,
+                       double *cool_s)
+{
+    double est, ph[3] = {0, 0, 0};
+    char err[512];
+    if ((strcmp(j->command, "run") != 0 && strcmp(j->command, "diskspd") != 0) ||
+        job_check(j, &est, ph, err, sizeof(err)) || ph[1] <= 0)
+        return -ENOENT;
+    *ramp_s = ph[0];
+    *run_s = ph[1];
+    *cool_s = ph[2];
     return 0;
 }
 

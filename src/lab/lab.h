@@ -42,10 +42,42 @@ struct iom_lab_unit {
     size_t nr_params;
 };
 
-/* Progress callbacks (all optional): the CLI draws its progress line. */
+/* What a boot is doing, as the host learns it: QEMU started (booting), then
+ * the guest announces each run's start and end on the result channel (its
+ * t0.J.R and t1.J.R sections, docs/lab.md "How it works"). */
+enum iom_lab_stage {
+    IOM_LAB_STAGE_BOOTING,    /* QEMU started; no run has begun yet */
+    IOM_LAB_STAGE_RUN,        /* run R of job J on a controller began (its t0) */
+    IOM_LAB_STAGE_BETWEEN,    /* that run ended (its t1): the guest sends its results,
+                               * the boot's next run follows */
+    IOM_LAB_STAGE_SHUTDOWN,   /* the boot's last run ended: the guest sends the rest
+                               * and powers off */
+};
+
+/* One stage of one boot for the progress line. Seconds are estimates from
+ * the lab's plan (measure.c: the jobs' planned lengths, boot and shutdown
+ * estimates, and once a boot reached its first run this host's boot time). */
+struct iom_lab_progress {
+    enum iom_lab_stage stage;
+    size_t boot, nr_boots;        /* this boot, 1-based, of all the lab's boots */
+    const char *label;            /* the boot's controllers ("virtio-blk, nvme") */
+    const char *unit;             /* RUN, BETWEEN: the controller (variant) measured; else NULL */
+    size_t job, nr_jobs;          /* RUN, BETWEEN: job J (1-based) of N */
+    unsigned run, nr_runs;        /* RUN, BETWEEN: run R (1-based) of --repeat */
+    bool phased;                  /* RUN: ramp_s, run_s, cool_s are the run's own warm-up,
+                                   * measured and cool-down (run, diskspd) */
+    double ramp_s, run_s, cool_s; /* not phased: the stage is one block, 0, est_s, 0 */
+    double est_s;                 /* this stage's seconds (a RUN: its job's estimate, see
+                                   * iom_lab_job_check); <= 0 unknown */
+    double left_s;                /* seconds of everything after this stage: the boot's
+                                   * later runs, its shutdown, the later boots; < 0 unknown */
+};
+
+/* Progress callbacks (all optional): the CLI draws its progress line. They
+ * run on the thread that called iom_lab_run. */
 struct iom_lab_hooks {
     void (*plan)(void *arg, size_t nr_boots, double est_total_s);  /* once, before the boots */
-    void (*boot)(void *arg, const char *unit, double est_s);       /* before each boot */
+    void (*progress)(void *arg, const struct iom_lab_progress *p); /* at every stage of a boot */
     void (*boot_done)(void *arg);                                  /* after each boot */
     void *arg;
 };
@@ -99,6 +131,17 @@ void iom_lab_opts_free(struct iom_lab_opts *o);
  */
 int iom_lab_job_check(const struct iom_lab_job *j, uint64_t disk_bytes, double *est_s,
                       char *err, size_t errlen);
+
+/*
+ * The planned phases of one run of job j in seconds, as the guest's iomark
+ * will parse them: warm-up (--ramp_time, DiskSpd -W), measured (--runtime,
+ * -d) and cool-down (--cooldown_time, -C). For run and diskspd with a time limit;
+ * returns -ENOENT for the other commands (a sweep's points, mark's tests,
+ * tpcc's load have phases of their own), a run without --runtime, or
+ * arguments iom_lab_job_check refuses.
+ */
+int iom_lab_job_phases(const struct iom_lab_job *j, double *ramp_s, double *run_s,
+                       double *cool_s);
 
 /*
  * The guest's argument lines of job j (after `iomark COMMAND`), including

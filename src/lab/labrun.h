@@ -107,6 +107,43 @@ struct iom_lab_env {
 
 /* ---- measure.c ---- */
 
+/*
+ * The lab's time plan for the progress hook (lab.h struct iom_lab_progress),
+ * seconds. A boot takes boot_s to its first run, then per run its job's
+ * est plus run_extra_s (iomark starting and ending in the guest, the results
+ * sent before the next run), then shutdown_s after its last run's end.
+ */
+struct iom_lab_plan {
+    double est[IOM_LAB_MAX_JOBS];      /* one run of job j (iom_lab_job_check) */
+    bool phased[IOM_LAB_MAX_JOBS];     /* ramp, run, cool known (iom_lab_job_phases) */
+    double ramp[IOM_LAB_MAX_JOBS], run[IOM_LAB_MAX_JOBS], cool[IOM_LAB_MAX_JOBS];
+    double boot_s;                     /* QEMU's start to the first run */
+    double shutdown_s;                 /* the last run's end to QEMU's exit */
+    double run_extra_s;                /* per run, beyond est */
+    size_t nr_boots;
+    double boot_sum_s;                 /* boots measured so far (their first run's t0) */
+    unsigned nr_boot_seen;
+};
+
+/* Fill pl for o's jobs (est: iom_lab_job_check's seconds per run; a run
+ * without --runtime has none) and nr_boots boots, with the boot, shutdown
+ * and per-run estimates of o->accel. */
+void iom_lab_plan_init(struct iom_lab_plan *pl, const struct iom_lab_opts *o, const double *est,
+                       size_t nr_boots);
+
+/* A boot reached its first run after boot_s seconds (NAN or <= 0: it did
+ * not): later boots are estimated by the mean of the boots measured, this
+ * host's own figure, instead of the fixed estimate. Re-reads o->accel (the
+ * KVM to TCG fallback changes it). */
+void iom_lab_plan_update(struct iom_lab_plan *pl, const struct iom_lab_opts *o, double boot_s);
+
+/* Seconds planned for boots from..to-1, boot g holding nr_units[g]
+ * controllers that each run every job o->repeat times: per boot, boot +
+ * runs + shutdown. < 0 when a job has no estimate (a run without --runtime);
+ * 0 for no boots. */
+double iom_lab_plan_boots_s(const struct iom_lab_plan *pl, const struct iom_lab_opts *o,
+                            const size_t *nr_units, size_t from, size_t to);
+
 /* State of the channel watcher (iom_lab_watch_tick's arg). */
 struct iom_lab_watch {
     const char *chan;
@@ -119,15 +156,28 @@ struct iom_lab_watch {
     double t_start;
     double boot_bound_s;    /* nothing on the channel by then: the guest did not boot */
     bool no_boot;
+    /* the progress hook (o->hooks->progress), optional: */
+    const struct iom_lab_plan *plan;   /* NULL: no progress events */
+    size_t boot_no;         /* this boot, 1-based, of plan->nr_boots */
+    const char *label;      /* its controllers */
+    double later_s;         /* seconds planned for the boots after this one; at the
+                             * first run re-estimated with this boot's time */
+    long last_seq;          /* the latest t0/t1 reported (-1 none): a header is reported once */
 };
 
 /* Monotonic clock, seconds. */
 double iom_lab_now_s(void);
 
+/* The boot starts (QEMU about to run): reports the booting stage to
+ * o->hooks->progress when w->plan is set. Sets w->last_seq. */
+void iom_lab_watch_begin(struct iom_lab_watch *w);
+
 /* proc-run tick: reads what arrived on the channel since the last call and
  * records QEMU's CPU time (/proc/PID/stat utime+stime, proc(5)) into the
- * run whose t0/t1 section arrived; returns 1 (stop QEMU) when nothing came
- * within boot_bound_s, else 0. */
+ * run whose t0/t1 section arrived, and reports that run's start (t0) or
+ * end (t1; the boot's last: shutting down) to o->hooks->progress, each
+ * header once and in the guest's order; returns 1 (stop QEMU) when nothing
+ * came within boot_bound_s, else 0. */
 int iom_lab_watch_tick(int pid, void *arg);
 
 /* The guest's counters of one run from the texts of its t0 and t1 sections

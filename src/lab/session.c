@@ -17,10 +17,6 @@
 #include "lab/proc.h"
 #include "report/report.h"
 
-/* seconds a guest takes to boot and shut down, for the progress line's time
- * left only (the bound per boot is separate, run_group) */
-#define IOM_LAB_BOOT_EST_S(accel) (strcmp((accel), "kvm") == 0 ? 10.0 : 60.0)
-
 static char *read_all(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -179,6 +175,7 @@ static const char *unit_driver(const struct iom_lab_ctrl *c)
  * machine type and guest parameters), collect, write their files. */
 static void run_group(const struct iom_lab_opts *o, struct iom_lab_env *e, const size_t *idx,
                       size_t n, size_t group_no, const double *est_s,
+                      const struct iom_lab_plan *pl, double later_s,
                       const volatile sig_atomic_t *stop, struct iom_lab_unitout *uo_all)
 {
     struct iom_lab_unitout *uos[IOM_LAB_MAX_UNITS] = {0};
@@ -342,8 +339,11 @@ static void run_group(const struct iom_lab_opts *o, struct iom_lab_env *e, const
                                    .timeout_s = timeout, .stop = stop, .tick = iom_lab_watch_tick,
                                    .tick_arg = &w};
     struct iom_lab_proc_result pr;
-    if (o->hooks && o->hooks->boot)
-        o->hooks->boot(o->hooks->arg, label, IOM_LAB_BOOT_EST_S(o->accel) + est_all / 2);
+    w.plan = pl;
+    w.boot_no = group_no;
+    w.label = label;
+    w.later_s = later_s;
+    iom_lab_watch_begin(&w);
     rc = iom_lab_proc_run(argv, &po, &pr);
     if (o->hooks && o->hooks->boot_done)
         o->hooks->boot_done(o->hooks->arg);
@@ -658,14 +658,11 @@ int iom_lab_run(struct iom_lab_opts *o, const volatile sig_atomic_t *stop, FILE 
             }
         }
     }
-    if (o->hooks && o->hooks->plan) {
-        double per_unit = 0;
-        for (size_t j = 0; j < o->nr_jobs; j++)
-            per_unit += o->repeat * est[j];
-        o->hooks->plan(o->hooks->arg, ngroups,
-                       IOM_LAB_BOOT_EST_S(o->accel) * (double)ngroups +
-                           per_unit * (double)o->nr_units);
-    }
+    /* the progress line's plan: estimates, then each boot's measured boot time */
+    struct iom_lab_plan pl;
+    iom_lab_plan_init(&pl, o, est, ngroups);
+    if (o->hooks && o->hooks->plan)
+        o->hooks->plan(o->hooks->arg, ngroups, iom_lab_plan_boots_s(&pl, o, gsize, 0, ngroups));
     for (size_t g = 0; g < ngroups; g++) {
         if (stop && *stop) {
             e->interrupted = true;
@@ -674,7 +671,8 @@ int iom_lab_run(struct iom_lab_opts *o, const volatile sig_atomic_t *stop, FILE 
                          "not run (interrupted)");
             continue;
         }
-        run_group(o, e, groups[g], gsize[g], g + 1, est, stop, uo);
+        run_group(o, e, groups[g], gsize[g], g + 1, est, &pl,
+                  iom_lab_plan_boots_s(&pl, o, gsize, g + 1, ngroups), stop, uo);
         /* KVM chosen by auto whose guest does not boot (nested virtualisation
          * with missing CPU features does that): the rest runs under TCG */
         struct iom_lab_unitout *u0 = &uo[groups[g][0]];
@@ -707,8 +705,17 @@ int iom_lab_run(struct iom_lab_opts *o, const volatile sig_atomic_t *stop, FILE 
                     jo->fail[0] = 0;
                 }
             }
-            run_group(o, e, groups[g], gsize[g], g + 1, est, stop, uo);
+            iom_lab_plan_update(&pl, o, NAN);   /* TCG's estimates now */
+            run_group(o, e, groups[g], gsize[g], g + 1, est, &pl,
+                      iom_lab_plan_boots_s(&pl, o, gsize, g + 1, ngroups), stop, uo);
         }
+        double booted = NAN;   /* to the boot's first run */
+        for (size_t k = 0; k < gsize[g]; k++) {
+            double b = uo[groups[g][k]].boot_s;
+            if (b > 0 && (isnan(booted) || b < booted))
+                booted = b;
+        }
+        iom_lab_plan_update(&pl, o, booted);
         /* lab.json after every boot: a partial document survives anything later */
         write_outputs(o, e, uo, NULL);
     }

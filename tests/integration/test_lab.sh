@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # test_lab.sh - `iomark lab` end to end: bad input is refused with exit 2,
 # one controller (virtio-blk) boots under QEMU and a real iomark result comes
-# back over the result channel, and a boot that overruns its bound is
-# reported as failed with the reason while lab.json is still written.
+# back over the result channel, with --status-interval the host prints the
+# progress line (boot, each run's phases, shutdown, the time left) every
+# second, and a boot that overruns its bound is reported as failed with the
+# reason while lab.json is still written.
 # Skips (77) when QEMU, busybox, depmod or the Debian kernel package is not
 # available. The guest image is cached in the lab folder (IOMARK_LAB_DIR, else
 # ~/.cache/iomark/lab), so only the first run downloads the kernel.
@@ -42,6 +44,17 @@ expect_usage "workload options go after --" --rw=read -- run --bs=8k
 expect_usage "applies to --study only" --scale=0.5
 expect_usage "no such study" --study=no-such-study
 expect_usage "a variant is CONTROLLER+module.param=value" --controllers=pvscsi+ring_pages
+# --status-interval is the host's progress line (as for run), in both forms; the
+# guest's iomark (--quiet, its stderr kept on the channel) does not get it
+expect_usage "status-interval=500ms: allowed: 1s to 24h" --status-interval=500ms
+expect_usage "status-interval=x: allowed: 1s to 24h" -- run --status-interval x
+for form in "--status-interval=1s --runtime=3s" "-- run --runtime=3s --status_interval 1s"; do
+    # shellcheck disable=SC2086
+    "$IOMARK" lab --output-dir="$tmp/never" --dry-run $form >"$tmp/out" 2>&1 ||
+        fail "lab --dry-run $form: $(cat "$tmp/out")"
+    grep -q -- "--runtime=3s" "$tmp/out" || fail "dry run lacks the workload: $(cat "$tmp/out")"
+    ! grep -q -i "status.interval" "$tmp/out" || fail "the guest gets --status-interval: $(cat "$tmp/out")"
+done
 
 # the rest boots QEMU
 command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed (package qemu-system-x86)"
@@ -67,12 +80,13 @@ expect_usage "nvme has no parameter bogus_param; allowed:" --guest-param=nvme.bo
 expect_usage "nvme has no parameter bogus_param" --controllers=nvme+nvme.bogus_param=1
 expect_usage "module nosuchmod is not in the guest image" --guest-param=nosuchmod.x=1
 
-# --- one real boot: virtio-blk and NVMe in one guest (a shared boot), short workload
+# --- one real boot: virtio-blk and NVMe in one guest (a shared boot), short workload,
+# with status lines on stderr (a file: not a terminal)
 out="$tmp/run"
 start=$(date +%s)
 "$IOMARK" lab --controllers=virtio-blk,nvme,pvscsi --runtime=3s --ramp_time=1s --disk-size=64M \
     --guest-param=virtio_blk.queue_depth=64 --guest-param=vmw_pvscsi.ring_pages=9999 \
-    --output-dir="$out" >"$tmp/table" 2>"$tmp/err"
+    --status-interval=1s --output-dir="$out" >"$tmp/table" 2>"$tmp/err"
 rc=$?
 echo "lab run: exit $rc in $(( $(date +%s) - start )) s"
 cat "$tmp/table"
@@ -176,6 +190,56 @@ assert 1 <= nio["inflight_max"] <= 1023 * n["guest"]["nr_hw_queues"], nio
 print("result ok: %d I/Os, %.0f IOPS, %.1f outstanding; guest: %d I/Os, aqu-sz %.1f, in flight <= %d; "
       "QEMU %.0f us CPU per I/O" % (ios, c["mean"]["iops"], outstanding, io["guest_ios"], io["aqu_sz"],
                                      io["inflight_max"], io["qemu_cpu_us_per_io"]))
+EOF
+# the status lines: "lab 1/1 NAME: WHAT [eta mm:ss]", what the guest does as the
+# result channel tells: booting, then per controller its run (warm-up 0/1 s,
+# measuring N/3 s, finishing), sending results, and shutting down, in that order,
+# none repeated;
+# the time left never grows once the first run has started (1 s of rounding)
+# and is nearly 0 at the end; the measuring counter stays within the 3 s run
+python3 - "$tmp/err" "$out" <<'EOF' || { cat "$tmp/err"; fail "status lines"; }
+import json, os, re, sys
+lines = [l.rstrip("\n") for l in open(sys.argv[1]) if l.startswith("lab ")]
+# a line each interval that says something new (a line the same as the one
+# before is not printed again: a boot that overruns its estimate holds its
+# time left, and at load 24 a boot took 199 s)
+assert len(lines) >= 5 and all(a != b for a, b in zip(lines, lines[1:])), ("lines", lines)
+units = ["virtio-blk", "nvme", "pvscsi"]
+rank, first_run, etas, seen = 0, None, [], set()
+for l in lines:
+    m = re.match(r"^lab 1/1 (.+?): (.+) \[eta (\d\d):(\d\d)\]$", l)
+    assert m, l
+    name, what, eta = m.group(1), m.group(2), int(m.group(3)) * 60 + int(m.group(4))
+    if what in ("booting", "shutting down"):
+        assert name == "virtio-blk, nvme, pvscsi", l
+        r = 0 if what == "booting" else 99
+    else:
+        u, rest = name.split(" ", 1)
+        assert rest == "job 1/1 run 1/1", l
+        i = units.index(u)
+        if what == "sending results":
+            r = 2 + 2 * i
+        else:
+            r = 1 + 2 * i
+            p = re.match(r"^(warm-up|measuring) (\d+)/(\d+) s$|^finishing$", what)
+            assert p, l
+            if p.group(1):
+                assert int(p.group(2)) <= int(p.group(3)) == (1 if p.group(1) == "warm-up" else 3), l
+            if p.group(1) == "measuring":
+                seen.add(u)
+            if first_run is None:
+                first_run = len(etas)
+    assert r >= rank, ("the stages went back", l)
+    rank = r
+    etas.append(eta)
+assert lines and lines[0].startswith("lab 1/1 virtio-blk, nvme, pvscsi: booting"), lines[:1]
+assert seen == set(units), ("measuring seen for", seen)
+assert first_run is not None
+for a, b in zip(etas[first_run:], etas[first_run + 1:]):
+    assert b <= a + 1, ("the time left grew", a, b, etas)
+assert etas[-1] <= 5, ("time left at the end", etas[-1])
+print("status lines: %d, stages in order, eta %d s at the first run, %d s at the end" %
+      (len(lines), etas[first_run], etas[-1]))
 EOF
 [ ! -e "$out/disk.raw" ] || fail "backing image left behind"
 # the lab report: one HTML page from lab.json with bars per controller
