@@ -249,7 +249,7 @@ static void run_group(const struct iom_lab_opts *o, struct iom_lab_env *e, const
     const char *cmds[IOM_LAB_MAX_JOBS];
     char *args[IOM_LAB_MAX_JOBS] = {0};
     unsigned tmo[IOM_LAB_MAX_JOBS];
-    double est_all = 0, bound_all = 0;
+    double bound_all = 0;
     for (size_t j = 0; j < o->nr_jobs; j++) {
         const char *ga[IOM_LAB_MAX_ARGS + 16];
         char sz[40];
@@ -268,10 +268,8 @@ static void run_group(const struct iom_lab_opts *o, struct iom_lab_env *e, const
         /* the guest's watchdog, for hangs: a 4 s run (ramp 1 s) took 26-31 s
          * under TCG on a host at load 24, and over 36 s as a boot's first run */
         tmo[j] = (unsigned)(3 * est_s[j] + 60);
-        est_all += o->repeat * (2 * est_s[j] + 30);
         bound_all += o->repeat * tmo[j];
     }
-    est_all *= (double)n;
     bound_all *= (double)n;
     struct iom_lab_job_files jf = {
         .init_script = iom_lab_init_script, .nr_jobs = o->nr_jobs, .job_command = cmds,
