@@ -16,6 +16,7 @@
 #include "cli/progress.h"
 #include "import/replay.h"
 #include "workload/args.h"
+#include "workload/options.h"
 #include "stats/compare.h"
 #ifdef IOMARK_HAVE_MPI
 #include "mpi/mpi.h"
@@ -449,6 +450,31 @@ static int replay_lists(const char *path, const struct iom_replay_doc *d, bool t
     return 0;
 }
 
+/* A mistyped option of sweep's own (--thread, --kne): one line naming it
+ * (run's table would point --thread at --numjobs). Returns whether one was. */
+static bool own_near(int argc, char **argv)
+{
+    static const char *const own[] = {"threads", "knee", "replay"};
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+        if (strncmp(argv[i], "--", 2) || !argv[i][2])
+            continue;
+        char name[64];
+        snprintf(name, sizeof(name), "%.*s", (int)strcspn(argv[i] + 2, "="), argv[i] + 2);
+        const char *run = iom_option_suggest(name), *near = NULL;
+        if (run && iom_args_name_eq(name, (size_t)-1, run))
+            continue; /* an option of run's */
+        unsigned best = run ? iom_name_nearness(name, run) : IOM_NAME_FAR;
+        for (size_t k = 0; k < sizeof(own) / sizeof(own[0]); k++)
+            iom_name_nearer(name, own[k], &best, &near);
+        if (near) {
+            iom_cli_error(CMD, "--%s: unknown option; did you mean --%s? see iomark sweep --help",
+                          name, near);
+            return true;
+        }
+    }
+    return false;
+}
+
 int iom_cmd_sweep(int argc, char **argv)
 {
     bool mpi = false; /* under mpirun/srun (docs/mpi.md) */
@@ -485,8 +511,10 @@ int iom_cmd_sweep(int argc, char **argv)
             return rrc;
         }
     }
-    if (iom_options_parse(argc, argv, 1, &job, &ro, err, sizeof(err))) {
-        iom_cli_error(CMD, "%s", err);
+    bool near_own = own_near(argc, argv);
+    if (near_own || iom_options_parse(argc, argv, 1, &job, &ro, err, sizeof(err))) {
+        if (!near_own)
+            iom_cli_error(CMD, "%s", err);
         iom_job_free(&job);
         iom_job_free(&replayed);
         return IOM_EXIT_USAGE;

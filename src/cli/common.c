@@ -220,6 +220,15 @@ void iom_cli_close_noted(const char *cmd, struct iom_target *targets, unsigned n
                     "iomark %s: the test file %s existed before the run and is left in place "
                     "(--keep=0 removes only a file iomark created)\n",
                     cmd, targets[i].path);
+        if (note && targets[i].extended && !targets[i].created && !again &&
+            stat(targets[i].path, &st) == 0) { /* a file the user had, now larger */
+            char was[64], now[64];
+            fprintf(stderr,
+                    "iomark %s: the test file %s was %s; iomark extended it to %s for the region "
+                    "of --offset and --size (the new part holds random data), and it stays so\n",
+                    cmd, targets[i].path, iom_format_bytes(targets[i].extended_from, was, sizeof(was)),
+                    iom_format_bytes((uint64_t)st.st_size, now, sizeof(now)));
+        }
         if (!named)
             continue;
         if (!keep && stat(targets[i].path, &st) != 0)

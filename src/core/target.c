@@ -453,10 +453,12 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
         devname_of(t->dev, t->devname, sizeof(t->devname));
         free(dup);
     } else if (t->is_blockdev) {
-        if (need > t->size_bytes)
-            return fail(err, errlen, -EINVAL,
-                        "--size: the region ends at byte %llu but %s has %llu bytes",
-                        (unsigned long long)need, path, (unsigned long long)t->size_bytes);
+        if (need > t->size_bytes) {
+            char a[64], b[64];
+            return fail(err, errlen, -EINVAL, "--size: the region ends at %s but %s holds %s",
+                        iom_format_bytes(need, a, sizeof(a)), path,
+                        iom_format_bytes(t->size_bytes, b, sizeof(b)));
+        }
     } else if (need > t->size_bytes) {
         struct statvfs vfs;
         char a[64], b[64];

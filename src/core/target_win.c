@@ -30,6 +30,7 @@
 #include "core/offsets.h"
 #include "core/target.h"
 #include "core/target_int.h"
+#include "workload/units.h"
 
 static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -161,10 +162,12 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
         int rc = check_device(job, path, t, err, errlen);
         if (rc)
             return rc;
-        if (need > t->size_bytes)
-            return fail(err, errlen, -EINVAL,
-                        "--size: the region ends at byte %llu but %s has %llu bytes",
-                        (unsigned long long)need, path, (unsigned long long)t->size_bytes);
+        if (need > t->size_bytes) {
+            char a[64], b[64];
+            return fail(err, errlen, -EINVAL, "--size: the region ends at %s but %s holds %s",
+                        iom_format_bytes(need, a, sizeof(a)), path,
+                        iom_format_bytes(t->size_bytes, b, sizeof(b)));
+        }
         return iom_target_check_region(job, path, t, need, err, errlen);
     }
 

@@ -37,6 +37,16 @@ for c in "mark --profle=peak:--profle: unknown option; did you mean --profile? a
   expect_status 2 "iomark ${c%%:*}" -- "$IOMARK" ${c%%:*}
   expect_err_has "${c#*:}"
 done
+# sweep's own --threads, not run's --numjobs (fio's --thread would say so)
+expect_status 2 "iomark sweep --thread=1,2" -- "$IOMARK" sweep --thread=1,2 --runtime=1s "$WORK/sw.dat"
+expect_err_has "iomark sweep: --thread: unknown option; did you mean --threads?"
+# a file the user had, extended for the region: a line on stderr says so, with
+# both sizes (1 MiB before; --offset=2M + --size=1M end at 3 MiB: 3145728 bytes)
+head -c 1048576 /dev/zero >"$WORK/had.dat"
+expect_status 0 "a run past a file's end" -- "$IOMARK" run --offset=2M --size=1M --runtime=200ms --quiet "$WORK/had.dat"
+grep -qF "the test file $WORK/had.dat was 1 MiB (1048576 bytes); iomark extended it to 3 MiB (3145728 bytes)" "$WORK/err" &&
+  [ "$(stat -c %s "$WORK/had.dat")" = 3145728 ] && pass "an extended file is named on stderr with both sizes" ||
+  fail "extended file: $(stat -c %s "$WORK/had.dat") bytes; $(cat "$WORK/err")"
 expect_status 2 "iomark mark --xyzzy" -- "$IOMARK" mark --xyzzy
 grep -q "did you mean" "$WORK/err" && fail "a suggestion for --xyzzy: $(cat "$WORK/err")" \
   || expect_err_has "mark: --xyzzy: unknown option; allowed: --profile, --runs, --pause"
@@ -145,6 +155,9 @@ if [ "$(id -u)" = 0 ]; then
     new_loop "$WORK/fs.img"
     expect_status 2 "write to an ext4 device" -- "$IOMARK" run --rw=write --runtime=1s "$LOOP_DEV"
     expect_err_has "carries an ext4 signature"
+    # a region past the device's end: both ends in binary units beside the bytes
+    expect_status 2 "a region past the device's end" -- "$IOMARK" run --size=32M --offset=1M --runtime=1s "$LOOP_DEV"
+    expect_err_has "--size: the region ends at 33 MiB (34603008 bytes) but $LOOP_DEV holds 16 MiB (16777216 bytes)"
   else
     echo "skip: no loop device or mkfs.ext4: article"
   fi
