@@ -188,6 +188,12 @@ int iom_replay_load_info(const char *path, struct iom_job *job, struct iom_repla
         spec = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(runs, 0), "spec");
         info->repeat = cJSON_IsNumber(n) && n->valuedouble >= 1 ? (unsigned)n->valuedouble : 1;
     }
+    if (!cJSON_IsObject(spec) && is_type) { /* mark, tpcc, compare, lab, ...: no one workload */
+        snprintf(err, errlen, "%s: an iomark %s document has no workload to replay; --replay takes "
+                 "the JSON of iomark run, run --repeat or sweep", path, type->valuestring);
+        cJSON_Delete(doc);
+        return -EINVAL;
+    }
     if (!cJSON_IsObject(spec)) {
         snprintf(err, errlen, "%s: not an iomark run result (no JSON document with a \"spec\")",
                  path);

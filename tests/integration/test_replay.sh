@@ -44,6 +44,12 @@ expect_err_has "iomark run: --replay=nope.json: No such file or directory"
 echo '{"schema": "fio"}' >x.json
 expect_status 2 "replay of a file without a spec" -- "$IOMARK" run --replay x.json
 expect_err_has "x.json: not an iomark run result"
+# a document of another command (its "type", as iomark mark writes): named, and what --replay takes
+echo '{"schema": "iomark-result", "type": "mark", "tests": []}' >m.json
+expect_status 2 "replay of a mark document" -- "$IOMARK" run --replay m.json
+expect_err_has "m.json: an iomark mark document has no workload to replay; --replay takes the JSON of iomark run, run --repeat or sweep"
+expect_status 2 "sweep --replay of a mark document" -- "$IOMARK" sweep --replay m.json
+expect_err_has "m.json: an iomark mark document has no workload to replay"
 [ ! -e t3.dat.bak ] && [ ! -e nope.json ] && pass "nothing written on refusal" || fail "refusal wrote files"
 
 # a --repeat document: its workload (run 1's spec), once unless --repeat is
