@@ -305,14 +305,14 @@ out:
 }
 
 /* Every point of a sweep, in the order measured: the numbers behind its
- * curves, with the columns of the sweep's text table (CPU %: busy % of the
- * whole machine; IOPS step: the change from the target's previous point). */
+ * curves, with the columns of the sweep's text table (CPU u+s %: user + system %
+ * of the whole machine; IOPS step: the change from the target's previous point). */
 static void sweep_table(FILE *f, const struct iom_imp_result *r, uint32_t i, uint32_t k)
 {
     fprintf(f, "<table class=\"sweep-points\" id=\"sweep-points-%u-%u\"><caption>Points of the "
                "sweep, in the order measured</caption><thead><tr><th>target</th><th>threads</th>"
                "<th>iodepth</th><th>outstanding I/O</th><th>IOPS</th><th>MiB/s</th>"
-               "<th>mean latency (us)</th><th>p99 latency (us)</th><th>CPU %%</th>"
+               "<th>mean latency (us)</th><th>p99 latency (us)</th><th title=\"user + system time of all the machine's CPUs, not only iomark's\">CPU u+s %% (machine)</th>"
                "<th>IOPS step</th><th>knee</th></tr></thead><tbody>\n",
             i, k);
     for (uint32_t q = 0; q < r->nr_workloads; q++) {

@@ -89,12 +89,15 @@ tab = [e for e in t.iter(H + "table") if e.get("class") == "sweep-points"]
 assert len(tab) == 1
 rows = list(tab[0].find(H + "tbody"))
 assert len(rows) == len(pts) == 3, (len(rows), len(pts))
+# the CPU column says whose CPU it is, as the text table's legend does
+heads = [th.text for th in tab[0].find(H + "thead").iter(H + "th")]
+assert heads[8] == "CPU u+s % (machine)", heads
 for r, p in zip(rows, pts):
     td = list(r)
     assert td[0].text == p["target"] and int(td[1].text) == p["threads"] and int(td[2].text) == p["iodepth"]
     assert int(td[3].text) == p["threads"] * p["iodepth"]
     assert abs(float(td[4].get("data-iops")) - p["iops"]) <= 1e-6 * p["iops"]
-    # the text table's columns: CPU % (the point's cpu_pct) and IOPS step (the
+    # the text table's columns: CPU u+s % (the point's cpu_pct) and IOPS step (the
     # change from the same target's previous point), as the sweep prints them
     assert abs(float(td[8].text) - p["cpu_pct"]) <= 0.05 + 1e-9, (td[8].text, p["cpu_pct"])
     prev = [q for q in pts[:pts.index(p)] if q["target"] == p["target"]]
