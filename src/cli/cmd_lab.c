@@ -358,7 +358,8 @@ static int not_lab_option(const char *w)
         return bad("", w, "the lab writes JSON results to --output-dir; allowed: --output-dir=DIR");
     if ((run && iom_args_name_eq(name, (size_t)-1, run)) || strcmp(name, "profile") == 0 ||
         iom_mark_own_option(name))
-        return 0;   /* mark's own (--runs, ...): with --preset=mark only (parse_args) */
+        return 0;   /* mark's own (--runs, ...): with --preset=mark only (parse_args);
+                     * --profile is run's SQL Server profile too */
     const char *lab = NULL;
     size_t dl = 4, dr = run ? iom_edit_distance(name, run) : 99;
     for (const struct iom_arg_opt *t = lab_table; t->name; t++) {
@@ -490,7 +491,7 @@ static int parse_args(int argc, char **argv, struct iom_lab_opts *o, struct cli 
             char nm[64] = "";
             if (w[0] == '-' && w[1] == '-')
                 snprintf(nm, sizeof(nm), "%.*s", (int)strcspn(w + 2, "="), w + 2);
-            if (nm[0] && iom_mark_own_option(nm))
+            if (nm[0] && iom_mark_own_option(nm) && !iom_args_name_eq(nm, (size_t)-1, "profile"))
                 return bad("", w, "an option of iomark mark; allowed with --preset=mark or "
                                   "-- mark");
         }

@@ -123,9 +123,9 @@ void iom_lab_opts_free(struct iom_lab_opts *o);
 
 /*
  * Check one job on the host with the parsers the guest's iomark uses (run
- * and sweep: the option table; diskspd: the DiskSpd parser; mark, tpcc: the
- * options the lab supplies itself are refused), so bad input stops before
- * anything boots. *est_s gets an ESTIMATE of the seconds one run takes, for
+ * and sweep: the option table; diskspd: the DiskSpd parser; mark: mark's,
+ * iom_mark_parse; tpcc: the options the lab supplies itself are refused), so
+ * bad input stops before anything boots. *est_s gets an ESTIMATE of the seconds one run takes, for
  * the progress line and --dry-run: run, diskspd: ramp + runtime + cool-down
  * (a sweep: times its points); mark: what mark's own progress line plans
  * (iom_mark_plan_s, with mark's defaults and --size=disk_bytes); tpcc: ramp +

@@ -198,7 +198,9 @@ void iom_lab_io_from(const char *t0, const char *t1, struct iom_lab_io *io);
 void iom_lab_points_from_series(const char *series, struct iom_lab_runrec *r, unsigned nr);
 
 /* Figures of a run from its document: run -> iom_lab_figures_from_doc;
- * diskspd, sweep (the point with most IOPS), tpcc (NOPM, TPM) -> r->imp. */
+ * diskspd, sweep (the point with most IOPS), tpcc (NOPM, TPM) -> r->imp;
+ * r->ios the I/Os behind the mean latency, r->qd that run's iops x mean
+ * latency (Little's law). */
 void iom_lab_figures_of(const char *command, const cJSON *doc, struct iom_lab_runrec *r);
 
 /* jo->mean = the mean of every figure over jo's ok runs (NAN-aware), but

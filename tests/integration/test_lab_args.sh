@@ -133,6 +133,11 @@ expect_status 0 "lab -- mark peak --dry-run" -- "$IOMARK" lab --dry-run --contro
   -- mark --profile=peak --runs=1 --prepare=0 --pause=0 --runtime=1s --size=32M
 grep -qxF "job 1 (about 4 s a run, bound 1872 s) in the guest: iomark mark --profile=peak --runs=1 --prepare=0 --pause=0 --runtime=1s --size=32M --output-format=json --quiet --force @OUTPUT@ @DISK@" "$WORK/out" &&
   pass "-- mark peak: about 4 s a run" || fail "-- mark peak: $(cat "$WORK/out")"
+# --profile is mark's with --preset=mark (run's SQL Server profile otherwise)
+expect_status 0 "lab --preset=mark --profile=peak --dry-run" -- "$IOMARK" lab --dry-run --controllers=virtio-blk \
+  --disk-size=64M --preset=mark --profile=peak --runs=1 --prepare=0 --pause=0 --runtime=1s
+grep -qF "job 1 (about 4 s a run, bound 1872 s) in the guest: iomark mark --size=67108864 --profile=peak" "$WORK/out" &&
+  pass "--preset=mark --profile=peak: about 4 s a run" || fail "--preset=mark --profile=peak: $(cat "$WORK/out")"
 # mark's own options without mark, and a bad one with it: one line, exit 2
 expect_status 2 "lab --runs=1 (no mark)" -- "$IOMARK" lab --dry-run --runs=1
 expect_err_has "iomark lab: --runs=1: an option of iomark mark; allowed with --preset=mark or -- mark"
