@@ -19,6 +19,7 @@
 #include "lab/qemu.h"
 #include "workload/args.h"
 #include "workload/options.h"
+#include "workload/presets.h"
 #include "workload/units.h"
 
 
@@ -355,8 +356,10 @@ static int not_lab_option(const char *w)
     if (iom_args_name_eq(name, (size_t)-1, "output") ||
         iom_args_name_eq(name, (size_t)-1, "output-format"))
         return bad("", w, "the lab writes JSON results to --output-dir; allowed: --output-dir=DIR");
-    if ((run && iom_args_name_eq(name, (size_t)-1, run)) || strcmp(name, "profile") == 0)
-        return 0;
+    if ((run && iom_args_name_eq(name, (size_t)-1, run)) || strcmp(name, "profile") == 0 ||
+        iom_mark_own_option(name))
+        return 0;   /* mark's own (--runs, ...): with --preset=mark only (parse_args);
+                     * --profile is run's SQL Server profile too */
     const char *lab = NULL;
     size_t dl = 4, dr = run ? iom_edit_distance(name, run) : 99;
     for (const struct iom_arg_opt *t = lab_table; t->name; t++) {
@@ -383,19 +386,23 @@ static int take_command(int argc, char **argv, int i, struct iom_lab_opts *o, st
     if (j->nr_args)
         return bad("", j->args[0], "workload options go after -- COMMAND (e.g. -- run --bs=8k); "
                                    "before -- only lab options are allowed");
-    if (c->study || c->preset_mark)
-        return bad(c->study ? "study" : "preset", c->study ? c->study : "mark",
-                   "give either a study, --preset or -- COMMAND ARGS");
-    if (i >= argc)
+    if (c->study)
+        return bad("study", c->study, "give either a study, --preset or -- COMMAND ARGS");
+    /* --preset=mark -- ARGS: ARGS are mark's (`-- mark ARGS` too) */
+    if (c->preset_mark && i < argc && strcmp(argv[i], "mark") && one_of(argv[i], iom_lab_commands))
+        return bad("preset", "mark", "give either --preset=mark or -- COMMAND ARGS");
+    if (i >= argc && !c->preset_mark)
         return bad("", "--", "needs COMMAND ARGS after --; allowed commands: run, diskspd, "
                              "sweep, mark, tpcc");
     memset(j, 0, sizeof(*j));
-    if (!one_of(argv[i], iom_lab_commands)) {
+    if (!c->preset_mark && !one_of(argv[i], iom_lab_commands)) {
         iom_cli_error(CMD, "-- %s: unknown command; allowed: run, diskspd, sweep, mark, tpcc",
                       argv[i]);
         return IOM_EXIT_USAGE;
     }
-    snprintf(j->command, sizeof(j->command), "%s", argv[i]);
+    snprintf(j->command, sizeof(j->command), "%s", c->preset_mark ? "mark" : argv[i]);
+    if (c->preset_mark && i < argc && strcmp(argv[i], "mark"))
+        i--;   /* no command word: argv[i] is mark's first argument */
     for (i++; i < argc; i++) {
         const char *a = argv[i], *v = strchr(a, '=');
         if (a[0] == '-' && a[1] == '-' && iom_args_name_eq(a + 2, strcspn(a + 2, "="),
@@ -479,6 +486,15 @@ static int parse_args(int argc, char **argv, struct iom_lab_opts *o, struct cli 
     } else {
         if (c->preset_mark)
             snprintf(legacy->command, sizeof(legacy->command), "mark");
+        for (size_t n = 0; n < legacy->nr_args && !c->preset_mark; n++) {
+            const char *w = legacy->args[n];
+            char nm[64] = "";
+            if (w[0] == '-' && w[1] == '-')
+                snprintf(nm, sizeof(nm), "%.*s", (int)strcspn(w + 2, "="), w + 2);
+            if (nm[0] && iom_mark_own_option(nm) && !iom_args_name_eq(nm, (size_t)-1, "profile"))
+                return bad("", w, "an option of iomark mark; allowed with --preset=mark or "
+                                  "-- mark");
+        }
         o->nr_jobs = 1;
     }
     if (c->scale_val && !c->study)
@@ -617,42 +633,14 @@ static int cmd_clean(int argc, char **argv)
     return IOM_EXIT_OK;
 }
 
-/* --dry-run: what each guest would run, after the host's checks; nothing booted or written. */
+/* --dry-run: what each guest would run, after the host's checks (src/lab/jobs.c). */
 static int dry_run(FILE *f, const struct iom_lab_opts *o)
 {
-    char err[1024], size_buf[40];
-    double est[IOM_LAB_MAX_JOBS];
-    for (size_t j = 0; j < o->nr_jobs; j++)
-        if (iom_lab_job_check(&o->jobs[j], o->disk_bytes, &est[j], err, sizeof(err))) {
-            iom_cli_error(CMD, "%s", err);
-            return IOM_EXIT_USAGE;
-        }
-    fprintf(f, "iomark lab --dry-run: %zu controller(s) x %zu job(s), %u run(s) each, boot %s\n",
-            o->nr_units, o->nr_jobs, o->repeat, o->shared_boot ? "shared" : "each");
-    char tmo[32] = "computed";
-    if (o->timeout_s)
-        snprintf(tmo, sizeof(tmo), "%u s", o->timeout_s);
-    fprintf(f, "disk %llu bytes, cache %s, scheduler %s, vcpus %u, memory %u MiB, accel %s, "
-               "timeout %s per boot, output-dir %s%s\n",
-            (unsigned long long)o->disk_bytes, o->cache, o->scheduler, o->vcpus, o->memory_mib,
-            o->accel, tmo, o->output_dir, o->keep_disk ? ", keep-disk" : "");
-    for (size_t u = 0; u < o->nr_units; u++) {
-        fprintf(f, "controller %s:", o->units[u].name);
-        for (size_t p = 0; p < o->units[u].nr_params; p++)
-            fprintf(f, " %s", o->units[u].params[p]);
-        fprintf(f, "%s\n", o->units[u].nr_params ? "" : " (no guest parameters)");
-    }
-    for (size_t j = 0; j < o->nr_jobs; j++) {
-        const struct iom_lab_job *jb = &o->jobs[j];
-        const char *ga[IOM_LAB_MAX_ARGS + 16];
-        size_t n = iom_lab_job_guest_args(jb, o->disk_bytes, size_buf, sizeof(size_buf), ga,
-                                          IOM_LAB_MAX_ARGS + 16);
-        fprintf(f, "job %zu (about %.0f s a run) in the guest: iomark %s", j + 1, est[j], jb->command);
-        for (size_t i = 0; i < n; i++)
-            fprintf(f, " %s", ga[i]);
-        fprintf(f, "\n");
-    }
-    return ferror(f) ? IOM_EXIT_FAIL : IOM_EXIT_OK;
+    char err[1024];
+    int rc = iom_lab_dry_run(f, o, err, sizeof(err));
+    if (rc == -EINVAL)
+        iom_cli_error(CMD, "%s", err);
+    return rc == -EINVAL ? IOM_EXIT_USAGE : rc ? IOM_EXIT_FAIL : IOM_EXIT_OK;
 }
 
 /* The progress line (cli/progress.h): "lab K/N NAME: WHAT [eta mm:ss]" for boot K

@@ -26,21 +26,6 @@
 #define DEFAULT_FILE "iomark-test.dat"
 #define DEFAULT_FILE_MPI "iomark-test.%r.dat" /* under MPI: one file per rank */
 
-/* native options that make sense for a preset; the pattern options do not */
-static const char *const allowed[] = {"size",   "runtime",      "ioengine", "direct",
-                                      "buffered", "keep",       "force",    "quiet",
-                                      "output-format", "output", "randseed", "zero_buffers",
-                                      "help",   "sync",         "ramp_time", "status-interval", NULL};
-
-struct mark_opts {
-    const struct iom_mark_profile *profile;
-    uint64_t runs;
-    uint64_t pause_ns;
-    uint64_t prepare_ns;
-    bool prepare_given;
-    const char *statistic; /* "best", "mean", "kdiskmark" or NULL (CrystalDiskMark's) */
-};
-
 static void usage(FILE *f)
 {
     fprintf(f, "usage: iomark mark [options] [TARGET]\n"
@@ -71,142 +56,19 @@ static void usage(FILE *f)
     }
 }
 
-/* mark's own options */
-static const char *const own_names[] = {"profile", "runs", "pause", "prepare", "statistic", NULL};
-
-static bool is_allowed(const char *arg)
-{
-    size_t n = strcspn(arg + 2, "=");
-    for (const char *const *a = allowed; *a; a++)
-        if (iom_args_name_eq(arg + 2, n, *a))
-            return true;
-    return false;
-}
-
-/* The one line for an option mark does not take: a pattern option of run
- * (--bs, --rw: the preset sets the pattern), or a name near one of mark's
- * own (--profle: did you mean --profile?), or neither (the list). */
-static void unknown_option(const char *name)
-{
-    const char *native = iom_option_suggest(name);
-    if (native && iom_args_name_eq(name, (size_t)-1, native)) {
-        iom_cli_error("mark", "--%s: not an option of mark (the preset sets the pattern); see "
-                              "iomark mark --help", name);
-        return;
-    }
-    const char *near = NULL;
-    unsigned best = IOM_NAME_FAR;
-    for (const char *const *o = own_names; *o; o++)
-        iom_name_nearer(name, *o, &best, &near);
-    for (const char *const *o = allowed; *o; o++)
-        if (strcmp(*o, "help"))
-            iom_name_nearer(name, *o, &best, &near);
-    char list[400];
-    size_t n = 0;
-    list[0] = '\0';
-    for (int pass = 0; pass < 2; pass++)
-        for (const char *const *o = pass ? allowed : own_names; *o && n < sizeof(list); o++) {
-            int k = snprintf(list + n, sizeof(list) - n, "%s--%s", n ? ", " : "", *o);
-            n += k > 0 ? (size_t)k : 0;
-        }
-    iom_cli_error("mark", "--%s: unknown option; %s%s%sallowed: %s", name,
-                  near ? "did you mean --" : "", near ? near : "", near ? "? " : "", list);
-}
-
-/* Split mark's own options from the native ones. Returns 0 or IOM_EXIT_USAGE. */
+/* Split mark's own options from the native ones. Returns 0 or the exit status. */
 static int parse(int argc, char **argv, struct iom_job *job, struct iom_run_opts *ro,
-                 struct mark_opts *mo)
+                 struct iom_mark_opts *mo)
 {
-    char **rest = calloc((size_t)argc + 1, sizeof(*rest));
-    if (!rest)
+    char err[512];
+    int rc = iom_mark_parse(argc, argv, job, ro, mo, err, sizeof(err));
+    if (rc == -ENOMEM)
         return IOM_EXIT_FAIL;
-    int nrest = 0, rc = 0;
-    rest[nrest++] = argv[0];
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = NULL;
-        char name[32] = "";
-        if (strncmp(a, "--", 2) == 0 && a[2]) {
-            size_t n = strcspn(a + 2, "=");
-            if (n < sizeof(name)) {
-                memcpy(name, a + 2, n);
-                name[n] = '\0';
-            }
-            v = a[2 + n] == '=' ? a + 3 + n : NULL;
-        }
-
-        bool own = false;
-        for (const char *const *o = own_names; *o; o++)
-            if (iom_args_name_eq(name, (size_t)-1, *o)) {
-                snprintf(name, sizeof(name), "%s", *o); /* the canonical spelling */
-                own = true;
-            }
-        if (own) {
-            if (!v && i + 1 < argc)
-                v = argv[++i];
-            const char *why = "needs a value";
-            if (!strcmp(name, "profile")) {
-                mo->profile = v ? iom_mark_profile_find(v) : NULL;
-                if (!mo->profile) {
-                    const char *known[IOM_MARK_NR_PROFILES];
-                    for (size_t k = 0; k < IOM_MARK_NR_PROFILES; k++)
-                        known[k] = iom_mark_profiles[k].name;
-                    char hint[160];
-                    iom_allowed_near(hint, sizeof(hint), v, known, IOM_MARK_NR_PROFILES,
-                                     "default, peak, realworld, nvme, cdm7");
-                    iom_cli_error("mark", "--profile=%s: %s", v ? v : "", hint);
-                    rc = IOM_EXIT_USAGE;
-                    break;
-                }
-            } else if (!strcmp(name, "runs")) {
-                if (!v || iom_parse_u64(v, &mo->runs, &why) || mo->runs < 1 || mo->runs > 1000) {
-                    iom_cli_error("mark", "--runs=%s: must be a whole number from 1 to 1000",
-                                  v ? v : "");
-                    rc = IOM_EXIT_USAGE;
-                    break;
-                }
-            } else if (!strcmp(name, "statistic")) {
-                if (!v || (strcmp(v, "best") && strcmp(v, "mean") && strcmp(v, "kdiskmark"))) {
-                    static const char *const stats[] = {"best", "mean", "kdiskmark"};
-                    char hint[96];
-                    iom_allowed_near(hint, sizeof(hint), v, stats, 3, "best, mean, kdiskmark");
-                    iom_cli_error("mark", "--statistic=%s: %s", v ? v : "", hint);
-                    rc = IOM_EXIT_USAGE;
-                    break;
-                }
-                mo->statistic = v;
-            } else if (!strcmp(name, "prepare")) {
-                if (!v || iom_parse_duration(v, &mo->prepare_ns, &why)) {
-                    iom_cli_error("mark", "--prepare=%s: %s", v ? v : "",
-                                  v && v[0] == '-' ? "must be 0 or more (a duration such as 5s)" : why);
-                    rc = IOM_EXIT_USAGE;
-                    break;
-                }
-                mo->prepare_given = true;
-            } else if (!v || iom_parse_duration(v, &mo->pause_ns, &why)) {
-                iom_cli_error("mark", "--pause=%s: %s", v ? v : "",
-                              v && v[0] == '-' ? "must be 0 or more (a duration such as 5s)" : why);
-                rc = IOM_EXIT_USAGE;
-                break;
-            }
-            continue;
-        }
-        if (strncmp(a, "--", 2) == 0 && a[2] && !is_allowed(a)) {
-            unknown_option(name);
-            rc = IOM_EXIT_USAGE;
-            break;
-        }
-        rest[nrest++] = argv[i];
+    if (rc) {
+        iom_cli_error("mark", "%s", err);
+        return IOM_EXIT_USAGE;
     }
-    if (!rc) {
-        char err[512];
-        if (iom_options_parse(nrest, rest, 1, job, ro, err, sizeof(err))) {
-            iom_cli_error("mark", "%s", err);
-            rc = IOM_EXIT_USAGE;
-        }
-    }
-    free(rest);
-    return rc;
+    return 0;
 }
 
 static void figures_of(const struct iom_io_stats *st, uint64_t measured_ns, bool interrupted,
@@ -436,7 +298,7 @@ static void one_run(const struct iom_job *base, const struct iom_run_opts *ro,
 struct mark_ctx {
     struct iom_job *base;
     struct iom_run_opts *ro;
-    const struct mark_opts *mo;
+    const struct iom_mark_opts *mo;
     struct iom_target *target;
     bool size_given;
     double plan_s; /* out: pauses, preparation and counted runs; -1 unknown */
@@ -448,25 +310,18 @@ struct mark_ctx {
 static int check_tests(struct mark_ctx *x)
 {
     struct iom_job *base = x->base;
-    const struct mark_opts *mo = x->mo;
+    const struct iom_mark_opts *mo = x->mo;
     const struct iom_mark_profile *p = mo->profile;
     struct stat tst;
     if (!x->size_given && stat(base->targets[0], &tst) == 0 && S_ISBLK(tst.st_mode))
         base->size_bytes = 0;
     int status = 0;
-    x->plan_s = (double)(p->nr_tests * 2 - 1) * (double)mo->pause_ns / 1e9;
+    x->plan_s = iom_mark_plan_s(base, mo);
     for (unsigned i = 0; i < p->nr_tests && !status; i++) {
         for (int w = 0; w < 2 && !status; w++) {
             struct iom_job j;
             if (iom_mark_job(base, &p->tests[i], w, &j))
                 return IOM_EXIT_FAIL;
-            double js = iom_cli_job_seconds(&j);
-            if (mo->prepare_ns && js >= 0)
-                js = js * (double)mo->runs +
-                     (double)(j.ramp_ns + mo->prepare_ns + j.cooldown_ns) / 1e9;
-            else if (js >= 0)
-                js *= (double)mo->runs;
-            x->plan_s = x->plan_s < 0 || js < 0 ? -1 : x->plan_s + js;
             status = iom_cli_check("mark", &j, x->ro, x->target);
             x->target->path = base->targets[0]; /* j's copy is freed below */
             iom_job_free(&j);
@@ -538,7 +393,7 @@ static int mpi_check(void *arg, struct iom_job *job)
  * iom_cli_mpi_begin. Returns 0 (MPI initialised) or an exit status. */
 static int mark_mpi_begin(struct mark_ctx *x, struct mark_mpi *mm, enum iom_markstat_kind kind)
 {
-    const struct mark_opts *mo = x->mo;
+    const struct iom_mark_opts *mo = x->mo;
     const struct iom_mark_profile *p = mo->profile;
     char workload[200];
     snprintf(workload, sizeof(workload), "mark profile=%s runs=%llu prepare=%llu pause=%llu %s",
@@ -568,13 +423,8 @@ int iom_cmd_mark(int argc, char **argv)
 {
     struct iom_job base;
     struct iom_run_opts ro = {0};
-    struct mark_opts mo = {.profile = iom_mark_profile_find("default"),
-                           .runs = 5,
-                           .pause_ns = UINT64_C(5000000000),
-                           .prepare_ns = UINT64_C(5000000000)};
-    iom_job_defaults(&base);
-    base.runtime_ns = UINT64_C(5000000000);
-    base.size_bytes = UINT64_C(1) << 30; /* CrystalDiskMark's "1GiB" = 1024 MiB */
+    struct iom_mark_opts mo;
+    iom_mark_defaults(&mo, &base);
     int status = parse(argc, argv, &base, &ro, &mo);
     bool size_given = false;
     for (int i = 1; i < argc; i++)
@@ -598,9 +448,7 @@ int iom_cmd_mark(int argc, char **argv)
     const char *convention = "crystaldiskmark";
     if (mo.statistic && !strcmp(mo.statistic, "kdiskmark")) {
         kind = mo.profile->kdiskmark_best ? IOM_MARKSTAT_BEST : IOM_MARKSTAT_MEAN;
-        convention = "kdiskmark";
-        if (!mo.prepare_given) /* KDiskMark has no preparation run */
-            mo.prepare_ns = 0;
+        convention = "kdiskmark"; /* and no preparation run unless --prepare (iom_mark_parse) */
     } else if (mo.statistic) {
         kind = strcmp(mo.statistic, "mean") ? IOM_MARKSTAT_BEST : IOM_MARKSTAT_MEAN;
         convention = "option";

@@ -249,6 +249,7 @@ int iom_lab_figures_from_doc(const cJSON *doc, struct iom_lab_figures *f)
         return -EINVAL;
     f->iops = iom_json_num(d, "iops", -1);
     f->mib_per_s = iom_json_num(d, "mib_per_s", -1);
+    f->ios = iom_json_num(d, "ios", -1);
     const cJSON *lat = cJSON_GetObjectItemCaseSensitive(d, "lat_us");
     f->lat_mean_us = iom_json_num(lat, "mean", -1);
     f->lat_p99_us = iom_json_num(cJSON_GetObjectItemCaseSensitive(lat, "percentiles"), "99", -1);

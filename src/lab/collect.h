@@ -86,6 +86,7 @@ cJSON *iom_lab_guest_view_json(const struct iom_lab_guest_view *v);
 /* The figures in the comparison table. */
 struct iom_lab_figures {
     double iops, mib_per_s, lat_mean_us, lat_p99_us;
+    double ios;               /* the direction's I/Os (latency samples); -1 absent */
     double cpu_pct;           /* guest CPU busy: user + system % of all vCPUs */
 };
 

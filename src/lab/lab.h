@@ -123,14 +123,38 @@ void iom_lab_opts_free(struct iom_lab_opts *o);
 
 /*
  * Check one job on the host with the parsers the guest's iomark uses (run
- * and sweep: the option table; diskspd: the DiskSpd parser; mark, tpcc: the
- * options the lab supplies itself are refused), so bad input stops before
- * anything boots. *est_s gets the seconds one run should take (a generous
- * bound where the command's own length is not known). Returns 0, or -EINVAL
- * with one line "--option=value: what is allowed" in err.
+ * and sweep: the option table; diskspd: the DiskSpd parser; mark: mark's,
+ * iom_mark_parse; tpcc: the options the lab supplies itself are refused), so
+ * bad input stops before anything boots. *est_s gets an ESTIMATE of the seconds one run takes, for
+ * the progress line and --dry-run: run, diskspd: ramp + runtime + cool-down
+ * (a sweep: times its points); mark: what mark's own progress line plans
+ * (iom_mark_plan_s, with mark's defaults and --size=disk_bytes); tpcc: ramp +
+ * runtime + a load estimate per warehouse (jobs.c). Not a bound: see
+ * iom_lab_job_watchdog_s. Returns 0, or -EINVAL with one line
+ * "--option=value: what is allowed" in err.
  */
 int iom_lab_job_check(const struct iom_lab_job *j, uint64_t disk_bytes, double *est_s,
                       char *err, size_t errlen);
+
+/*
+ * The BOUND of one run of job j, seconds: the guest's watchdog (and, summed,
+ * QEMU's timeout), 3 x the run's allowance + 60 s, generous for a loaded
+ * TCG host. The allowance is the estimate (iom_lab_job_check) for run,
+ * sweep and diskspd, the estimate + 600 s for mark (checking and creating
+ * its test region), ramp + runtime + 600 s for tpcc (the load), and 600 s
+ * when the job has no estimate or is refused.
+ */
+unsigned iom_lab_job_watchdog_s(const struct iom_lab_job *j, uint64_t disk_bytes);
+
+/*
+ * --dry-run: check every job of o (iom_lab_job_check) and print the plan to
+ * f: the settings, the controllers with their guest parameters, and per job
+ * its estimate and bound per run and the exact `iomark COMMAND ...` line each
+ * guest runs ("@OUTPUT@", "@DISK@", "@DB@" for what the guest fills in).
+ * Boots and writes nothing. Returns 0, -EIO (f failed), or -EINVAL with the
+ * job's one-line reason in err (nothing printed).
+ */
+int iom_lab_dry_run(FILE *f, const struct iom_lab_opts *o, char *err, size_t errlen);
 
 /*
  * The planned phases of one run of job j in seconds, as the guest's iomark

@@ -51,6 +51,10 @@ struct iom_lab_runrec {
     bool ok;                 /* exit 0 and a readable document */
     int status;              /* guest iomark's exit status, -1 none */
     double iops, mib_per_s, lat_mean_us, lat_p99_us, cpu_pct, nopm, tpm;  /* NAN unknown */
+    double ios;              /* iomark's I/Os behind lat_mean_us (its latency samples); NAN unknown */
+    double qd;               /* iomark's outstanding I/O by Little's law, iops x lat_mean_us;
+                              * the mean record: the mean of the runs' (never the product of
+                              * the means) */
     struct iom_imp_result *imp;   /* the document as the importer reads it (owned) */
     struct iom_lab_io io;
     double qemu_t0, qemu_t1;      /* QEMU CPU seconds when t0/t1 arrived; NAN unknown */
@@ -194,10 +198,15 @@ void iom_lab_io_from(const char *t0, const char *t1, struct iom_lab_io *io);
 void iom_lab_points_from_series(const char *series, struct iom_lab_runrec *r, unsigned nr);
 
 /* Figures of a run from its document: run -> iom_lab_figures_from_doc;
- * diskspd, sweep (the point with most IOPS), tpcc (NOPM, TPM) -> r->imp. */
+ * diskspd, sweep (the point with most IOPS), tpcc (NOPM, TPM) -> r->imp;
+ * r->ios the I/Os behind the mean latency, r->qd that run's iops x mean
+ * latency (Little's law). */
 void iom_lab_figures_of(const char *command, const cJSON *doc, struct iom_lab_runrec *r);
 
-/* jo->mean = the mean of every figure over jo's ok runs (NAN-aware). */
+/* jo->mean = the mean of every figure over jo's ok runs (NAN-aware), but
+ * lat_mean_us is the mean latency of all their I/Os (each run's mean weighted
+ * by its ios; the plain mean of the runs' means when a run's ios is unknown)
+ * and qd the mean of the runs' own Little's law products. */
 void iom_lab_mean_of(struct iom_lab_jobout *jo, unsigned n);
 
 /* Seconds unit uo's jobs took in the guest: from its first run's t0 to its

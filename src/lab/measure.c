@@ -321,16 +321,16 @@ void iom_lab_io_from(const char *t0, const char *t1, struct iom_lab_io *io)
     }
 }
 
-void iom_lab_figures_of(const char *command, const cJSON *doc, struct iom_lab_runrec *r)
+/* iom_lab_figures_of's figures of one command's document (r's were NAN). */
+static void figures_of(const char *command, const cJSON *doc, struct iom_lab_runrec *r)
 {
-    r->iops = r->mib_per_s = r->lat_mean_us = r->lat_p99_us = r->cpu_pct = NAN;
-    r->nopm = r->tpm = NAN;
     struct iom_lab_figures f;
     if (strcmp(command, "run") == 0 && doc && iom_lab_figures_from_doc(doc, &f) == 0) {
         r->iops = f.iops;
         r->mib_per_s = f.mib_per_s;
         r->lat_mean_us = f.lat_mean_us;
         r->lat_p99_us = f.lat_p99_us;
+        r->ios = f.ios >= 0 ? f.ios : NAN;
         r->cpu_pct = f.cpu_pct >= 0 ? f.cpu_pct : NAN;
         return;
     }
@@ -357,18 +357,28 @@ void iom_lab_figures_of(const char *command, const cJSON *doc, struct iom_lab_ru
         r->mib_per_s = best->dir[IOM_IMP_TOTAL].mib_per_s;
         r->lat_mean_us = best->dir[IOM_IMP_TOTAL].lat_mean_us;
         r->lat_p99_us = best->dir[IOM_IMP_TOTAL].lat_p99_us;
+        r->ios = best->dir[IOM_IMP_TOTAL].ios > 0 ? best->dir[IOM_IMP_TOTAL].ios : NAN;
         r->cpu_pct = best->cpu_pct;
     }
 }
 
-/* Mean of a double over the ok runs, NAN-aware. */
+void iom_lab_figures_of(const char *command, const cJSON *doc, struct iom_lab_runrec *r)
+{
+    r->iops = r->mib_per_s = r->lat_mean_us = r->lat_p99_us = r->cpu_pct = NAN;
+    r->nopm = r->tpm = r->ios = r->qd = NAN;
+    figures_of(command, doc, r);
+    /* Little's law holds per run: the outstanding I/O of this run */
+    if (!isnan(r->iops) && !isnan(r->lat_mean_us))
+        r->qd = r->iops * r->lat_mean_us / 1e6;
+}
+
 void iom_lab_mean_of(struct iom_lab_jobout *jo, unsigned n)
 {
     struct iom_lab_runrec *m = &jo->mean;
     double *dst[] = {&m->iops, &m->mib_per_s, &m->lat_mean_us, &m->lat_p99_us, &m->cpu_pct,
-                     &m->nopm, &m->tpm, &m->io.wall_s, &m->io.ios, &m->io.sectors,
-                     &m->io.guest_cpu_s, &m->io.aqu_sz, &m->io.util_pct, &m->io.inflight_mean,
-                     &m->io.inflight_max, &m->io.qemu_cpu_s};
+                     &m->nopm, &m->tpm, &m->ios, &m->qd, &m->io.wall_s, &m->io.ios,
+                     &m->io.sectors, &m->io.guest_cpu_s, &m->io.aqu_sz, &m->io.util_pct,
+                     &m->io.inflight_mean, &m->io.inflight_max, &m->io.qemu_cpu_s};
     for (size_t k = 0; k < sizeof(dst) / sizeof(dst[0]); k++) {
         size_t off = (size_t)((char *)dst[k] - (char *)m);
         double s = 0;
@@ -383,6 +393,19 @@ void iom_lab_mean_of(struct iom_lab_jobout *jo, unsigned n)
         }
         *dst[k] = c ? s / c : NAN;
     }
+    /* the mean latency of all the runs' I/Os: total latency / total I/Os */
+    double lat_sum = 0, ios = 0;
+    bool weighted = true;
+    for (unsigned r = 0; r < n; r++) {
+        const struct iom_lab_runrec *x = &jo->runs[r];
+        if (!x->ok || isnan(x->lat_mean_us))
+            continue;
+        weighted &= x->ios > 0;
+        lat_sum += x->lat_mean_us * x->ios;
+        ios += x->ios;
+    }
+    if (weighted && ios > 0)
+        m->lat_mean_us = lat_sum / ios;
     m->io.have = m->io.ios > 0 || m->io.wall_s > 0;
 }
 

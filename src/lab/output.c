@@ -89,12 +89,6 @@ static double per_io_us(double cpu_s, double ios)
     return ios > 0 && !isnan(cpu_s) ? cpu_s / ios * 1e6 : NAN;
 }
 
-/* iomark's outstanding I/O by Little's law: IOPS x mean latency. */
-static double little(const struct iom_lab_runrec *r)
-{
-    return !isnan(r->iops) && !isnan(r->lat_mean_us) ? r->iops * r->lat_mean_us / 1e6 : NAN;
-}
-
 static cJSON *run_json(const struct iom_lab_runrec *r)
 {
     cJSON *x = cJSON_CreateObject();
@@ -133,7 +127,7 @@ static cJSON *run_json(const struct iom_lab_runrec *r)
         add_num(io, "util_pct", r->io.util_pct);
         add_num(io, "inflight_mean", r->io.inflight_mean);
         add_num(io, "inflight_max", r->io.inflight_max);
-        add_num(io, "iomark_outstanding", little(r));
+        add_num(io, "iomark_outstanding", r->qd);   /* a run's, or the mean of the runs' */
         add_num(io, "qemu_cpu_s", r->io.qemu_cpu_s);
         add_num(io, "guest_cpu_s", r->io.guest_cpu_s);
         add_num(io, "qemu_cpu_us_per_io", per_io_us(r->io.qemu_cpu_s, r->io.ios));
@@ -459,7 +453,7 @@ static void table_path(FILE *f, const struct iom_lab_opts *o, const struct iom_l
                 continue;
             }
             fmt_d(m->io.ios, "%.0f", c[0], 24);
-            fmt_d(little(m), "%.1f", c[1], 24);
+            fmt_d(m->qd, "%.1f", c[1], 24);
             fmt_d(m->io.aqu_sz, "%.1f", c[2], 24);
             fmt_d(m->io.inflight_mean, "%.1f", c[3], 24);
             fmt_d(m->io.inflight_max, "%.0f", c[4], 24);
@@ -469,7 +463,7 @@ static void table_path(FILE *f, const struct iom_lab_opts *o, const struct iom_l
             fprintf(f, "%-12s %-8s %10s %9s %7s %9s %9s %6s %10s %10s\n", uo[i].u->name, jn,
                     c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]);
         }
-    fprintf(f, "iomark QD = iomark's IOPS x mean latency (Little's law); aqu-sz = the disk's "
+    fprintf(f, "iomark QD = iomark's IOPS x mean latency (Little's law) of each run; aqu-sz = the disk's "
                "time_in_queue / wall time\n(iostat); inflight = /sys/block/DISK/inflight "
                "sampled 10 times a second (mean, max).\n"
                "CPU per I/O: QEMU's user+system CPU and the guest's busy CPU while the job "
@@ -503,7 +497,9 @@ void iom_lab_print(FILE *f, const struct iom_lab_opts *o, const struct iom_lab_e
     fprintf(f, "These are QEMU's emulated device models, not VMware's: absolute IOPS, latency\n"
                "and CPU cost do not carry over; the guest driver's queue limits do.\n");
     if (o->repeat > 1)
-        fprintf(f, "figures: mean of %u runs; IOPS range shows min-max\n", o->repeat);
+        fprintf(f, "figures: mean of %u runs (mean us: of all their I/Os, each run's mean "
+                   "weighted by its I/Os; p99 us: the mean\nof the runs' p99); IOPS range "
+                   "shows min-max\n", o->repeat);
     for (size_t j = 0; j < o->nr_jobs; j++) {
         const char *cmd = o->jobs[j].command;
         fprintf(f, "\n%sworkload: iomark %s\n", o->nr_jobs > 1 ? "" : "", o->jobs[j].label);
@@ -518,9 +514,21 @@ void iom_lab_print(FILE *f, const struct iom_lab_opts *o, const struct iom_lab_e
         else
             table_io(f, o, uo, j);
     }
-    fprintf(f, "\nadapterQ = scsi_host can_queue; LUN Q = device queue_depth (NVMe, virtio-blk: "
-               "nr_requests per hardware queue);\nhwq = blk-mq hardware queues; max KiB = "
-               "max_sectors_kb; CPU %% = guest user+system of all vCPUs.\n");
+    /* the columns' footnote, for the columns shown: the queue limits only in
+     * run's table, CPU % in run's and diskspd's */
+    bool queues = false, cpu = false;
+    for (size_t j = 0; j < o->nr_jobs; j++) {
+        const char *cmd = o->jobs[j].command;
+        queues |= strcmp(cmd, "run") == 0;
+        cpu |= strcmp(cmd, "run") == 0 || strcmp(cmd, "diskspd") == 0;
+    }
+    if (queues)
+        fprintf(f, "\nadapterQ = scsi_host can_queue; LUN Q = device queue_depth (NVMe, "
+                   "virtio-blk: nr_requests per hardware queue);\nhwq = blk-mq hardware "
+                   "queues; max KiB = max_sectors_kb; CPU %% = guest user+system of all "
+                   "vCPUs.\n");
+    else if (cpu)
+        fprintf(f, "\nCPU %% = guest user+system of all vCPUs.\n");
     bool any_jobs = false;
     for (size_t i = 0; i < o->nr_units; i++)
         any_jobs |= uo[i].jobs != NULL;

@@ -174,7 +174,7 @@ static const char *unit_driver(const struct iom_lab_ctrl *c)
 /* Boot the units idx[0..n) in one guest (one controller each, the same
  * machine type and guest parameters), collect, write their files. */
 static void run_group(const struct iom_lab_opts *o, struct iom_lab_env *e, const size_t *idx,
-                      size_t n, size_t group_no, const double *est_s,
+                      size_t n, size_t group_no,
                       const struct iom_lab_plan *pl, double later_s,
                       const volatile sig_atomic_t *stop, struct iom_lab_unitout *uo_all)
 {
@@ -267,7 +267,7 @@ static void run_group(const struct iom_lab_opts *o, struct iom_lab_env *e, const
         cmds[j] = o->jobs[j].command;
         /* the guest's watchdog, for hangs: a 4 s run (ramp 1 s) took 26-31 s
          * under TCG on a host at load 24, and over 36 s as a boot's first run */
-        tmo[j] = (unsigned)(3 * est_s[j] + 60);
+        tmo[j] = iom_lab_job_watchdog_s(&o->jobs[j], o->disk_bytes);
         bound_all += o->repeat * tmo[j];
     }
     bound_all *= (double)n;
@@ -669,7 +669,7 @@ int iom_lab_run(struct iom_lab_opts *o, const volatile sig_atomic_t *stop, FILE 
                          "not run (interrupted)");
             continue;
         }
-        run_group(o, e, groups[g], gsize[g], g + 1, est, &pl,
+        run_group(o, e, groups[g], gsize[g], g + 1, &pl,
                   iom_lab_plan_boots_s(&pl, o, gsize, g + 1, ngroups), stop, uo);
         /* KVM chosen by auto whose guest does not boot (nested virtualisation
          * with missing CPU features does that): the rest runs under TCG */
@@ -704,7 +704,7 @@ int iom_lab_run(struct iom_lab_opts *o, const volatile sig_atomic_t *stop, FILE 
                 }
             }
             iom_lab_plan_update(&pl, o, NAN);   /* TCG's estimates now */
-            run_group(o, e, groups[g], gsize[g], g + 1, est, &pl,
+            run_group(o, e, groups[g], gsize[g], g + 1, &pl,
                       iom_lab_plan_boots_s(&pl, o, gsize, g + 1, ngroups), stop, uo);
         }
         double booted = NAN;   /* to the boot's first run */

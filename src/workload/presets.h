@@ -27,9 +27,12 @@
 #define IOMARK_WORKLOAD_PRESETS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "workload/spec.h"
+
+struct iom_run_opts;
 
 struct iom_mark_test {
     const char *name;      /* "SEQ1M Q8T1" */
@@ -64,5 +67,50 @@ extern const struct iom_mark_profile iom_mark_profiles[IOM_MARK_NR_PROFILES + 1]
  */
 int iom_mark_job(const struct iom_job *base, const struct iom_mark_test *t, bool write,
                  struct iom_job *out);
+
+/* mark's own options (the rest are `iomark run`'s, in the base job). */
+struct iom_mark_opts {
+    const struct iom_mark_profile *profile;
+    uint64_t runs;          /* counted runs per test and direction */
+    uint64_t pause_ns;      /* between tests */
+    uint64_t prepare_ns;    /* the uncounted preparation run of each test and direction; 0 none */
+    bool prepare_given;
+    const char *statistic;  /* "best", "mean", "kdiskmark" or NULL (CrystalDiskMark's); points
+                             * into the argv parsed */
+};
+
+/*
+ * mark's defaults, CrystalDiskMark 8's (sources above): profile default, 5
+ * runs of 5 s, a 5 s preparation run, 5 s between tests, a 1 GiB test file.
+ * Sets base with iom_job_defaults first (base must not own anything).
+ */
+void iom_mark_defaults(struct iom_mark_opts *mo, struct iom_job *base);
+
+/*
+ * Parse `iomark mark`'s arguments (argv[0] the command, skipped): mark's
+ * own options (--profile, --runs, --pause, --prepare, --statistic, as
+ * `--name=V` or `--name V`) into mo, and the `iomark run` options a preset
+ * takes (size, runtime, ramp_time, ioengine, ...) and a TARGET into job
+ * and ro (iom_options_parse). --statistic=kdiskmark without --prepare sets
+ * prepare_ns to 0 (KDiskMark has no preparation run). Start from
+ * iom_mark_defaults. Returns 0, -ENOMEM, or -EINVAL with one line
+ * "--option=value: what is allowed" in err (no "iomark mark:" prefix).
+ */
+int iom_mark_parse(int argc, char **argv, struct iom_job *job, struct iom_run_opts *ro,
+                   struct iom_mark_opts *mo, char *err, size_t errlen);
+
+/* Is name (without "--", '-' and '_' alike) one of mark's own options? */
+bool iom_mark_own_option(const char *name);
+
+/*
+ * The planned seconds of a whole mark (its progress line's and the lab's
+ * estimate): per test and direction of mo->profile, runs x (ramp + runtime
+ * + cool-down of the test's job) plus, when prepare_ns, one preparation
+ * run (ramp + prepare + cool-down), and pause_ns between consecutive tests
+ * (2 x tests - 1 pauses: reads, then writes). -1 when base has no runtime
+ * (as long as its I/O takes) or on ENOMEM. Creating the test file is not
+ * counted.
+ */
+double iom_mark_plan_s(const struct iom_job *base, const struct iom_mark_opts *mo);
 
 #endif

@@ -110,6 +110,42 @@ expect_err_has "iomark lab: --rw=read: workload options go after -- COMMAND"
 expect_status 2 "lab -- (no command)" -- "$IOMARK" lab --dry-run --
 expect_err_has "iomark lab: --: needs COMMAND ARGS after --"
 
+# --preset=mark passes mark's options through (docs/lab.md), before or after
+# "--"; the guest line and the estimate per run are worked out by hand from
+# docs/mark.md: the default profile's 4 tests x 2 directions x (1 run x 5 s +
+# a 5 s preparation run), no pauses = 80 s; --size is the lab disk
+for form in "--preset=mark --runs=1 --pause=0 --runtime=5s" "--preset=mark --runs 1 --pause 0 --runtime=5s" \
+            "--preset=mark -- --runs=1 --pause=0 --runtime=5s" "--preset=mark -- mark --runs=1 --pause=0 --runtime=5s"; do
+  # shellcheck disable=SC2086 # the form splits into words on purpose
+  expect_status 0 "lab $form --dry-run" -- "$IOMARK" lab --dry-run --controllers=virtio-blk --disk-size=64M $form
+  job=$(grep '^job 1 ' "$WORK/out" || true)
+  case $job in
+    "job 1 (about 80 s a run, bound "*") in the guest: iomark mark --size=67108864 --runs"*" --runtime=5s --output-format=json --quiet --force @OUTPUT@ @DISK@")
+      pass "$form: mark's options reach the guest, 80 s a run" ;;
+    *) fail "$form: $job" ;;
+  esac
+done
+grep -qF "iomark mark --size=67108864 --runs=1 --pause=0 --runtime=5s --output-format" "$WORK/out" &&
+  pass "-- mark ARGS with --preset=mark: the words as given" || fail "$(cat "$WORK/out")"
+# the trial's mark job: 2 tests x 2 directions x 1 s, no preparation, no pauses;
+# the bound (3 x (4 + 600 s for the test region) + 60) is separate
+expect_status 0 "lab -- mark peak --dry-run" -- "$IOMARK" lab --dry-run --controllers=virtio-blk --disk-size=64M \
+  -- mark --profile=peak --runs=1 --prepare=0 --pause=0 --runtime=1s --size=32M
+grep -qxF "job 1 (about 4 s a run, bound 1872 s) in the guest: iomark mark --profile=peak --runs=1 --prepare=0 --pause=0 --runtime=1s --size=32M --output-format=json --quiet --force @OUTPUT@ @DISK@" "$WORK/out" &&
+  pass "-- mark peak: about 4 s a run" || fail "-- mark peak: $(cat "$WORK/out")"
+# --profile is mark's with --preset=mark (run's SQL Server profile otherwise)
+expect_status 0 "lab --preset=mark --profile=peak --dry-run" -- "$IOMARK" lab --dry-run --controllers=virtio-blk \
+  --disk-size=64M --preset=mark --profile=peak --runs=1 --prepare=0 --pause=0 --runtime=1s
+grep -qF "job 1 (about 4 s a run, bound 1872 s) in the guest: iomark mark --size=67108864 --profile=peak" "$WORK/out" &&
+  pass "--preset=mark --profile=peak: about 4 s a run" || fail "--preset=mark --profile=peak: $(cat "$WORK/out")"
+# mark's own options without mark, and a bad one with it: one line, exit 2
+expect_status 2 "lab --runs=1 (no mark)" -- "$IOMARK" lab --dry-run --runs=1
+expect_err_has "iomark lab: --runs=1: an option of iomark mark; allowed with --preset=mark or -- mark"
+expect_status 2 "lab --preset=mark --runs=0" -- "$IOMARK" lab --dry-run --preset=mark --runs=0
+expect_err_has "iomark lab: --runs=0: must be a whole number from 1 to 1000"
+expect_status 2 "lab --preset=mark -- run" -- "$IOMARK" lab --dry-run --preset=mark -- run --bs=8k
+expect_err_has "iomark lab: --preset=mark: give either --preset=mark or -- COMMAND ARGS"
+
 # --help and -h: the same text, naming the lab options and the grammar
 "$IOMARK" lab --help >"$WORK/h1" && "$IOMARK" lab -h >"$WORK/h2" && cmp -s "$WORK/h1" "$WORK/h2" &&
   pass "-h = --help" || fail "-h and --help differ"

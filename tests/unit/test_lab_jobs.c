@@ -225,6 +225,88 @@ static void test_guest_args(void)
     CHECK(fabs(est - 10) < 1e-9, "%g", est);
     j.args[j.nr_args++] = "/dev/sda";
     CHECK(iom_lab_job_check(&j, 1 << 20, &est, err, sizeof(err)) == -EINVAL, "target");
+    CHECK(iom_lab_job_watchdog_s(&j, 1 << 20) == 3 * 600 + 60, "refused: %u",
+          iom_lab_job_watchdog_s(&j, 1 << 20));
+}
+
+/* The estimate of a run (progress line, --dry-run) against the bound (the
+ * guest's watchdog): mark and tpcc. Expected values worked out by hand from
+ * docs/mark.md's presets (peak: SEQ1M Q8T1 and RND4K Q32T1, each read then
+ * written; default: 4 tests; defaults 5 runs of 5 s, a 5 s preparation run
+ * per test and direction, 5 s between tests) and iomark tpcc's defaults
+ * (ramp 2 min, run 5 min, 1 warehouse) with the lab's 30 s load per
+ * warehouse (src/lab/jobs.c). */
+static void test_estimates(void)
+{
+    struct iom_lab_job j;
+    char err[256];
+    double est;
+    memset(&j, 0, sizeof(j));
+    snprintf(j.command, sizeof(j.command), "mark");
+    /* the trial's job: 2 tests x 2 directions x 1 run x 1 s, no preparation, no pauses */
+    j.args[j.nr_args++] = "--profile=peak";
+    j.args[j.nr_args++] = "--runs=1";
+    j.args[j.nr_args++] = "--prepare=0";
+    j.args[j.nr_args++] = "--pause=0";
+    j.args[j.nr_args++] = "--runtime=1s";
+    j.args[j.nr_args++] = "--size=32M";
+    CHECK(iom_lab_job_check(&j, 64 << 20, &est, err, sizeof(err)) == 0, "%s", err);
+    CHECK(fabs(est - 4) < 1e-9, "peak 2 x 2 x 1 s: %g", est);
+    /* bound: 3 x (4 + 600) + 60 */
+    CHECK(iom_lab_job_watchdog_s(&j, 64 << 20) == 1872, "%u", iom_lab_job_watchdog_s(&j, 64 << 20));
+    /* mark's defaults: 4 tests x 2 x (5 runs x 5 s + 5 s preparation) + 7 pauses x 5 s */
+    j.nr_args = 0;
+    CHECK(iom_lab_job_check(&j, 64 << 20, &est, err, sizeof(err)) == 0, "%s", err);
+    CHECK(fabs(est - (8 * 30 + 35)) < 1e-9, "default: %g", est);
+    /* peak, 2 runs of 3 s with a 1 s ramp each, "--pause 2" (its value in the
+     * next word): 2 x 2 x (2 x 4 s + 1 s ramp + 5 s preparation) + 3 x 2 s */
+    j.args[j.nr_args++] = "--profile";
+    j.args[j.nr_args++] = "peak";
+    j.args[j.nr_args++] = "--runs=2";
+    j.args[j.nr_args++] = "--runtime=3s";
+    j.args[j.nr_args++] = "--ramp_time=1s";
+    j.args[j.nr_args++] = "--pause";
+    j.args[j.nr_args++] = "2";
+    CHECK(iom_lab_job_check(&j, 64 << 20, &est, err, sizeof(err)) == 0, "%s", err);
+    CHECK(fabs(est - (4 * 14 + 6)) < 1e-9, "peak 2 runs: %g", est);
+    /* KDiskMark's convention: no preparation run unless --prepare */
+    j.args[j.nr_args++] = "--statistic=kdiskmark";
+    CHECK(iom_lab_job_check(&j, 64 << 20, &est, err, sizeof(err)) == 0, "%s", err);
+    CHECK(fabs(est - (4 * 8 + 6)) < 1e-9, "kdiskmark: %g", est);
+    /* mark's own parser on the host: a pattern option and a target are refused */
+    j.args[j.nr_args++] = "--bs=8k";
+    CHECK(iom_lab_job_check(&j, 64 << 20, &est, err, sizeof(err)) == -EINVAL &&
+              strstr(err, "--bs") != NULL, "%s", err);
+    j.args[j.nr_args - 1] = "/dev/sdb";
+    CHECK(iom_lab_job_check(&j, 64 << 20, &est, err, sizeof(err)) == -EINVAL &&
+              strstr(err, "/dev/sdb") != NULL, "%s", err);
+    j.args[j.nr_args - 1] = "--runs=0";
+    CHECK(iom_lab_job_check(&j, 64 << 20, &est, err, sizeof(err)) == -EINVAL &&
+              strstr(err, "--runs=0") != NULL, "%s", err);
+
+    /* tpcc: ramp + runtime + 30 s per warehouse; the bound keeps 600 s for the load */
+    memset(&j, 0, sizeof(j));
+    snprintf(j.command, sizeof(j.command), "tpcc");
+    CHECK(iom_lab_job_check(&j, 64 << 20, &est, err, sizeof(err)) == 0, "%s", err);
+    CHECK(fabs(est - (120 + 300 + 30)) < 1e-9, "tpcc defaults: %g", est);
+    CHECK(iom_lab_job_watchdog_s(&j, 64 << 20) == 3 * (120 + 300 + 600) + 60, "%u",
+          iom_lab_job_watchdog_s(&j, 64 << 20));
+    j.args[j.nr_args++] = "--warehouses=2";
+    j.args[j.nr_args++] = "--vu=2";
+    j.args[j.nr_args++] = "--ramp_time=10s";
+    j.args[j.nr_args++] = "--runtime=1m";
+    CHECK(iom_lab_job_check(&j, 64 << 20, &est, err, sizeof(err)) == 0, "%s", err);
+    CHECK(fabs(est - (10 + 60 + 2 * 30)) < 1e-9, "tpcc 2 warehouses: %g", est);
+    CHECK(iom_lab_job_watchdog_s(&j, 64 << 20) == 3 * (10 + 60 + 600) + 60, "%u",
+          iom_lab_job_watchdog_s(&j, 64 << 20));
+    /* run: the bound is the estimate's, 3 x (2 + 10) + 60 */
+    memset(&j, 0, sizeof(j));
+    snprintf(j.command, sizeof(j.command), "run");
+    j.args[j.nr_args++] = "--ramp_time=2s";
+    j.args[j.nr_args++] = "--runtime=10s";
+    CHECK(iom_lab_job_check(&j, 64 << 20, &est, err, sizeof(err)) == 0 && fabs(est - 12) < 1e-9,
+          "%s %g", err, est);
+    CHECK(iom_lab_job_watchdog_s(&j, 64 << 20) == 96, "%u", iom_lab_job_watchdog_s(&j, 64 << 20));
 }
 
 int main(void)
@@ -236,6 +318,7 @@ int main(void)
     test_io();
     test_study(dir);
     test_guest_args();
+    test_estimates();
     rmdir(dir);
     if (failures) {
         fprintf(stderr, "%d failure(s)\n", failures);

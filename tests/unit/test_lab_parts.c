@@ -7,6 +7,7 @@
  * the QEMU command lines and the guest /init's shell syntax.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "lab/collect.h"
+#include "lab/labrun.h"
 #include "lab/image.h"
 #include "lab/qemu.h"
 
@@ -406,6 +408,101 @@ static void test_init_script(void)
     CHECK(strncmp(iom_lab_init_script, "#!/bin/busybox sh\n", 18) == 0, "shebang");
 }
 
+/* The mean of two runs as the lab collects them (iom_lab_figures_of on each
+ * run's document, then iom_lab_mean_of), with runs chosen so the product of
+ * the means differs from the mean of the products. Run 1: 20000 IOPS, mean
+ * 3000 us over 200000 I/Os (Little: 20000 x 0.003 = 60 outstanding); run 2:
+ * 10000 IOPS, 6400 us over 100000 I/Os (64). Worked out by hand: iomark QD
+ * (60 + 64) / 2 = 62 (the product of the means, 15000 x 0.0047, would be
+ * 70.5); mean latency of all 300000 I/Os (3000 x 200000 + 6400 x 100000) /
+ * 300000 = 4133.33 us (the plain mean of the means would be 4700); p99 the
+ * mean of 9000 and 12000 = 10500. Then the text report: the I/O path row
+ * shows 62.0, the table 4133, and the queue-limit footnote only under the
+ * run table (not under mark's grid). */
+static void test_mean_of_runs(void)
+{
+    static const char *const docs[2] = {
+        "{\"type\":\"run\",\"total\":{\"total\":{\"ios\":200000,\"iops\":20000,\"mib_per_s\":78.125,"
+        "\"lat_us\":{\"mean\":3000,\"percentiles\":{\"99\":9000}}}}}",
+        "{\"type\":\"run\",\"total\":{\"total\":{\"ios\":100000,\"iops\":10000,\"mib_per_s\":39.0625,"
+        "\"lat_us\":{\"mean\":6400,\"percentiles\":{\"99\":12000}}}}}"};
+    struct iom_lab_runrec runs[2];
+    memset(runs, 0, sizeof(runs));
+    struct iom_lab_jobout jo = {.runs = runs};
+    for (int r = 0; r < 2; r++) {
+        cJSON *d = cJSON_Parse(docs[r]);
+        iom_lab_figures_of("run", d, &runs[r]);
+        cJSON_Delete(d);
+        runs[r].ok = true;
+        runs[r].io.have = true;
+        runs[r].io.ios = 100;
+        runs[r].io.wall_s = 10;
+        jo.nr_ok++;
+    }
+    CHECK(fabs(runs[0].qd - 60) < 1e-9 && fabs(runs[1].qd - 64) < 1e-9, "runs' QD %g %g",
+          runs[0].qd, runs[1].qd);
+    iom_lab_mean_of(&jo, 2);
+    CHECK(fabs(jo.mean.qd - 62) < 1e-9, "QD of the runs: %g (not 70.5)", jo.mean.qd);
+    CHECK(fabs(jo.mean.lat_mean_us - 1240000000.0 / 300000) < 1e-9,
+          "mean latency of all I/Os: %g (not 4700)", jo.mean.lat_mean_us);
+    CHECK(fabs(jo.mean.iops - 15000) < 1e-9 && fabs(jo.mean.lat_p99_us - 10500) < 1e-9, "%g %g",
+          jo.mean.iops, jo.mean.lat_p99_us);
+    /* a run whose I/O count is unknown: the plain mean of the runs' means */
+    runs[1].ios = NAN;
+    iom_lab_mean_of(&jo, 2);
+    CHECK(fabs(jo.mean.lat_mean_us - 4700) < 1e-9, "%g", jo.mean.lat_mean_us);
+    runs[1].ios = 100000;
+    iom_lab_mean_of(&jo, 2);
+
+    /* the text report of one controller with a run job and a mark job */
+    struct iom_lab_opts *o = calloc(1, sizeof(*o));
+    struct iom_lab_env *e = calloc(1, sizeof(*e));
+    struct iom_lab_unit unit = {.c = NULL, .name = "virtio-blk"};
+    struct iom_lab_runrec mruns[2];
+    memset(mruns, 0, sizeof(mruns));
+    struct iom_lab_jobout jobs[2] = {jo, {.runs = mruns}};
+    struct iom_lab_unitout uo = {.u = &unit, .ok = true, .jobs = jobs};
+    if (!o || !e) {
+        free(o);
+        free(e);
+        return;
+    }
+    o->accel = "tcg";
+    o->cache = "writeback";
+    o->scheduler = "none";
+    o->repeat = 2;
+    o->nr_units = 1;
+    o->nr_jobs = 2;
+    snprintf(o->jobs[0].command, sizeof(o->jobs[0].command), "run");
+    snprintf(o->jobs[0].label, sizeof(o->jobs[0].label), "run --bs=4k");
+    snprintf(o->jobs[1].command, sizeof(o->jobs[1].command), "mark");
+    snprintf(o->jobs[1].label, sizeof(o->jobs[1].label), "mark --runs=1");
+    snprintf(e->outdir, sizeof(e->outdir), "/tmp/none");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    iom_lab_print(f, o, e, &uo);
+    fclose(f);
+    CHECK(text && strstr(text, "virtio-blk   1:run           100      62.0") != NULL,
+          "I/O path row: %s", text);
+    CHECK(text && strstr(text, "15000      58.6      4133     10500") != NULL, "table: %s", text);
+    CHECK(text && strstr(text, "adapterQ = scsi_host can_queue") != NULL, "footnote: %s", text);
+    free(text);
+    /* mark alone: no queue columns, no footnote about them */
+    o->nr_jobs = 1;
+    o->jobs[0] = o->jobs[1];
+    jobs[0] = jobs[1];
+    f = open_memstream(&text, &len);
+    iom_lab_print(f, o, e, &uo);
+    fclose(f);
+    CHECK(text && strstr(text, "no result") != NULL && !strstr(text, "adapterQ") &&
+              !strstr(text, "hwq") && !strstr(text, "CPU %"),
+          "mark: %s", text);
+    free(text);
+    free(o);
+    free(e);
+}
+
 int main(void)
 {
     test_cpio();
@@ -414,6 +511,7 @@ int main(void)
     test_channel();
     test_guest_view();
     test_figures();
+    test_mean_of_runs();
     test_qemu();
     test_init_script();
     if (failures) {
