@@ -60,7 +60,7 @@ static void usage(FILE *f, const char *exe)
             "  --study=NAME|FILE    run a study (variants and workloads from a file); NAME is a\n"
             "                       shipped one, --study=list lists them\n"
             "  --scale=F            study durations and sizes times F, 0.01-10 (default 1)\n"
-            "  --preset=mark        same as -- mark\n"
+            "  --preset=mark        same as -- mark (its options, e.g. --runs=1, pass through)\n"
             "  --profile=NAME       passed to `iomark run` in the guest\n"
             "  --boot=shared|each   shared (default): controllers on the same machine type with\n"
             "                       the same guest parameters share one guest, one disk each,\n"
