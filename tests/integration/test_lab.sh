@@ -90,7 +90,10 @@ start=$(date +%s)
 rc=$?
 echo "lab run: exit $rc in $(( $(date +%s) - start )) s"
 cat "$tmp/table"
-[ $rc -eq 0 ] || { cat "$tmp/err"; tail -20 "$out"/virtio-blk.console.log 2>/dev/null; fail "lab exited $rc"; }
+# on failure, the guest's own account: its console and kernel log (a SCSI
+# abort or reset there tells a lost completion from a slow host)
+[ $rc -eq 0 ] || { cat "$tmp/err"; for f in "$out"/*.console.log "$out"/*.dmesg.txt; do
+    [ -e "$f" ] && { echo "--- tail of $f"; tail -30 "$f"; }; done; fail "lab exited $rc"; }
 grep -q "not VMware's" "$tmp/table" || fail "table lacks the note that QEMU's models are measured"
 grep -q "^virtio-blk *virtio_blk " "$tmp/table" || fail "table lacks the virtio-blk row"
 python3 - "$out" <<'EOF' || fail "result files"
