@@ -20,7 +20,6 @@
 enum mode { MODE_OFF, MODE_TTY, MODE_STATUS };
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static bool own_steps;   /* steps of iom_cli_progress_step_at: no runner figures come */
 static struct {
     enum mode mode;
     bool thread;              /* ticker started */
@@ -48,6 +47,7 @@ static struct {
     uint64_t last_draw_ns;
     const char *ramp_word;
     char last[400];           /* the line last printed (a status line) or on screen */
+    bool own_steps;           /* steps of iom_cli_progress_step_at: no runner figures come */
 } P;
 
 static uint64_t now_ns(void)
@@ -174,7 +174,7 @@ static void compose(char *buf, size_t len, uint64_t now, int fit)
      * own phase's name. */
     const char *shown_rates = "";
     uint64_t t_line = now;
-    if (!own_steps && !(P.rates[0] && P.fig_to_ns >= P.step_t0) && now - P.step_t0 < 2000000000u)
+    if (!P.own_steps && !(P.rates[0] && P.fig_to_ns >= P.step_t0) && now - P.step_t0 < 2000000000u)
         t_line = P.step_t0;
     el = (double)(t_line - P.step_t0) / 1e9;
     int ph_now = phase_at(el);
@@ -286,7 +286,7 @@ static void status_locked(uint64_t now)
  * never shows the interval before; elsewhere (pauses, phases) none. */
 static uint64_t status_wait_locked(void)
 {
-    return P.in_step && !P.phase[0] && !P.pausing && !P.done && !own_steps ? P.interval_ns : 0;
+    return P.in_step && !P.phase[0] && !P.pausing && !P.done && !P.own_steps ? P.interval_ns : 0;
 }
 
 static void *ticker(void *arg)
@@ -347,7 +347,7 @@ void iom_cli_progress_plan(const char *cmd, const struct iom_run_opts *ro, unsig
     P.interval_ns = interval;
     P.ramp_word = NULL;
     P.last[0] = 0;
-    own_steps = false;
+    P.own_steps = false;
     P.next_status_ns = now_ns() + interval;
     start_ticker();
     pthread_mutex_unlock(&mu);
@@ -577,7 +577,7 @@ void iom_cli_progress_step_at(unsigned k, const char *name, const char *phase, d
     pthread_mutex_lock(&mu);
     if (P.active)
         end_locked();
-    own_steps = true;
+    P.own_steps = true;
     P.k = k;
     snprintf(P.name, sizeof(P.name), "%s", name ? name : "");
     snprintf(P.phase, sizeof(P.phase), "%s", phase ? phase : "");
