@@ -181,6 +181,10 @@ unsigned iom_name_nearness(const char *typed, const char *known)
         return 7;
     if ((lt >= 4 && strstr(k, t)) || (lk >= 4 && strstr(t, k)))
         return 8;
+    /* one edit from a whole word at the end of known: "fromat" -> output_format */
+    for (const char *w = strchr(k, '_'); lt >= 5 && w; w = strchr(w + 1, '_'))
+        if (iom_edit_distance(t, w + 1) <= 1)
+            return 9;
     return IOM_NAME_FAR;
 }
 

@@ -88,7 +88,8 @@ size_t iom_edit_distance(const char *a, const char *b);
  * iom_edit_distance); 3 when typed (3 characters or more) begins known
  * ("ramp" of "ramp_time": nearer than a distance of 2); 7 when known (4
  * or more) begins typed; 8 when one holds the other (4 or more: "depth" in
- * "iodepth"). '-' and '_' are one letter, typed is compared case-
+ * "iodepth"); 9 when typed (5 or more) is one edit from a whole word that
+ * ends known ("fromat", "format" of "output_format"). '-' and '_' are one letter, typed is compared case-
  * insensitively against known (lower-case). Returns IOM_NAME_FAR when none
  * holds. No allocation.
  */

@@ -32,6 +32,7 @@ grep -q "did you mean" "$WORK/err" && fail "a suggestion for --rw=zzzzzz: $(cat 
 for c in "mark --profle=peak:--profle: unknown option; did you mean --profile? allowed: --profile, --runs" \
          "mark --runtim=1s:--runtime" "tpcc --warehouse=2:did you mean --warehouses?" \
          "report --outptu=x.html:did you mean --output?" \
+         "compare --fromat=json:did you mean --output-format?" \
          "mark --bs=4k:--bs: not an option of mark (the preset sets the pattern)"; do
   # shellcheck disable=SC2086 # the command and its option are two words
   expect_status 2 "iomark ${c%%:*}" -- "$IOMARK" ${c%%:*}
