@@ -111,6 +111,32 @@ static void quantiles_of(const cJSON *lat, struct iom_quantiles *q)
 }
 
 /* One run document -> one point. */
+/* The first pacing option set in a run's spec ("rate_iops=2000"), in a
+ * static buffer, or NULL for a run that was not paced. spec.rate_iops and
+ * spec.rate_bytes_per_s are numbers; spec.options (absent in older
+ * documents) holds iomark run's text (numbers, "0ns"): set = not
+ * null and not zero. */
+static const char *paced_by(const cJSON *spec)
+{
+    static const char *const names[] = {"rate",           "rate_write", "rate_iops",
+                                        "rate_iops_write", "thinktime"};
+    static char buf[64];
+    double iops = iom_json_num(spec, "rate_iops", 0), bps = iom_json_num(spec, "rate_bytes_per_s", 0);
+    if (iops > 0 || bps > 0) {
+        snprintf(buf, sizeof(buf), iops > 0 ? "rate_iops=%.0f" : "rate=%.0f", iops > 0 ? iops : bps);
+        return buf;
+    }
+    const cJSON *opts = obj(spec, "options");
+    for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
+        const char *v = iom_json_str(opts, names[i], NULL);
+        if (v && strtod(v, NULL) > 0) {
+            snprintf(buf, sizeof(buf), "%s=%.40s", names[i], v);
+            return buf;
+        }
+    }
+    return NULL;
+}
+
 static int point_of_run(const cJSON *run, const char *src, struct iom_fit *f, char *err,
                         size_t len)
 {
@@ -135,6 +161,12 @@ static int point_of_run(const cJSON *run, const char *src, struct iom_fit *f, ch
     uint64_t bs = u64num(spec, "bs_bytes");
     if (!rw)
         return fail(err, len, "%s: spec.rw missing", src);
+    const char *paced = paced_by(spec);
+    if (paced) /* its IOPS is the pacer's, not what the queue gives */
+        return fail(err, len, "%s: a paced run (%s): the model fits closed-loop points, every "
+                              "thread keeping iodepth I/Os outstanding; fit a sweep without "
+                              "--rate, --rate_iops or --thinktime",
+                    src, paced);
     if (f->npoints == 0) {
         snprintf(f->rw, sizeof(f->rw), "%s", rw);
         snprintf(f->target, sizeof(f->target), "%s", target);

@@ -279,6 +279,21 @@ expect_status 2 "fit of a non-result" -- "$IOMARK" model fit --output=$WORK/neve
 expect_err_has "not JSON"
 expect_status 2 "fit of another tool's JSON" -- "$IOMARK" model fit --output=$WORK/never.json "$SRCDIR/tests/data/results/fio_json_1.json"
 expect_err_has "not an iomark result"
+# a paced point (its IOPS the pacer's, not the queue's) is refused, naming the option
+$PY - $WORK/run0.json $WORK <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))  # a recorded run: spec.rate_iops, no spec.options
+r["spec"]["rate_iops"] = 2000
+json.dump(r, open(sys.argv[2] + "/paced_iops.json", "w"))
+r["spec"]["rate_iops"] = 0
+r["spec"]["options"] = {"rate_iops": None, "thinktime": "5000000ns"}  # as iomark run writes it
+json.dump(r, open(sys.argv[2] + "/paced_think.json", "w"))
+PY
+for p in "paced_iops:rate_iops=2000" "paced_think:thinktime=5000000ns"; do
+  expect_status 2 "fit of a paced run (${p#*:})" -- "$IOMARK" model fit --output=$WORK/never.json $WORK/run1.json $WORK/${p%%:*}.json
+  expect_err_has "$WORK/${p%%:*}.json: a paced run (${p#*:}): the model fits closed-loop points"
+  [ ! -e $WORK/never.json ] && pass "nothing written (${p#*:})" || fail "wrote a FIT of a paced run"
+done
 expect_status 2 "a sweep is not a FIT" -- "$IOMARK" model "$SWEEP" --burst 10
 expect_err_has "not a FIT document"
 # damaged FIT documents are refused with the field named
