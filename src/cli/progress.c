@@ -289,6 +289,17 @@ static uint64_t status_wait_locked(void)
     return P.in_step && !P.phase[0] && !P.pausing && !P.done && !P.own_steps ? P.interval_ns : 0;
 }
 
+/* Under mu: a clocked step of iom_cli_progress_step_at has entered a second
+ * of its own since the last draw. Such a step follows the host clock, so the
+ * line is drawn at the step's whole seconds: drawn every second from
+ * whenever, a redraw at 0.95 s past one second and the next at 2.05 s would
+ * show "1/3 s" for the first and skip "2/3 s". */
+static bool own_second_locked(uint64_t now)
+{
+    return P.own_steps && P.in_step && !P.phase[0] && P.last_draw_ns >= P.step_t0 &&
+           (now - P.step_t0) / 1000000000u != (P.last_draw_ns - P.step_t0) / 1000000000u;
+}
+
 static void *ticker(void *arg)
 {
     (void)arg;
@@ -298,7 +309,7 @@ static void *ticker(void *arg)
         uint64_t now = now_ns();
         pthread_mutex_lock(&mu);
         if (P.active) {
-            if (P.mode == MODE_TTY && now - P.last_draw_ns >= 1000000000u) {
+            if (P.mode == MODE_TTY && (now - P.last_draw_ns >= 1000000000u || own_second_locked(now))) {
                 draw_locked(now);
             } else if (P.mode == MODE_STATUS && now >= P.next_status_ns + status_wait_locked()) {
                 status_locked(now);
@@ -593,5 +604,10 @@ void iom_cli_progress_step_at(unsigned k, const char *name, const char *phase, d
     P.done = false;
     if (P.mode == MODE_TTY)
         draw_locked(P.step_t0);
+    else if (!phase) /* a clocked step: its lines at its own whole seconds (own_second_locked) */
+        P.next_status_ns = P.next_status_ns > P.step_t0
+                               ? P.step_t0 + (P.next_status_ns - P.step_t0) / 1000000000u *
+                                                 1000000000u
+                               : P.step_t0 + P.interval_ns;
     pthread_mutex_unlock(&mu);
 }

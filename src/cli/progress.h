@@ -103,7 +103,10 @@ void iom_cli_format_eta(double s, char *buf, unsigned len);
  * planned seconds (ramp + run + cool, used up by its clock and never below
  * 0) + left_s, the seconds planned after it; unknown when run_s <= 0 or
  * left_s < 0. No runner figures are awaited: status lines keep their
- * interval. Call after iom_cli_progress_plan; strings are copied.
+ * interval; with phase NULL the line is drawn (a terminal) or printed (status
+ * lines, the next one moved up to 1 s earlier) at the step's own whole seconds,
+ * so its counter neither repeats nor skips a second while the host keeps up.
+ * Call after iom_cli_progress_plan; strings are copied.
  */
 void iom_cli_progress_step_at(unsigned k, const char *name, const char *phase, double ramp_s,
                               double run_s, double cool_s, double left_s);
