@@ -15,7 +15,7 @@ ALL=(fuzz_options fuzz_diskspd fuzz_fiojob fuzz_model fuzz_import_any fuzz_impor
 [ $# -gt 0 ] && ALL=("$@")
 OUT=build-fuzz/findings
 mkdir -p "$OUT"
-rm -f build-fuzz/fuzz_*.log
+rm -f build-fuzz/fuzz_*.log build-fuzz/fuzz_*.failed
 seed() { # harness corpus-dir
   local h=$1 c=$2
   mkdir -p "$c"
@@ -35,6 +35,7 @@ run_one() {
        -artifact_prefix="$OUT/$h-" "$c" >"$log" 2>&1; then
     echo "$h: ok, $(grep -m1 -o 'stat::number_of_executed_units: [0-9]*' "$log" | awk '{print $2}') executions in ${SECS} s, corpus $(ls "$c" | wc -l) inputs"
   else
+    : >"build-fuzz/$h.failed"   # any non-zero exit: a crash, leak, UB, timeout or out-of-memory
     echo "$h: FINDING (see $log, reproducer in $OUT/)"; tail -30 "$log"; return 1
   fi
 }
@@ -46,6 +47,6 @@ for h in "${ALL[@]}"; do
 done
 for p in "${pids[@]}"; do wait "$p" || fail=1; done
 n=${#ALL[@]}
-bad=$( (grep -l "FINDING\|ERROR: AddressSanitizer\|runtime error" build-fuzz/fuzz_*.log 2>/dev/null || true) | wc -l)
+bad=$(find build-fuzz -maxdepth 1 -name 'fuzz_*.failed' | wc -l)
 echo "fuzz: $((n - bad)) passed, $bad failed"
 exit $fail
