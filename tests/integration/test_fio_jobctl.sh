@@ -49,12 +49,15 @@ rt=$(j sd.json "jobs['b']['read']['runtime']")
 # job_start is stamped (wall clock, ms) when each job's thread reaches the
 # runner, late by however long the machine keeps it waiting (a's by 78 ms
 # under ASan at load 28: b then started 1922 ms after a): so b's delay is
-# judged from t0, taken here before iomark starts, and a must not wait 2 s
-if [ "$sb" -ge 2000 ] && [ "$sa" -lt 1500 ] && [ "$d" -lt 4000 ] && [ "$rt" -ge 990 ] && [ "$rt" -le 1010 ] &&
+# judged from t0, taken here before iomark starts. a must not wait the 2 s
+# too: b starts at least 1 s after a (with a delayed as well, or b not, both
+# start together). Not judged from t0: iomark's own start-up (exec, ASan,
+# the job file, the file's layout) took 3630 ms under load 21 before a began
+if [ "$sb" -ge 2000 ] && [ "$d" -ge 1000 ] && [ "$d" -lt 4000 ] && [ "$rt" -ge 990 ] && [ "$rt" -le 1010 ] &&
    [ $((t1 - t0)) -ge 4000 ]; then
   pass "startdelay=2: b starts $sb ms after the launch, $d after a (at $sa ms), measures $rt ms after its ramp; the run takes $((t1 - t0)) ms (>= 4000 as fio)"
 else
-  fail "startdelay=2: b starts $sb ms after the launch (want >= 2000), $d ms after a (want < 4000), a at $sa ms (want < 1500), measured $rt ms, run $((t1 - t0)) ms"
+  fail "startdelay=2: b starts $sb ms after the launch (want >= 2000), $d ms after a (want 1000-3999; a at $sa ms), measured $rt ms, run $((t1 - t0)) ms"
 fi
 
 # 2. startdelay=1-3 (a range): each job draws once from [1 s, 3 s] (HOWTO:

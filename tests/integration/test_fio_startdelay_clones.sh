@@ -73,10 +73,13 @@ ASAN_OPTIONS=detect_leaks=0 strace -f -y -ttt -e trace=execve,pread64 -o iom.tra
   --output-format=json --output=iom.json || fail "iomark clones.fio"
 check iomark iom.trace
 # the JSON report's job_start (fio 3.36's field, ms since the epoch) is each clone's own:
-# sorted and taken from the earliest, within 150 ms of the first reads strace saw
+# sorted and taken from the earliest, within 400 ms of the first reads strace saw (one
+# stamp for all would be off by the clones' spread, up to 3 s; a clone's stamp precedes
+# its first read by a time of its own: under strace at load 21 clone 0's by 183 ms more
+# than the others': job_start 0 0.780 1.114 1.694 s against first reads 0 0.655 0.931 1.519)
 js=$("$PY" -c "import json,sys; v=sorted(j['job_start'] for j in json.load(open(sys.argv[1]))['jobs']); print(' '.join('%.3f' % ((x - v[0]) / 1000) for x in v))" iom.json)
 st=$(starts iom.trace | awk 'NR == 1 { a = $1 } { printf "%.3f ", $1 - a }')
-paste <(echo $js | tr ' ' '\n') <(echo $st | tr ' ' '\n') | awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > 0.15 || NF < 2) bad = 1 } END { exit bad }' \
+paste <(echo $js | tr ' ' '\n') <(echo $st | tr ' ' '\n') | awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > 0.4 || NF < 2) bad = 1 } END { exit bad }' \
   && pass "iomark JSON: clones' job_start $js s apart, as their first reads ($st)" \
   || fail "iomark JSON: clones' job_start $js s apart, first reads $st"
 
