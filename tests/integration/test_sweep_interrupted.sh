@@ -4,17 +4,20 @@
 # and which point was dropped (partial), lists only the first point, and does
 # not judge the knee on an incomplete sweep (no "none found; IOPS still grow").
 # The signal is sent once the progress line (--status-interval) shows the
-# second point running, not after a fixed sleep alone.
+# second point running (warm-up or measuring, not its "done" line), not after
+# a fixed sleep alone; each point runs 6 s, so that the signal comes inside
+# it on a loaded machine (at load 45 a 3 s point ended before the signal and
+# the sweep exited 0).
 source "$(dirname "$0")/lib.sh"
 cd "$WORK"
-"$IOMARK" sweep --iodepth=1,2,4,8 --rw=randread --bs=4k --size=8M --runtime=3s --ioengine=psync \
+"$IOMARK" sweep --iodepth=1,2,4,8 --rw=randread --bs=4k --size=8M --runtime=6s --ioengine=psync \
   --status-interval=1 --output="$WORK/s.txt" "$WORK/a.dat" 2>"$WORK/prog" &
 pid=$!
-for i in $(seq 1 300); do
-  grep -q "T1 Q2" "$WORK/prog" && break
+for i in $(seq 1 1200); do
+  grep -qE "T1 Q2: (warm-up|measuring)" "$WORK/prog" && break
   sleep 0.05
 done
-grep -q "T1 Q2" "$WORK/prog" || fail "progress never showed point T1 Q2: $(cat "$WORK/prog")"
+grep -qE "T1 Q2: (warm-up|measuring)" "$WORK/prog" || fail "progress never showed point T1 Q2 running: $(cat "$WORK/prog")"
 sleep 0.2
 kill -INT $pid
 rc=0; wait $pid || rc=$?
@@ -28,10 +31,11 @@ rows=$(awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/' "$WORK/s.txt")
 
 # the JSON document names the signal too (interrupted_by, as a run's), and so
 # does the HTML report of it
-"$IOMARK" sweep --iodepth=1,2 --rw=randread --bs=4k --size=8M --runtime=3s --ioengine=psync \
+"$IOMARK" sweep --iodepth=1,2 --rw=randread --bs=4k --size=8M --runtime=6s --ioengine=psync \
   --status-interval=1 --output-format=json --output="$WORK/s.json" "$WORK/a.dat" 2>"$WORK/prog2" &
 pid=$!
-for i in $(seq 1 300); do grep -q "T1 Q2" "$WORK/prog2" && break; sleep 0.05; done
+for i in $(seq 1 1200); do grep -qE "T1 Q2: (warm-up|measuring)" "$WORK/prog2" && break; sleep 0.05; done
+grep -qE "T1 Q2: (warm-up|measuring)" "$WORK/prog2" || fail "progress never showed point T1 Q2 running: $(cat "$WORK/prog2")"
 sleep 0.2
 kill -INT $pid
 rc=0; wait $pid || rc=$?
