@@ -62,6 +62,26 @@ for t in d["targets"]:
         assert abs(got[k] - v) <= 1e-9 * v, (k, got[k], v)
 PY
 
+# the text report marks with * a percentile its sample count does not resolve,
+# and its value is the largest sample, the max column (trial: p99.9 10289* vs
+# max 10331): 100 writes (400 KiB of 4 KiB) resolve p99 (rank 99), not p99.9
+expect_status 0 "100-write run, text" -- "$IOMARK" run --rw=randwrite --bs=4k --size=1M --io_size=400k --quiet $WORK/w100.dat
+$PY - $WORK/out <<'PY' && pass "100 writes: p99.9..p99.9999 marked * and equal to max" || fail "* values: $(grep -A3 'latency percentiles' $WORK/out)"
+import re, sys
+txt = open(sys.argv[1]).read()
+txt = txt[txt.index("latency percentiles"):]  # below the rates table's rows of the same names
+head = re.search(r"^ +min( +p\S+)+ +max +samples$", txt, re.M).group(0).split()
+for name in ("write", "total"):
+    cells = re.search(r"^  %s +(.*)$" % name, txt, re.M).group(1).split()
+    row = dict(zip(head, cells))
+    assert row["samples"] == "100", row
+    star = [k for k in head if row[k].endswith("*")]
+    assert star == ["p99.9", "p99.99", "p99.999", "p99.9999"], star
+    assert all(row[k] == row["max"] + "*" for k in star), row
+    assert not row["p99"].endswith("*"), row
+    print(name, {k: row[k] for k in ["p99"] + star + ["max"]})
+PY
+
 expect_status 2 "empty file refused" -- "$IOMARK" report -o $WORK/bad.html "$R/fio_json_13_empty.json"
 expect_err_has "fio_json_13_empty.json: empty file"
 [ ! -e $WORK/bad.html ] && pass "nothing written on refusal" || fail "file written on refusal"
