@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # iomark report on the real result files: one self-contained, well-formed
-# page whose chart data are the values in the files; refusals write nothing.
+# page whose chart data are the values in the files; refusals write nothing;
+# without -o a terminal stdout is refused, a piped one gets the page. Also the
+# text report's '*' percentiles (not resolved by the sample count) equal max.
 source "$(dirname "$0")/lib.sh"
 R=$SRCDIR/tests/data/results
 [ -d "$R" ] || { echo "FAIL: $R not found (part of the repository)"; exit 1; }
@@ -98,4 +100,16 @@ expect_err_has "$WORK/lab: a lab folder is reported alone; allowed: result files
 [ ! -e $WORK/dir.html ] && pass "nothing written for a refused folder" || fail "page written for a refused folder"
 expect_status 0 "to stdout" -- "$IOMARK" report "$R/kdiskmark_text_1.txt"
 grep -q "</html>" $WORK/out && pass "stdout page" || fail "stdout page"
+# stdout a terminal and no -o: refused with one line saying to give -o (exit 2),
+# no HTML on the terminal; piped (above) the page is written
+if command -v script >/dev/null; then
+  rc=0; script -qec "$IOMARK report $R/kdiskmark_text_1.txt" /dev/null >$WORK/tty 2>&1 || rc=$?
+  tr -d '\r' <$WORK/tty >$WORK/tty.txt
+  [ "$rc" = 2 ] && [ "$(cat $WORK/tty.txt)" = "iomark report: no --output: stdout is a terminal; give -o FILE (e.g. -o report.html), or redirect stdout to a file or a pipe" ] \
+    && pass "terminal stdout without -o: exit 2, one line naming -o" || fail "terminal: exit $rc, $(head -c 300 $WORK/tty.txt)"
+  rc=0; script -qec "$IOMARK report -o $WORK/tty.html $R/kdiskmark_text_1.txt" /dev/null >$WORK/tty 2>&1 || rc=$?
+  [ "$rc" = 0 ] && [ ! -s $WORK/tty ] && grep -q "</html>" $WORK/tty.html && pass "terminal with -o FILE: the page in FILE" || fail "terminal -o: exit $rc, $(head -c 300 $WORK/tty)"
+else
+  echo "skip: script(1) not installed: terminal stdout"
+fi
 finish
