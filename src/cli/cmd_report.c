@@ -24,7 +24,8 @@ static void usage(FILE *f)
             "RESULT is any result iomark compare reads; A1.json,A2.json or LABEL=A1.json,...\n"
             "makes several files (repeated runs) one input. `iomark model --check` (or fit)\n"
             "documents instead give predicted vs measured curves (IOPS, mean, p99).\n\n"
-            "  --output=FILE, -o FILE  the HTML file (default: stdout)\n"
+            "  --output=FILE, -o FILE  the HTML file (default: stdout, refused when it is a\n"
+            "                          terminal)\n"
             "  --title=TEXT            page title (default \"iomark report\")\n"
             "  --alpha=P               significance level of Welch's test (default 0.05)\n"
             "  --help\n\n"
@@ -201,6 +202,12 @@ int iom_cmd_report(int argc, char **argv)
     }
     if (!status && out)
         status = iom_cli_check_output("report", out);
+    /* a page of HTML on a terminal is of no use to anyone: it goes to a file */
+    if (!status && !out && isatty(STDOUT_FILENO)) {
+        iom_cli_error("report", "no --output: stdout is a terminal; give -o FILE (e.g. -o "
+                                "report.html), or redirect stdout to a file or a pipe");
+        status = IOM_EXIT_USAGE;
+    }
     if (status) {
         free(specs);
         return status;

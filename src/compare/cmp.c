@@ -460,6 +460,62 @@ void iom_cmp_delta_text(const struct iom_cmp_row *row, const struct iom_cmp_delt
     }
 }
 
+/* A file's kind: 1 a TPC-C (OLTP) result, 0 an I/O workload result. */
+static int is_oltp(const struct iom_imp_result *r)
+{
+    for (uint32_t k = 0; k < r->nr_workloads; k++)
+        if (r->w[k].is_tpcc)
+            return 1;
+    return !strcmp(r->format, "iomark") && !strcmp(r->kind, "tpcc");
+}
+
+/* What made the file, for the refusal: "iomark tpcc", "DiskSpd text", ... */
+static void source_name(const struct iom_imp_result *r, char *buf, size_t len)
+{
+    static const struct {
+        const char *format, *name;
+    } names[] = {
+        {"fio-json", "fio JSON"},       {"fio-text", "fio text"},
+        {"diskspd-xml", "DiskSpd XML"}, {"diskspd-text", "DiskSpd text"},
+        {"iomark-text", "iomark text"}, {"crystaldiskmark-text", "CrystalDiskMark/KDiskMark text"},
+    };
+    if (!strcmp(r->format, "iomark")) {
+        snprintf(buf, len, "iomark %s", r->kind[0] ? r->kind : "run");
+        return;
+    }
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (!strcmp(r->format, names[i].format)) {
+            snprintf(buf, len, "%s", names[i].name);
+            return;
+        }
+    snprintf(buf, len, "%s", r->format);
+}
+
+int iom_cmp_check_kinds(const struct iom_cmp_input *inputs, uint32_t nr, char *err, size_t errlen)
+{
+    const struct iom_imp_result *first = NULL;
+    for (uint32_t i = 0; i < nr; i++)
+        for (uint32_t f = 0; f < inputs[i].nr_files; f++) {
+            const struct iom_imp_result *r = inputs[i].files[f];
+            if (!first) {
+                first = r;
+                continue;
+            }
+            if (is_oltp(r) == is_oltp(first))
+                continue;
+            static const char *const kind[] = {"an I/O workload result", "a TPC-C (OLTP) result"};
+            char a[64], b[64];
+            source_name(first, a, sizeof(a));
+            source_name(r, b, sizeof(b));
+            snprintf(err, errlen,
+                     "%s is %s (%s) and %s is %s (%s): they measure different things and cannot "
+                     "be compared; give TPC-C results only, or I/O workload results only",
+                     first->path, kind[is_oltp(first)], a, r->path, kind[is_oltp(r)], b);
+            return -EINVAL;
+        }
+    return 0;
+}
+
 int iom_cmp_load(const char *const *specs, uint32_t nr, double alpha, struct iom_cmp **out, char *err,
                  size_t errlen)
 {
@@ -476,6 +532,13 @@ int iom_cmp_load(const char *const *specs, uint32_t nr, double alpha, struct iom
             free(inputs);
             return rc;
         }
+    }
+    int krc = iom_cmp_check_kinds(inputs, nr, err, errlen);
+    if (krc) {
+        for (uint32_t k = 0; k < nr; k++)
+            iom_cmp_input_free(&inputs[k]);
+        free(inputs);
+        return krc;
     }
     if (iom_cmp_build(inputs, nr, alpha, out)) { /* takes the inputs only on success */
         for (uint32_t k = 0; k < nr; k++)

@@ -97,10 +97,23 @@ int iom_cmp_workload_diff(const struct iom_imp_workload *a, const struct iom_imp
                           char *buf, size_t len);
 
 /*
- * Load the nr input specs (as iom_cmp_input_load) and build their
- * comparison (as iom_cmp_build) into *out. Returns 0; -ENOMEM; or the
- * first load's error (-EINVAL, -ENOENT, ...) with err naming the file and
- * the reason. Nothing is left allocated on failure.
+ * Whether the files of the nr inputs are results of one kind that can be
+ * compared: all TPC-C (OLTP) results (iomark tpcc: NOPM, TPM, transaction
+ * times), or all I/O workload results (iomark run, repeat, mark, sweep and
+ * text, fio, DiskSpd, CrystalDiskMark/KDiskMark). Returns 0, or -EINVAL with
+ * one line in err naming the first file of each kind and its kind, e.g.
+ * "tpcc.json is a TPC-C (OLTP) result (iomark tpcc) and d.txt is an I/O
+ * workload result (DiskSpd text): ...". Used by compare and report alike
+ * (through iom_cmp_load).
+ */
+int iom_cmp_check_kinds(const struct iom_cmp_input *inputs, uint32_t nr, char *err, size_t errlen);
+
+/*
+ * Load the nr input specs (as iom_cmp_input_load), check that they are of
+ * one kind (iom_cmp_check_kinds) and build their comparison (as
+ * iom_cmp_build) into *out. Returns 0; -ENOMEM; or the first load's error
+ * (-EINVAL, -ENOENT, ...) or the kinds' refusal (-EINVAL) with err naming
+ * the file(s) and the reason. Nothing is left allocated on failure.
  */
 int iom_cmp_load(const char *const *specs, uint32_t nr, double alpha, struct iom_cmp **out, char *err,
                  size_t errlen);

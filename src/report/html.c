@@ -109,8 +109,8 @@ static int grow(struct line **ls, double ***xs, double ***ys, char (**names)[200
 }
 
 /* Copy the points of a percentile curve that `samples` latencies resolve
- * (stats/summary.h iom_pct_resolved) into xs, ys; the others equal the
- * largest sample and are left out, counted in *cut. Returns the number kept. */
+ * (stats/summary.h iom_pct_resolved) into xs, ys; the others are the
+ * largest sample (fio: its bucket's middle) and are left out, counted in *cut. Returns the number kept. */
 static size_t resolved_points(const struct iom_imp_pct *pct, uint32_t nr, double samples, double *xs,
                               double *ys, size_t *cut)
 {
@@ -280,7 +280,8 @@ static void workload_charts(FILE *f, const struct iom_cmp *c, const struct iom_c
                 fprintf(f, "<p class=\"meta pct-cut\" data-cut=\"%zu\">Each curve ends at the "
                            "last percentile its latency samples resolve: percentile p needs at "
                            "least 1/(1 - p/100) samples (p99.9: 1000, p99.9999: 10<sup>6</sup>); "
-                           "with fewer, the value reported for it is the largest sample, not a "
+                           "with fewer, the value reported for it is the largest sample (fio: the "
+                           "middle of its histogram bucket holding it), not a "
                            "measurement of that percentile.</p>\n",
                         cut);
         } else if (chart == 1) {

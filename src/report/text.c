@@ -169,7 +169,7 @@ void iom_report_text(FILE *f, const struct iom_result *r)
             print_rates(f, dir_names[k], &m[k]);
 
     fprintf(f, "\n  latency percentiles in us, submission to completion "
-               "(* = fewer samples than the percentile resolves):\n");
+               "(* = fewer samples than the percentile resolves: the largest sample, as max):\n");
     fprintf(f, "  %-7s %10s", "", "min");
     for (int i = 0; i < IOM_NR_PCT; i++) {
         char h[16];

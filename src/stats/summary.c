@@ -28,6 +28,16 @@ void iom_io_stats_merge(struct iom_io_stats *dst, const struct iom_io_stats *src
     iom_hist_merge(&dst->hist, &src->hist);
 }
 
+/* Percentile p of s from the histogram's value h (ns): the exact maximum when
+ * the sample does not resolve p (its nearest rank is the largest sample: the
+ * value the text report marks with '*'), else h clamped into [min, max]. */
+static uint64_t pct_of(const struct iom_io_stats *s, double p, uint64_t h)
+{
+    if (p >= 100 || !iom_pct_resolved(p, (double)s->ios))
+        return s->lat_max_ns;
+    return iom_io_stats_clamp_ns(s, h);
+}
+
 void iom_summarize(const struct iom_io_stats *s, uint64_t interval_ns, struct iom_summary *out)
 {
     memset(out, 0, sizeof(*out));
@@ -49,7 +59,7 @@ void iom_summarize(const struct iom_io_stats *s, uint64_t interval_ns, struct io
     uint64_t pct[IOM_NR_PCT];
     iom_hist_percentiles(&s->hist, iom_pct_list, IOM_NR_PCT, pct);
     for (int i = 0; i < IOM_NR_PCT; i++)
-        out->lat_pct_us[i] = (double)iom_io_stats_clamp_ns(s, pct[i]) / 1e3;
+        out->lat_pct_us[i] = (double)pct_of(s, iom_pct_list[i], pct[i]) / 1e3;
 }
 
 uint64_t iom_io_stats_clamp_ns(const struct iom_io_stats *s, uint64_t v)
@@ -67,7 +77,7 @@ uint64_t iom_io_stats_pct_ns(const struct iom_io_stats *s, double p)
 {
     if (s->ios == 0)
         return 0;
-    return iom_io_stats_clamp_ns(s, iom_hist_percentile(&s->hist, p));
+    return pct_of(s, p, iom_hist_percentile(&s->hist, p));
 }
 
 double iom_io_stats_lat_stddev_ns(const struct iom_io_stats *s, int sample)

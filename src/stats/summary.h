@@ -84,7 +84,9 @@ void iom_io_stats_merge(struct iom_io_stats *dst, const struct iom_io_stats *src
 /*
  * Derive the printed figures from s over interval_ns of measured time.
  * interval_ns == 0 gives rates of 0. Percentiles are clamped into
- * [lat_min, lat_max] so a bucket midpoint never exceeds the true maximum.
+ * [lat_min, lat_max] so a bucket midpoint never exceeds the true maximum; a
+ * percentile the sample does not resolve (iom_pct_resolved: its nearest rank
+ * is the largest sample) is the exact maximum, not its bucket's midpoint.
  * The standard deviation is the population one, sqrt(E[x^2] - E[x]^2), as
  * DiskSpd's LatStdDev and fio's stddev.
  */
@@ -100,7 +102,8 @@ uint64_t iom_io_stats_clamp_ns(const struct iom_io_stats *s, uint64_t v);
 
 /*
  * Latency percentile p (0..100) of s in ns: the histogram's percentile
- * (stats/hist.h) clamped by iom_io_stats_clamp_ns. 0 when s is empty. Every
+ * (stats/hist.h) clamped by iom_io_stats_clamp_ns, or the exact maximum when
+ * s does not resolve p (as iom_summarize). 0 when s is empty. Every
  * reporter (text, JSON, fio, DiskSpd formats) takes its percentiles here.
  */
 uint64_t iom_io_stats_pct_ns(const struct iom_io_stats *s, double p);

@@ -251,15 +251,18 @@ void iom_tpcc_text(FILE *f, const struct tpcc_report *r)
         fprintf(f, "run: %u warehouse(s), %u virtual user(s), ramp-up %.0f s, measured %.1f s%s\n",
                 r->sc ? r->sc->warehouses : 0, r->cfg->vu, (double)r->cfg->ramp_ns / 1e9,
                 (double)x->measured_ns / 1e9, why);
-        fprintf(f, "NOPM %.0f   TPM %.0f (driver)", x->nopm, x->tpm);
-        if (x->have_tpm_db)
-            fprintf(f, "   TPM %.0f (pg_stat_database)", x->tpm_db);
-        /* HammerDB's summary line, for scripts that read it: its TPM is the
-         * database's own transaction counter (pg_stat_database on PostgreSQL);
-         * SQLite has none, so the driver's count is given there */
+        /* Two sources, each named once: "TPM" is iomark's driver's count of
+         * calls (the JSON's tpm); "PostgreSQL TPM" is the database's own
+         * transaction counter (tpm_db, pg_stat_database), HammerDB's TPM, and
+         * only it goes into HammerDB's summary line. SQLite keeps no counter:
+         * there is one TPM, and no HammerDB line to pass it off as SQLite's. */
         bool sq = r->dbc && r->dbc->engine == TPCC_DB_SQLITE;
-        fprintf(f, "\nSystem achieved %.0f NOPM from %.0f %s TPM", x->nopm,
-                x->have_tpm_db ? x->tpm_db : x->tpm, sq ? "SQLite" : "PostgreSQL");
+        fprintf(f, "NOPM %.0f   TPM %.0f (calls counted by iomark's driver%s)", x->nopm, x->tpm,
+                sq ? "; SQLite keeps no transaction counter of its own" : "");
+        if (x->have_tpm_db) {
+            fprintf(f, "   PostgreSQL TPM %.0f (pg_stat_database)", x->tpm_db);
+            fprintf(f, "\nSystem achieved %.0f NOPM from %.0f PostgreSQL TPM", x->nopm, x->tpm_db);
+        }
         double pct[TPCC_NR_TXN];
         unsigned below = iom_tpcc_mix_measured(x, pct);
         fprintf(f, "\nmix: ");

@@ -128,6 +128,22 @@ for t in ("new_order", "payment", "delivery", "order_status", "stock_level"):
     k = "txn.%s.p95_ms" % t
     assert m[k]["better"] == "lower" and m[k]["values"][0]["mean"] == a["transactions"][t]["p95_ms"]
 PY
+  # a TPC-C result beside an I/O workload result is refused, in compare and
+  # report alike: one line naming both files and their kinds, nothing written
+  # (trial: paired "by position", warned only "threads 1 vs 2", "no change in CPU")
+  ds=$R/diskspd_text_1.txt
+  want="$WORK/tp1.json is a TPC-C (OLTP) result (iomark tpcc) and $ds is an I/O workload result (DiskSpd text): they measure different things and cannot be compared; give TPC-C results only, or I/O workload results only"
+  for cmd in compare report; do
+    rm -f $WORK/k.out
+    expect_status 2 "$cmd tpcc vs DiskSpd text" -- "$IOMARK" $cmd -o $WORK/k.out "$WORK/tp1.json" "$ds"
+    [ "$(cat $WORK/err)" = "iomark $cmd: $want" ] && [ ! -e $WORK/k.out ] && [ ! -s $WORK/out ] \
+      && pass "$cmd: one line names both inputs and kinds, nothing written" || fail "$cmd refusal: $(cat $WORK/err)"
+  done
+  expect_status 2 "compare DiskSpd XML vs tpcc" -- "$IOMARK" compare "$R/diskspd_xml_3.xml" "$WORK/tp2.json"
+  expect_err_has "diskspd_xml_3.xml is an I/O workload result (DiskSpd XML) and $WORK/tp2.json is a TPC-C (OLTP) result (iomark tpcc)"
+  expect_status 2 "one input pooling a tpcc and a fio file" -- "$IOMARK" compare "A=$WORK/tp1.json,$R/fio_json_5.json"
+  expect_err_has "$WORK/tp1.json is a TPC-C (OLTP) result (iomark tpcc) and $R/fio_json_5.json is an I/O workload result (fio JSON)"
+  expect_status 0 "report tpcc vs tpcc" -- "$IOMARK" report -o $WORK/tp.html "$WORK/tp1.json" "$WORK/tp2.json"
 else
   echo "note: iomark tpcc did not run here; TPC-C compare not tested"
 fi

@@ -5,6 +5,7 @@
 # --help` present in iomark-run(1), and the bash completion answering
 # (commands, options, sub-steps). The man pages and the completion are
 # generated at build time (scripts/gen-docs.sh); this checks what a user gets.
+# Also scripts/setup.sh's last line, naming the binary it built.
 source "$(dirname "$0")/lib.sh"
 BUILD=$(dirname "$IOMARK")
 [ -f "$BUILD/CMakeCache.txt" ] || { echo "skip: $IOMARK is not in a CMake build folder"; exit 77; }
@@ -44,4 +45,23 @@ comp() { (cd "$WORK" && mkdir -p empty && cd empty && bash -c 'source "$0"; COMP
 [ "$(comp iomark lab --iodep)" = "$(comp iomark run --iodep)" ] && [[ " $(comp iomark lab --iodep) " == *" --iodepth= "* ]] \
   && pass "lab takes run's options" || fail "lab --iodep -> $(comp iomark lab --iodep)"
 [ "$(comp iomark diskspd -Sh)" = -Sh ] && pass "diskspd -Sh" || fail "diskspd -Sh -> $(comp iomark diskspd -Sh)"
+# scripts/setup.sh ends by naming the binary and how to start it, as the
+# caller would type it (README: `bash scripts/setup.sh && ./build/iomark mark`).
+# Run on a copy with apt-get, sudo and cmake stubbed: the stub cmake's build
+# links build/iomark to this build's binary.
+R=$WORK/repo; S=$WORK/stub
+mkdir -p $R/scripts $R/.ci $S
+cp "$SRCDIR/scripts/setup.sh" $R/scripts/
+echo cmake >$R/.ci/packages-build.txt
+printf '#!/bin/sh\nexit 0\n' >$S/apt-get
+printf '#!/bin/sh\nexec "$@"\n' >$S/sudo
+printf '#!/bin/sh\nif [ "$1" = --build ]; then mkdir -p build && ln -sf "%s" build/iomark; echo "[100%%] Built target docs"; fi\n' "$IOMARK" >$S/cmake
+chmod +x $S/*
+ver=$("$IOMARK" --version)
+last=$(cd $R && PATH=$S:$PATH bash scripts/setup.sh 2>/dev/null | tail -1)
+[ "$last" = "built ./build/iomark ($ver); try ./build/iomark --help" ] && pass "setup.sh last line: $last" || fail "setup.sh last line: '$last'"
+(cd $R && ./build/iomark --help >/dev/null) && pass "./build/iomark --help runs from the repository" || fail "./build/iomark --help"
+last=$(cd $WORK && PATH=$S:$PATH bash repo/scripts/setup.sh 2>/dev/null | tail -1)
+rp=$(cd $R && pwd -P)
+[ "$last" = "built $rp/build/iomark ($ver); try $rp/build/iomark --help" ] && pass "setup.sh from another folder: the full path" || fail "setup.sh elsewhere: '$last'"
 finish

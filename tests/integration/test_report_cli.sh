@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # iomark report on the real result files: one self-contained, well-formed
-# page whose chart data are the values in the files; refusals write nothing.
+# page whose chart data are the values in the files; refusals write nothing;
+# without -o a terminal stdout is refused, a piped one gets the page. Also the
+# text report's '*' percentiles (not resolved by the sample count) equal max.
 source "$(dirname "$0")/lib.sh"
 R=$SRCDIR/tests/data/results
 [ -d "$R" ] || { echo "FAIL: $R not found (part of the repository)"; exit 1; }
@@ -62,6 +64,26 @@ for t in d["targets"]:
         assert abs(got[k] - v) <= 1e-9 * v, (k, got[k], v)
 PY
 
+# the text report marks with * a percentile its sample count does not resolve,
+# and its value is the largest sample, the max column (trial: p99.9 10289* vs
+# max 10331): 100 writes (400 KiB of 4 KiB) resolve p99 (rank 99), not p99.9
+expect_status 0 "100-write run, text" -- "$IOMARK" run --rw=randwrite --bs=4k --size=1M --io_size=400k --quiet $WORK/w100.dat
+$PY - $WORK/out <<'PY' && pass "100 writes: p99.9..p99.9999 marked * and equal to max" || fail "* values: $(grep -A3 'latency percentiles' $WORK/out)"
+import re, sys
+txt = open(sys.argv[1]).read()
+txt = txt[txt.index("latency percentiles"):]  # below the rates table's rows of the same names
+head = re.search(r"^ +min( +p\S+)+ +max +samples$", txt, re.M).group(0).split()
+for name in ("write", "total"):
+    cells = re.search(r"^  %s +(.*)$" % name, txt, re.M).group(1).split()
+    row = dict(zip(head, cells))
+    assert row["samples"] == "100", row
+    star = [k for k in head if row[k].endswith("*")]
+    assert star == ["p99.9", "p99.99", "p99.999", "p99.9999"], star
+    assert all(row[k] == row["max"] + "*" for k in star), row
+    assert not row["p99"].endswith("*"), row
+    print(name, {k: row[k] for k in ["p99"] + star + ["max"]})
+PY
+
 expect_status 2 "empty file refused" -- "$IOMARK" report -o $WORK/bad.html "$R/fio_json_13_empty.json"
 expect_err_has "fio_json_13_empty.json: empty file"
 [ ! -e $WORK/bad.html ] && pass "nothing written on refusal" || fail "file written on refusal"
@@ -78,4 +100,16 @@ expect_err_has "$WORK/lab: a lab folder is reported alone; allowed: result files
 [ ! -e $WORK/dir.html ] && pass "nothing written for a refused folder" || fail "page written for a refused folder"
 expect_status 0 "to stdout" -- "$IOMARK" report "$R/kdiskmark_text_1.txt"
 grep -q "</html>" $WORK/out && pass "stdout page" || fail "stdout page"
+# stdout a terminal and no -o: refused with one line saying to give -o (exit 2),
+# no HTML on the terminal; piped (above) the page is written
+if command -v script >/dev/null; then
+  rc=0; script -qec "$IOMARK report $R/kdiskmark_text_1.txt" /dev/null >$WORK/tty 2>&1 || rc=$?
+  tr -d '\r' <$WORK/tty >$WORK/tty.txt
+  [ "$rc" = 2 ] && [ "$(cat $WORK/tty.txt)" = "iomark report: no --output: stdout is a terminal; give -o FILE (e.g. -o report.html), or redirect stdout to a file or a pipe" ] \
+    && pass "terminal stdout without -o: exit 2, one line naming -o" || fail "terminal: exit $rc, $(head -c 300 $WORK/tty.txt)"
+  rc=0; script -qec "$IOMARK report -o $WORK/tty.html $R/kdiskmark_text_1.txt" /dev/null >$WORK/tty 2>&1 || rc=$?
+  [ "$rc" = 0 ] && [ ! -s $WORK/tty ] && grep -q "</html>" $WORK/tty.html && pass "terminal with -o FILE: the page in FILE" || fail "terminal -o: exit $rc, $(head -c 300 $WORK/tty)"
+else
+  echo "skip: script(1) not installed: terminal stdout"
+fi
 finish

@@ -3,7 +3,7 @@
 # and what it leaves behind: the banner line names the ramp-up (2 min by
 # default, HammerDB's) and the total (2 min 30 s for --runtime=30s, summed
 # here); at the end it names the database path and its size in MiB (checked
-# against stat(1) of the file); --keep=0 removes it; --keep=0 with a step is
+# against stat(1) of the file), with --quiet too; --keep=0 removes it; --keep=0 with a step is
 # refused (exit 2); a load's status lines (and its terminal redraws) never
 # repeat the line before them, and the last names the index build.
 source "$(dirname "$0")/lib.sh"
@@ -38,11 +38,12 @@ expect_status 0 "tpcc --keep=0" -- "$IOMARK" tpcc --scale_test --ramp_time=0 --r
 grep -qF "removed $db (" "$WORK/err" && pass "says what it removed" || fail "end line: $(tail -1 "$WORK/err")"
 
 # status lines (stderr not a terminal): the run's last one is a done line with
-# the result's figures, those of the report's "NOPM n   TPM t (driver)" line
+# the result's figures, those of the report's "NOPM n   TPM t (calls counted by
+# iomark's driver; ...)" line
 expect_status 0 "tpcc --status-interval=1" -- "$IOMARK" tpcc --scale_test --ramp_time=1s --runtime=2s --keep=0 \
   --status-interval=1 --db=sqlite:"$WORK"
 done_line=$(grep "^tpcc 1/1 1 VU: done, " "$WORK/err" | tail -1)
-want=$(sed -nE 's/^NOPM ([0-9]+) +TPM ([0-9]+) \(driver\)$/TPM \2, NOPM \1/p' "$WORK/out")
+want=$(sed -nE "s/^NOPM ([0-9]+) +TPM ([0-9]+) \\(calls counted by iomark's driver; .*\\)$/TPM \\2, NOPM \\1/p" "$WORK/out")
 [ -n "$want" ] && [ "$done_line" = "tpcc 1/1 1 VU: done, $want [eta 00:00]" ] &&
   pass "final status line: $done_line (report: $want)" ||
   fail "final status line '$done_line', report '$want': $(grep '^tpcc 1/1' "$WORK/err" | tail -2)"
@@ -64,6 +65,13 @@ want="iomark tpcc run: the database is left at $db ($mib MiB at the end, its WAL
 [ "$(tail -1 "$WORK/err")" = "$want" ] && pass "run's end line: $mib MiB" || fail "run's end line: $(tail -1 "$WORK/err"), want: $want"
 grep -qE "^database size: [0-9]+\.[0-9] MiB with its WAL \(close checkpoints the WAL into the file\)$" "$WORK/out" \
   && pass "report: database size in MiB, WAL named" || fail "size line: $(grep '^database size' "$WORK/out")"
+# --quiet drops the banner and progress, not the note of the database left
+# behind (as tpcc --quiet and run --quiet keep theirs): stderr is that one line
+expect_status 0 "tpcc run --quiet" -- "$IOMARK" tpcc run --quiet --ramp_time=0 --runtime=1s --db=sqlite:"$WORK"
+bytes=0; for f in "$db" "$db-wal" "$db-shm"; do [ -f "$f" ] && bytes=$((bytes + $(stat -c %s "$f"))); done
+mib=$(awk -v b=$bytes 'BEGIN { printf "%.1f", b / 1048576 }')
+want="iomark tpcc run: the database is left at $db ($mib MiB at the end, its WAL checkpointed into it at close); remove it with rm $db when no more runs or checks need it"
+[ "$(cat "$WORK/err")" = "$want" ] && pass "run --quiet: stderr is the end line alone ($mib MiB)" || fail "run --quiet stderr: $(cat "$WORK/err"), want: $want"
 rm -f "$db" "$db-wal" "$db-shm"
 
 # a load's status lines each say something new: a line every 0.1 s, the load

@@ -2,7 +2,7 @@
 # iomark tpcc on a real PostgreSQL server (started by pg-server.sh in a temp
 # folder, Unix socket only): COPY load of 2 warehouses, iomark's checker and
 # independent SQL through psql, a short 3-VU run with its JSON arithmetic and
-# pg_stat_database TPM, iomark's own schema only (other objects survive, a
+# pg_stat_database TPM (named apart from the driver's in the text report), iomark's own schema only (other objects survive, a
 # foreign schema is refused). Skips (77) when PostgreSQL is not installed.
 source "$(dirname "$0")/lib.sh"
 PGHELP=$SRCDIR/tests/integration/pg-server.sh
@@ -41,6 +41,13 @@ expect_status 0 "run 3 VU" -- "$IOMARK" tpcc run --db="$URI" --vu=3 --ramp_time=
   --output-format=json --output=$WORK/run.json --quiet
 $JCHECK $WORK/run.json postgresql 3 2 && pass "run JSON fields and arithmetic, tpm_db" || fail "run JSON"
 expect_status 0 "check after run" -- "$IOMARK" tpcc check --db="$URI"
+# the text report names each TPM by its source, once: the driver's calls and
+# PostgreSQL's counter; HammerDB's summary line takes the latter, as HammerDB
+expect_status 0 "text run 1 VU" -- "$IOMARK" tpcc run --db="$URI" --ramp_time=0 --runtime=2 --seed=9 --quiet
+line=$(grep -E "^NOPM [0-9]+   TPM [0-9]+ \(calls counted by iomark's driver\)   PostgreSQL TPM [0-9]+ \(pg_stat_database\)$" $WORK/out)
+nopm=$(echo "$line" | awk '{print $2}'); db=$(echo "$line" | sed -E 's/.*PostgreSQL TPM ([0-9]+) .*/\1/')
+[ -n "$line" ] && [ "$(grep -c "^System achieved" $WORK/out)" = 1 ] && grep -qx "System achieved $nopm NOPM from $db PostgreSQL TPM" $WORK/out \
+  && pass "PostgreSQL: driver TPM and PostgreSQL TPM $db, HammerDB line from the latter" || fail "TPM lines: $(grep TPM $WORK/out)"
 [ "$(cons)" = "0 0 0 0 " ] && pass "independent SQL: conditions 1-4 after run" || fail "independent SQL after run: $(cons)"
 remote=$(sql "SELECT count(*) FROM iomark_tpcc.order_line l JOIN iomark_tpcc.orders o ON o.o_w_id = l.ol_w_id AND o.o_d_id = l.ol_d_id AND o.o_id = l.ol_o_id WHERE l.ol_supply_w_id <> l.ol_w_id AND o.o_all_local = 1")
 [ "$remote" = 0 ] && pass "o_all_local agrees with remote supply lines" || fail "$remote remote lines in all-local orders"

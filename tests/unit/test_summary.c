@@ -57,6 +57,37 @@ int main(void)
         free(z);
     }
 
+    /* a percentile whose nearest rank is the largest sample (10 samples do
+     * not resolve p99.9, the '*' of the text report) is that sample exactly,
+     * not its bucket's midpoint: the largest, 1,064,576 ns, lies in the bucket
+     * [1,048,576, 1,064,959] (2^20 + 64 buckets of 2^14 ns), whose midpoint
+     * 1,056,768 ns is 7.8 us below it */
+    iom_io_stats_init(s);
+    for (int i = 1; i <= 9; i++)
+        iom_io_stats_add(s, 4096, (uint64_t)i * 1000);
+    iom_io_stats_add(s, 4096, 1064576);
+    iom_summarize(s, UINT64_C(1000000000), &m);
+    CHECK(!iom_pct_resolved(99.9, 10) && iom_pct_resolved(90, 10));
+    CHECK(m.lat_pct_us[6] == 1064.576); /* p99.9 */
+    CHECK(m.lat_pct_us[9] == 1064.576); /* p99.9999 */
+    CHECK(m.lat_pct_us[6] == m.lat_max_us);
+    CHECK_U64(iom_io_stats_pct_ns(s, 99.99), 1064576);
+    CHECK_U64(iom_io_stats_pct_ns(s, 100), 1064576);
+    /* p99 of 10 is also rank 10 (10 < 1 / (1 - 0.99)): the largest */
+    CHECK_U64(iom_io_stats_pct_ns(s, 99), 1064576);
+    /* p90 is resolved (rank 9 of 10): 9,000 ns within the bucket's 0.79% */
+    CHECK_NEAR(m.lat_pct_us[3], 9.0, 9.0 / 128);
+    CHECK(m.lat_pct_us[3] < 10.0);
+    /* the same sample with 1000 I/Os resolves p99.9 (rank 999 of 1000):
+     * then it is the 999th value's bucket, not the maximum */
+    iom_io_stats_init(s);
+    for (int i = 0; i < 999; i++)
+        iom_io_stats_add(s, 4096, 100);
+    iom_io_stats_add(s, 4096, 1064576);
+    CHECK(iom_pct_resolved(99.9, 1000));
+    CHECK_U64(iom_io_stats_pct_ns(s, 99.9), 100); /* below 128 ns: exact */
+    CHECK_U64(iom_io_stats_pct_ns(s, 99.99), 1064576);
+
     /* constant latency: stddev exactly 0, no negative variance from rounding */
     iom_io_stats_init(s);
     for (int i = 0; i < 100000; i++)
