@@ -1,11 +1,12 @@
 # Windows source selection (included from CMakeLists.txt when WIN32).
 # Linux-only modules stay out: the io_uring and libaio engines, the
-# sysfs/libblkid target checks (core/target.c; core/target_win.c instead),
+# sysfs/libblkid target checks (core/target.c, core/target_refuse.c;
+# core/target_win.c instead),
 # the QEMU lab (cli/cmd_lab_win.c says so), PostgreSQL for tpcc (libpq), the
 # sysfs lookup of a database's device (tpcc/devinfo_win.c instead).
 list(FILTER IOMARK_LIB_SOURCES EXCLUDE REGEX "/src/lab/")
 list(FILTER IOMARK_LIB_SOURCES EXCLUDE REGEX "/src/engine/(io_uring|libaio)\\.c$")
-list(FILTER IOMARK_LIB_SOURCES EXCLUDE REGEX "/src/core/target\\.c$")
+list(FILTER IOMARK_LIB_SOURCES EXCLUDE REGEX "/src/core/target(_refuse)?\\.c$")
 list(FILTER IOMARK_LIB_SOURCES EXCLUDE REGEX "/src/tpcc/(db_pg|devinfo)\\.c$")
 list(FILTER IOMARK_CLI_SOURCES EXCLUDE REGEX "/src/cli/cmd_lab\\.c$")
 file(GLOB IOMARK_WIN_PLATFORM CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/platform/*.c)

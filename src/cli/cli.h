@@ -81,6 +81,14 @@ int iom_cli_prepare(const char *cmd, const struct iom_job *job, const struct iom
 /* Close every target; remove the files iomark created when remove_created. */
 void iom_cli_close(struct iom_target *targets, unsigned nr, bool remove_created);
 
+/* Which lines iom_cli_close_noted writes. */
+enum iom_cli_note {
+    IOM_NOTE_NONE,         /* none */
+    IOM_NOTE_ALL,          /* every line below */
+    IOM_NOTE_KEPT_GROWN,   /* for a command that removes its file by default (mark): the
+                              kept and extended lines only, no line for the default removal */
+};
+
 /*
  * iom_cli_close(targets, nr, !keep), and with note one line on stderr per
  * regular file this run created: kept (--keep=1, the default as in fio),
@@ -89,12 +97,17 @@ void iom_cli_close(struct iom_target *targets, unsigned nr, bool remove_created)
  * x.dat, or run with --keep=0 ..."), or removed ("iomark run: removed the
  * test file x.dat it created, 64 MiB (67108864 bytes) (--keep=0)"). cmd
  * names the command in the line. A regular file that existed before gets
- * a line only with keep false ("... existed before the run and is left in
- * place (--keep=0 removes only a file iomark created)"); block devices,
- * files gone before the close and a file named twice (once) get no line.
+ * a line with keep false ("... existed before the run and is left in
+ * place (--keep=0 removes only a file iomark created)"), and one when the
+ * run extended it ("... the test file x.dat was 1 MiB (1048576 bytes);
+ * iomark extended it to 3 MiB (3145728 bytes) for the region of --offset
+ * and --size ...", in mark's words --size, diskspd's -c, -B and -f);
+ * block devices, files gone before the close and a file named twice (once)
+ * get no line. IOM_NOTE_KEPT_GROWN leaves out the removed and
+ * existed-before lines.
  */
 void iom_cli_close_noted(const char *cmd, struct iom_target *targets, unsigned nr, bool keep,
-                         bool note);
+                         enum iom_cli_note note);
 
 /*
  * Write a finished document to --output or stdout. Returns 0, or prints

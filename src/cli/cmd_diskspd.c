@@ -162,7 +162,7 @@ int iom_cmd_diskspd(int argc, char **argv)
     struct iom_result *r = NULL;
     int rc = iom_run(job, targets, job->nr_targets, &hooks, &r);
     iom_cli_progress_clear();
-    iom_cli_close_noted("diskspd", targets, job->nr_targets, job->keep, true);
+    iom_cli_close_noted("diskspd", targets, job->nr_targets, job->keep, IOM_NOTE_ALL);
     if (rc && r && r->error[0])
         iom_cli_error("diskspd", "%s", r->error);
     if (r && r->engine_note[0])

@@ -318,7 +318,9 @@ static int check_tests(struct mark_ctx *x)
     int status = 0;
     x->plan_s = iom_mark_plan_s(base, mo);
     for (unsigned i = 0; i < p->nr_tests && !status; i++) {
-        for (int w = 0; w < 2 && !status; w++) {
+        /* each test's write first: a refusal it meets (a signature, no write
+         * permission) is the one to act on, not its read's of the same file */
+        for (int w = 1; w >= 0 && !status; w--) {
             struct iom_job j;
             if (iom_mark_job(base, &p->tests[i], w, &j))
                 return IOM_EXIT_FAIL;
@@ -418,6 +420,14 @@ static int mark_mpi_begin(struct mark_ctx *x, struct mark_mpi *mm, enum iom_mark
     return 0;
 }
 #endif
+
+/* The end of a mark: the test file it created removed unless --keep; a kept
+ * one, or a file of the user's it extended to --size, named on stderr as run
+ * names them (iom_cli_close_noted); the default removal goes without a line. */
+static void close_target(struct iom_target *target, bool remove_after)
+{
+    iom_cli_close_noted("mark", target, 1, !remove_after, IOM_NOTE_KEPT_GROWN);
+}
 
 int iom_cmd_mark(int argc, char **argv)
 {
@@ -581,16 +591,16 @@ int iom_cmd_mark(int argc, char **argv)
         status = sig ? iom_cli_signal_exit(sig) : errbuf[0] ? IOM_EXIT_FAIL : IOM_EXIT_OK;
 #ifdef IOMARK_HAVE_MPI
 out_mpi:
-    if (mm.on) { /* every rank removes the file it created, then MPI ends */
-        if (prepared && remove_after)
-            iom_target_close(&target, true);
+    if (mm.on) { /* every rank removes the file it created (or names it), then MPI ends */
+        if (prepared)
+            close_target(&target, remove_after);
         prepared = false;
         iom_mpi_finalize();
     }
 #endif
 out:
-    if (prepared && remove_after)
-        iom_target_close(&target, true);
+    if (prepared)
+        close_target(&target, remove_after);
     mark_mpi_free(&mm);
     if (cells)
         for (unsigned i = 0; i < mo.profile->nr_tests * 2; i++)

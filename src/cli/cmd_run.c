@@ -252,7 +252,7 @@ int iom_cmd_run(int argc, char **argv)
     struct iom_result *r = NULL;
     int rc = iom_run(&job, targets, job.nr_targets, &hooks, &r);
     iom_cli_progress_clear();
-    iom_cli_close_noted("run", targets, job.nr_targets, job.keep, true);
+    iom_cli_close_noted("run", targets, job.nr_targets, job.keep, IOM_NOTE_ALL);
     if (rc && r && r->error[0])
         iom_cli_error("run", "%s", r->error);
     status = emit(r, &ro, rc);

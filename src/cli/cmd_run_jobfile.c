@@ -583,7 +583,7 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
         iom_cli_progress_clear();
         for (uint32_t k = 0; k < n; k++) {
             res[idx[k]] = out[k];
-            iom_cli_close_noted(CMD, tgs[k], nrs[k], jobs[k]->keep, true);
+            iom_cli_close_noted(CMD, tgs[k], nrs[k], jobs[k]->keep, IOM_NOTE_ALL);
             if (out[k] && out[k]->error[0])
                 iom_cli_error(CMD, "[%s]: %s", ff.jobs[idx[k]].jobname, out[k]->error);
         }

@@ -675,7 +675,7 @@ int iom_cmd_sweep(int argc, char **argv)
     if (mpi)
         iom_cli_mpi_label("sweep", who, sizeof(who));
 #endif
-    iom_cli_close_noted(who, targets, job.nr_targets, job.keep, true);
+    iom_cli_close_noted(who, targets, job.nr_targets, job.keep, IOM_NOTE_ALL);
     if (mpi ? stop_sig : iom_cli_stop) {
         if (status == 0)
             status = iom_cli_signal_exit(mpi ? stop_sig : iom_cli_stop);

@@ -125,6 +125,46 @@ int iom_cli_check_output(const char *cmd, const char *path)
     return rc;
 }
 
+/* The options that make up a target's region, in cmd's own words. */
+static const char *region_words(const char *cmd)
+{
+    if (strcmp(cmd, "mark") == 0)
+        return "--size";
+    if (strcmp(cmd, "diskspd") == 0)
+        return "-c, -B and -f";
+    return "--offset and --size";
+}
+
+/* Replace the n bytes at at (inside s, a string in a buffer of len bytes) with to, cut to fit. */
+static void swap_at(char *s, size_t len, char *at, size_t n, const char *to)
+{
+    char tail[1024];
+    snprintf(tail, sizeof(tail), "%s", at + n);
+    snprintf(at, len - (size_t)(at - s), "%s%s", to, tail);
+}
+
+/* A target message of src/core names run's options; mark and diskspd have
+ * their own: the region's "--offset and --size" (region_words), diskspd's
+ * "a smaller -c", and what writes: mark's write tests, diskspd's -wN. */
+static void front_words(const char *cmd, const struct iom_job *job, char *err, size_t len)
+{
+    bool ds = strcmp(cmd, "diskspd") == 0, mark = strcmp(cmd, "mark") == 0;
+    if (!ds && !mark)
+        return;
+    char *at = strstr(err, "--offset and --size");
+    if (at)
+        swap_at(err, len, at, strlen("--offset and --size"), region_words(cmd));
+    if (ds && (at = strstr(err, "a smaller --size")))
+        swap_at(err, len, at, strlen("a smaller --size"), "a smaller -c");
+    const char *rw = "for --rw=";
+    if ((at = strstr(err, rw))) {
+        char w[32];
+        size_t n = strlen(rw) + strspn(at + strlen(rw), "abcdefghijklmnopqrstuvwxyz");
+        snprintf(w, sizeof(w), "for -w%u", 100 - iom_job_read_pct(job));
+        swap_at(err, len, at, n, ds ? w : "for its write tests");
+    }
+}
+
 int iom_cli_check(const char *cmd, const struct iom_job *job, const struct iom_run_opts *ro,
                   struct iom_target *targets)
 {
@@ -168,12 +208,7 @@ int iom_cli_check(const char *cmd, const struct iom_job *job, const struct iom_r
             }
         }
         if (iom_target_check(job, job->targets[i], &targets[i], err, sizeof(err))) {
-            /* DiskSpd's size option is -c, not --size */
-            char *sz = strcmp(cmd, "diskspd") == 0 ? strstr(err, "a smaller --size") : NULL;
-            if (sz) { /* "a smaller --size..." -> "a smaller -c..." */
-                memcpy(sz + 10, "-c", 2);
-                memmove(sz + 12, sz + 16, strlen(sz + 16) + 1);
-            }
+            front_words(cmd, job, err, sizeof(err));
             iom_cli_error(cmd, "%s", err);
             return IOM_EXIT_USAGE;
         }
@@ -199,8 +234,9 @@ void iom_cli_close(struct iom_target *targets, unsigned nr, bool remove_created)
 }
 
 void iom_cli_close_noted(const char *cmd, struct iom_target *targets, unsigned nr, bool keep,
-                         bool note)
+                         enum iom_cli_note how)
 {
+    bool note = how != IOM_NOTE_NONE, removal = how == IOM_NOTE_ALL;
     for (unsigned i = 0; i < nr; i++) {
         struct stat st;
         bool again = false; /* the same file named twice: one line */
@@ -212,7 +248,7 @@ void iom_cli_close_noted(const char *cmd, struct iom_target *targets, unsigned n
         if (named)
             iom_format_bytes((uint64_t)st.st_size, size, sizeof(size));
         /* --keep=0 asked for a removal that does not happen: say why */
-        bool existing = note && !keep && !targets[i].created && !again &&
+        bool existing = removal && !keep && !targets[i].created && !again &&
                         stat(targets[i].path, &st) == 0 && S_ISREG(st.st_mode);
         iom_target_close(&targets[i], !keep);
         if (existing)
@@ -225,20 +261,22 @@ void iom_cli_close_noted(const char *cmd, struct iom_target *targets, unsigned n
             char was[64], now[64];
             fprintf(stderr,
                     "iomark %s: the test file %s was %s; iomark extended it to %s for the region "
-                    "of --offset and --size (the new part holds random data), and it stays so\n",
+                    "of %s (the new part holds random data), and it stays so\n",
                     cmd, targets[i].path, iom_format_bytes(targets[i].extended_from, was, sizeof(was)),
-                    iom_format_bytes((uint64_t)st.st_size, now, sizeof(now)));
+                    iom_format_bytes((uint64_t)st.st_size, now, sizeof(now)), region_words(cmd));
         }
         if (!named)
             continue;
-        if (!keep && stat(targets[i].path, &st) != 0)
+        bool gone = !keep && stat(targets[i].path, &st) != 0;
+        if (gone && removal)
             fprintf(stderr, "iomark %s: removed the test file %s it created, %s (--keep=0)\n", cmd,
                     targets[i].path, size);
-        else
+        else if (!gone) /* mark removes its file unless --keep: "without --keep" */
             fprintf(stderr,
                     "iomark %s: the test file %s it created is left in place, %s; remove it with "
-                    "rm %s, or run with --keep=0 to remove it at the end\n",
-                    cmd, targets[i].path, size, targets[i].path);
+                    "rm %s, or run %s to remove it at the end\n",
+                    cmd, targets[i].path, size, targets[i].path,
+                    removal ? "with --keep=0" : "without --keep");
     }
 }
 
@@ -277,6 +315,7 @@ int iom_cli_prepare(const char *cmd, const struct iom_job *job, const struct iom
                 }
                 return iom_cli_signal_exit(iom_cli_stop);
             }
+            front_words(cmd, job, err, sizeof(err));
             iom_cli_error(cmd, "%s", err);
             /* a target that cannot be opened is a refusal, as in iom_cli_check
              * (exit 2, nothing written): permissions, a missing or read-only path */

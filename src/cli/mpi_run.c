@@ -204,7 +204,7 @@ int iom_cli_mpi_run(const char *cmd, struct iom_job *job, const struct iom_run_o
      * rank, for a path the ranks share), naming itself: the path is its host's */
     char who[160];
     iom_cli_mpi_label(cmd, who, sizeof(who));
-    iom_cli_close_noted(who, targets, job->nr_targets, job->keep, true);
+    iom_cli_close_noted(who, targets, job->nr_targets, job->keep, IOM_NOTE_ALL);
     status = rc ? IOM_EXIT_FAIL : IOM_EXIT_OK;
     if (rank == 0 && m && in) {
         int erc = ops->emit ? ops->emit(ops->arg, m, in, &ro) : emit_merged(cmd, m, in, &ro);

@@ -74,7 +74,7 @@ int iom_cli_run_repeat(const char *cmd, const struct iom_job *job, const struct 
     }
     if (status == IOM_EXIT_OK && iom_cli_stop)
         status = iom_cli_signal_exit(iom_cli_stop);
-    iom_cli_close_noted(cmd, targets, job->nr_targets, job->keep, true);
+    iom_cli_close_noted(cmd, targets, job->nr_targets, job->keep, IOM_NOTE_ALL);
     if (ro->format == IOM_OUT_JSON) {
         cJSON *doc = iom_repeat_json(res, done, n);
         int rc = doc ? iom_cli_emit_json(cmd, doc, ro) : IOM_EXIT_FAIL;

@@ -1,11 +1,8 @@
 /* target.c - target inspection, safety checks, test-file creation. */
 #include "core/target.h"
 
-#include <blkid/blkid.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <libgen.h>
 #include <linux/falloc.h>
 #include <linux/fs.h>
@@ -13,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -85,7 +81,6 @@ static uint32_t sysfs_logical_block(dev_t dev)
  * and fails with EOPNOTSUPP where the filesystem has none. 0 or -EOPNOTSUPP
  * with err set.
  */
-static int open_failed(char *err, size_t errlen, int e, const char *path);
 static int trims_supported(const struct iom_job *job, const struct iom_target *t,
                            char *err, size_t errlen)
 {
@@ -108,8 +103,11 @@ static int trims_supported(const struct iom_job *job, const struct iom_target *t
     if (!t->exists)
         return 0; /* created for the run: its filesystem answers the first trim */
     int fd = open(t->path, O_WRONLY | O_CLOEXEC);
-    if (fd < 0)
-        return open_failed(err, errlen, errno, t->path);
+    if (fd < 0) {
+        char wneed[64];
+        snprintf(wneed, sizeof(wneed), "for %srw=%s", job->fio_layout ? "" : "--", rw);
+        return iom_target_open_failed(err, errlen, errno, t->path, O_WRONLY, wneed);
+    }
     off_t past = (off_t)((t->size_bytes + 8191) / 4096 * 4096);
     int rc = fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, past, 4096);
     int e = rc ? errno : 0;
@@ -120,171 +118,6 @@ static int trims_supported(const struct iom_job *job, const struct iom_target *t
                     "FALLOC_FL_PUNCH_HOLE: %s): trims need one that can, or a block device "
                     "with discard", rw, t->path, strerror(e));
     return 0;
-}
-
-/* Is the maj:min pair `dev` (or one of its partitions) mounted or swap? */
-static int in_use(dev_t dev, const char *devname, char *what, size_t whatlen)
-{
-    dev_t devs[128];
-    unsigned nd = 0;
-    devs[nd++] = dev;
-    char dirp[128];
-    snprintf(dirp, sizeof(dirp), "/sys/dev/block/%u:%u", major(dev), minor(dev));
-    DIR *d = opendir(dirp);
-    if (d) {
-        struct dirent *de;
-        while ((de = readdir(d)) && nd < 128) {
-            if (strncmp(de->d_name, devname, strlen(devname)) != 0 || !devname[0])
-                continue;
-            char p[512];
-            unsigned ma, mi;
-            snprintf(p, sizeof(p), "%s/%s/dev", dirp, de->d_name);
-            FILE *f = fopen(p, "r");
-            if (f) {
-                if (fscanf(f, "%u:%u", &ma, &mi) == 2)
-                    devs[nd++] = makedev(ma, mi);
-                fclose(f);
-            }
-        }
-        closedir(d);
-        /* device-mapper, md or bcache stacked on it */
-        snprintf(dirp + strlen(dirp), sizeof(dirp) - strlen(dirp), "/holders");
-        d = opendir(dirp);
-        if (d) {
-            struct dirent *h;
-            while ((h = readdir(d))) {
-                if (h->d_name[0] == '.')
-                    continue;
-                snprintf(what, whatlen, "is held by %s (device-mapper, md or similar)",
-                         h->d_name);
-                closedir(d);
-                return 1;
-            }
-            closedir(d);
-        }
-    }
-    FILE *f = fopen("/proc/self/mountinfo", "r");
-    if (f) {
-        char line[4096];
-        while (fgets(line, sizeof(line), f)) {
-            unsigned id, pid, ma, mi;
-            char mnt[2048];
-            if (sscanf(line, "%u %u %u:%u %*s %2047s", &id, &pid, &ma, &mi, mnt) != 5)
-                continue;
-            for (unsigned i = 0; i < nd; i++) {
-                if (devs[i] == makedev(ma, mi)) {
-                    snprintf(what, whatlen, "is mounted (on %s)", mnt);
-                    fclose(f);
-                    return 1;
-                }
-            }
-        }
-        fclose(f);
-    }
-    f = fopen("/proc/swaps", "r");
-    if (f) {
-        char line[1024], name[900];
-        while (fgets(line, sizeof(line), f)) {
-            struct stat st;
-            if (sscanf(line, "%899s", name) != 1 || stat(name, &st) != 0 || !S_ISBLK(st.st_mode))
-                continue;
-            for (unsigned i = 0; i < nd; i++) {
-                if (devs[i] == st.st_rdev) {
-                    snprintf(what, whatlen, "is in use as swap");
-                    fclose(f);
-                    return 1;
-                }
-            }
-        }
-        fclose(f);
-    }
-    return 0;
-}
-
-/* The article before a signature name as it is spoken: "an ext4", "an xfs",
- * "an LVM2_member" (letters spelled out: e, x, l, n, h, f, s... sound like
- * vowels), "a vfat", "a btrfs", "a swap", "a dos" (read as words). */
-static const char *article(const char *name)
-{
-    static const char *const an_prefix[] = {"ext", "xfs", "iso", "ntfs", "lvm", "hfs", "f2fs",
-                                            "udf", "exfat", "erofs", "nilfs", "apfs", "ocfs",
-                                            "isw_raid", "ddf_raid", "adaptec", "atari", NULL};
-    for (int i = 0; an_prefix[i]; i++)
-        if (strncasecmp(name, an_prefix[i], strlen(an_prefix[i])) == 0)
-            return "an";
-    return name[0] && strchr("aeioAEIO", name[0]) ? "an" : "a";
-}
-
-/* A failed open(2) of a target, in one line; a permission error on a block
- * device says who may open it (root, or a member of the device's group,
- * "disk" on Debian: ls -l /dev/sda shows brw-rw---- root disk; when the group
- * cannot read it or is root, only root), or, when even root is refused, why
- * that may be (a nodev mount, a device cgroup, a security module). */
-static int open_failed(char *err, size_t errlen, int e, const char *path)
-{
-    struct stat st;
-    if ((e == EACCES || e == EPERM) && stat(path, &st) == 0 && S_ISBLK(st.st_mode)) {
-        struct statvfs vfs;
-        if (statvfs(path, &vfs) == 0 && (vfs.f_flag & ST_NODEV)) /* mount(8) nodev: no one */
-            return fail(err, errlen, -e,
-                        "target %s: cannot open: %s; the filesystem that holds this device node "
-                        "is mounted nodev, which refuses device access to every user, root "
-                        "included: use the device's node under /dev",
-                        path, strerror(e));
-        if (geteuid() == 0) /* root already: not the node's mode (device cgroups: kernel
-                             * docs admin-guide/cgroup-v1/devices.rst; LSMs) */
-            return fail(err, errlen, -e,
-                        "target %s: cannot open: %s, though iomark runs as root: something "
-                        "beyond the node's permissions refuses it (a container's device cgroup, "
-                        "or a security module such as SELinux or AppArmor)",
-                        path, strerror(e));
-        struct group *g = getgrgid(st.st_gid);
-        char gname[64];
-        if (g)
-            snprintf(gname, sizeof(gname), "%s", g->gr_name);
-        else
-            snprintf(gname, sizeof(gname), "%u", (unsigned)st.st_gid);
-        if (st.st_gid != 0 && (st.st_mode & S_IRGRP)) /* the group may read it: joining helps */
-            return fail(err, errlen, -e,
-                        "target %s: cannot open: %s; a block device needs root or membership in its "
-                        "group %s (e.g. sudo iomark ..., or usermod -aG %s USER and log in again)",
-                        path, strerror(e), gname, gname);
-        return fail(err, errlen, -e, /* mode 0600 root:root, say: only root opens it */
-                    "target %s: cannot open: %s; only %s may open this block device (owner uid %u, "
-                    "group %s, mode %03o): run iomark as root (e.g. sudo iomark ...)",
-                    path, strerror(e), st.st_uid ? "root and its owner" : "root",
-                    (unsigned)st.st_uid, gname, (unsigned)(st.st_mode & 0777));
-    }
-    return fail(err, errlen, -e, "target %s: cannot open: %s", path, strerror(e));
-}
-
-/* Ask libblkid for a filesystem, RAID or partition-table signature. */
-static int has_signature(const char *path, char *what, size_t whatlen)
-{
-    blkid_probe pr = blkid_new_probe_from_filename(path);
-    if (!pr)
-        return 0;
-    blkid_probe_enable_superblocks(pr, 1);
-    blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE);
-    blkid_probe_enable_partitions(pr, 1);
-    blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
-    int found = 0;
-    if (blkid_do_safeprobe(pr) == 0) {
-        const char *type = NULL;
-        if (blkid_probe_lookup_value(pr, "TYPE", &type, NULL) == 0 && type) {
-            /* "an ext4 signature", "a vfat signature": the article of the name as spoken */
-            snprintf(what, whatlen, "carries %s %s signature", article(type), type);
-            found = 1;
-        } else if (blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL) == 0 && type) {
-            snprintf(what, whatlen, "carries %s %s partition table", article(type), type);
-            found = 1;
-        } else {
-            snprintf(what, whatlen, "carries a signature libblkid recognises");
-            found = 1;
-        }
-    }
-    blkid_free_probe(pr);
-    return found;
 }
 
 static uint32_t file_dio_align(const char *path, dev_t dev)
@@ -368,13 +201,112 @@ static int refuse_kind(const char *path, const struct stat *st, char *err, size_
                 path);
 }
 
+/* What writes to target t need, for a permission message: "for --rw=randwrite"
+ * ("rw=" in a job file) for a job that writes, "to extend it to 1 GiB ..." for
+ * a file too small for the region; NULL (nothing written) otherwise. */
+static const char *write_need(const struct iom_job *job, const struct iom_target *t, char *buf,
+                              size_t len)
+{
+    char a[64];
+    if (iom_job_writes(job))
+        snprintf(buf, len, "for %srw=%s", job->fio_layout ? "" : "--", iom_rw_name(job->rw));
+    else if (!t->is_blockdev && t->need_bytes > t->size_bytes)
+        snprintf(buf, len, "to extend it to %s for the region of --offset and --size",
+                 iom_format_bytes(t->need_bytes, a, sizeof(a)));
+    else
+        return NULL;
+    return buf;
+}
+
+/* A target that does not exist yet: its folder (with make_dirs the first
+ * one that exists) must exist and take a new file, the job must say how
+ * large (--size), and the filesystem must hold it; in that order, so the
+ * first message is the one to act on. Sets t->dev, devname and the block size. */
+static int new_file_check(const struct iom_job *job, struct iom_target *t, const char *path,
+                          uint64_t *need, char *err, size_t errlen)
+{
+    if (job->no_create) /* fio 3.33: "file creation disallowed by allow_file_create=0" */
+        return fail(err, errlen, -ENOENT, "target %s does not exist and allow_file_create=0 "
+                    "disallows creating it", path);
+    char *dup = strdup(path);
+    if (!dup)
+        return -ENOMEM;
+    char *dir = dirname(dup); /* points into dup */
+    struct stat dst;
+    while (job->make_dirs && stat(dir, &dst) != 0 && errno == ENOENT && strcmp(dir, "/") &&
+           strcmp(dir, ".")) { /* fio: the missing folders are made; check the first one */
+        t->make_dirs = true; /* that exists (its space, its device) */
+        dir = dirname(dir);
+    }
+    bool sized = *need || job->fill_device;
+    int rc;
+    if (stat(dir, &dst) != 0 || !S_ISDIR(dst.st_mode))
+        rc = iom_path_folder_error(path, "target", err, errlen);
+    else if ((rc = iom_target_folder_refused(path, dir, sized, err, errlen)) == 0 && !sized)
+        rc = fail(err, errlen, -ENOENT,
+                  "target %s does not exist; give --size to have iomark create it", path);
+    else if (rc == 0)
+        rc = new_file_space(job, t, path, dir, need, err, errlen);
+    if (rc == 0) {
+        t->dev = dst.st_dev;
+        t->logical_block_bytes = sysfs_logical_block(dst.st_dev);
+        devname_of(t->dev, t->devname, sizeof(t->devname));
+    }
+    free(dup);
+    return rc;
+}
+
+/* An existing regular file: may this process (its effective ids, faccessat(2)
+ * AT_EACCESS) read it, and write it for a job that writes or a file to extend?
+ * A refusal (permission bits, a read-only filesystem, an immutable file) comes
+ * now, naming what is needed, before anything is created or written; the
+ * file is not opened (what else refuses an open is named when it happens). */
+static int file_access(const struct iom_job *job, const struct iom_target *t, char *err,
+                       size_t errlen)
+{
+    char wneed[160];
+    const char *why = write_need(job, t, wneed, sizeof(wneed));
+    if (faccessat(AT_FDCWD, t->path, why ? R_OK | W_OK : R_OK, AT_EACCESS) == 0)
+        return 0;
+    int e = errno;
+    if (e != EACCES && e != EPERM && e != EROFS)
+        return 0; /* left to the open, which says what it is */
+    return iom_target_open_failed(err, errlen, e, t->path, why ? O_RDWR : O_RDONLY, why);
+}
+
+/* Never destroy data by accident: without --force, a job that writes a block
+ * device that is in use, or writes (or extends) a block device or file that
+ * carries a filesystem or partition-table signature, is refused (-EEXIST).
+ * A test file iomark made holds random data or zeros, which carry none. */
+static int refuse_data(const struct iom_job *job, const struct iom_target *t, char *err,
+                       size_t errlen)
+{
+    bool writes = iom_job_writes(job);
+    bool extends = !t->is_blockdev && t->need_bytes > t->size_bytes;
+    if (job->force || !t->exists || !(writes || extends))
+        return 0;
+    char what[512];
+    if (!(t->is_blockdev && iom_target_in_use(t->dev, t->devname, what, sizeof(what))) &&
+        !iom_target_has_signature(t->path, what, sizeof(what)))
+        return 0;
+    if (writes)
+        return fail(err, errlen, -EEXIST,
+                    "target %s %s; a write test would destroy its data. Add --force to "
+                    "write to it anyway",
+                    t->path, what);
+    char a[64];
+    return fail(err, errlen, -EEXIST,
+                "target %s %s; extending it to %s for the region of --offset and --size would "
+                "change it. Add --force to extend it anyway",
+                t->path, what, iom_format_bytes(t->need_bytes, a, sizeof(a)));
+}
+
 int iom_target_check(const struct iom_job *job, const char *path, struct iom_target *t,
                      char *err, size_t errlen)
 {
     memset(t, 0, sizeof(*t));
     t->path = path;
     t->fd = -1;
-    bool writes = iom_job_writes(job);
     struct stat st;
 
     if (stat(path, &st) == 0) {
@@ -384,7 +316,7 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
             t->dev = st.st_rdev;
             int fd = open(path, O_RDONLY | O_CLOEXEC);
             if (fd < 0)
-                return open_failed(err, errlen, errno, path);
+                return iom_target_open_failed(err, errlen, errno, path, O_RDONLY, NULL);
             uint64_t sz = 0;
             int lbs = 512;
             if (ioctl(fd, BLKGETSIZE64, &sz) != 0 || ioctl(fd, BLKSSZGET, &lbs) != 0) {
@@ -407,6 +339,8 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
         devname_of(t->dev, t->devname, sizeof(t->devname));
     } else if (errno == ENOTDIR) {
         return iom_path_folder_error(path, "target", err, errlen);
+    } else if (errno == EACCES) { /* a folder on the way that cannot be entered: named */
+        return iom_target_search_refused(path, err, errlen);
     } else if (errno != ENOENT) {
         return fail(err, errlen, -errno, "target %s: %s", path, strerror(errno));
     } else if (path[0] && path[strlen(path) - 1] == '/') {
@@ -422,36 +356,10 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
                                                                    : job->offset_bytes + span) : 0;
     if (job->create_bytes > need)
         need = job->create_bytes;
+    int rc;
     if (!t->exists) {
-        if (job->no_create) /* fio 3.33: "file creation disallowed by allow_file_create=0" */
-            return fail(err, errlen, -ENOENT, "target %s does not exist and allow_file_create=0 "
-                        "disallows creating it", path);
-        if (!need && !job->fill_device)
-            return fail(err, errlen, -ENOENT,
-                        "target %s does not exist; give --size to have iomark create it", path);
-        char *dup = strdup(path);
-        if (!dup)
-            return -ENOMEM;
-        char *dir = dirname(dup);
-        struct stat dst;
-        while (job->make_dirs && stat(dir, &dst) != 0 && errno == ENOENT && strcmp(dir, "/") &&
-               strcmp(dir, ".")) { /* fio: the missing folders are made; check the first one */
-            t->make_dirs = true; /* that exists (its space, its device) */
-            dir = dirname(dir);
-        }
-        if (stat(dir, &dst) != 0 || !S_ISDIR(dst.st_mode)) {
-            free(dup); /* dir points into dup */
-            return iom_path_folder_error(path, "target", err, errlen);
-        }
-        int nrc = new_file_space(job, t, path, dir, &need, err, errlen);
-        if (nrc) {
-            free(dup); /* dir points into dup */
-            return nrc;
-        }
-        t->dev = dst.st_dev;
-        t->logical_block_bytes = sysfs_logical_block(dst.st_dev);
-        devname_of(t->dev, t->devname, sizeof(t->devname));
-        free(dup);
+        if ((rc = new_file_check(job, t, path, &need, err, errlen)))
+            return rc;
     } else if (t->is_blockdev) {
         if (need > t->size_bytes) {
             char a[64], b[64];
@@ -469,23 +377,14 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
                         iom_format_bytes(need, a, sizeof(a)),
                         iom_format_bytes((uint64_t)vfs.f_bavail * vfs.f_frsize, b, sizeof(b)));
     }
-    int rc = iom_target_check_region(job, path, t, need, err, errlen);
-    if (rc)
+    if ((rc = iom_target_check_region(job, path, t, need, err, errlen)))
+        return rc;
+    if (t->exists && !t->is_blockdev && (rc = file_access(job, t, err, errlen)))
         return rc;
     if (iom_job_trims(job) && strcmp(job->ioengine, "null") != 0 &&
         (rc = trims_supported(job, t, err, errlen)))
         return rc;
-
-    /* never destroy data on a device by accident */
-    if (writes && t->is_blockdev && !job->force) {
-        char what[512];
-        if (in_use(t->dev, t->devname, what, sizeof(what)) || has_signature(path, what, sizeof(what)))
-            return fail(err, errlen, -EEXIST,
-                        "target %s %s; a write test would destroy its data. Add --force to "
-                        "write to it anyway",
-                        path, what);
-    }
-    return 0;
+    return refuse_data(job, t, err, errlen);
 }
 
 /* fio 3.33 filesetup.c fallocate_file's modes (spec.h fallocate) over [0, len) of fd:
@@ -505,6 +404,23 @@ static int alloc_mode(int fd, int m, uint64_t len)
     return -rc;
 }
 
+/* prepare's open(2) of t (creating it, or to extend it) failed with e: the
+ * folder or the file's permission named as iom_target_check does (changed
+ * since, or refused for a reason faccessat(2) does not see). */
+static int create_failed(const struct iom_job *job, const struct iom_target *t, int e, char *err,
+                         size_t errlen)
+{
+    char wneed[160];
+    if (t->exists)
+        return iom_target_open_failed(err, errlen, e, t->path, O_WRONLY,
+                                      write_need(job, t, wneed, sizeof(wneed)));
+    char *dup = strdup(t->path);
+    int rc = dup && (e == EACCES || e == EPERM || e == EROFS)
+                 ? iom_target_folder_refused(t->path, dirname(dup), true, err, errlen) : 0;
+    free(dup);
+    return rc ? rc : fail(err, errlen, -e, "target %s: cannot create: %s", t->path, strerror(e));
+}
+
 int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
                        const volatile sig_atomic_t *stop, void (*progress)(double pct, void *arg),
                        void *arg, char *err, size_t errlen)
@@ -522,8 +438,7 @@ int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
     }
     int fd = open(t->path, flags, 0644);
     if (fd < 0)
-        return fail(err, errlen, -errno, "target %s: cannot create: %s", t->path,
-                    strerror(errno));
+        return create_failed(job, t, errno, err, errlen);
     t->created = !t->exists;
     /* fio 3.33 filesetup.c extend_file lays out (writes) a file a job reads, or writes
      * with overwrite=1 (not file_append); job files follow it, native runs also fill
@@ -647,8 +562,11 @@ int iom_target_reopen(const struct iom_job *job, const struct iom_target *t, cha
                       size_t errlen)
 {
     int fd = open(t->path, open_flags(job));
-    if (fd < 0)
-        return open_failed(err, errlen, errno, t->path);
+    if (fd < 0) {
+        char wneed[160];
+        return iom_target_open_failed(err, errlen, errno, t->path, open_flags(job),
+                                      write_need(job, t, wneed, sizeof(wneed)));
+    }
     if (job->invalidate) /* fio filesetup.c __file_invalidate_cache: failures only noted */
         (void)drop_cache(t, fd, t->region_start, t->region_len);
     fadvise_hint(job, t, fd);
@@ -666,7 +584,9 @@ int iom_target_open(const struct iom_job *job, struct iom_target *t, char *err, 
                         "target %s: the filesystem refuses direct I/O (O_DIRECT), as tmpfs and "
                         "some FUSE filesystems do; use --direct=0 for buffered I/O",
                         t->path);
-        return open_failed(err, errlen, e, t->path);
+        char wneed[160];
+        return iom_target_open_failed(err, errlen, e, t->path, flags,
+                                      write_need(job, t, wneed, sizeof(wneed)));
     }
     fadvise_hint(job, t, t->fd);
     return 0;

@@ -52,13 +52,22 @@ int iom_path_folder_error(const char *path, const char *what, char *err, size_t 
 
 /*
  * Inspect `path` for `job` without changing anything: existence, type,
- * size, block size, direct-I/O alignment of every block size and offset,
- * free space for a file to create, and for writes to a block device the
- * safety checks (mounted, swap, held by device-mapper/md, a filesystem or
- * partition-table signature found by libblkid) unless job->force.
+ * size, block size, direct-I/O alignment of every block size and offset;
+ * for a file to create, its folder (missing: named before a missing
+ * --size), whether this process may create files there (Linux), and free
+ * space; for an existing file (Linux), whether this process (its effective
+ * ids) may read it, and write it when the job writes or the file must be
+ * extended to the region (the message names the owner, mode and permission
+ * needed); and,
+ * unless job->force, the safety checks: a job that writes a block device
+ * that is mounted, swap, or held by device-mapper/md, or that writes or
+ * extends a block device or regular file carrying a filesystem, RAID or
+ * partition-table signature found by libblkid (Windows: a volume or a
+ * partitioned disk; files are not probed there).
  * On refusal returns -EINVAL (bad input), -EEXIST (would destroy data),
- * -ENOSPC, -ENOENT or another -errno, and writes one line to err naming
- * the target, the option at fault when there is one, and what is allowed.
+ * -ENOSPC, -ENOENT, -EACCES, -EROFS or another -errno, and writes one line
+ * to err naming the target, the option at fault when there is one, and what
+ * is allowed or needed.
  */
 int iom_target_check(const struct iom_job *job, const char *path, struct iom_target *t,
                      char *err, size_t errlen);

@@ -5,8 +5,10 @@
 #ifndef IOMARK_CORE_TARGET_INT_H
 #define IOMARK_CORE_TARGET_INT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "core/target.h"
 
@@ -21,5 +23,63 @@
  */
 int iom_target_check_region(const struct iom_job *job, const char *path, struct iom_target *t,
                             uint64_t need, char *err, size_t errlen);
+
+#ifndef _WIN32
+/* Linux only (target_refuse.c). */
+
+/*
+ * Is block device dev (maj:min; devname its kernel name, "loop0", for its
+ * partitions in sysfs) or one of its partitions mounted, used as swap, or
+ * held by device-mapper, md or bcache? 1 with what set to the reason ("is
+ * mounted (on /mnt)"), else 0. Reads /sys, /proc/self/mountinfo, /proc/swaps.
+ */
+int iom_target_in_use(dev_t dev, const char *devname, char *what, size_t whatlen);
+
+/*
+ * Does the file or block device at path carry a filesystem, RAID or
+ * partition-table signature that libblkid's safe probe finds (the prober
+ * of blkid -p, wipefs and mkfs)? 1 with what set to "carries an ext4
+ * signature" (the article of the name as spoken), "carries a dos partition
+ * table" or "carries more than one filesystem signature ..."; 0 when none
+ * is found or path cannot be read. Reads only.
+ */
+int iom_target_has_signature(const char *path, char *what, size_t whatlen);
+
+/*
+ * The one-line message of an open(2) of target path with flags (only the
+ * access mode, O_RDONLY/O_WRONLY/O_RDWR, counts) that failed with errno e,
+ * written to err (errlen bytes, cut to fit). A block device refused with
+ * EACCES/EPERM: who may open it, or why root is refused. A regular file:
+ * "target P: cannot open for reading and writing: Permission denied (owner
+ * uid 0, mode 644: iomark needs write permission WNEED)", naming the
+ * permission this process lacks (its effective ids), a read-only
+ * filesystem, an immutable file, or that the mode allows it; wneed says
+ * what needs the writes ("for --rw=randwrite"), NULL for a read-only open.
+ * Returns -e.
+ */
+int iom_target_open_failed(char *err, size_t errlen, int e, const char *path, int flags,
+                           const char *wneed);
+
+/*
+ * Can this process (its effective ids) create a file in folder dir, the
+ * folder of target path? 0 when dir is writable and searchable; otherwise
+ * -errno (-EACCES, -EROFS) with one line in err naming the folder, its
+ * owner and mode: with sized, "target P: folder D is not writable (owner
+ * uid 0, mode 755); iomark needs write permission there to create the test
+ * file", without (no size given), "target P does not exist, and iomark
+ * cannot create it: folder D is not writable (...)". Changes nothing.
+ */
+int iom_target_folder_refused(const char *path, const char *dir, bool sized, char *err,
+                              size_t errlen);
+
+/*
+ * stat(2) of target path failed with EACCES: name the first folder on its
+ * way this process (its effective ids) cannot enter, "target P: cannot reach
+ * it: folder D cannot be entered (owner uid 0, mode 700): iomark needs
+ * search (x) permission on it", or, when none is found, the plain error.
+ * Returns -EACCES with the line in err.
+ */
+int iom_target_search_refused(const char *path, char *err, size_t errlen);
+#endif
 
 #endif

@@ -193,10 +193,7 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
         if (job->no_create) /* fio's allow_file_create=0 */
             return fail(err, errlen, -ENOENT, "target %s does not exist and allow_file_create=0 "
                         "disallows creating it", path);
-        if (!need)
-            return fail(err, errlen, -ENOENT,
-                        "target %s does not exist; give --size to have iomark create it", path);
-        /* the folder must exist */
+        /* the folder must exist: said first, as --size would not help without it */
         char full[MAX_PATH];
         char *base = NULL;
         if (!GetFullPathNameA(path, sizeof(full), full, &base) || !base)
@@ -205,6 +202,9 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
         DWORD da = GetFileAttributesA(full);
         if (da == INVALID_FILE_ATTRIBUTES || !(da & FILE_ATTRIBUTE_DIRECTORY))
             return fail(err, errlen, -ENOENT, "target %s: folder %s does not exist", path, full);
+        if (!need)
+            return fail(err, errlen, -ENOENT,
+                        "target %s does not exist; give --size to have iomark create it", path);
     }
     t->logical_block_bytes = iom_win_file_sector_size(path);
     if (need > t->size_bytes) {

@@ -500,7 +500,7 @@ static const struct opt opts[] = {
     {"inject_error", T_CUSTOM, J(inject_errno), 0, 0, set_inject, "ERRNO:N",
      "testing aid: every N-th I/O of a thread completes with ERRNO (EIO, ENOSPC, ...)", fmt_inject},
     {"force", T_BOOL, J(force), 0, 1, NULL, NULL,
-     "allow writes to a block device that is mounted or carries data", fmt_never},
+     "allow writes to a device in use, or a device or file with a filesystem signature", fmt_never},
     {"keep", T_BOOL, J(keep), 0, 1, NULL, "0|1",
      "keep a test file iomark created (default 1, as fio; 0: remove it at the end)", NULL},
     {"output-format", T_CUSTOM, R(format), 0, 0, set_format, "FMT", "normal (default) or json", NULL},

@@ -23,7 +23,8 @@ grep -q '"engine":\s*"io_uring"' $WORK/n.json && pass "io_uring used when availa
 if chattr +i $F 2>/dev/null; then
   expect_status 2 "write to an immutable file" -- "$IOMARK" run --rw=write --runtime=1 --output-format=json --output=$WORK/e.json $F
   chattr -i $F
-  expect_err_has "$F: cannot open: Operation not permitted"
+  # the file's owner and mode from stat; an immutable file is named as such
+  expect_err_has "target $F: cannot open for reading and writing: Operation not permitted (owner uid $(stat -c %u $F), mode $(stat -c %a $F): the file is immutable, and iomark needs to write it for --rw=write; lsattr shows the i flag, chattr -i clears it)"
   [ ! -e $WORK/e.json ] && pass "no output document for a refusal" || fail "output written for a refusal"
 else
   echo "skip: chattr +i not supported here"

@@ -2,7 +2,8 @@
 # test_keep.sh - --keep agrees with the help and docs/options.md: run, run
 # --repeat, sweep, diskspd and fio job files keep a test file they created
 # (as fio keeps the files it lays out); --keep=0 removes it at the end; a file
-# that existed before is never removed; mark removes its file unless --keep.
+# that existed before is never removed; mark removes its file unless --keep,
+# and names a file it keeps as the others do.
 # A kept file the command created is named on stderr, once, with its size
 # (from stat here) and how to remove it; a file --keep=0 removed is named
 # once with the size --size asked for; an existing file gets neither line,
@@ -65,4 +66,22 @@ expect_status 0 "fio job file --keep=0" -- "$IOMARK" run "$WORK/t.fio" --keep=0 
 
 expect_status 0 "mark" -- "$IOMARK" mark --profile=realworld --runs=1 --runtime=200ms --prepare=0 --pause=0 --size=1M --quiet "$WORK/m.dat"
 [ ! -e "$WORK/m.dat" ] && pass "mark removes its file by default" || fail "m.dat kept"
+[ ! -s "$WORK/err" ] && pass "mark: no line for its default removal" || fail "mark default removal: $(cat "$WORK/err")"
+# mark --keep (and --keep=1) names the file it leaves as run does; removing it is
+# mark's default, so the way back is to run without --keep
+for k in --keep --keep=1; do
+  expect_status 0 "mark $k" -- "$IOMARK" mark --profile=realworld --runs=1 --runtime=200ms --prepare=0 --pause=0 --size=1M --quiet $k "$WORK/mk.dat"
+  [ -f "$WORK/mk.dat" ] && b=$(stat -c %s "$WORK/mk.dat") && [ "$b" = 1048576 ] && pass "mark $k kept its 1 MiB file" || fail "mark $k: mk.dat missing"
+  [ "$(grep -cxF "iomark mark: the test file $WORK/mk.dat it created is left in place, 1 MiB (1048576 bytes); remove it with rm $WORK/mk.dat, or run without --keep to remove it at the end" "$WORK/err")" = 1 ] \
+    && pass "mark $k: stderr names the kept file and its size once" || fail "mark $k: $(cat "$WORK/err")"
+  rm -f "$WORK/mk.dat"
+done
+# a folder target: the file mark makes there is named the same way
+mkdir -p "$WORK/md"
+expect_status 0 "mark --keep on a folder" -- "$IOMARK" mark --profile=realworld --runs=1 --runtime=200ms --prepare=0 --pause=0 --size=2M --quiet --keep "$WORK/md"
+[ "$(grep -cxF "iomark mark: the test file $WORK/md/iomark-test.dat it created is left in place, 2 MiB (2097152 bytes); remove it with rm $WORK/md/iomark-test.dat, or run without --keep to remove it at the end" "$WORK/err")" = 1 ] \
+  && pass "mark --keep on a folder: the file made there is named" || fail "mark folder --keep: $(cat "$WORK/err")"
+# a file that existed before: mark leaves it without a line (not --keep=0's)
+expect_status 0 "mark on an existing file" -- "$IOMARK" mark --profile=realworld --runs=1 --runtime=200ms --prepare=0 --pause=0 --size=2M --quiet "$WORK/md/iomark-test.dat"
+[ -f "$WORK/md/iomark-test.dat" ] && [ ! -s "$WORK/err" ] && pass "mark: an existing file stays, no line" || fail "mark existing: $(cat "$WORK/err")"
 finish

@@ -2,9 +2,10 @@
 # test_messages.sh - messages a newcomer reads: sizes in binary units beside
 # the byte count (the free space is read here with stat -f and formatted
 # independently), "did you mean" for a mistyped command and option value, the article before a
-# filesystem signature ("an ext4"), and a permission error on a block device
-# that names root and the device's group, with the same exit status (2) as
-# the other cannot-open refusals.
+# filesystem signature ("an ext4"), a permission error on a block device
+# that names root and the device's group, and on a regular file or its folder
+# the permission needed and what needs it (owner and mode), with the same
+# exit status (2) as the other cannot-open refusals.
 source "$(dirname "$0")/lib.sh"
 cd "$WORK"
 
@@ -48,6 +49,14 @@ expect_status 0 "a run past a file's end" -- "$IOMARK" run --offset=2M --size=1M
 grep -qF "the test file $WORK/had.dat was 1 MiB (1048576 bytes); iomark extended it to 3 MiB (3145728 bytes)" "$WORK/err" &&
   [ "$(stat -c %s "$WORK/had.dat")" = 3145728 ] && pass "an extended file is named on stderr with both sizes" ||
   fail "extended file: $(stat -c %s "$WORK/had.dat") bytes; $(cat "$WORK/err")"
+# mark says the same: a 16 MiB file of the user's with --size=32M (both sizes from
+# here), and the file stays so
+head -c 16777216 /dev/urandom >"$WORK/had16.dat"
+expect_status 0 "mark past a file's end" -- "$IOMARK" mark --profile=realworld --runs=1 --prepare=0 --pause=0 --runtime=200ms --size=32M --quiet "$WORK/had16.dat"
+grep -qxF "iomark mark: the test file $WORK/had16.dat was 16 MiB (16777216 bytes); iomark extended it to 32 MiB (33554432 bytes) for the region of --size (the new part holds random data), and it stays so" "$WORK/err" &&
+  [ "$(stat -c %s "$WORK/had16.dat")" = 33554432 ] && pass "mark: an extended file is named on stderr with both sizes" ||
+  fail "mark extended file: $(stat -c %s "$WORK/had16.dat") bytes; $(cat "$WORK/err")"
+rm -f "$WORK/had16.dat"
 expect_status 2 "iomark mark --xyzzy" -- "$IOMARK" mark --xyzzy
 grep -q "did you mean" "$WORK/err" && fail "a suggestion for --xyzzy: $(cat "$WORK/err")" \
   || expect_err_has "mark: --xyzzy: unknown option; allowed: --profile, --runs, --pause"
@@ -129,8 +138,43 @@ if [ "$(id -u)" = 0 ]; then
       expect_status 2 "missing target" -- as_nobody "$IOMARK" run --runtime=1s "$WORK/perm/none"
       echo data >"$WORK/perm/f"; chmod 600 "$WORK/perm/f"
       expect_status 2 "file without permission" -- as_nobody "$IOMARK" run --runtime=1s --size=4k "$WORK/perm/f"
-      expect_err_has "Permission denied"
+      # (5 bytes and --size=4k: read and extended, so both permissions)
+      expect_err_has "target $WORK/perm/f: cannot open for reading and writing: Permission denied (owner uid 0, mode 600: iomark needs read and write permission to extend it to 4 KiB (4096 bytes) for the region of --offset and --size)"
+      head -c 1048576 /dev/urandom >"$WORK/perm/ro.dat"; chmod 600 "$WORK/perm/ro.dat"
+      expect_status 2 "a read of a file nobody may not read" -- as_nobody "$IOMARK" run --runtime=1s "$WORK/perm/ro.dat"
+      expect_err_has "target $WORK/perm/ro.dat: cannot open for reading: Permission denied (owner uid 0, mode 600: iomark needs read permission)"
       grep -q "group disk" "$WORK/err" && fail "device hint on a file: $(cat "$WORK/err")" || pass "no device hint for a file"
+      # --- regular files: the permission the workload needs, and what needs it
+      # (owner and mode as stat shows them; the folder $WORK/perm is root's, 755)
+      head -c 1048576 /dev/urandom >"$WORK/perm/w.dat"; chmod 644 "$WORK/perm/w.dat"
+      sum=$(sha256sum <"$WORK/perm/w.dat")
+      expect_status 2 "randwrite on a file nobody may not write" -- as_nobody "$IOMARK" run --rw=randwrite --runtime=1s "$WORK/perm/w.dat"
+      expect_err_has "target $WORK/perm/w.dat: cannot open for reading and writing: Permission denied (owner uid $(stat -c %u "$WORK/perm/w.dat"), mode $(stat -c %a "$WORK/perm/w.dat"): iomark needs write permission for --rw=randwrite)"
+      expect_status 0 "randread on it" -- as_nobody "$IOMARK" run --rw=randread --runtime=200ms --direct=0 --quiet "$WORK/perm/w.dat"
+      expect_status 2 "a read that extends it" -- as_nobody "$IOMARK" run --size=2M --runtime=1s "$WORK/perm/w.dat"
+      expect_err_has "(owner uid 0, mode 644: iomark needs write permission to extend it to 2 MiB (2097152 bytes) for the region of --offset and --size)"
+      expect_status 2 "mark on it" -- as_nobody "$IOMARK" mark --runs=1 --prepare=0 --pause=0 --size=1M "$WORK/perm/w.dat"
+      expect_err_has "iomark mark: target $WORK/perm/w.dat: cannot open for reading and writing: Permission denied (owner uid 0, mode 644: iomark needs write permission for its write tests)"
+      expect_status 2 "diskspd -w30 on it" -- as_nobody "$IOMARK" diskspd -w30 -d1 "$WORK/perm/w.dat"
+      expect_err_has "iomark diskspd: target $WORK/perm/w.dat: cannot open for reading and writing: Permission denied (owner uid 0, mode 644: iomark needs write permission for -w30)"
+      [ "$(sha256sum <"$WORK/perm/w.dat")" = "$sum" ] && [ "$(stat -c %s "$WORK/perm/w.dat")" = 1048576 ] && pass "the file is unchanged" || fail "w.dat changed"
+      # a new file in a folder nobody may not write: the folder, its owner and mode
+      fmode=$(stat -c %a "$WORK/perm")
+      for c in "run --size=1M --runtime=1s:run" "mark --runs=1 --prepare=0 --pause=0 --size=1M:mark" "diskspd -c1M -d1:diskspd"; do
+        # shellcheck disable=SC2086 # the command and its options are words
+        expect_status 2 "${c##*:}: a new file in a folder not writable" -- as_nobody "$IOMARK" ${c%:*} "$WORK/perm/new.dat"
+        expect_err_has "iomark ${c##*:}: target $WORK/perm/new.dat: folder $WORK/perm is not writable (owner uid 0, mode $fmode); iomark needs write permission there to create the test file"
+      done
+      expect_status 2 "no --size, a folder not writable" -- as_nobody "$IOMARK" run --runtime=1s "$WORK/perm/new.dat"
+      expect_err_has "target $WORK/perm/new.dat does not exist, and iomark cannot create it: folder $WORK/perm is not writable (owner uid 0, mode $fmode)"
+      # a relative name: the folder by its full path, not "."
+      expect_status 2 "a new file in the current folder" -- env -C "$WORK/perm" setpriv --reuid=65534 --regid=65534 --clear-groups "$IOMARK" run --size=1M --runtime=1s new.dat
+      expect_err_has "target new.dat: folder $WORK/perm is not writable (owner uid 0, mode $fmode)"
+      # a folder on the way that cannot be entered
+      mkdir -p "$WORK/perm/closed/in"; chmod 700 "$WORK/perm/closed"
+      expect_status 2 "a target behind a folder nobody cannot enter" -- as_nobody "$IOMARK" run --runtime=1s "$WORK/perm/closed/in/x.dat"
+      expect_err_has "target $WORK/perm/closed/in/x.dat: cannot reach it: folder $WORK/perm/closed cannot be entered (owner uid 0, mode 700): iomark needs search (x) permission on it"
+      [ ! -e "$WORK/perm/new.dat" ] && [ -z "$(ls -A "$WORK/perm/closed/in")" ] && pass "nothing created" || fail "created: $(ls "$WORK/perm")"
     else
       echo "skip: the build is not readable by nobody: permission messages"
     fi

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Bad input: exit 2, one line naming the option, the value and what is
-# allowed, and nothing created or written (target and --output both absent).
+# allowed, and nothing created or written (target and --output both absent);
+# a file image with a filesystem or partition table is not written without
+# --force.
 source "$(dirname "$0")/lib.sh"
 T=$WORK/never.dat
 O=$WORK/never.json
@@ -38,6 +40,11 @@ expect_status 2 "target folder missing (relative)" -- env -C $WORK "$IOMARK" run
 expect_err_has "folder nodir does not exist"
 expect_status 2 "target folder missing (absolute)" -- "$IOMARK" run --runtime=1s --size=64M $WORK/nodir2/sub/x.dat
 expect_err_has "target $WORK/nodir2/sub/x.dat: folder $WORK/nodir2 does not exist" # the first missing one
+# ... and without --size the missing folder comes first, not "give --size"
+# (which would only lead to the folder's message next)
+expect_status 2 "target folder missing, no --size" -- "$IOMARK" run --runtime=1s $WORK/nodir3/x.dat
+expect_err_has "target $WORK/nodir3/x.dat: folder $WORK/nodir3 does not exist"
+grep -q -- "--size" $WORK/err && fail "--size suggested for a missing folder: $(cat $WORK/err)" || pass "no --size hint for a missing folder"
 # a "folder" that is a file: named, not the raw "Not a directory"
 : >$WORK/plain
 expect_status 2 "target under a file" -- "$IOMARK" run --runtime=1s --size=64M $WORK/plain/sub/x.dat
@@ -48,7 +55,7 @@ expect_status 2 "--output under a file" -- "$IOMARK" run --runtime=1s --size=64M
 expect_err_has "--output=$WORK/plain/o.json: $WORK/plain is a file, not a folder"
 [ "$(stat -c %s $WORK/plain)" = 0 ] && [ ! -e $WORK/o.dat ] && pass "nothing written" || fail "written: $(ls -l $WORK)"
 rm -f $WORK/plain
-[ ! -e $WORK/nodir ] && [ ! -e $WORK/nodir2 ] && [ ! -e $WORK/x.dat ] && pass "nothing created" || fail "created: $(ls $WORK)"
+[ ! -e $WORK/nodir ] && [ ! -e $WORK/nodir2 ] && [ ! -e $WORK/nodir3 ] && [ ! -e $WORK/x.dat ] && pass "nothing created" || fail "created: $(ls $WORK)"
 # a mistyped device name: no regular file is made in /dev (devtmpfs, in RAM),
 # with or without --size, and the message does not suggest --size
 nodev=/dev/iomark-nodev-$$
@@ -89,6 +96,59 @@ expect_err_has "--bs"
 expect_status 2 "mark --profile bad" -- "$IOMARK" mark --profile=fastest $WORK
 expect_err_has "--profile=fastest"
 [ ! -e $WORK/iomark-test.dat ] && pass "mark created nothing" || fail "mark created its file"
+# --- a regular file that carries a filesystem or partition-table signature (a
+# filesystem image, a VM disk image): every front end that writes refuses it
+# without --force, naming the signature, and leaves it byte for byte as it was
+# (sha256sum, and blkid -p still finds it); reads are allowed
+if command -v mkfs.ext4 >/dev/null && command -v blkid >/dev/null; then
+  F=$WORK/fs.img
+  mkfs.ext4 -q -F $F 16M >/dev/null
+  sum=$(sha256sum <$F)
+  msg="target $F carries an ext4 signature; a write test would destroy its data. Add --force to write to it anyway"
+  printf '[w]\nfilename=%s\nrw=randwrite\nruntime=1\ntime_based=1\n' $F >$WORK/w.fio
+  for c in "run --rw=randwrite --runtime=1s" "run --rw=write --verify=crc32c --runtime=1s" \
+           "diskspd -w100 -d1" "sweep --rw=randwrite --iodepth=1,2 --runtime=1s" \
+           "mark --runs=1 --prepare=0 --pause=0 --size=16M"; do
+    # shellcheck disable=SC2086 # the command and its options are words
+    expect_status 2 "${c%% *} writing an ext4 image: ${c#* }" -- "$IOMARK" $c $F
+    expect_err_has "iomark ${c%% *}: $msg"
+  done
+  expect_status 2 "mark with its default 1 GiB on a 16 MiB ext4 image" -- "$IOMARK" mark --runs=1 --prepare=0 --pause=0 $F
+  expect_err_has "iomark mark: $msg"
+  expect_status 2 "a job file writing an ext4 image" -- "$IOMARK" run $WORK/w.fio
+  expect_err_has "$msg"
+  # a read that would extend the image to its region changes it too
+  expect_status 2 "a read extending an ext4 image" -- "$IOMARK" run --rw=randread --size=32M --runtime=1s $F
+  expect_err_has "target $F carries an ext4 signature; extending it to 32 MiB (33554432 bytes) for the region of --offset and --size would change it. Add --force to extend it anyway"
+  [ "$(sha256sum <$F)" = "$sum" ] && [ "$(stat -c %s $F)" = 16777216 ] && pass "the image is unchanged" || fail "the image changed"
+  expect_status 0 "reading an ext4 image" -- "$IOMARK" run --rw=randread --runtime=300ms --quiet $F
+  [ "$(blkid -p -o value -s TYPE $F)" = ext4 ] && pass "blkid -p still finds ext4" || fail "ext4 gone: $(blkid -p $F)"
+  # --force writes it: 16 sequential 1 MiB writes over the whole image leave no signature
+  expect_status 0 "--force writes the image" -- "$IOMARK" run --rw=write --bs=1M --io_size=16M --force --quiet $F
+  rc=0; blkid -p $F >/dev/null || rc=$?
+  [ "$rc" = 2 ] && pass "after --force blkid -p finds nothing (exit 2)" || fail "blkid -p after --force: exit $rc"
+  if command -v sfdisk >/dev/null; then
+    truncate -s 16M $WORK/pt.img
+    echo 'label: dos' | sfdisk -q $WORK/pt.img >/dev/null 2>&1
+    expect_status 2 "writing a partitioned disk image" -- "$IOMARK" run --rw=write --runtime=1s $WORK/pt.img
+    expect_err_has "target $WORK/pt.img carries a dos partition table; a write test would destroy its data"
+  fi
+  # iomark's own test files (random data, zeros, verify blocks, a mark file kept)
+  # carry no signature: blkid -p finds nothing, and a write run takes them again
+  for o in --randseed=1 --zero_buffers --verify=meta --verify=crc32c; do
+    rm -f $WORK/own.dat
+    "$IOMARK" run --rw=write --bs=64k --size=8M --io_size=8M $o --quiet $WORK/own.dat >/dev/null 2>&1
+    rc=0; blkid -p $WORK/own.dat >/dev/null || rc=$?
+    expect_status 0 "a write run on iomark's own file ($o)" -- "$IOMARK" run --rw=randwrite --runtime=200ms --quiet $WORK/own.dat
+    [ "$rc" = 2 ] && pass "iomark's file ($o): blkid -p finds nothing" || fail "blkid -p on iomark's file ($o): exit $rc"
+  done
+  mkdir -p $WORK/m
+  "$IOMARK" mark --runs=1 --prepare=0 --pause=0 --runtime=200ms --size=8M --profile=realworld --keep --quiet $WORK/m >/dev/null 2>&1
+  expect_status 0 "mark again on the file it kept" -- "$IOMARK" mark --runs=1 --prepare=0 --pause=0 --runtime=200ms --size=8M --profile=realworld --quiet $WORK/m
+  rm -rf $WORK/m
+else
+  echo "skip: no mkfs.ext4 or blkid: signatures on files"
+fi
 # help is not an error
 expect_status 0 "run --help" -- "$IOMARK" run --help
 grep -q -- "--iodepth" $WORK/out && pass "help lists options" || fail "help"
