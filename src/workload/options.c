@@ -685,6 +685,10 @@ int iom_options_parse(int argc, char **argv, int first, struct iom_job *job,
                       struct iom_run_opts *ro, char *err, size_t errlen)
 {
     bool only_targets = false;
+    struct {
+        bool given, direct;
+        char text[48];
+    } io_mode[2] = {{false, false, ""}, {false, false, ""}}; /* --direct, --buffered as given */
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
         if (only_targets || a[0] != '-' || a[1] == '\0') {
@@ -729,6 +733,21 @@ int iom_options_parse(int argc, char **argv, int first, struct iom_job *job,
         int rc = iom_option_apply(name, val, job, ro, err, errlen);
         if (rc)
             return -EINVAL;
+        /* --direct and --buffered name one setting (fio: buffered=0 is direct=1):
+         * given both, their values must agree */
+        if (o && (strcmp(o->name, "direct") == 0 || strcmp(o->name, "buffered") == 0)) {
+            int k = strcmp(o->name, "buffered") == 0;
+            io_mode[k].given = true;
+            io_mode[k].direct = job->direct;
+            snprintf(io_mode[k].text, sizeof(io_mode[k].text), "--%s%s%s", o->name,
+                     val ? "=" : "", val ? val : "");
+            if (io_mode[!k].given && io_mode[!k].direct != job->direct) {
+                snprintf(err, errlen, "%s and %s conflict: --buffered=0 is direct I/O "
+                         "(--direct=1), --buffered=1 is --direct=0; give one of them",
+                         io_mode[0].text, io_mode[1].text);
+                return -EINVAL;
+            }
+        }
     }
     return 0;
 }

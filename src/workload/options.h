@@ -29,7 +29,9 @@ struct iom_run_opts {
  * Parse argv[first..argc) into job and ro. Options may come in any order
  * before or between targets; "--" ends options. Non-option arguments are
  * added to job->targets. On error returns -EINVAL and writes one line to
- * err: the option, the value and what is allowed (no "iomark:" prefix).
+ * err: the option, the value and what is allowed (no "iomark:" prefix);
+ * --direct and --buffered given with values that disagree (--direct=0
+ * --buffered=0) are refused naming both.
  * job and ro must be initialised (iom_job_defaults, zeroed ro) beforehand,
  * so a preset can set its own defaults first.
  */
