@@ -352,7 +352,7 @@ static int not_lab_option(const char *w)
     char name[64];
     const char *n = w + (w[1] == '-' ? 2 : 1);
     snprintf(name, sizeof(name), "%.*s", (int)strcspn(n, "="), n);
-    const char *run = iom_option_suggest(name);
+    const char *via, *run = iom_option_suggest_via(name, &via);
     if (iom_args_name_eq(name, (size_t)-1, "output") ||
         iom_args_name_eq(name, (size_t)-1, "output-format"))
         return bad("", w, "the lab writes JSON results to --output-dir; allowed: --output-dir=DIR");
@@ -360,6 +360,12 @@ static int not_lab_option(const char *w)
         iom_mark_own_option(name))
         return 0;   /* mark's own (--runs, ...): with --preset=mark only (parse_args);
                      * --profile is run's SQL Server profile too */
+    if (run && via) { /* another tool's name: "--loops" is the lab's --repeat, "--ba" run's */
+        iom_cli_error(CMD, "%s: unknown option; did you mean --%s (iomark's name for --%s)? (lab "
+                           "options: iomark lab --help; any other option is iomark run's)",
+                      w, run, via);
+        return IOM_EXIT_USAGE;
+    }
     const char *lab = NULL;
     size_t dl = 4, dr = run ? iom_edit_distance(name, run) : 99;
     for (const struct iom_arg_opt *t = lab_table; t->name; t++) {

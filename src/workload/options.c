@@ -524,14 +524,20 @@ static const struct opt *find(const char *name)
     return NULL;
 }
 
-/* What other tools (fio, DiskSpd) or plain words call an option: for "did you mean" */
+/* What other tools (fio, DiskSpd) or plain words call an option: for "did you
+ * mean". fio's own other spellings (fio 3.33 options.c: "ba", "timeout",
+ * "io_limit", "steadystate*") and its loops, which is run's --repeat (taken
+ * before the table: cli/repeat.c; mark's --runs, the lab's --repeat). */
 static const struct {
     const char *name, *opt;
 } other_names[] = {
     {"blocksize", "bs"},       {"block_size", "bs"},      {"queue_depth", "iodepth"},
     {"qdepth", "iodepth"},     {"threads", "numjobs"},    {"numthreads", "numjobs"},
     {"duration", "runtime"},   {"warmup", "ramp_time"},   {"cooldown", "cooldown_time"},
-    {"engine", "ioengine"},    {"seed", "randseed"},
+    {"engine", "ioengine"},    {"seed", "randseed"},      {"ba", "blockalign"},
+    {"timeout", "runtime"},    {"io_limit", "io_size"},   {"loops", "repeat"},
+    {"steadystate", "ss"},     {"steadystate_duration", "ss_dur"},
+    {"steadystate_ramp_time", "ss_ramp"},
 };
 
 const char *iom_option_suggest_via(const char *name, const char **via)
@@ -607,6 +613,8 @@ int iom_option_apply(const char *name, const char *v, struct iom_job *job, struc
         {"time_based", "iomark runs are time-based already (--runtime); --io_size limits bytes"},
         {"group_reporting", "iomark reports every target and thread and the total"},
         {"blocksize", "use --bs"},
+        {"norandommap", "iomark draws random offsets with replacement by default (fio's "
+                        "norandommap); --random_map=1 visits each block once"},
         {"directory", "name the target file with its folder: iomark run [options] DIR/FILE"},
         {"output-format=normal,json", "use normal or json"},
     };

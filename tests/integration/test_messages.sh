@@ -41,6 +41,24 @@ done
 # sweep's own --threads, not run's --numjobs (fio's --thread would say so)
 expect_status 2 "iomark sweep --thread=1,2" -- "$IOMARK" sweep --thread=1,2 --runtime=1s "$WORK/sw.dat"
 expect_err_has "iomark sweep: --thread: unknown option; did you mean --threads?"
+# fio's names that iomark spells differently point at iomark's (fio 3.33
+# options.c: loops, and the aliases ba, timeout, io_limit, steadystate); fio's
+# loops is run's --repeat, mark's --runs, and no option of sweep
+for c in "run --loops=2|iomark run: --loops: unknown option; did you mean --repeat (iomark's name for --loops)?" \
+         "run --ba=4k|iomark run: --ba: unknown option; did you mean --blockalign (iomark's name for --ba)?" \
+         "run --timeout=1s|iomark run: --timeout: unknown option; did you mean --runtime (iomark's name for --timeout)?" \
+         "run --io_limit=1M|iomark run: --io_limit: unknown option; did you mean --io_size (iomark's name for --io_limit)?" \
+         "run --steadystate=iops:1%|iomark run: --steadystate: unknown option; did you mean --ss (iomark's name for --steadystate)?" \
+         "run --norandommap|iomark run: --norandommap: not an iomark run option; iomark draws random offsets with replacement by default" \
+         "mark --loops=2|iomark mark: --loops: unknown option; did you mean --runs (iomark mark's name for --loops: each test's runs)?" \
+         "mark --timeout=1s|iomark mark: --timeout: unknown option; did you mean --runtime (iomark's name for --timeout)?" \
+         "mark --blocksize=4k|iomark mark: --blocksize (iomark's --bs): not an option of mark (the preset sets the pattern)" \
+         "sweep --loops=2|iomark sweep: --loops: unknown option; a sweep measures each point once (fio's --loops is iomark run --repeat)"; do
+  # shellcheck disable=SC2086 # the command and its option are two words
+  expect_status 2 "iomark ${c%%|*}" -- "$IOMARK" ${c%%|*} --size=1M "$WORK/fio-name.dat"
+  expect_err_has "${c#*|}"
+done
+[ ! -e "$WORK/fio-name.dat" ] && pass "fio's names: nothing created" || fail "fio's names: fio-name.dat created"
 # a file the user had, extended for the region: a line on stderr says so, with
 # both sizes (1 MiB before; --offset=2M + --size=1M end at 3 MiB: 3145728 bytes)
 head -c 1048576 /dev/zero >"$WORK/had.dat"
