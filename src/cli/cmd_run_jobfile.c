@@ -71,13 +71,9 @@ int iom_cli_take_profile(int *argc, char **argv, struct iom_job *job)
     argv[out] = NULL;
     const struct iom_profile *p = iom_profile_find(name);
     if (!p) {
-        size_t n;
-        const struct iom_profile *all = iom_profile_list(&n);
-        char list[256] = "";
-        for (size_t i = 0; i < n; i++)
-            snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
-                     all[i].name);
-        iom_cli_error(CMD, "--profile=%s: unknown profile; allowed: %s", name, list);
+        char why[600];
+        iom_profile_unknown(name, why, sizeof(why));
+        iom_cli_error(CMD, "%s", why);
         return IOM_EXIT_USAGE;
     }
     char err[300];

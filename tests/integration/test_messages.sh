@@ -28,12 +28,17 @@ expect_status 2 "--rw=zzzzzz" -- "$IOMARK" run --runtime=1s --size=1M --rw=zzzzz
 grep -q "did you mean" "$WORK/err" && fail "a suggestion for --rw=zzzzzz: $(cat "$WORK/err")" \
   || pass "no suggestion for a value far from every allowed one"
 # a mistyped option of mark, tpcc or report: the nearest name, then the list;
-# a pattern option of run is not mark's (the preset sets the pattern)
+# a pattern option of run is not mark's (the preset sets the pattern); a
+# mistyped value of tpcc's lists, its step, run's --profile: the nearest too
 for c in "mark --profle=peak:--profle: unknown option; did you mean --profile? allowed: --profile, --runs" \
          "mark --runtim=1s:--runtime" "tpcc --warehouse=2:did you mean --warehouses?" \
          "report --outptu=x.html:did you mean --output?" \
          "compare --fromat=json:did you mean --output-format?" \
-         "mark --bs=4k:--bs: not an option of mark (the preset sets the pattern)"; do
+         "mark --bs=4k:--bs: not an option of mark (the preset sets the pattern)" \
+         "tpcc --journal_mode=wall:--journal_mode=wall: did you mean wal? allowed: wal, delete, truncate or persist" \
+         "tpcc --synchronous=ful:--synchronous=ful: did you mean full? allowed: full, normal, off or extra" \
+         "tpcc lod:lod: unknown step; did you mean load? allowed: load, run, check (none = all)" \
+         "run --profile=sql-olpt:--profile=sql-olpt: unknown profile; did you mean sql-oltp? allowed: sql-oltp, sql-log"; do
   # shellcheck disable=SC2086 # the command and its option are two words
   expect_status 2 "iomark ${c%%:*}" -- "$IOMARK" ${c%%:*}
   expect_err_has "${c#*:}"
