@@ -14,6 +14,7 @@
 #include "cli/progress.h"
 #include "core/group.h"
 #include "core/runner.h"
+#include "engine/engine.h"
 #include "probe/diskutil.h"
 #include "report/fio.h"
 #include "report/report.h"
@@ -483,9 +484,15 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
         }
     }
     /* each job's notes (buffered I/O, invalidate): on stderr, and in the report (text, JSON) */
-    for (uint32_t i = 0; i < ff.nr_jobs && !a.ro.quiet; i++)
+    for (uint32_t i = 0; i < ff.nr_jobs && !a.ro.quiet; i++) {
         if (ff.jobs[i].note[0])
             fprintf(stderr, "iomark run: note: [%s] %s\n", ff.jobs[i].jobname, ff.jobs[i].note);
+        const struct iom_job *jj = &ff.jobs[i].job; /* fio's note on a synchronous engine */
+        if (iom_engine_depth(jj->ioengine, jj->iodepth) != jj->iodepth)
+            fprintf(stderr, "iomark run: note: [%s] iodepth=%u with a synchronous ioengine (%s): "
+                            "1 I/O in flight per thread, so the queue depth is 1 (as fio caps "
+                            "it)\n", ff.jobs[i].jobname, jj->iodepth, jj->ioengine);
+    }
     for (uint32_t i = 0; i < ff.nr_ignored; i++)
         fprintf(stderr, "iomark run: ignored (--ignore-unknown): %s\n", ff.ignored[i]);
 

@@ -593,6 +593,14 @@ int iom_cmd_sweep(int argc, char **argv)
         if (status)
             goto out;
     }
+    { /* psync: every point's depth is 1 */
+        char given[300];
+        if (iodepth_s)
+            snprintf(given, sizeof(given), "--iodepth=%s", iodepth_s);
+        else
+            snprintf(given, sizeof(given), "--iodepth=%u", job.iodepth);
+        iom_cli_depth_note(CMD, &ro, job.ioengine, given, job.iodepth);
+    }
     /* plan: grid points in order of concurrency, and for each point every
      * target in turn */
     struct point *grid = calloc(nth * nqd, sizeof(*grid));
