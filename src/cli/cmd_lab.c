@@ -264,15 +264,11 @@ static const char *one_of(const char *v, const char *const *allowed)
     return NULL;
 }
 
-/* v is none of allowed (NULL-ended, list as the message spells it): one line
- * "--NAME=V: did you mean X? allowed: LIST" (workload/args.h), exit 2. */
+/* v is none of allowed (NULL-ended): "--NAME=V: did you mean X? allowed: LIST", exit 2 */
 static int bad_one_of(const char *name, const char *v, const char *const *allowed, const char *list)
 {
-    size_t n = 0;
-    while (allowed[n])
-        n++;
     char why[400];
-    iom_allowed_near(why, sizeof(why), v, allowed, n, list);
+    iom_allowed_near_list(why, sizeof(why), v, allowed, list);
     return bad(name, v, why);
 }
 
@@ -374,12 +370,6 @@ static int not_lab_option(const char *w)
         iom_mark_own_option(name))
         return 0;   /* mark's own (--runs, ...): with --preset=mark only (parse_args);
                      * --profile is run's SQL Server profile too */
-    if (run && via) { /* another tool's name: "--loops" is the lab's --repeat, "--ba" run's */
-        iom_cli_error(CMD, "%s: unknown option; did you mean --%s (iomark's name for --%s)? (lab "
-                           "options: iomark lab --help; any other option is iomark run's)",
-                      w, run, via);
-        return IOM_EXIT_USAGE;
-    }
     const char *lab = NULL;
     size_t dl = 4, dr = run ? iom_edit_distance(name, run) : 99;
     for (const struct iom_arg_opt *t = lab_table; t->name; t++) {
@@ -389,10 +379,12 @@ static int not_lab_option(const char *w)
             lab = t->name;
         }
     }
-    const char *near = lab && dl <= dr ? lab : run;
+    /* another tool's name first: "--loops" is the lab's --repeat, "--ba" run's --blockalign */
+    const char *near = run && via ? run : lab && dl <= dr ? lab : run, *by = near == run ? via : 0;
     if (near)
-        iom_cli_error(CMD, "%s: unknown option; did you mean --%s? (lab options: iomark lab "
-                           "--help; any other option is iomark run's)", w, near);
+        iom_cli_error(CMD, "%s: unknown option; did you mean --%s%s%s%s? (lab options: iomark lab "
+                           "--help; any other option is iomark run's)", w, near,
+                      by ? " (iomark's name for --" : "", by ? by : "", by ? ")" : "");
     else
         iom_cli_error(CMD, "%s: unknown option; allowed: the lab options of iomark lab --help "
                            "and the options of iomark run --help", w);
@@ -417,11 +409,8 @@ static int take_command(int argc, char **argv, int i, struct iom_lab_opts *o, st
     memset(j, 0, sizeof(*j));
     if (!c->preset_mark && !one_of(argv[i], iom_lab_commands)) {
         char why[200];
-        size_t n = 0;
-        while (iom_lab_commands[n])
-            n++;
-        iom_allowed_near(why, sizeof(why), argv[i], iom_lab_commands, n,
-                         "run, diskspd, sweep, mark, tpcc");
+        iom_allowed_near_list(why, sizeof(why), argv[i], iom_lab_commands,
+                              "run, diskspd, sweep, mark, tpcc");
         iom_cli_error(CMD, "-- %s: unknown command; %s", argv[i], why);
         return IOM_EXIT_USAGE;
     }

@@ -312,11 +312,8 @@ static int job_check(const struct iom_lab_job *j, uint64_t disk_bytes, double *e
         known |= strcmp(*c, j->command) == 0;
     if (!known) {
         char why[200];
-        size_t n = 0;
-        while (iom_lab_commands[n])
-            n++;
-        iom_allowed_near(why, sizeof(why), j->command, iom_lab_commands, n,
-                         "run, diskspd, sweep, mark, tpcc");
+        iom_allowed_near_list(why, sizeof(why), j->command, iom_lab_commands,
+                              "run, diskspd, sweep, mark, tpcc");
         snprintf(err, errlen, "%s: unknown lab command; %s", j->command, why);
         return -EINVAL;
     }
