@@ -61,6 +61,20 @@ struct iom_run_hooks iom_cli_hooks(const struct iom_run_opts *ro, const struct i
 int iom_cli_check_output(const char *cmd, const char *path);
 
 /*
+ * The note for a queue depth a synchronous engine cannot keep (fio's "note:
+ * both iodepth >= 1 and synchronous I/O engine are selected, queue depth
+ * will be capped at 1"): when depth (the most any run of the command asks,
+ * e.g. a sweep's largest --iodepth) is above what engine (a --ioengine name
+ * or alias) keeps in flight (engine/engine.h iom_engine_depth), one line on
+ * stderr naming both options: "iomark CMD: note: --iodepth=8 with
+ * --ioengine=psync, a synchronous engine: 1 I/O in flight per thread ...".
+ * given is the depth as the command's user gave it ("--iodepth=8",
+ * "--iodepth=1,4,32", "-o8"). Nothing with --quiet (ro), as the other notes.
+ */
+void iom_cli_depth_note(const char *cmd, const struct iom_run_opts *ro, const char *engine,
+                        const char *given, unsigned depth);
+
+/*
  * Check everything about a job that can be checked before touching a disk:
  * cross-field validation, memory for the buffers, every target (see
  * iom_target_check), and that the --output folder exists. targets[] gets

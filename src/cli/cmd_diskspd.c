@@ -153,6 +153,11 @@ int iom_cmd_diskspd(int argc, char **argv)
         status = check_zones(ds, job, targets);
     if (status)
         goto out;
+    {
+        char qd[32];
+        snprintf(qd, sizeof(qd), "-o%u", job->iodepth);
+        iom_cli_depth_note("diskspd", &ro, job->ioengine, qd, job->iodepth);
+    }
     iom_cli_signals_install();
     iom_cli_progress_plan("diskspd", &ro, 1, iom_cli_job_seconds(job), false);
     status = iom_cli_prepare("diskspd", job, &ro, targets);

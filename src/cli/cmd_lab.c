@@ -264,12 +264,21 @@ static const char *one_of(const char *v, const char *const *allowed)
     return NULL;
 }
 
+/* v is none of allowed (NULL-ended): "--NAME=V: did you mean X? allowed: LIST", exit 2 */
+static int bad_one_of(const char *name, const char *v, const char *const *allowed, const char *list)
+{
+    char why[400];
+    iom_allowed_near_list(why, sizeof(why), v, allowed, list);
+    return bad(name, v, why);
+}
+
 /* Lab option k (lab_table) with value v (NULL for a bare flag): 0 or exit 2. */
 static int lab_option(int k, const char *v, struct iom_lab_opts *o, struct cli *c)
 {
     static const char *const scheds[] = {"none", "mq-deadline", "kyber", "bfq", "keep", NULL};
     static const char *const accels[] = {"auto", "kvm", "tcg", NULL};
     static const char *const boots[] = {"shared", "each", NULL};
+    static const char *const presets[] = {"mark", NULL};
     const char *name = lab_table[k].name, *why = NULL;
     char *end;
     switch (k) {
@@ -288,17 +297,18 @@ static int lab_option(int k, const char *v, struct iom_lab_opts *o, struct cli *
         return add_params(o, c, v);
     case O_CACHE:
         return (o->cache = one_of(v, cache_modes))
-                   ? 0 : bad(name, v, "allowed: writeback, none, writethrough, directsync, unsafe");
+                   ? 0 : bad_one_of(name, v, cache_modes,
+                                    "writeback, none, writethrough, directsync, unsafe");
     case O_SCHEDULER:
         return (o->scheduler = one_of(v, scheds))
-                   ? 0 : bad(name, v, "allowed: none, mq-deadline, kyber, bfq, keep");
+                   ? 0 : bad_one_of(name, v, scheds, "none, mq-deadline, kyber, bfq, keep");
     case O_VCPUS:
         return parse_uint(v, 1, 64, &o->vcpus) ? 0 : bad(name, v, "allowed: 1-64");
     case O_MEMORY:
         return parse_uint(v, 512, 65536, &o->memory_mib) ? 0
                                                           : bad(name, v, "allowed: 512-65536 (MiB)");
     case O_ACCEL:
-        return (o->accel = one_of(v, accels)) ? 0 : bad(name, v, "allowed: auto, kvm, tcg");
+        return (o->accel = one_of(v, accels)) ? 0 : bad_one_of(name, v, accels, "auto, kvm, tcg");
     case O_TIMEOUT:
         return parse_uint(v, 10, 86400, &o->timeout_s) ? 0
                                                         : bad(name, v, "allowed: 10-86400 seconds");
@@ -307,7 +317,7 @@ static int lab_option(int k, const char *v, struct iom_lab_opts *o, struct cli *
         return *v ? 0 : bad(name, v, "needs a folder name");
     case O_PRESET:
         c->preset_mark = strcmp(v, "mark") == 0;
-        return c->preset_mark ? 0 : bad(name, v, "allowed: mark");
+        return c->preset_mark ? 0 : bad_one_of(name, v, presets, "mark");
     case O_STUDY:
         c->study = v;
         return *v ? 0 : bad(name, v, "needs a study name or file; --study=list lists them");
@@ -324,7 +334,7 @@ static int lab_option(int k, const char *v, struct iom_lab_opts *o, struct cli *
                    ? bad(name, v, "allowed: 1s to 24h, e.g. 10s") : 0;
     case O_BOOT:
         if (!one_of(v, boots))
-            return bad(name, v, "allowed: shared, each");
+            return bad_one_of(name, v, boots, "shared, each");
         o->shared_boot = strcmp(v, "shared") == 0;
         return 0;
     default: { /* the flags */
@@ -352,7 +362,7 @@ static int not_lab_option(const char *w)
     char name[64];
     const char *n = w + (w[1] == '-' ? 2 : 1);
     snprintf(name, sizeof(name), "%.*s", (int)strcspn(n, "="), n);
-    const char *run = iom_option_suggest(name);
+    const char *via, *run = iom_option_suggest_via(name, &via);
     if (iom_args_name_eq(name, (size_t)-1, "output") ||
         iom_args_name_eq(name, (size_t)-1, "output-format"))
         return bad("", w, "the lab writes JSON results to --output-dir; allowed: --output-dir=DIR");
@@ -369,10 +379,12 @@ static int not_lab_option(const char *w)
             lab = t->name;
         }
     }
-    const char *near = lab && dl <= dr ? lab : run;
+    /* another tool's name first: "--loops" is the lab's --repeat, "--ba" run's --blockalign */
+    const char *near = run && via ? run : lab && dl <= dr ? lab : run, *by = near == run ? via : 0;
     if (near)
-        iom_cli_error(CMD, "%s: unknown option; did you mean --%s? (lab options: iomark lab "
-                           "--help; any other option is iomark run's)", w, near);
+        iom_cli_error(CMD, "%s: unknown option; did you mean --%s%s%s%s? (lab options: iomark lab "
+                           "--help; any other option is iomark run's)", w, near,
+                      by ? " (iomark's name for --" : "", by ? by : "", by ? ")" : "");
     else
         iom_cli_error(CMD, "%s: unknown option; allowed: the lab options of iomark lab --help "
                            "and the options of iomark run --help", w);
@@ -396,8 +408,10 @@ static int take_command(int argc, char **argv, int i, struct iom_lab_opts *o, st
                              "sweep, mark, tpcc");
     memset(j, 0, sizeof(*j));
     if (!c->preset_mark && !one_of(argv[i], iom_lab_commands)) {
-        iom_cli_error(CMD, "-- %s: unknown command; allowed: run, diskspd, sweep, mark, tpcc",
-                      argv[i]);
+        char why[200];
+        iom_allowed_near_list(why, sizeof(why), argv[i], iom_lab_commands,
+                              "run, diskspd, sweep, mark, tpcc");
+        iom_cli_error(CMD, "-- %s: unknown command; %s", argv[i], why);
         return IOM_EXIT_USAGE;
     }
     snprintf(j->command, sizeof(j->command), "%s", c->preset_mark ? "mark" : argv[i]);

@@ -501,6 +501,12 @@ int iom_cmd_mark(int argc, char **argv)
         status = check_tests(&x); /* nothing is created unless every test passes */
         if (status)
             goto out;
+        unsigned maxq = 1;
+        for (unsigned i = 0; i < p->nr_tests; i++)
+            maxq = p->tests[i].iodepth > maxq ? p->tests[i].iodepth : maxq;
+        char given[96];
+        snprintf(given, sizeof(given), "tests up to Q%u (profile %s)", maxq, p->name);
+        iom_cli_depth_note("mark", &ro, base.ioengine, given, maxq);
         iom_cli_signals_install();
         iom_cli_progress_plan("mark", &ro, p->nr_tests * 2 * per_cell, x.plan_s, true);
         /* create the file once with a job that writes, then reopen per run */

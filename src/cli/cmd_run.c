@@ -227,6 +227,11 @@ int iom_cmd_run(int argc, char **argv)
     status = null_engine ? null_check(&job, &ro, targets) : iom_cli_check("run", &job, &ro, targets);
     if (status)
         goto out;
+    {
+        char qd[32];
+        snprintf(qd, sizeof(qd), "--iodepth=%u", job.iodepth);
+        iom_cli_depth_note("run", &ro, job.ioengine, qd, job.iodepth);
+    }
     iom_cli_signals_install();
     {
         unsigned runs = repeat > 1 ? repeat : 1;

@@ -14,6 +14,7 @@
 #include "cli/progress.h"
 #include "core/group.h"
 #include "core/runner.h"
+#include "engine/engine.h"
 #include "probe/diskutil.h"
 #include "report/fio.h"
 #include "report/report.h"
@@ -71,13 +72,9 @@ int iom_cli_take_profile(int *argc, char **argv, struct iom_job *job)
     argv[out] = NULL;
     const struct iom_profile *p = iom_profile_find(name);
     if (!p) {
-        size_t n;
-        const struct iom_profile *all = iom_profile_list(&n);
-        char list[256] = "";
-        for (size_t i = 0; i < n; i++)
-            snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
-                     all[i].name);
-        iom_cli_error(CMD, "--profile=%s: unknown profile; allowed: %s", name, list);
+        char why[600];
+        iom_profile_unknown(name, why, sizeof(why));
+        iom_cli_error(CMD, "%s", why);
         return IOM_EXIT_USAGE;
     }
     char err[300];
@@ -487,9 +484,15 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
         }
     }
     /* each job's notes (buffered I/O, invalidate): on stderr, and in the report (text, JSON) */
-    for (uint32_t i = 0; i < ff.nr_jobs && !a.ro.quiet; i++)
+    for (uint32_t i = 0; i < ff.nr_jobs && !a.ro.quiet; i++) {
         if (ff.jobs[i].note[0])
             fprintf(stderr, "iomark run: note: [%s] %s\n", ff.jobs[i].jobname, ff.jobs[i].note);
+        const struct iom_job *jj = &ff.jobs[i].job; /* fio's note on a synchronous engine */
+        if (iom_engine_depth(jj->ioengine, jj->iodepth) != jj->iodepth)
+            fprintf(stderr, "iomark run: note: [%s] iodepth=%u with a synchronous ioengine (%s): "
+                            "1 I/O in flight per thread, so the queue depth is 1 (as fio caps "
+                            "it)\n", ff.jobs[i].jobname, jj->iodepth, jj->ioengine);
+    }
     for (uint32_t i = 0; i < ff.nr_ignored; i++)
         fprintf(stderr, "iomark run: ignored (--ignore-unknown): %s\n", ff.ignored[i]);
 

@@ -460,9 +460,14 @@ static bool own_near(int argc, char **argv)
             continue;
         char name[64];
         snprintf(name, sizeof(name), "%.*s", (int)strcspn(argv[i] + 2, "="), argv[i] + 2);
-        const char *run = iom_option_suggest(name), *near = NULL;
+        const char *via, *run = iom_option_suggest_via(name, &via), *near = NULL;
         if (run && iom_args_name_eq(name, (size_t)-1, run))
             continue; /* an option of run's */
+        if (run && via && strcmp(run, "repeat") == 0) { /* fio's loops: run's --repeat */
+            iom_cli_error(CMD, "--%s: unknown option; a sweep measures each point once (fio's "
+                          "--%s is iomark run --repeat); see iomark sweep --help", name, via);
+            return true;
+        }
         unsigned best = run ? iom_name_nearness(name, run) : IOM_NAME_FAR;
         for (size_t k = 0; k < sizeof(own) / sizeof(own[0]); k++)
             iom_name_nearer(name, own[k], &best, &near);
@@ -587,6 +592,14 @@ int iom_cmd_sweep(int argc, char **argv)
         status = iom_cli_check(CMD, &job, &ro, targets);
         if (status)
             goto out;
+    }
+    { /* psync: every point's depth is 1 */
+        char given[300];
+        if (iodepth_s)
+            snprintf(given, sizeof(given), "--iodepth=%s", iodepth_s);
+        else
+            snprintf(given, sizeof(given), "--iodepth=%u", job.iodepth);
+        iom_cli_depth_note(CMD, &ro, job.ioengine, given, job.iodepth);
     }
     /* plan: grid points in order of concurrency, and for each point every
      * target in turn */

@@ -119,15 +119,16 @@ static int parse_bool(const struct tpcc_opts *o, const char *name, const char *v
 static int one_of(const struct tpcc_opts *o, const char *name, const char *v,
                   const char *const *allowed, const char *text, char *out, size_t len)
 {
-    if (v) {
-        for (int i = 0; allowed[i]; i++) {
-            if (strcasecmp(v, allowed[i]) == 0) {
-                snprintf(out, len, "%s", allowed[i]);
-                return 0;
-            }
+    size_t n = 0;
+    for (; allowed[n]; n++) {
+        if (v && strcasecmp(v, allowed[n]) == 0) {
+            snprintf(out, len, "%s", allowed[n]);
+            return 0;
         }
     }
-    return bad(o, name, v, text);
+    char why[200];   /* "did you mean wal? allowed: ..." (workload/args.h) */
+    iom_allowed_near(why, sizeof(why), v, allowed, n, text);
+    return bad(o, name, v, why);
 }
 
 static int parse_mix(const struct tpcc_opts *o, const char *v, unsigned mix[TPCC_NR_TXN])
@@ -178,7 +179,10 @@ static int parse_args(int argc, char **argv, struct tpcc_opts *o)
         else if (strcmp(argv[i], "check") == 0)
             o->step = STEP_CHECK;
         else {
-            iom_cli_error("tpcc", "%s: unknown step; steps: load, run, check (none = all)", argv[i]);
+            static const char *const steps[] = {"load", "run", "check"};
+            char why[120];
+            iom_allowed_near(why, sizeof(why), argv[i], steps, 3, "load, run, check (none = all)");
+            iom_cli_error("tpcc", "%s: unknown step; %s", argv[i], why);
             return -1;
         }
         i++;

@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/progress.h"
+#include "engine/engine.h"
 #include "workload/units.h"
 
 volatile sig_atomic_t iom_cli_stop;
@@ -218,6 +219,15 @@ int iom_cli_check(const char *cmd, const struct iom_job *job, const struct iom_r
                     cmd, job->targets[i]);
     }
     return 0;
+}
+
+void iom_cli_depth_note(const char *cmd, const struct iom_run_opts *ro, const char *engine,
+                        const char *given, unsigned depth)
+{
+    if ((ro && ro->quiet) || iom_engine_depth(engine, depth) == depth)
+        return;
+    iom_cli_line("iomark %s: note: %s with --ioengine=%s, a synchronous engine: 1 I/O in "
+                 "flight per thread, so the queue depth is 1, as fio caps it\n", cmd, given, engine);
 }
 
 static void fill_progress(double pct, void *arg)

@@ -116,45 +116,57 @@ static int phase_at(double t)
     return t < P.ramp_s + P.run_s + P.cool_s ? PH_COOL : PH_PAST;
 }
 
-/* Compose the line (under mu): "mark 7/40 SEQ1M Q8T1 read run 2/5: measuring
- * 2/5 s, 1234 IOPS, 456.7 MB/s [eta 06:58]". Shorter for a narrow terminal,
- * what the step is doing and the eta kept longest: fit 1 keeps only the last
- * figure ("456.7 MB/s", the command's own unit), fit 2 also drops the name. */
-static void compose(char *buf, size_t len, uint64_t now, int fit)
+/* The line's parts (compose), put together by assemble: "LEAD NAME: BODY,
+ * DETAIL, RATES [eta mm:ss]" ("mark 7/40 SEQ1M Q8T1 read run 2/5: measuring
+ * 2/5 s, 1234 IOPS, 456.7 MB/s [eta 06:58]"; "run: preparing, creating
+ * x.dat: 45% [eta --:--]"). */
+struct line {
+    char lead[48];       /* "run 1/1", "mark" */
+    const char *name;    /* the step's name, "" none */
+    char body[64];       /* "measuring 2/5 s", "preparing", "pause 3/5 s before 8/40" */
+    char detail[128];    /* "creating x.dat: 45%", "" none */
+    const char *rsep;    /* before the figures: ", " or ", partial: " */
+    char rates[96];      /* the figures, "" none */
+    char eta[24];        /* "[eta 06:58]"; "" none (a step stopped by a signal) */
+};
+
+/* Compose the line's parts now (under mu). */
+static void compose(struct line *L, uint64_t now)
 {
-    const bool with_name = fit < 2;
-    const char *rates = P.rates;
-    const char *last = fit ? strrchr(rates, ',') : NULL;
-    if (last)
-        rates = last + 2;   /* past ", " */
-    char eta[24];
+    memset(L, 0, sizeof(*L));
+    L->name = "";
+    L->rsep = ", ";
+    char eta[16];
     iom_cli_format_eta(eta_locked(now), eta, sizeof(eta));
+    snprintf(L->eta, sizeof(L->eta), "[eta %s]", eta);
     double el = (double)(now - P.step_t0) / 1e9;
     if (P.pausing) {
-        snprintf(buf, len, "%s: pause %lu/%.0f s before %u/%u [eta %s]", P.cmd,
-                 (unsigned long)(el < P.pause_s ? el : P.pause_s), P.pause_s, P.k + 1, P.n, eta);
+        snprintf(L->lead, sizeof(L->lead), "%s", P.cmd);
+        snprintf(L->body, sizeof(L->body), "pause %lu/%.0f s before %u/%u",
+                 (unsigned long)(el < P.pause_s ? el : P.pause_s), P.pause_s, P.k + 1, P.n);
         return;
     }
-    size_t o;
-    if (P.k)
-        o = (size_t)snprintf(buf, len, "%s %u/%u%s%s: ", P.cmd, P.k, P.n,
-                             P.name[0] && with_name ? " " : "", with_name ? P.name : "");
-    else
-        o = (size_t)snprintf(buf, len, "%s: ", P.cmd);
-    if (o >= len)
-        return;
+    if (P.k) {
+        snprintf(L->lead, sizeof(L->lead), "%s %u/%u", P.cmd, P.k, P.n);
+        L->name = P.name;
+    } else {
+        snprintf(L->lead, sizeof(L->lead), "%s", P.cmd);
+    }
     if (P.done) {   /* a stopped step says so: its figures are partial, nothing is left */
         int sig = iom_cli_stop;
-        if (sig)
-            snprintf(buf + o, len - o, "interrupted by %s%s%s", iom_signal_name(sig),
-                     P.rates[0] ? ", partial: " : "", rates);
-        else
-            snprintf(buf + o, len - o, "done%s%s [eta %s]", P.rates[0] ? ", " : "", rates, eta);
+        snprintf(L->rates, sizeof(L->rates), "%s", P.rates);
+        if (sig) {
+            snprintf(L->body, sizeof(L->body), "interrupted by %s", iom_signal_name(sig));
+            L->rsep = ", partial: ";
+            L->eta[0] = 0;
+        } else {
+            snprintf(L->body, sizeof(L->body), "done");
+        }
         return;
     }
     if (P.phase[0] || !P.in_step) {
-        snprintf(buf + o, len - o, "%s%s%s [eta %s]", P.phase[0] ? P.phase : "finishing",
-                 P.detail[0] ? ", " : "", P.detail, eta);
+        snprintf(L->body, sizeof(L->body), "%s", P.phase[0] ? P.phase : "finishing");
+        snprintf(L->detail, sizeof(L->detail), "%s", P.detail);
         return;
     }
     /* Figures are shown with their own time: the phase they came from (their
@@ -172,7 +184,7 @@ static void compose(char *buf, size_t len, uint64_t now, int fit)
      * and follows the clock). The phase shown never goes back (late warm-up
      * figures after a measuring line), and figures show only under their
      * own phase's name. */
-    const char *shown_rates = "";
+    bool with_rates = false;
     uint64_t t_line = now;
     if (!P.own_steps && !(P.rates[0] && P.fig_to_ns >= P.step_t0) && now - P.step_t0 < 2000000000u)
         t_line = P.step_t0;
@@ -186,13 +198,14 @@ static void compose(char *buf, size_t len, uint64_t now, int fit)
             ph_now = fig_ph;
             t_line = P.fig_to_ns;
             el = (double)(t_line - P.step_t0) / 1e9;
-            shown_rates = rates;
+            with_rates = true;
         }
     }
     if (ph_now < P.shown_phase)
         ph_now = P.shown_phase;
     P.shown_phase = ph_now;
     iom_cli_format_eta(eta_locked(t_line), eta, sizeof(eta));
+    snprintf(L->eta, sizeof(L->eta), "[eta %s]", eta);
     const char *ph;
     double in, of;
     if (ph_now == PH_RAMP) {
@@ -208,7 +221,7 @@ static void compose(char *buf, size_t len, uint64_t now, int fit)
         in = el - P.ramp_s - P.run_s;
         of = P.cool_s;
     } else {   /* past the plan: threads stopping, last figures */
-        snprintf(buf + o, len - o, "finishing [eta %s]", eta);
+        snprintf(L->body, sizeof(L->body), "finishing");
         return;
     }
     if (in < 0)
@@ -217,12 +230,150 @@ static void compose(char *buf, size_t len, uint64_t now, int fit)
         in = of;
     /* whole seconds elapsed, as a clock shows them (the eta rounds up) */
     if (of > 0)
-        o += (size_t)snprintf(buf + o, len - o, "%s %lu/%.0f s", ph, (unsigned long)in, of);
+        snprintf(L->body, sizeof(L->body), "%s %lu/%.0f s", ph, (unsigned long)in, of);
     else
-        o += (size_t)snprintf(buf + o, len - o, "%s %lu s", ph, (unsigned long)in);
-    if (o >= len)
+        snprintf(L->body, sizeof(L->body), "%s %lu s", ph, (unsigned long)in);
+    if (with_rates)
+        snprintf(L->rates, sizeof(L->rates), "%s", P.rates);
+}
+
+/* How much of the line assemble puts in (see fit_line). */
+struct shape {
+    bool lead, name;
+    int rates;          /* 2 all the figures, 1 the last ("456.7 MB/s"), 0 none */
+    size_t detail_w;    /* the detail at most this wide (cut in its middle), 0 none */
+    size_t body_w;      /* the body at most this wide (cut at its end), 0 none */
+};
+
+/* Append s, at most n bytes of it, at buf[*o] (len bytes in all). */
+static void put(char *buf, size_t len, size_t *o, const char *s, size_t n)
+{
+    size_t l = strlen(s);
+    if (l > n)
+        l = n;
+    if (*o + 1 >= len)
         return;
-    snprintf(buf + o, len - o, "%s%s [eta %s]", shown_rates[0] ? ", " : "", shown_rates, eta);
+    if (l > len - 1 - *o)
+        l = len - 1 - *o;
+    memcpy(buf + *o, s, l);
+    *o += l;
+    buf[*o] = 0;
+}
+
+/* Bytes of s that end on a character's boundary, at most n (UTF-8: a cut
+ * never splits a character). */
+static size_t utf8_head(const char *s, size_t n)
+{
+    while (n && ((unsigned char)s[n] & 0xC0) == 0x80)
+        n--;
+    return n;
+}
+
+/* Put s at most w bytes wide: whole, or its start, "..." and (middle) its
+ * end, or its start and "..." (!middle); nothing when w < 4. */
+static void put_cut(char *buf, size_t len, size_t *o, const char *s, size_t w, bool middle)
+{
+    size_t l = strlen(s);
+    if (l <= w) {
+        put(buf, len, o, s, l);
+        return;
+    }
+    if (w < 4)
+        return;
+    size_t keep = w - 3, head = middle ? keep / 2 : keep;
+    put(buf, len, o, s, utf8_head(s, head));
+    put(buf, len, o, "...", 3);
+    if (middle) {
+        const char *t = s + l - (keep - head);
+        while (((unsigned char)*t & 0xC0) == 0x80)
+            t++;
+        put(buf, len, o, t, strlen(t));
+    }
+}
+
+/* The line of parts L in shape s. */
+static void assemble(char *buf, size_t len, const struct line *L, const struct shape *s)
+{
+    size_t o = 0;
+    buf[0] = 0;
+    if (s->lead) {
+        put(buf, len, &o, L->lead, SIZE_MAX);
+        if (s->name && L->name[0]) {
+            put(buf, len, &o, " ", 1);
+            put(buf, len, &o, L->name, SIZE_MAX);
+        }
+        put(buf, len, &o, ": ", 2);
+    }
+    put_cut(buf, len, &o, L->body, s->body_w, false);
+    if (L->detail[0] && s->detail_w) {
+        put(buf, len, &o, ", ", 2);
+        put_cut(buf, len, &o, L->detail, s->detail_w, true);
+    }
+    const char *rates = s->rates ? L->rates : "";
+    const char *last = s->rates == 1 ? strrchr(rates, ',') : NULL;
+    if (last)
+        rates = last + 2;   /* past ", " */
+    if (rates[0]) {
+        put(buf, len, &o, L->rsep, SIZE_MAX);
+        put(buf, len, &o, rates, SIZE_MAX);
+    }
+    if (L->eta[0]) {
+        if (o)
+            put(buf, len, &o, " ", 1);
+        put(buf, len, &o, L->eta, SIZE_MAX);
+    }
+}
+
+/* The line of parts L in fewer than cols columns (0: no limit). A narrow
+ * terminal gets what the step is doing and the whole "[eta mm:ss]" longest:
+ * the figures but the last go first, then the step's name, then the last
+ * figure; then the detail is cut in its middle ("creating /mnt/...x.dat:
+ * 45%"), then the lead ("run 1/1: ") goes with the detail, then the body is
+ * cut at its end ("measu..."), then it goes; only a terminal narrower than
+ * the "[eta mm:ss]" itself gets that cut. */
+static void fit_line(char *buf, size_t len, const struct line *L, size_t cols)
+{
+    struct shape s = {.lead = true, .name = true, .rates = 2, .detail_w = SIZE_MAX,
+                      .body_w = SIZE_MAX};
+    const size_t w = cols > 1 ? cols - 1 : 0;   /* a full line would wrap on some terminals */
+    for (int step = 0;; step++) {
+        struct shape t;
+        switch (step) {
+        case 0:
+            break;
+        case 1:
+            s.rates = 1;
+            break;
+        case 2:
+            s.name = false;
+            break;
+        case 3:
+            s.rates = 0;
+            break;
+        case 4:   /* the detail in what is left, or none */
+        case 5:
+            s.lead = step == 4;
+            t = s;
+            t.detail_w = 0;
+            assemble(buf, len, L, &t);
+            s.detail_w = strlen(buf) + 2 + 8 <= w ? w - strlen(buf) - 2 : 0;
+            break;
+        case 6:   /* the body in what is left, or none */
+            s.detail_w = 0;
+            t = s;
+            t.body_w = 0;
+            assemble(buf, len, L, &t);
+            s.body_w = strlen(buf) + 1 + 4 <= w ? w - strlen(buf) - 1 : 0;
+            break;
+        default:   /* narrower than the eta: cut */
+            if (strlen(buf) > w)
+                buf[utf8_head(buf, w)] = 0;
+            return;
+        }
+        assemble(buf, len, L, &s);
+        if (!w || strlen(buf) <= w)
+            return;
+    }
 }
 
 /* Width of the terminal on stderr, 80 when unknown. */
@@ -249,19 +400,18 @@ static void draw_locked(uint64_t now)
     if (!P.active || P.mode == MODE_OFF)
         return;
     char line[sizeof(P.last)];
-    compose(line, sizeof(line), now, 0);
+    struct line parts;
+    compose(&parts, now);
     if (P.mode == MODE_TTY) {
-        size_t cols = terminal_columns();
-        for (int fit = 1; fit <= 2 && strlen(line) >= cols; fit++) /* the eta must stay */
-            compose(line, sizeof(line), now, fit);
-        if (strlen(line) >= cols)   /* a wrapped line cannot be redrawn in place */
-            line[cols - 1] = 0;
+        /* shorter than the terminal: a wrapped line cannot be redrawn in place */
+        fit_line(line, sizeof(line), &parts, terminal_columns());
         P.last_draw_ns = now;
         if (P.drawn && strcmp(line, P.last) == 0)
             return;
         fprintf(stderr, "\r\033[K%s", line);
         P.drawn = true;
     } else {
+        fit_line(line, sizeof(line), &parts, 0);
         P.last_draw_ns = now;
         if (strcmp(line, P.last) == 0)
             return;

@@ -24,6 +24,12 @@ const struct iom_engine_ops *iom_engine_find(const char *name)
     return NULL;
 }
 
+unsigned iom_engine_depth(const char *name, unsigned depth)
+{
+    const struct iom_engine_ops *e = name ? iom_engine_find(name) : NULL;
+    return e && e->synchronous && depth > 1 ? 1 : depth;
+}
+
 char *iom_engine_list(char *buf, size_t len)
 {
     size_t n = 0;

@@ -15,6 +15,7 @@
 #ifndef IOMARK_ENGINE_ENGINE_H
 #define IOMARK_ENGINE_ENGINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,6 +54,14 @@ struct iom_engine_ops {
     const char *description; /* one line for --help and the man page */
     /* engine to use instead when available() fails (io_uring -> libaio), or NULL */
     const char *fallback;
+    /*
+     * queue() completes every I/O before it returns (psync), so a thread has
+     * one I/O in flight whatever its iodepth: fio's FIO_SYNCIO engines, whose
+     * queue depth fio caps at 1 ("note: both iodepth >= 1 and synchronous I/O
+     * engine are selected, queue depth will be capped at 1", fio 3.33
+     * backend.c). iom_engine_depth reads it.
+     */
+    bool synchronous;
     /*
      * Check that the engine can run on this kernel (io_uring may be disabled
      * by sysctl kernel.io_uring_disabled or seccomp). Returns 0 or -errno.
@@ -141,6 +150,14 @@ extern const struct iom_engine_ops *const iom_engines[];
 /* Look up an engine by name or alias (e.g. "io_uring", "sync").
  * Returns NULL when unknown. */
 const struct iom_engine_ops *iom_engine_find(const char *name);
+
+/*
+ * The I/Os a thread of the engine called name (or its alias) keeps in flight
+ * at --iodepth=depth: 1 for a synchronous engine (ops->synchronous: psync),
+ * else depth; depth for an unknown name. What a result records as
+ * spec.iodepth_effective (docs/json-schema.md).
+ */
+unsigned iom_engine_depth(const char *name, unsigned depth);
 
 /*
  * The engine names joined by ", " with aliases in parentheses, e.g.

@@ -63,6 +63,7 @@ const struct iom_engine_ops iom_engine_psync = {
     .name = "psync",
     .description = "pread(2)/pwrite(2), one I/O in flight per thread whatever --iodepth",
     .alias = "sync",
+    .synchronous = true, /* every I/O completes in queue() */
     .available = psync_available,
     .init = psync_init,
     .queue = psync_queue,

@@ -132,6 +132,11 @@ static void run_names(const cJSON *doc, struct iom_imp_workload *w)
     double nj = iom_json_num(spec, "numjobs", NAN), qd = iom_json_num(spec, "iodepth", NAN);
     w->threads = iom_imp_count(nj);
     w->iodepth = iom_imp_count(qd);
+    /* a synchronous engine kept one I/O in flight whatever was asked (psync
+     * --iodepth=8): compare shows and checks the depth that ran */
+    double eff = iom_json_num(spec, "iodepth_effective", NAN);
+    if (eff >= 1)
+        w->iodepth = iom_imp_count(eff);
     double bs = iom_json_num(spec, "bs_bytes", NAN);
     if (bs > 0 && !cJSON_IsArray(obj(spec, "bssplit")))
         w->bs_bytes = (uint64_t)bs;

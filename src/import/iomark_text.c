@@ -88,6 +88,11 @@ static int parse(const char *text, size_t len, struct iom_imp_result *res, char 
     size_t rn = strcspn(rw, ",\n");
     snprintf(w->rw, sizeof(w->rw), "%.*s", (int)(rn < sizeof(w->rw) - 1 ? rn : sizeof(w->rw) - 1), rw);
     double bs = after(text, le, "block size "), qd = after(text, le, "iodepth ");
+    /* "iodepth 8 asked, 1 in flight (psync is synchronous)": the depth that ran,
+     * as from a JSON result's spec.iodepth_effective */
+    double inflight = after(text, le, " asked, ");
+    if (inflight >= 1)
+        qd = inflight;
     double th = NAN;
     const char *tp = strstr(text, " thread");
     if (tp && tp < le) { /* "..., 2 threads per target" */

@@ -167,12 +167,7 @@ static int check_run(const struct iom_lab_job *j, bool sweep, double *est_s, dou
     int rc = 0;
     const struct iom_profile *p = profile ? iom_profile_find(profile) : NULL;
     if (profile && !p) {
-        size_t np;
-        const struct iom_profile *all = iom_profile_list(&np);
-        size_t l = (size_t)snprintf(err, errlen, "--profile=%s: unknown profile; allowed: ",
-                                    profile);
-        for (size_t i = 0; i < np && l < errlen; i++)
-            l += (size_t)snprintf(err + l, errlen - l, "%s%s", i ? ", " : "", all[i].name);
+        iom_profile_unknown(profile, err, errlen);
         rc = -EINVAL;
     } else if (p && iom_profile_apply(p, &job, err, errlen)) {
         char tmp[512];
@@ -316,8 +311,10 @@ static int job_check(const struct iom_lab_job *j, uint64_t disk_bytes, double *e
     for (const char *const *c = iom_lab_commands; *c; c++)
         known |= strcmp(*c, j->command) == 0;
     if (!known) {
-        snprintf(err, errlen, "%s: unknown lab command; allowed: run, diskspd, sweep, mark, tpcc",
-                 j->command);
+        char why[200];
+        iom_allowed_near_list(why, sizeof(why), j->command, iom_lab_commands,
+                              "run, diskspd, sweep, mark, tpcc");
+        snprintf(err, errlen, "%s: unknown lab command; %s", j->command, why);
         return -EINVAL;
     }
     for (size_t i = 0; i < j->nr_args; i++) {
@@ -575,7 +572,8 @@ int iom_lab_param_check(const char *param, const char *modparams, char *err, siz
     for (char *q = mod; *q; q++)
         if (*q == '-')
             *q = '_';
-    char list[512] = "";
+    char list[512] = "", near_mod[128] = "", near_par[128] = "";
+    unsigned best_mod = IOM_NAME_FAR, best_par = IOM_NAME_FAR; /* "did you mean" (args.h) */
     size_t ll = 0;
     bool mod_known = false;
     for (const char *p = modparams; p && *p;) {
@@ -588,16 +586,29 @@ int iom_lab_param_check(const char *param, const char *modparams, char *err, siz
                 return 0;
             if (strcmp(n, "-") != 0 && ll < sizeof(list))
                 ll += (size_t)snprintf(list + ll, sizeof(list) - ll, "%s%s", ll ? ", " : "", n);
+            unsigned d = strcmp(n, "-") ? iom_name_nearness(name, n) : IOM_NAME_FAR;
+            if (d < best_par) {
+                best_par = d;
+                snprintf(near_par, sizeof(near_par), "%s", n);
+            }
+        } else if (sscanf(p, "%127s", m) == 1) {
+            unsigned d = iom_name_nearness(mod, m);
+            if (d < best_mod) {
+                best_mod = d;
+                snprintf(near_mod, sizeof(near_mod), "%s", m);
+            }
         }
         p = eol ? eol + 1 : p + l;
     }
     if (!mod_known)
-        snprintf(err, errlen, "module %s is not in the guest image; allowed: parameters of the "
-                              "controllers' drivers (e.g. vmw_pvscsi.ring_pages, "
-                              "nvme.io_queue_depth)", mod);
+        snprintf(err, errlen, "module %s is not in the guest image; %s%s%sallowed: parameters of "
+                              "the controllers' drivers (e.g. vmw_pvscsi.ring_pages, "
+                              "nvme.io_queue_depth)", mod, near_mod[0] ? "did you mean " : "",
+                 near_mod, near_mod[0] ? "? " : "");
     else if (!ll)
         snprintf(err, errlen, "module %s has no parameters", mod);
     else
-        snprintf(err, errlen, "%s has no parameter %s; allowed: %s", mod, name, list);
+        snprintf(err, errlen, "%s has no parameter %s; %s%s%sallowed: %s", mod, name,
+                 near_par[0] ? "did you mean " : "", near_par, near_par[0] ? "? " : "", list);
     return -EINVAL;
 }

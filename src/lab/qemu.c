@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "lab/proc.h"
+#include "workload/args.h"
 
 /*
  * Device names from QEMU 7.2's device models (qemu-system-x86_64 -device
@@ -96,12 +97,20 @@ int iom_lab_ctrl_list_parse(const char *list, const struct iom_lab_ctrl **out, s
         }
         const struct iom_lab_ctrl *c = iom_lab_ctrl_find(tok);
         if (!c) {
-            char names[512] = "";
-            for (size_t i = 0; i < sizeof(ctrls) / sizeof(ctrls[0]); i++) {
+            enum { NC = sizeof(ctrls) / sizeof(ctrls[0]) };
+            char names[512] = "", why[700];
+            const char *known[NC + 2];
+            for (size_t i = 0; i < NC; i++) {
                 strncat(names, i ? ", " : "", sizeof(names) - strlen(names) - 1);
                 strncat(names, ctrls[i].name, sizeof(names) - strlen(names) - 1);
+                known[i] = ctrls[i].name;
             }
-            snprintf(err, errlen, "%s: unknown controller; allowed: %s, default, all", tok, names);
+            known[NC] = "default";
+            known[NC + 1] = "all";
+            strncat(names, ", default, all", sizeof(names) - strlen(names) - 1);
+            /* "nvmee": did you mean nvme? (workload/args.h) */
+            iom_allowed_near(why, sizeof(why), tok, known, NC + 2, names);
+            snprintf(err, errlen, "%s: unknown controller; %s", tok, why);
             rc = -EINVAL;
             break;
         }

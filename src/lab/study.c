@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "lab/lab.h"
+#include "workload/args.h"
 #include "workload/units.h"
 
 #ifndef IOMARK_STUDY_SRC_DIR
@@ -54,12 +55,10 @@ static void study_title(const char *path, char *buf, size_t len)
         fclose(f);
 }
 
-void iom_lab_study_list(FILE *f, const char *exe)
+/* The shipped studies in the folders dirs[nd] (a name in two folders: the
+ * first), at most max: their names and the folder each is in. */
+static size_t shipped(char dirs[][4096], size_t nd, char names[][64], size_t *dir_of, size_t max)
 {
-    char dirs[4][4096];
-    size_t nd = iom_lab_study_dirs(exe, dirs, 4);
-    bool any = false;
-    char seen[32][64];
     size_t ns = 0;
     for (size_t d = 0; d < nd; d++) {
         DIR *dir = opendir(dirs[d]);
@@ -68,23 +67,35 @@ void iom_lab_study_list(FILE *f, const char *exe)
             size_t l = strlen(de->d_name);
             if (l < 7 || strcmp(de->d_name + l - 6, ".study") != 0 || l - 6 >= 64)
                 continue;
-            char name[64], path[8300], title[256];
+            char name[64];
             snprintf(name, sizeof(name), "%.*s", (int)(l - 6), de->d_name);
             bool dup = false;
             for (size_t k = 0; k < ns; k++)
-                dup |= strcmp(seen[k], name) == 0;
-            if (dup || ns >= 32)
+                dup |= strcmp(names[k], name) == 0;
+            if (dup || ns >= max)
                 continue;
-            snprintf(seen[ns++], 64, "%s", name);
-            snprintf(path, sizeof(path), "%s/%s", dirs[d], de->d_name);
-            study_title(path, title, sizeof(title));
-            fprintf(f, "  %-22s %s\n", name, title);
-            any = true;
+            dir_of[ns] = d;
+            snprintf(names[ns++], 64, "%s", name);
         }
         if (dir)
             closedir(dir);
     }
-    if (!any)
+    return ns;
+}
+
+void iom_lab_study_list(FILE *f, const char *exe)
+{
+    char dirs[4][4096], names[32][64];
+    size_t dir_of[32];
+    size_t nd = iom_lab_study_dirs(exe, dirs, 4);
+    size_t ns = shipped(dirs, nd, names, dir_of, 32);
+    for (size_t k = 0; k < ns; k++) {
+        char path[8300], title[256];
+        snprintf(path, sizeof(path), "%s/%s.study", dirs[dir_of[k]], names[k]);
+        study_title(path, title, sizeof(title));
+        fprintf(f, "  %-22s %s\n", names[k], title);
+    }
+    if (!ns)
         fprintf(f, "  (none found; looked in $IOMARK_STUDY_DIR, PREFIX/share/iomark/studies)\n");
 }
 
@@ -162,7 +173,19 @@ int iom_lab_study_load(struct iom_lab_opts *o, const char *name, double scale, c
 {
     char path[8300];
     if (find_study(name, path, sizeof(path))) {
-        snprintf(err, errlen, "no such study or file; --study=list lists the shipped ones");
+        /* a mistyped shipped name: the nearest (workload/args.h), as other lists do */
+        char dirs[4][4096], exe[4096], names[32][64];
+        size_t dir_of[32];
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+        exe[n > 0 ? n : 0] = 0;
+        size_t ns = strchr(name, '/') ? 0 : shipped(dirs, iom_lab_study_dirs(exe, dirs, 4), names,
+                                                    dir_of, 32);
+        unsigned best = IOM_NAME_FAR;
+        const char *near = NULL;
+        for (size_t k = 0; k < ns; k++)
+            iom_name_nearer(name, names[k], &best, &near);
+        snprintf(err, errlen, "no such study or file; %s%s%s--study=list lists the shipped ones",
+                 near ? "did you mean " : "", near ? near : "", near ? "? " : "");
         return -ENOENT;
     }
     FILE *f = fopen(path, "r");

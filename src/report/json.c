@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine/engine.h"
 #include "report/probe_report.h"
 #include "report/report.h"
 #include "workload/options.h"
@@ -132,6 +133,8 @@ cJSON *iom_json_spec(const struct iom_job *job)
     cJSON_AddNumberToObject(s, "percentage_random", job->percentage_random);
     cJSON_AddBoolToObject(s, "sequential_shared", job->seq_shared);
     cJSON_AddNumberToObject(s, "iodepth", job->iodepth);
+    /* what a thread kept in flight: 1 with a synchronous engine (psync), as fio caps it */
+    cJSON_AddNumberToObject(s, "iodepth_effective", iom_engine_depth(job->ioengine, job->iodepth));
     cJSON_AddNumberToObject(s, "numjobs", job->numjobs);
     cJSON_AddNumberToObject(s, "offset_bytes", (double)job->offset_bytes);
     cJSON_AddNumberToObject(s, "size_bytes", (double)job->size_bytes);

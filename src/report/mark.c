@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine/engine.h"
 #include "report/report.h"
 
 static const char *statistic_words(const struct iom_mark_doc *d)
@@ -42,6 +43,12 @@ int iom_mark_print(FILE *f, const struct iom_mark_doc *d)
     fprintf(f, "target %s (%s, tested %s%s%s), engine %s; MB/s = 10^6 bytes/s\n", t->path,
             t->is_blockdev ? "block device" : "file", sz, t->devname[0] ? ", on " : "",
             t->devname, d->engine && d->engine[0] ? d->engine : "-");
+    for (unsigned i = 0; d->engine && i < p->nr_tests; i++)
+        if (iom_engine_depth(d->engine, p->tests[i].iodepth) != p->tests[i].iodepth) {
+            fprintf(f, "note: %s is synchronous: every test had 1 I/O in flight per thread, "
+                       "whatever its Q (iodepth_effective in the JSON)\n", d->engine);
+            break;
+        }
     if (d->nr_ranks > 0) {
         unsigned hosts = 0;
         for (unsigned i = 0; i < d->nr_groups; i++)
@@ -155,8 +162,10 @@ static cJSON *dir_json(const struct iom_mark_cell *c)
     return dir;
 }
 
-/* The "tests" array of one set of cells (the document's, a host's or a rank's). */
-static cJSON *tests_json(const struct iom_mark_profile *p, const struct iom_mark_cell *cells)
+/* The "tests" array of one set of cells (the document's, a host's or a rank's),
+ * run with engine (NULL or "": none ran). */
+static cJSON *tests_json(const struct iom_mark_profile *p, const struct iom_mark_cell *cells,
+                         const char *engine)
 {
     cJSON *tests = cJSON_CreateArray();
     for (unsigned i = 0; tests && i < p->nr_tests; i++) {
@@ -168,6 +177,8 @@ static cJSON *tests_json(const struct iom_mark_profile *p, const struct iom_mark
         cJSON_AddStringToObject(o, "rw", mt->random ? "random" : "sequential");
         cJSON_AddNumberToObject(o, "bs_bytes", (double)mt->bs_bytes);
         cJSON_AddNumberToObject(o, "iodepth", mt->iodepth);
+        /* 1 with a synchronous engine (psync): one I/O in flight per thread */
+        cJSON_AddNumberToObject(o, "iodepth_effective", iom_engine_depth(engine, mt->iodepth));
         cJSON_AddNumberToObject(o, "threads", mt->threads);
         for (int w = 0; w < 2; w++) {
             const struct iom_mark_cell *c = &cells[i * 2 + w];
@@ -202,7 +213,7 @@ static void mpi_json(cJSON *d, const struct iom_mark_doc *m)
         cJSON_AddStringToObject(e, "host", g->host);
         if (g->rank < 0)
             cJSON_AddNumberToObject(e, "ranks", g->nr_ranks);
-        cJSON_AddItemToObject(e, "tests", tests_json(m->profile, g->cells));
+        cJSON_AddItemToObject(e, "tests", tests_json(m->profile, g->cells, m->engine));
         cJSON_AddItemToArray(g->rank < 0 ? hosts : ranks, e);
     }
 }
@@ -251,7 +262,7 @@ cJSON *iom_mark_json(const struct iom_mark_doc *m)
         cJSON_AddNumberToObject(tg, "size_bytes", (double)t->size_bytes);
         cJSON_AddNumberToObject(tg, "tested_bytes", (double)t->region_len);
     }
-    cJSON_AddItemToObject(d, "tests", tests_json(m->profile, m->cells));
+    cJSON_AddItemToObject(d, "tests", tests_json(m->profile, m->cells, m->engine));
     if (m->nr_ranks > 0)
         mpi_json(d, m);
     return d;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/engine.h"
 #include "report/report.h"
 #include "stats/compare.h"
 
@@ -158,10 +159,15 @@ void iom_repeat_text(FILE *f, struct iom_result *const *r, unsigned nr, unsigned
         return;
     }
     const struct iom_job *job = &r[0]->job;
-    char bs[32];
+    char bs[32], qd[80];
     iom_fmt_bytes(iom_job_max_bs(job), bs, sizeof(bs));
-    fprintf(f, "%s: %s, bs %s, iodepth %u, numjobs %u, engine %s; %u of %u runs\n\n", job->name,
-            iom_rw_name(job->rw), bs, job->iodepth, job->numjobs, r[0]->engine, nr, asked);
+    if (iom_engine_depth(job->ioengine, job->iodepth) != job->iodepth) /* psync: 1 in flight */
+        snprintf(qd, sizeof(qd), "%u asked, 1 in flight (%s is synchronous)", job->iodepth,
+                 job->ioengine);
+    else
+        snprintf(qd, sizeof(qd), "%u", job->iodepth);
+    fprintf(f, "%s: %s, bs %s, iodepth %s, numjobs %u, engine %s; %u of %u runs\n\n", job->name,
+            iom_rw_name(job->rw), bs, qd, job->numjobs, r[0]->engine, nr, asked);
     fprintf(f, "%-8s %12s %10s %10s %14s %13s %8s\n", "run", "IOPS", "MB/s", "MiB/s",
             "mean lat (us)", "p99 lat (us)", "CPU %");
     double *all = calloc((size_t)nr * (NR_M + 1), sizeof(*all));

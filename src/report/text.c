@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/engine.h"
 #include "report/probe_report.h"
 #include "report/report.h"
 #include "workload/vtypes.h"
@@ -79,13 +80,19 @@ static void dirs_summaries(const struct iom_io_stats d[IOM_NDIR], uint64_t ns,
 void iom_report_text(FILE *f, const struct iom_result *r)
 {
     const struct iom_job *j = &r->job;
-    char bs[32], sz[32];
+    char bs[32], sz[32], qd[80];
     iom_fmt_bytes(iom_job_max_bs(j), bs, sizeof(bs));
+    unsigned eff = iom_engine_depth(j->ioengine, j->iodepth);
+    if (eff != j->iodepth) /* a synchronous engine: one I/O in flight per thread */
+        snprintf(qd, sizeof(qd), "%u asked, 1 in flight (%s is synchronous)", j->iodepth,
+                 j->ioengine);
+    else
+        snprintf(qd, sizeof(qd), "%u", j->iodepth);
     fprintf(f,
-            "iomark %s: %s, block size %s%llu B (%s), iodepth %u, %u thread%s per target, engine "
+            "iomark %s: %s, block size %s%llu B (%s), iodepth %s, %u thread%s per target, engine "
             "%s, %s I/O%s\n",
             IOMARK_VERSION, iom_rw_name(j->rw), j->nr_bssplit ? "up to " : "",
-            (unsigned long long)iom_job_max_bs(j), bs, j->iodepth,
+            (unsigned long long)iom_job_max_bs(j), bs, qd,
             j->numjobs, j->numjobs == 1 ? "" : "s", r->engine[0] ? r->engine : j->ioengine,
             j->direct ? "direct" : "BUFFERED (page cache)",
             j->sync == IOM_SYNC_DSYNC ? ", write-through (O_DSYNC)"

@@ -223,6 +223,15 @@ size_t iom_edit_distance(const char *a, const char *b)
     return d[la][lb];
 }
 
+void iom_allowed_near_list(char *why, size_t len, const char *v, const char *const *known,
+                           const char *list)
+{
+    size_t nr = 0;
+    while (known[nr])
+        nr++;
+    iom_allowed_near(why, len, v, known, nr, list);
+}
+
 void iom_allowed_near(char *why, size_t len, const char *v, const char *const *known, size_t nr,
                       const char *list)
 {

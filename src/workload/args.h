@@ -114,4 +114,8 @@ bool iom_name_nearer(const char *typed, const char *known, unsigned *best, const
 void iom_allowed_near(char *why, size_t len, const char *v, const char *const *known, size_t nr,
                       const char *list);
 
+/* iom_allowed_near over the NULL-ended list known ({"auto", "kvm", NULL}). */
+void iom_allowed_near_list(char *why, size_t len, const char *v, const char *const *known,
+                           const char *list);
+
 #endif

@@ -53,10 +53,28 @@ static bool is_allowed(const char *arg)
  * own (--profle: did you mean --profile?), or neither (the list). */
 static void unknown_option(const char *name, char *err, size_t errlen)
 {
-    const char *native = iom_option_suggest(name);
+    const char *via, *native = iom_option_suggest_via(name, &via);
     if (native && iom_args_name_eq(name, (size_t)-1, native)) {
         snprintf(err, errlen, "--%s: not an option of mark (the preset sets the pattern); see "
                               "iomark mark --help", name);
+        return;
+    }
+    /* run's --repeat, or fio's loops (via): mark repeats each test --runs times */
+    if (iom_args_name_eq(name, (size_t)-1, "repeat") ||
+        (native && via && strcmp(native, "repeat") == 0)) {
+        snprintf(err, errlen, "--%s: unknown option; did you mean --runs (iomark mark's name for "
+                              "--%s: each test's runs)?", name, via ? via : "repeat");
+        return;
+    }
+    if (native && via) { /* another tool's name of a run option: mark's, or the preset's */
+        char dashed[40];
+        snprintf(dashed, sizeof(dashed), "--%s", native);
+        if (is_allowed(dashed))
+            snprintf(err, errlen, "--%s: unknown option; did you mean --%s (iomark's name for "
+                                  "--%s)?", name, native, via);
+        else
+            snprintf(err, errlen, "--%s (iomark's --%s): not an option of mark (the preset sets "
+                                  "the pattern); see iomark mark --help", name, native);
         return;
     }
     const char *near = NULL;

@@ -524,16 +524,6 @@ static const struct opt *find(const char *name)
     return NULL;
 }
 
-/* What other tools (fio, DiskSpd) or plain words call an option: for "did you mean" */
-static const struct {
-    const char *name, *opt;
-} other_names[] = {
-    {"blocksize", "bs"},       {"block_size", "bs"},      {"queue_depth", "iodepth"},
-    {"qdepth", "iodepth"},     {"threads", "numjobs"},    {"numthreads", "numjobs"},
-    {"duration", "runtime"},   {"warmup", "ramp_time"},   {"cooldown", "cooldown_time"},
-    {"engine", "ioengine"},    {"seed", "randseed"},
-};
-
 const char *iom_option_suggest_via(const char *name, const char **via)
 {
     const struct opt *o = find(name);  /* the name itself, '-' and '_' alike */
@@ -542,9 +532,8 @@ const char *iom_option_suggest_via(const char *name, const char **via)
     *via = NULL;
     for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]) && bd; i++)
         iom_name_nearer(name, opts[i].name, &bd, &best);
-    for (size_t i = 0; i < sizeof(other_names) / sizeof(other_names[0]) && bd; i++)
-        if (iom_name_nearer(name, other_names[i].name, &bd, via))
-            best = other_names[i].opt;
+    if (bd)
+        iom_opt_other_nearer(name, &bd, via, &best);
     return best;
 }
 
@@ -599,33 +588,8 @@ int iom_option_apply(const char *name, const char *v, struct iom_job *job, struc
                      char *err, size_t errlen)
 {
     const struct opt *o = find(name);
-    /* fio options iomark spells differently or does not need */
-    static const struct {
-        const char *name, *hint;
-    } fio_hints[] = {
-        {"filename", "targets are the arguments after the options: iomark run [options] FILE..."},
-        {"time_based", "iomark runs are time-based already (--runtime); --io_size limits bytes"},
-        {"group_reporting", "iomark reports every target and thread and the total"},
-        {"blocksize", "use --bs"},
-        {"directory", "name the target file with its folder: iomark run [options] DIR/FILE"},
-        {"output-format=normal,json", "use normal or json"},
-    };
-    for (size_t i = 0; !o && i < sizeof(fio_hints) / sizeof(fio_hints[0]); i++)
-        if (strcmp(name, fio_hints[i].name) == 0) {
-            snprintf(err, errlen, "--%s: not an iomark run option; %s", name, fio_hints[i].hint);
-            return -ENOENT;
-        }
-    if (!o) {
-        const char *via, *s = iom_option_suggest_via(name, &via);
-        if (s && via)
-            snprintf(err, errlen, "--%s: unknown option; did you mean --%s (iomark's name for --%s)?",
-                     name, s, via);
-        else if (s)
-            snprintf(err, errlen, "--%s: unknown option; did you mean --%s?", name, s);
-        else
-            snprintf(err, errlen, "--%s: unknown option; see iomark run --help", name);
-        return -ENOENT;
-    }
+    if (!o)
+        return iom_opt_unknown(name, err, errlen);
     char *base = o->where == W_JOB ? (char *)job : (char *)ro;
     void *field = base + o->off;
     const char *why = NULL;
@@ -685,6 +649,10 @@ int iom_options_parse(int argc, char **argv, int first, struct iom_job *job,
                       struct iom_run_opts *ro, char *err, size_t errlen)
 {
     bool only_targets = false;
+    struct {
+        bool given, direct;
+        char text[48];
+    } io_mode[2] = {{false, false, ""}, {false, false, ""}}; /* --direct, --buffered as given */
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
         if (only_targets || a[0] != '-' || a[1] == '\0') {
@@ -729,6 +697,21 @@ int iom_options_parse(int argc, char **argv, int first, struct iom_job *job,
         int rc = iom_option_apply(name, val, job, ro, err, errlen);
         if (rc)
             return -EINVAL;
+        /* --direct and --buffered name one setting (fio: buffered=0 is direct=1):
+         * given both, their values must agree */
+        if (o && (strcmp(o->name, "direct") == 0 || strcmp(o->name, "buffered") == 0)) {
+            int k = strcmp(o->name, "buffered") == 0;
+            io_mode[k].given = true;
+            io_mode[k].direct = job->direct;
+            snprintf(io_mode[k].text, sizeof(io_mode[k].text), "--%s%s%s", o->name,
+                     val ? "=" : "", val ? val : "");
+            if (io_mode[!k].given && io_mode[!k].direct != job->direct) {
+                snprintf(err, errlen, "%s and %s conflict: --buffered=0 is direct I/O "
+                         "(--direct=1), --buffered=1 is --direct=0; give one of them",
+                         io_mode[0].text, io_mode[1].text);
+                return -EINVAL;
+            }
+        }
     }
     return 0;
 }

@@ -29,7 +29,9 @@ struct iom_run_opts {
  * Parse argv[first..argc) into job and ro. Options may come in any order
  * before or between targets; "--" ends options. Non-option arguments are
  * added to job->targets. On error returns -EINVAL and writes one line to
- * err: the option, the value and what is allowed (no "iomark:" prefix).
+ * err: the option, the value and what is allowed (no "iomark:" prefix);
+ * --direct and --buffered given with values that disagree (--direct=0
+ * --buffered=0) are refused naming both.
  * job and ro must be initialised (iom_job_defaults, zeroed ro) beforehand,
  * so a preset can set its own defaults first.
  */
@@ -68,7 +70,9 @@ void iom_options_help(FILE *f);
  * workload/args.h: edit distance <= 3, or a prefix or substring match), or
  * NULL; a known name ('-' and '_' alike, as the parser reads it) returns
  * itself, so iom_args_name_eq(name, -1, result) tells whether name is an
- * option. Other tools' names count too ("blocksize" of fio: "bs"). */
+ * option. Other tools' names count too ("blocksize" of fio: "bs"); fio's
+ * "loops" gives "repeat", run's own --repeat (not in the table: a command
+ * without one names its own or none). */
 const char *iom_option_suggest(const char *name);
 
 /* As iom_option_suggest; *via is set to the other tool's name the match came

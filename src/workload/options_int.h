@@ -1,12 +1,14 @@
 /*
  * options_int.h - internal to the native option table (options.c) and the files
  * holding some of its setters (options_mix.c: bssplit, random_distribution;
- * options_sched.c: start delay, CPU and NUMA placement). Nothing outside
+ * options_sched.c: start delay, CPU and NUMA placement; options_names.c: other
+ * tools' names of the options and the line for an unknown one). Nothing outside
  * src/workload/options*.c includes it.
  */
 #ifndef IOMARK_WORKLOAD_OPTIONS_INT_H
 #define IOMARK_WORKLOAD_OPTIONS_INT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +36,19 @@ struct opt {
     const char *help;
     opt_fmt fmt;          /* T_CUSTOM: the value back as text (iom_options_each) */
 };
+
+/* options_names.c: one step of iom_option_suggest_via's search over what
+ * other tools call the options ("blocksize", fio's "loops"): when one is
+ * nearer to name than *best (workload/args.h iom_name_nearer), sets *best,
+ * *via (that other name) and *opt (iomark's option, or "repeat", run's own)
+ * and returns true; else changes nothing and returns false. */
+bool iom_opt_other_nearer(const char *name, unsigned *best, const char **via, const char **opt);
+
+/* options_names.c: the one line for an option name not in the table, into
+ * err (errlen bytes): a fio option iomark does not take, with what to do
+ * instead, or the nearest option ("did you mean --bs (iomark's name for
+ * --blocksize)?"), or where to look. Returns -ENOENT. */
+int iom_opt_unknown(const char *name, char *err, size_t errlen);
 
 /* "--NAME=V: why" into err (errlen bytes); returns -EINVAL. */
 int iom_opt_bad(char *err, size_t errlen, const char *name, const char *v, const char *why);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "workload/args.h"
 #include "workload/options.h"
 
 #define MS_LEARN "https://learn.microsoft.com/en-us/sql/relational-databases/"
@@ -70,4 +71,19 @@ int iom_profile_apply(const struct iom_profile *p, struct iom_job *job, char *er
     snprintf(job->name, sizeof(job->name), "%s", p->name);
     snprintf(job->profile, sizeof(job->profile), "%s", p->name);
     return 0;
+}
+
+void iom_profile_unknown(const char *name, char *err, size_t errlen)
+{
+    size_t n;
+    const struct iom_profile *all = iom_profile_list(&n);
+    const char *known[16];
+    char list[256] = "", why[400];
+    for (size_t i = 0; i < n && i < 16; i++) {
+        snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
+                 all[i].name);
+        known[i] = all[i].name;
+    }
+    iom_allowed_near(why, sizeof(why), name, known, n < 16 ? n : 16, list);
+    snprintf(err, errlen, "--profile=%s: unknown profile; %s", name, why);
 }

@@ -27,6 +27,14 @@ const struct iom_profile *iom_profile_list(size_t *n);
 const struct iom_profile *iom_profile_find(const char *name);
 
 /*
+ * The message for --profile=name when iom_profile_find(name) is NULL, into
+ * err (errlen bytes, truncated): "--profile=NAME: unknown profile; did you
+ * mean sql-oltp? allowed: sql-oltp, ..." (the nearest name, workload/args.h
+ * iom_allowed_near, when one is near).
+ */
+void iom_profile_unknown(const char *name, char *err, size_t errlen);
+
+/*
  * Apply a profile's options to job (initialised by iom_job_defaults) and
  * name the job after it (job->name and job->profile, the latter printed in
  * the text report). Returns 0, or -EINVAL/-ENOENT with err filled

@@ -16,7 +16,8 @@ rows=(
   "repeat|0|--repeat=0: allowed: 1-100 runs per controller"
   "disk-size|1k|--disk-size=1k: allowed: 16M to 64G, a multiple of 512 bytes"
   "cache|bogus|--cache=bogus: allowed: writeback, none, writethrough, directsync, unsafe"
-  "scheduler|cfq|--scheduler=cfq: allowed: none, mq-deadline, kyber, bfq, keep"
+  "scheduler|cfq|--scheduler=cfq: did you mean bfq? allowed: none, mq-deadline, kyber, bfq, keep"
+  "scheduler|random|--scheduler=random: allowed: none, mq-deadline, kyber, bfq, keep"
   "vcpus|0|--vcpus=0: allowed: 1-64"
   "memory|100|--memory=100: allowed: 512-65536 (MiB)"
   "memory|256|--memory=256: allowed: 512-65536 (MiB)"
@@ -27,6 +28,15 @@ rows=(
   "guest-param|noequals|--guest-param=noequals: allowed: KEY=VALUE words"
   "controllers|floppy|--controllers=floppy: floppy: unknown controller; allowed: pvscsi, nvme"
   "study|no-such-study|--study=no-such-study: no such study or file"
+  # a value one letter off: the nearest allowed one first, as --rw=randred
+  "controllers|nvmee|--controllers=nvmee: nvmee: unknown controller; did you mean nvme? allowed: pvscsi, nvme,"
+  "controllers|nvme,virtio-bkl|--controllers=nvme,virtio-bkl: virtio-bkl: unknown controller; did you mean virtio-blk? allowed: "
+  "cache|writebak|--cache=writebak: did you mean writeback? allowed: writeback, none, writethrough, directsync, unsafe"
+  "scheduler|kyberr|--scheduler=kyberr: did you mean kyber? allowed: none, mq-deadline, kyber, bfq, keep"
+  "accel|kvmm|--accel=kvmm: did you mean kvm? allowed: auto, kvm, tcg"
+  "boot|share|--boot=share: did you mean shared? allowed: shared, each"
+  "preset|mrk|--preset=mrk: did you mean mark? allowed: mark"
+  "study|pvscsi-vs-nvme-sq|--study=pvscsi-vs-nvme-sq: no such study or file; did you mean pvscsi-vs-nvme-sql? --study=list"
 )
 for row in "${rows[@]}"; do
   IFS='|' read -r opt val want <<<"$row"
@@ -55,6 +65,13 @@ expect_status 2 "lab --guest_parm" -- "$IOMARK" lab --output-dir="$never" --gues
 expect_err_has "iomark lab: --guest_parm: unknown option; did you mean --guest-param?"
 expect_status 2 "lab --iodeptth (a run option misspelt)" -- "$IOMARK" lab --output-dir="$never" --iodeptth=4
 expect_err_has "iomark lab: --iodeptth=4: unknown option; did you mean --iodepth?"
+# fio's --loops is the lab's --repeat; a mistyped command or profile after --: the nearest
+expect_status 2 "lab --loops=2" -- "$IOMARK" lab --output-dir="$never" --loops=2
+expect_err_has "iomark lab: --loops=2: unknown option; did you mean --repeat (iomark's name for --loops)?"
+expect_status 2 "lab -- rnu" -- "$IOMARK" lab --output-dir="$never" --dry-run -- rnu --runtime=1s
+expect_err_has "iomark lab: -- rnu: unknown command; did you mean run? allowed: run, diskspd, sweep, mark, tpcc"
+expect_status 2 "lab -- run --profile=sql-oltpp" -- "$IOMARK" lab --output-dir="$never" --dry-run -- run --profile=sql-oltpp
+expect_err_has "--profile=sql-oltpp: unknown profile; did you mean sql-oltp? allowed: sql-oltp, sql-log"
 expect_status 2 "lab --no-such-option" -- "$IOMARK" lab --output-dir="$never" --no-such-option
 expect_err_has "iomark lab: --no-such-option: unknown option; allowed: the lab options of iomark lab --help"
 expect_status 2 "lab --output FILE" -- "$IOMARK" lab --output-dir="$never" --output x.json

@@ -29,12 +29,17 @@ expect_status 2 "--rw=zzzzzz" -- "$IOMARK" run --runtime=1s --size=1M --rw=zzzzz
 grep -q "did you mean" "$WORK/err" && fail "a suggestion for --rw=zzzzzz: $(cat "$WORK/err")" \
   || pass "no suggestion for a value far from every allowed one"
 # a mistyped option of mark, tpcc or report: the nearest name, then the list;
-# a pattern option of run is not mark's (the preset sets the pattern)
+# a pattern option of run is not mark's (the preset sets the pattern); a
+# mistyped value of tpcc's lists, its step, run's --profile: the nearest too
 for c in "mark --profle=peak:--profle: unknown option; did you mean --profile? allowed: --profile, --runs" \
          "mark --runtim=1s:--runtime" "tpcc --warehouse=2:did you mean --warehouses?" \
          "report --outptu=x.html:did you mean --output?" \
          "compare --fromat=json:did you mean --output-format?" \
-         "mark --bs=4k:--bs: not an option of mark (the preset sets the pattern)"; do
+         "mark --bs=4k:--bs: not an option of mark (the preset sets the pattern)" \
+         "tpcc --journal_mode=wall:--journal_mode=wall: did you mean wal? allowed: wal, delete, truncate or persist" \
+         "tpcc --synchronous=ful:--synchronous=ful: did you mean full? allowed: full, normal, off or extra" \
+         "tpcc lod:lod: unknown step; did you mean load? allowed: load, run, check (none = all)" \
+         "run --profile=sql-olpt:--profile=sql-olpt: unknown profile; did you mean sql-oltp? allowed: sql-oltp, sql-log"; do
   # shellcheck disable=SC2086 # the command and its option are two words
   expect_status 2 "iomark ${c%%:*}" -- "$IOMARK" ${c%%:*}
   expect_err_has "${c#*:}"
@@ -42,6 +47,24 @@ done
 # sweep's own --threads, not run's --numjobs (fio's --thread would say so)
 expect_status 2 "iomark sweep --thread=1,2" -- "$IOMARK" sweep --thread=1,2 --runtime=1s "$WORK/sw.dat"
 expect_err_has "iomark sweep: --thread: unknown option; did you mean --threads?"
+# fio's names that iomark spells differently point at iomark's (fio 3.33
+# options.c: loops, and the aliases ba, timeout, io_limit, steadystate); fio's
+# loops is run's --repeat, mark's --runs, and no option of sweep
+for c in "run --loops=2|iomark run: --loops: unknown option; did you mean --repeat (iomark's name for --loops)?" \
+         "run --ba=4k|iomark run: --ba: unknown option; did you mean --blockalign (iomark's name for --ba)?" \
+         "run --timeout=1s|iomark run: --timeout: unknown option; did you mean --runtime (iomark's name for --timeout)?" \
+         "run --io_limit=1M|iomark run: --io_limit: unknown option; did you mean --io_size (iomark's name for --io_limit)?" \
+         "run --steadystate=iops:1%|iomark run: --steadystate: unknown option; did you mean --ss (iomark's name for --steadystate)?" \
+         "run --norandommap|iomark run: --norandommap: not an iomark run option; iomark draws random offsets with replacement by default" \
+         "mark --loops=2|iomark mark: --loops: unknown option; did you mean --runs (iomark mark's name for --loops: each test's runs)?" \
+         "mark --timeout=1s|iomark mark: --timeout: unknown option; did you mean --runtime (iomark's name for --timeout)?" \
+         "mark --blocksize=4k|iomark mark: --blocksize (iomark's --bs): not an option of mark (the preset sets the pattern)" \
+         "sweep --loops=2|iomark sweep: --loops: unknown option; a sweep measures each point once (fio's --loops is iomark run --repeat)"; do
+  # shellcheck disable=SC2086 # the command and its option are two words
+  expect_status 2 "iomark ${c%%|*}" -- "$IOMARK" ${c%%|*} --size=1M "$WORK/fio-name.dat"
+  expect_err_has "${c#*|}"
+done
+[ ! -e "$WORK/fio-name.dat" ] && pass "fio's names: nothing created" || fail "fio's names: fio-name.dat created"
 # a file the user had, extended for the region: a line on stderr says so, with
 # both sizes (1 MiB before; --offset=2M + --size=1M end at 3 MiB: 3145728 bytes)
 head -c 1048576 /dev/zero >"$WORK/had.dat"
@@ -62,6 +85,49 @@ grep -q "did you mean" "$WORK/err" && fail "a suggestion for --xyzzy: $(cat "$WO
   || expect_err_has "mark: --xyzzy: unknown option; allowed: --profile, --runs, --pause"
 [ ! -e iomark-test.dat ] && [ ! -e iomark-tpcc.db ] && [ ! -e x.html ] && pass "nothing created by the refused options" \
   || fail "created: $(ls)"
+# --- a synchronous engine and --iodepth above 1: psync completes each I/O in
+# queue() (src/engine/psync.c), so a thread has 1 in flight, as fio caps it ("note:
+# both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be
+# capped at 1"): a note naming both options, spec.iodepth as asked (8) and
+# spec.iodepth_effective 1, the report's header, and compare's workload check on 1
+head -c 4194304 /dev/zero >"$WORK/qd.dat"
+expect_status 0 "psync --iodepth=8" -- "$IOMARK" run --ioengine=psync --iodepth=8 --runtime=500ms --output-format=json --output="$WORK/q8.json" "$WORK/qd.dat"
+expect_err_has "iomark run: note: --iodepth=8 with --ioengine=psync, a synchronous engine: 1 I/O in flight per thread, so the queue depth is 1, as fio caps it"
+spec() { $PY -c 'import json,sys; s=json.load(open(sys.argv[1]))["spec"]; print(s["ioengine"], s["iodepth"], s["iodepth_effective"])' "$1"; }
+[ "$(spec "$WORK/q8.json")" = "psync 8 1" ] && pass "psync --iodepth=8: spec ioengine psync, iodepth 8, iodepth_effective 1" \
+  || fail "psync spec: $(spec "$WORK/q8.json")"
+$CHECK "$WORK/q8.json" >"$WORK/chk" && pass "psync --iodepth=8: the result holds its schema" || fail "schema: $(cat "$WORK/chk")"
+# Little's law from the result's own figures: I/Os in flight = IOPS x mean latency,
+# 1 for one thread that issues its next I/O only after the last completed (room
+# left for an I/O that straddles the window's end on a loaded machine; 8 is far)
+qd=$($PY -c 'import json,sys; t=json.load(open(sys.argv[1]))["total"]["total"]; print("%.3f" % (t["iops"] * t["lat_us"]["mean"] / 1e6))' "$WORK/q8.json" 2>/dev/null || echo x)
+awk -v q="$qd" 'BEGIN { exit !(q != "x" && q > 0 && q <= 1.5) }' && pass "psync --iodepth=8: measured queue depth $qd (IOPS x mean latency), not 8" \
+  || fail "psync measured queue depth: $qd"
+expect_status 0 "psync --iodepth=8, text report" -- "$IOMARK" run --ioengine=sync --iodepth=8 --runtime=300ms "$WORK/qd.dat"
+grep -q "iodepth 8 asked, 1 in flight (psync is synchronous)," "$WORK/out" && pass "report header: iodepth 8 asked, 1 in flight" \
+  || fail "report header: $(head -1 "$WORK/out")"
+cp "$WORK/out" "$WORK/q8.txt"
+expect_status 0 "psync --iodepth=8 --quiet" -- "$IOMARK" run --ioengine=psync --iodepth=8 --runtime=300ms --quiet --output-format=json --output="$WORK/q8b.json" "$WORK/qd.dat"
+[ ! -s "$WORK/err" ] && pass "--quiet: no note" || fail "--quiet: $(cat "$WORK/err")"
+expect_status 0 "psync --iodepth=1" -- "$IOMARK" run --ioengine=psync --iodepth=1 --runtime=300ms --output-format=json --output="$WORK/q1.json" "$WORK/qd.dat"
+[ ! -s "$WORK/err" ] && [ "$(spec "$WORK/q1.json")" = "psync 1 1" ] && pass "psync --iodepth=1: no note, iodepth_effective 1" \
+  || fail "psync --iodepth=1: $(spec "$WORK/q1.json"); $(cat "$WORK/err")"
+expect_status 0 "libaio --iodepth=8" -- "$IOMARK" run --ioengine=libaio --iodepth=8 --runtime=300ms --output-format=json --output="$WORK/a8.json" "$WORK/qd.dat"
+! grep -q "synchronous" "$WORK/err" && [ "$(spec "$WORK/a8.json")" = "libaio 8 8" ] && pass "libaio --iodepth=8: no note, iodepth_effective 8" \
+  || fail "libaio --iodepth=8: $(spec "$WORK/a8.json"); $(cat "$WORK/err")"
+"$IOMARK" compare "$WORK/q1.json" "$WORK/q8.json" >/dev/null 2>"$WORK/err" || true
+! grep -q "differ" "$WORK/err" && pass "compare psync QD1 with psync --iodepth=8: the same depth (1), no warning" || fail "compare: $(cat "$WORK/err")"
+"$IOMARK" compare "$WORK/q8.json" "$WORK/a8.json" >/dev/null 2>"$WORK/err" || true
+grep -q "differ: iodepth 1 vs 8" "$WORK/err" && pass "compare psync --iodepth=8 with libaio --iodepth=8: iodepth 1 vs 8" || fail "compare: $(cat "$WORK/err")"
+"$IOMARK" compare "$WORK/q8.txt" "$WORK/a8.json" >/dev/null 2>"$WORK/err" || true
+grep -q "differ: iodepth 1 vs 8" "$WORK/err" && pass "compare, psync's text report: iodepth 1 vs 8" || fail "compare text: $(cat "$WORK/err")"
+expect_status 0 "sweep psync --iodepth=1,4" -- "$IOMARK" sweep --ioengine=psync --iodepth=1,4 --runtime=300ms --output-format=json --output="$WORK/sw.json" "$WORK/qd.dat"
+expect_err_has "iomark sweep: note: --iodepth=1,4 with --ioengine=psync, a synchronous engine: 1 I/O in flight per thread"
+# mark's default profile (CrystalDiskMark 8: SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1)
+expect_status 0 "mark psync" -- "$IOMARK" mark --ioengine=psync --runs=1 --prepare=0 --runtime=200ms --pause=0 --size=4M --output-format=json --output="$WORK/m.json" "$WORK/qd.dat"
+expect_err_has "iomark mark: note: tests up to Q32 (profile default) with --ioengine=psync, a synchronous engine"
+tq=$($PY -c 'import json,sys; print(" ".join("%s:%d/%d" % (t["name"], t["iodepth"], t["iodepth_effective"]) for t in json.load(open(sys.argv[1]))["tests"]))' "$WORK/m.json" 2>/dev/null || true)
+[ "$tq" = "SEQ1M Q8T1:8/1 SEQ1M Q1T1:1/1 RND4K Q32T1:32/1 RND4K Q1T1:1/1" ] && pass "mark psync: each test's iodepth/iodepth_effective: $tq" || fail "mark psync tests: $tq"
 # --- iomark help COMMAND [SUB] is COMMAND [SUB] --help: the same text, exit 0
 for c in run mark "lab setup"; do
   # shellcheck disable=SC2086 # "lab setup" is two words

@@ -113,6 +113,41 @@ if command -v script >/dev/null; then
     && pass "80 columns: the test's name stays, with MB/s and the eta" || fail "80 columns: $(head -c 800 "$WORK/lines")"
   wide=$(awk 'length >= 80' "$WORK/lines" | sed -n 1p)
   [ -z "$wide" ] && pass "80 columns: no line of 80 or more" || fail "80 columns: a line of ${#wide}: $wide"
+  # narrow terminals (the report to /dev/null): every drawn line (each "\r\e[K" redraw) is narrower than
+  # the terminal and ends with the whole "[eta mm:ss]"; the figures, the name
+  # and then the lead go before the eta is touched (seen at 40 columns:
+  # "run 1/1: measuring 1/2 s, 29.1 MiB/s [e")
+  drawn() { tr '\r' '\n' <"$1" | grep -a $'^\x1b\\[K.' | sed 's/^\x1b\[K//' | sed 's/\x1b\[K.*//' || true; }
+  for cols in 40 30; do
+    script -qec "stty cols $cols; $IOMARK run --runtime=2s --size=16M $WORK/a.dat >/dev/null" /dev/null >"$WORK/tty" 2>&1 || true
+    drawn "$WORK/tty" >"$WORK/lines"
+    n=$(wc -l <"$WORK/lines")
+    wide=$(awk -v c="$cols" 'length >= c' "$WORK/lines" | sed -n 1p)
+    cut=$(grep -vE '\[eta [0-9]{2}:[0-9]{2}\]$' "$WORK/lines" | sed -n 1p || true)
+    m=$(grep -c 'measuring [0-9]/2 s \[eta 00:0[0-2]\]$' "$WORK/lines" || true)
+    [ "$n" -ge 2 ] && [ -z "$wide" ] && [ -z "$cut" ] && [ "$m" -ge 1 ] \
+      && pass "$cols columns: $n lines, each under $cols columns, ending with the whole eta ($m measuring lines)" \
+      || fail "$cols columns: wide '$wide', eta cut '$cut', $m measuring lines: $(tr '\n' '|' <"$WORK/lines")"
+    cp "$WORK/lines" "$WORK/lines$cols"
+  done
+  grep -qxE 'run 1/1: measuring [0-9]/2 s \[eta 00:0[0-2]\]' "$WORK/lines40" \
+    && pass "40 columns: the rate goes, 'run 1/1: measuring N/2 s [eta 00:0N]' stays" || fail "40 columns: $(tr '\n' '|' <"$WORK/lines40")"
+  # 12 columns hold "[eta mm:ss]" and no more; 11 do not: the eta is cut there only
+  script -qec "stty cols 12; $IOMARK run --runtime=1s --size=16M $WORK/a.dat >/dev/null" /dev/null >"$WORK/tty" 2>&1 || true
+  drawn "$WORK/tty" >"$WORK/lines"
+  [ -s "$WORK/lines" ] && ! grep -qvxE '\[eta 00:0[01]\]' "$WORK/lines" && pass "12 columns: every line is '[eta 00:0N]'" \
+    || fail "12 columns: $(tr '\n' '|' <"$WORK/lines")"
+  # a test file being created under a long path: the path is cut in its middle
+  # ("creating /var/...test-file.dat: 25%"), the eta stays whole
+  long="$WORK/a-folder-with-a-rather-long-name-for-this-test"
+  mkdir -p "$long"
+  script -qec "stty cols 60; $IOMARK run --runtime=1s --size=32M --keep=0 $long/test-file.dat >/dev/null" /dev/null >"$WORK/tty" 2>&1 || true
+  drawn "$WORK/tty" | grep 'preparing' >"$WORK/lines" || true
+  n=$(wc -l <"$WORK/lines")
+  wide=$(awk 'length >= 60' "$WORK/lines" | sed -n 1p)
+  bad=$(grep -vE '^run: preparing, creating [^ ]*\.\.\.[^ ]*file\.dat: [0-9]+% \[eta [0-9]{2}:[0-9]{2}\]$' "$WORK/lines" | sed -n 1p || true)
+  [ "$n" -ge 1 ] && [ -z "$wide" ] && [ -z "$bad" ] && pass "60 columns: $n preparing lines, the path cut with '...', percentage and eta whole" \
+    || fail "60 columns preparing: $n lines, wide '$wide', bad '$bad'"
 else
   echo "skip: script(1) not installed: terminal checks"
 fi

@@ -26,6 +26,20 @@ refuse "did you mean --iodepth" --iodepth2=4
 refuse "--rw=random" --rw=random
 refuse "--size=-5" --size=-5
 refuse "quarter of RAM" --iodepth=65536 --bs=1M
+# --direct and --buffered are one setting (fio: buffered=0 is direct=1): values
+# that disagree are a conflict naming both, whatever their order; agreeing ones run
+refuse "--direct=0 and --buffered=0 conflict" --direct=0 --buffered=0
+refuse "--direct=0 and --buffered=0 conflict" --buffered=0 --direct=0
+refuse "--direct=1 and --buffered=1 conflict" --direct=1 --buffered=1
+expect_status 2 "mark: --direct=0 --buffered=0 refused" -- "$IOMARK" mark --direct=0 --buffered=0 --output=$O $T
+expect_err_has "--direct=0 and --buffered=0 conflict"
+[ ! -e $T ] && [ ! -e $O ] && pass "mark: nothing created on the conflict" || fail "mark: a file was created"
+for agree in "--direct=1 --buffered=0" "--direct=0 --buffered=1"; do
+  expect_status 0 "agreeing: $agree" -- "$IOMARK" run $agree --runtime=1s --size=1M --keep=0 --output-format=json --output=$WORK/agree.json $WORK/agree.dat
+  case "$agree" in --direct=1*) want=direct ;; *) want=buffered ;; esac
+  mode=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["spec"]["io_mode"])' $WORK/agree.json)
+  [ "$mode" = "$want" ] && pass "agreeing $agree: spec.io_mode $mode" || fail "agreeing $agree: io_mode $mode, want $want"
+done
 expect_status 2 "missing target without size" -- "$IOMARK" run $T
 expect_err_has "give --size"
 [ ! -e $T ] && pass "no file created" || fail "file created"

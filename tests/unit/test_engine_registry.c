@@ -25,6 +25,18 @@ int main(void)
     CHECK(iom_engine_find("posixaio") == NULL);
     CHECK(iom_engine_find("") == NULL);
     CHECK(strcmp(iom_engine_find("io_uring")->fallback, "libaio") == 0);
+    /* the depth a thread keeps in flight: psync completes each I/O in queue()
+     * (src/engine/psync.c), so 1 whatever is asked (fio caps its FIO_SYNCIO
+     * engines the same way); the queueing engines keep what is asked */
+    CHECK_U64(iom_engine_depth("psync", 8), 1);
+    CHECK_U64(iom_engine_depth("sync", 32), 1);
+    CHECK_U64(iom_engine_depth("psync", 1), 1);
+    CHECK_U64(iom_engine_depth("io_uring", 8), 8);
+    CHECK_U64(iom_engine_depth("libaio", 8), 8);
+    CHECK_U64(iom_engine_depth("null", 16), 16);
+    CHECK_U64(iom_engine_depth("no-such-engine", 4), 4);
+    CHECK(iom_engine_find("psync")->synchronous && !iom_engine_find("io_uring")->synchronous &&
+          !iom_engine_find("libaio")->synchronous && !iom_engine_find("null")->synchronous);
     char buf[160];
     CHECK(strcmp(iom_engine_list(buf, sizeof(buf)), "io_uring, libaio, psync (or sync), null") == 0);
     CHECK(strcmp(iom_engine_list(buf, 12), "io_uring, l") == 0);

@@ -64,7 +64,14 @@ static void test_modparams(const char *dir)
     CHECK(iom_lab_param_check("mbcache.x=1", text, err, sizeof(err)) == -EINVAL, "none");
     CHECK(strstr(err, "has no parameters") != NULL, "%s", err);
     CHECK(iom_lab_param_check("floppy.x=1", text, err, sizeof(err)) == -EINVAL, "module");
-    CHECK(strstr(err, "module floppy is not in the guest image") != NULL, "%s", err);
+    CHECK(strstr(err, "module floppy is not in the guest image; allowed: ") != NULL, "%s", err);
+    /* a name one letter off: the nearest of the module's parameters, or of the modules */
+    CHECK(iom_lab_param_check("nvme.io_queue_dept=1", text, err, sizeof(err)) == -EINVAL, "near");
+    CHECK(strncmp(err, "nvme has no parameter io_queue_dept; did you mean io_queue_depth? "
+                       "allowed: ", 75) == 0, "%s", err);
+    CHECK(iom_lab_param_check("nvmee.io_queue_depth=1", text, err, sizeof(err)) == -EINVAL, "mod");
+    CHECK(strncmp(err, "module nvmee is not in the guest image; did you mean nvme? allowed: ", 68) == 0,
+          "%s", err);
     free(text);
     unlink(path);
 }

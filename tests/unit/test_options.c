@@ -145,6 +145,29 @@ int main(void)
     CHECK(iom_option_apply("numa_mem_policy", "local", &j, &ro, err, sizeof(err)) == 0);
     CHECK_U64(j.mem_policy, 5); /* 1 + MPOL_LOCAL (4) */
 
+    /* --direct and --buffered are one setting (fio: buffered=0 is direct=1): values
+     * that disagree are refused naming both, in either order; agreeing ones apply */
+    char *c1[] = {"--buffered=0", "--direct=0", "f"};
+    CHECK(parse(&j, &ro, err, 3, c1) == -EINVAL);
+    CHECK(strcmp(err, "--direct=0 and --buffered=0 conflict: --buffered=0 is direct I/O "
+                      "(--direct=1), --buffered=1 is --direct=0; give one of them") == 0);
+    char *c2[] = {"--direct", "--buffered", "f"};
+    CHECK(parse(&j, &ro, err, 3, c2) == -EINVAL && strncmp(err, "--direct and --buffered conflict", 32) == 0);
+    char *c3[] = {"--direct=1", "--buffered=0", "f"};
+    CHECK(parse(&j, &ro, err, 3, c3) == 0 && j.direct);
+    char *c4[] = {"--buffered", "--direct=0", "f"};
+    CHECK(parse(&j, &ro, err, 3, c4) == 0 && !j.direct);
+    /* fio's names iomark spells differently (fio 3.33 options.c aliases; loops) */
+    const char *via;
+    CHECK(strcmp(iom_option_suggest_via("loops", &via), "repeat") == 0 && strcmp(via, "loops") == 0);
+    CHECK(strcmp(iom_option_suggest_via("ba", &via), "blockalign") == 0 && strcmp(via, "ba") == 0);
+    CHECK(strcmp(iom_option_suggest_via("timeout", &via), "runtime") == 0 && via);
+    CHECK(strcmp(iom_option_suggest_via("io_limit", &via), "io_size") == 0 && via);
+    CHECK(strcmp(iom_option_suggest_via("steadystate", &via), "ss") == 0 && via);
+    CHECK(strcmp(iom_option_suggest_via("iodepth", &via), "iodepth") == 0 && !via);
+    CHECK(iom_option_apply("loops", "2", &j, &ro, err, sizeof(err)) == -ENOENT);
+    CHECK(strcmp(err, "--loops: unknown option; did you mean --repeat (iomark's name for --loops)?") == 0);
+
     /* cross-field validation */
     const char *opt, *why;
     iom_job_free(&j);
