@@ -41,7 +41,10 @@ int iom_target_in_use(dev_t dev, const char *devname, char *what, size_t whatlen
  * of blkid -p, wipefs and mkfs)? 1 with what set to "carries an ext4
  * signature" (the article of the name as spoken), "carries a dos partition
  * table" or "carries more than one filesystem signature ..."; 0 when none
- * is found or path cannot be read. Reads only.
+ * is found or path cannot be read. Reads only; the answer for the same
+ * regular file (device, inode, size and change time unchanged) is remembered, so a command
+ * that checks its target once per test probes it once. Not thread-safe: call
+ * from one thread.
  */
 int iom_target_has_signature(const char *path, char *what, size_t whatlen);
 
