@@ -20,14 +20,6 @@
 #include "core/target_int.h"
 #include "workload/units.h"
 
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return rc;
-}
 
 static int read_sysfs_u64(const char *path, uint64_t *v)
 {
@@ -94,7 +86,7 @@ static int trims_supported(const struct iom_job *job, const struct iom_target *t
             snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/../queue/discard_max_bytes",
                      major(t->dev), minor(t->dev));
         if (read_sysfs_u64(p, &v) != 0 || v == 0)
-            return fail(err, errlen, -EOPNOTSUPP,
+            return iom_target_fail(err, errlen, -EOPNOTSUPP,
                         "--rw=%s: target %s does not discard (queue/discard_max_bytes of %s is "
                         "0 or missing): trims need a device with discard, or a file", rw,
                         t->path, t->devname[0] ? t->devname : "the device");
@@ -113,7 +105,7 @@ static int trims_supported(const struct iom_job *job, const struct iom_target *t
     int e = rc ? errno : 0;
     close(fd);
     if (e == EOPNOTSUPP || e == ENOSYS)
-        return fail(err, errlen, -EOPNOTSUPP,
+        return iom_target_fail(err, errlen, -EOPNOTSUPP,
                     "--rw=%s: the filesystem of %s cannot punch holes (fallocate "
                     "FALLOC_FL_PUNCH_HOLE: %s): trims need one that can, or a block device "
                     "with discard", rw, t->path, strerror(e));
@@ -146,7 +138,7 @@ static int new_file_space(const struct iom_job *job, struct iom_target *t, const
     if (job->fill_device) {
         /* fio's fill_device: the region is the free space, written until ENOSPC */
         if (free_b < iom_job_max_bs(job))
-            return fail(err, errlen, -ENOSPC, "target %s: fill_device: the filesystem has "
+            return iom_target_fail(err, errlen, -ENOSPC, "target %s: fill_device: the filesystem has "
                         "less than one block free", path);
         *need = t->fill_need = free_b;
         return 0;
@@ -157,7 +149,7 @@ static int new_file_space(const struct iom_job *job, struct iom_target *t, const
         reserve = UINT64_C(64) << 20;
     if (*need + reserve > free_b) {
         char a[64], b[64];
-        return fail(err, errlen, -ENOSPC,
+        return iom_target_fail(err, errlen, -ENOSPC,
                     "target %s: creating it needs %s but the filesystem has %s free; "
                     "choose a smaller --size",
                     path, iom_format_bytes(*need, a, sizeof(a)),
@@ -192,11 +184,11 @@ static int refuse_kind(const char *path, const struct stat *st, char *err, size_
 {
     size_t n = strlen(path);
     if (S_ISDIR(st->st_mode))
-        return fail(err, errlen, -EINVAL,
+        return iom_target_fail(err, errlen, -EINVAL,
                     "target %s is a folder; name a file in it (e.g. %s%siomark-test.dat, "
                     "created with --size) or a block device",
                     path, path, n && path[n - 1] == '/' ? "" : "/");
-    return fail(err, errlen, -EINVAL,
+    return iom_target_fail(err, errlen, -EINVAL,
                 "target %s: not a regular file or block device; name a file or a block device",
                 path);
 }
@@ -226,7 +218,7 @@ static int new_file_check(const struct iom_job *job, struct iom_target *t, const
                           uint64_t *need, char *err, size_t errlen)
 {
     if (job->no_create) /* fio 3.33: "file creation disallowed by allow_file_create=0" */
-        return fail(err, errlen, -ENOENT, "target %s does not exist and allow_file_create=0 "
+        return iom_target_fail(err, errlen, -ENOENT, "target %s does not exist and allow_file_create=0 "
                     "disallows creating it", path);
     char *dup = strdup(path);
     if (!dup)
@@ -243,7 +235,7 @@ static int new_file_check(const struct iom_job *job, struct iom_target *t, const
     if (stat(dir, &dst) != 0 || !S_ISDIR(dst.st_mode))
         rc = iom_path_folder_error(path, "target", err, errlen);
     else if ((rc = iom_target_folder_refused(path, dir, sized, err, errlen)) == 0 && !sized)
-        rc = fail(err, errlen, -ENOENT,
+        rc = iom_target_fail(err, errlen, -ENOENT,
                   "target %s does not exist; give --size to have iomark create it", path);
     else if (rc == 0)
         rc = new_file_space(job, t, path, dir, need, err, errlen);
@@ -290,12 +282,12 @@ static int refuse_data(const struct iom_job *job, const struct iom_target *t, ch
         !iom_target_has_signature(t->path, what, sizeof(what)))
         return 0;
     if (writes)
-        return fail(err, errlen, -EEXIST,
+        return iom_target_fail(err, errlen, -EEXIST,
                     "target %s %s; a write test would destroy its data. Add --force to "
                     "write to it anyway",
                     t->path, what);
     char a[64];
-    return fail(err, errlen, -EEXIST,
+    return iom_target_fail(err, errlen, -EEXIST,
                 "target %s %s; extending it to %s for the region of --offset and --size would "
                 "change it. Add --force to extend it anyway",
                 t->path, what, iom_format_bytes(t->need_bytes, a, sizeof(a)));
@@ -322,7 +314,7 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
             if (ioctl(fd, BLKGETSIZE64, &sz) != 0 || ioctl(fd, BLKSSZGET, &lbs) != 0) {
                 int e = errno;
                 close(fd);
-                return fail(err, errlen, -e, "target %s: cannot read the device size: %s", path,
+                return iom_target_fail(err, errlen, -e, "target %s: cannot read the device size: %s", path,
                             strerror(e));
             }
             close(fd);
@@ -342,11 +334,11 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
     } else if (errno == EACCES) { /* a folder on the way that cannot be entered: named */
         return iom_target_search_refused(path, err, errlen);
     } else if (errno != ENOENT) {
-        return fail(err, errlen, -errno, "target %s: %s", path, strerror(errno));
+        return iom_target_fail(err, errlen, -errno, "target %s: %s", path, strerror(errno));
     } else if (path[0] && path[strlen(path) - 1] == '/') {
-        return fail(err, errlen, -ENOENT, "target %s: folder does not exist", path);
+        return iom_target_fail(err, errlen, -ENOENT, "target %s: folder does not exist", path);
     } else if (in_dev_folder(path)) { /* not a file in RAM for a mistyped device */
-        return fail(err, errlen, -ENOENT, "target %s: no such device (iomark does not create "
+        return iom_target_fail(err, errlen, -ENOENT, "target %s: no such device (iomark does not create "
                     "files in /dev; lsblk lists the block devices)", path);
     }
 
@@ -363,7 +355,7 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
     } else if (t->is_blockdev) {
         if (need > t->size_bytes) {
             char a[64], b[64];
-            return fail(err, errlen, -EINVAL, "--size: the region ends at %s but %s holds %s",
+            return iom_target_fail(err, errlen, -EINVAL, "--size: the region ends at %s but %s holds %s",
                         iom_format_bytes(need, a, sizeof(a)), path,
                         iom_format_bytes(t->size_bytes, b, sizeof(b)));
         }
@@ -372,7 +364,7 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
         char a[64], b[64];
         if (statvfs(path, &vfs) == 0 &&
             need - t->size_bytes > (uint64_t)vfs.f_bavail * vfs.f_frsize)
-            return fail(err, errlen, -ENOSPC,
+            return iom_target_fail(err, errlen, -ENOSPC,
                         "target %s: extending it to %s needs more than the %s free", path,
                         iom_format_bytes(need, a, sizeof(a)),
                         iom_format_bytes((uint64_t)vfs.f_bavail * vfs.f_frsize, b, sizeof(b)));
@@ -418,7 +410,7 @@ static int create_failed(const struct iom_job *job, const struct iom_target *t, 
     int rc = dup && (e == EACCES || e == EPERM || e == EROFS)
                  ? iom_target_folder_refused(t->path, dirname(dup), true, err, errlen) : 0;
     free(dup);
-    return rc ? rc : fail(err, errlen, -e, "target %s: cannot create: %s", t->path, strerror(e));
+    return rc ? rc : iom_target_fail(err, errlen, -e, "target %s: cannot create: %s", t->path, strerror(e));
 }
 
 int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
@@ -433,7 +425,7 @@ int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
     for (char *s = dirs + 1; t->make_dirs && (s = strchr(s, '/')) != NULL; *s++ = '/') {
         *s = '\0'; /* mkdir -p of the file's folder */
         if (mkdir(dirs, 0755) != 0 && errno != EEXIST)
-            return fail(err, errlen, -errno, "target %s: cannot make folder %s: %s", t->path,
+            return iom_target_fail(err, errlen, -errno, "target %s: cannot make folder %s: %s", t->path,
                         dirs, strerror(errno));
     }
     int fd = open(t->path, flags, 0644);
@@ -454,7 +446,7 @@ int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
         if (rc) {
             unlink(t->path);
             t->created = false;
-            return fail(err, errlen, rc, "target %s: %s: %s", t->path,
+            return iom_target_fail(err, errlen, rc, "target %s: %s: %s", t->path,
                         t->fill_need ? "fill_device" : "fallocate", strerror(-rc));
         }
         t->size_bytes = t->need_bytes;
@@ -472,11 +464,11 @@ int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
     if (fio && ((rc = alloc_mode(fd, job->fallocate, t->need_bytes)) ||
                 ftruncate(fd, (off_t)t->need_bytes))) {
         rc = rc ? rc : -errno;
-        rc = fail(err, errlen, rc, "target %s: fallocate: %s", t->path, strerror(-rc));
+        rc = iom_target_fail(err, errlen, rc, "target %s: fallocate: %s", t->path, strerror(-rc));
         goto out;
     }
     if (posix_memalign((void **)&buf, 4096, (chunk + 7) & ~(size_t)7)) {
-        rc = fail(err, errlen, -ENOMEM, "out of memory");
+        rc = iom_target_fail(err, errlen, -ENOMEM, "out of memory");
         goto out;
     }
     struct iom_rng rng;
@@ -496,7 +488,7 @@ int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
             continue;
         if (w <= 0) {
             int e = w < 0 ? errno : ENOSPC;
-            rc = fail(err, errlen, -e, "target %s: writing the test file at byte %llu: %s",
+            rc = iom_target_fail(err, errlen, -e, "target %s: writing the test file at byte %llu: %s",
                       t->path, (unsigned long long)pos, strerror(e));
             goto out;
         }
@@ -505,7 +497,7 @@ int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
             progress(100.0 * (double)(pos - start) / (double)(end - start), arg);
     }
     if ((fio ? fsync(fd) : fdatasync(fd)) != 0) { /* fio's create_fsync=1 */
-        rc = fail(err, errlen, -errno, "target %s: fdatasync: %s", t->path, strerror(errno));
+        rc = iom_target_fail(err, errlen, -errno, "target %s: fdatasync: %s", t->path, strerror(errno));
         goto out;
     }
     /* drop the pages just written so buffered runs do not start warm */
@@ -580,7 +572,7 @@ int iom_target_open(const struct iom_job *job, struct iom_target *t, char *err, 
     if (t->fd < 0) {
         int e = errno;
         if (e == EINVAL && job->direct)
-            return fail(err, errlen, -e,
+            return iom_target_fail(err, errlen, -e,
                         "target %s: the filesystem refuses direct I/O (O_DIRECT), as tmpfs and "
                         "some FUSE filesystems do; use --direct=0 for buffered I/O",
                         t->path);

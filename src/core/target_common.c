@@ -9,10 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
 
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
+
+int iom_target_fail(char *err, size_t errlen, int rc, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -28,15 +27,15 @@ int iom_target_check_region(const struct iom_job *job, const char *path, struct 
     t->need_bytes = need > t->size_bytes ? need : t->size_bytes;
     uint64_t total = t->need_bytes;
     if (total == 0)
-        return fail(err, errlen, -EINVAL, "target %s is empty (0 bytes); give --size to fill it",
+        return iom_target_fail(err, errlen, -EINVAL, "target %s is empty (0 bytes); give --size to fill it",
                     path);
     if (job->offset_bytes >= total)
-        return fail(err, errlen, -EINVAL, "--offset=%llu: past the end of %s (%llu bytes)",
+        return iom_target_fail(err, errlen, -EINVAL, "--offset=%llu: past the end of %s (%llu bytes)",
                     (unsigned long long)job->offset_bytes, path, (unsigned long long)total);
     t->region_start = job->offset_bytes;
     t->region_len = job->size_bytes ? iom_job_span_bytes(job) : total - job->offset_bytes;
     if (t->region_len < max_bs)
-        return fail(err, errlen, -EINVAL,
+        return iom_target_fail(err, errlen, -EINVAL,
                     "target %s: the region (%llu bytes) is smaller than one block (%llu bytes)",
                     path, (unsigned long long)t->region_len, (unsigned long long)max_bs);
 
@@ -46,12 +45,12 @@ int iom_target_check_region(const struct iom_job *job, const char *path, struct 
         if (job->nr_bssplit) {
             for (uint32_t i = 0; i < job->nr_bssplit; i++)
                 if (job->bssplit[i].bs_bytes % a)
-                    return fail(err, errlen, -EINVAL,
+                    return iom_target_fail(err, errlen, -EINVAL,
                                 "--bssplit: block size %llu is not a multiple of %s's logical "
                                 "block size (%u bytes), which direct I/O requires",
                                 (unsigned long long)job->bssplit[i].bs_bytes, path, a);
         } else if (job->bs_bytes % a && (iom_job_read_pct(job) || !iom_job_write_sizes(job))) {
-            return fail(err, errlen, -EINVAL,
+            return iom_target_fail(err, errlen, -EINVAL,
                         "--bs: %llu bytes is not a multiple of %s's logical block size (%u "
                         "bytes), which direct I/O requires; use a multiple of %u or --direct=0",
                         (unsigned long long)job->bs_bytes, path, a, a);
@@ -60,24 +59,24 @@ int iom_target_check_region(const struct iom_job *job, const char *path, struct 
             uint64_t b = job->nr_wbssplit ? (i < job->nr_wbssplit ? job->wbssplit[i].bs_bytes : 0)
                                           : (i ? 0 : job->wbs_bytes);
             if (b % a)
-                return fail(err, errlen, -EINVAL,
+                return iom_target_fail(err, errlen, -EINVAL,
                             "--bs_write/--bssplit_write: block size %llu is not a multiple of "
                             "%s's logical block size (%u bytes), which direct I/O requires",
                             (unsigned long long)b, path, a);
         }
         if (job->offset_bytes % a)
-            return fail(err, errlen, -EINVAL,
+            return iom_target_fail(err, errlen, -EINVAL,
                         "--offset=%llu: not a multiple of %s's logical block size (%u bytes)",
                         (unsigned long long)job->offset_bytes, path, a);
         if (job->blockalign_bytes % a)
-            return fail(err, errlen, -EINVAL,
+            return iom_target_fail(err, errlen, -EINVAL,
                         "--blockalign=%llu: not a multiple of %s's logical block size (%u "
                         "bytes)",
                         (unsigned long long)job->blockalign_bytes, path, a);
         if (job->seq_stride_bytes % a || job->seq_back_bytes % a ||
             job->thread_stride_bytes % a ||
             job->offset_increment_bytes % a)
-            return fail(err, errlen, -EINVAL,
+            return iom_target_fail(err, errlen, -EINVAL,
                         "stride or offset_increment: not a multiple of %s's logical block size "
                         "(%u bytes)", path, a);
     }
@@ -98,17 +97,17 @@ int iom_path_folder_error(const char *path, const char *what, char *err, size_t 
             break;
         if (stat(up, &st) == 0) {
             if (!S_ISDIR(st.st_mode))
-                return fail(err, errlen, -ENOTDIR, "%s%s%s: %s is %s, not a folder", what, sep,
+                return iom_target_fail(err, errlen, -ENOTDIR, "%s%s%s: %s is %s, not a folder", what, sep,
                             path, up, S_ISREG(st.st_mode) ? "a file" : "no folder");
             if (!strcmp(low, path))
                 break;
-            return fail(err, errlen, -ENOENT, "%s%s%s: folder %s does not exist", what, sep, path,
+            return iom_target_fail(err, errlen, -ENOENT, "%s%s%s: folder %s does not exist", what, sep, path,
                         low);
         }
         if (errno != ENOENT && errno != ENOTDIR)
-            return fail(err, errlen, -errno, "%s%s%s: %s: %s", what, sep, path, up,
+            return iom_target_fail(err, errlen, -errno, "%s%s%s: %s: %s", what, sep, path, up,
                         strerror(errno));
         snprintf(low, sizeof(low), "%s", up);
     }
-    return fail(err, errlen, -ENOENT, "%s%s%s: its folder does not exist", what, sep, path);
+    return iom_target_fail(err, errlen, -ENOENT, "%s%s%s: its folder does not exist", what, sep, path);
 }

@@ -13,6 +13,14 @@
 #include "core/target.h"
 
 /*
+ * Write the printf-style message fmt into err (errlen bytes, truncated) and
+ * return rc: the one-line refusals of the target checks ("return
+ * iom_target_fail(err, errlen, -EINVAL, ...)").
+ */
+int iom_target_fail(char *err, size_t errlen, int rc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/*
  * With t->size_bytes, t->logical_block_bytes set and `need` the bytes the
  * job needs (offset + size, or --create size; 0 = the whole target): set
  * t->need_bytes, t->region_start and t->region_len, and check the region

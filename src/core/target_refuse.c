@@ -20,17 +20,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
 
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return rc;
-}
 
 int iom_target_in_use(dev_t dev, const char *devname, char *what, size_t whatlen)
 {
@@ -203,14 +193,14 @@ static int device_refused(char *err, size_t errlen, int e, const char *path,
 {
     struct statvfs vfs;
     if (statvfs(path, &vfs) == 0 && (vfs.f_flag & ST_NODEV)) /* mount(8) nodev: no one */
-        return fail(err, errlen, -e,
+        return iom_target_fail(err, errlen, -e,
                     "target %s: cannot open: %s; the filesystem that holds this device node "
                     "is mounted nodev, which refuses device access to every user, root "
                     "included: use the device's node under /dev",
                     path, strerror(e));
     if (geteuid() == 0) /* root already: not the node's mode (device cgroups: kernel
                          * docs admin-guide/cgroup-v1/devices.rst; LSMs) */
-        return fail(err, errlen, -e,
+        return iom_target_fail(err, errlen, -e,
                     "target %s: cannot open: %s, though iomark runs as root: something "
                     "beyond the node's permissions refuses it (a container's device cgroup, "
                     "or a security module such as SELinux or AppArmor)",
@@ -222,11 +212,11 @@ static int device_refused(char *err, size_t errlen, int e, const char *path,
     else
         snprintf(gname, sizeof(gname), "%u", (unsigned)st->st_gid);
     if (st->st_gid != 0 && (st->st_mode & S_IRGRP)) /* the group may read it: joining helps */
-        return fail(err, errlen, -e,
+        return iom_target_fail(err, errlen, -e,
                     "target %s: cannot open: %s; a block device needs root or membership in its "
                     "group %s (e.g. sudo iomark ..., or usermod -aG %s USER and log in again)",
                     path, strerror(e), gname, gname);
-    return fail(err, errlen, -e, /* mode 0600 root:root, say: only root opens it */
+    return iom_target_fail(err, errlen, -e, /* mode 0600 root:root, say: only root opens it */
                 "target %s: cannot open: %s; only %s may open this block device (owner uid %u, "
                 "group %s, mode %03o): run iomark as root (e.g. sudo iomark ...)",
                 path, strerror(e), st->st_uid ? "root and its owner" : "root",
@@ -276,17 +266,17 @@ int iom_target_open_failed(char *err, size_t errlen, int e, const char *path, in
     if ((e == EACCES || e == EPERM) && have && S_ISBLK(st.st_mode))
         return device_refused(err, errlen, e, path, &st);
     if (!have || !S_ISREG(st.st_mode))
-        return fail(err, errlen, -e, "target %s: cannot open: %s", path, strerror(e));
+        return iom_target_fail(err, errlen, -e, "target %s: cannot open: %s", path, strerror(e));
     int acc = flags & O_ACCMODE;
     const char *how = acc == O_RDWR     ? "reading and writing"
                       : acc == O_WRONLY ? "writing" : "reading";
     if (e == EACCES || e == EPERM || e == EROFS) {
         char why[400];
         file_why(path, &st, acc, e, wneed, why, sizeof(why));
-        return fail(err, errlen, -e, "target %s: cannot open for %s: %s (%s)", path, how,
+        return iom_target_fail(err, errlen, -e, "target %s: cannot open for %s: %s (%s)", path, how,
                     strerror(e), why);
     }
-    return fail(err, errlen, -e, "target %s: cannot open for %s: %s", path, how, strerror(e));
+    return iom_target_fail(err, errlen, -e, "target %s: cannot open for %s: %s", path, how, strerror(e));
 }
 
 int iom_target_folder_refused(const char *path, const char *dir, bool sized, char *err,
@@ -308,9 +298,9 @@ int iom_target_folder_refused(const char *path, const char *dir, bool sized, cha
     else
         snprintf(how, sizeof(how), "folder %s is not writable: %s", dir, strerror(e));
     if (!sized)
-        return fail(err, errlen, -e, "target %s does not exist, and iomark cannot create it: %s",
+        return iom_target_fail(err, errlen, -e, "target %s does not exist, and iomark cannot create it: %s",
                     path, how);
-    return fail(err, errlen, -e, "target %s: %s; iomark needs %s there to create the test file",
+    return iom_target_fail(err, errlen, -e, "target %s: %s; iomark needs %s there to create the test file",
                 path, how, e == EROFS ? "a writable filesystem" : "write permission");
 }
 
@@ -324,11 +314,11 @@ int iom_target_search_refused(const char *path, char *err, size_t errlen)
         struct stat st;
         if (faccessat(AT_FDCWD, p, X_OK, AT_EACCESS) != 0 && errno == EACCES &&
             stat(p, &st) == 0)
-            return fail(err, errlen, -EACCES,
+            return iom_target_fail(err, errlen, -EACCES,
                         "target %s: cannot reach it: folder %s cannot be entered (owner uid %u, "
                         "mode %03o): iomark needs search (x) permission on it",
                         path, p, (unsigned)st.st_uid, (unsigned)(st.st_mode & 0777));
         *s = '/';
     }
-    return fail(err, errlen, -EACCES, "target %s: %s", path, strerror(EACCES));
+    return iom_target_fail(err, errlen, -EACCES, "target %s: %s", path, strerror(EACCES));
 }

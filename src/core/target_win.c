@@ -32,17 +32,7 @@
 #include "core/target_int.h"
 #include "workload/units.h"
 
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
 
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return rc;
-}
 
 /* "\\.\D:" -> 'D', else 0 */
 static char volume_letter(const char *p)
@@ -92,8 +82,8 @@ static int check_device(const struct iom_job *job, const char *path, struct iom_
         DWORD e = GetLastError();
         char m[160];
         if (e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND)
-            return fail(err, errlen, -ENOENT, "target %s: no such disk or volume", path);
-        return fail(err, errlen, -iom_win_errno(e),
+            return iom_target_fail(err, errlen, -ENOENT, "target %s: no such disk or volume", path);
+        return iom_target_fail(err, errlen, -iom_win_errno(e),
                     "target %s: cannot open: %s (disks and volumes need an elevated prompt)", path,
                     iom_win_strerror(e, m, sizeof(m)));
     }
@@ -109,7 +99,7 @@ static int check_device(const struct iom_job *job, const char *path, struct iom_
         DWORD e = GetLastError();
         char m[160];
         CloseHandle(h);
-        return fail(err, errlen, -iom_win_errno(e), "target %s: cannot read the size: %s", path,
+        return iom_target_fail(err, errlen, -iom_win_errno(e), "target %s: cannot read the size: %s", path,
                     iom_win_strerror(e, m, sizeof(m)));
     }
     t->size_bytes = (uint64_t)len.Length.QuadPart;
@@ -132,7 +122,7 @@ static int check_device(const struct iom_job *job, const char *path, struct iom_
             disk_partitions(h, what, sizeof(what));
         }
         if (what[0])
-            rc = fail(err, errlen, -EEXIST,
+            rc = iom_target_fail(err, errlen, -EEXIST,
                       "target %s %s; a write test would destroy its data. Add --force to write "
                       "to it anyway",
                       path, what);
@@ -164,7 +154,7 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
             return rc;
         if (need > t->size_bytes) {
             char a[64], b[64];
-            return fail(err, errlen, -EINVAL, "--size: the region ends at %s but %s holds %s",
+            return iom_target_fail(err, errlen, -EINVAL, "--size: the region ends at %s but %s holds %s",
                         iom_format_bytes(need, a, sizeof(a)), path,
                         iom_format_bytes(t->size_bytes, b, sizeof(b)));
         }
@@ -174,7 +164,7 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
     WIN32_FILE_ATTRIBUTE_DATA fa;
     if (GetFileAttributesExA(path, GetFileExInfoStandard, &fa)) {
         if (fa.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY)
-            return fail(err, errlen, -EINVAL,
+            return iom_target_fail(err, errlen, -EINVAL,
                         "target %s: not a regular file or device; name a file, a volume "
                         "(\\\\.\\D:) or a disk (\\\\.\\PhysicalDrive1)",
                         path);
@@ -187,23 +177,23 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
         DWORD e = GetLastError();
         if (e != ERROR_FILE_NOT_FOUND && e != ERROR_PATH_NOT_FOUND) {
             char m[160];
-            return fail(err, errlen, -iom_win_errno(e), "target %s: %s", path,
+            return iom_target_fail(err, errlen, -iom_win_errno(e), "target %s: %s", path,
                         iom_win_strerror(e, m, sizeof(m)));
         }
         if (job->no_create) /* fio's allow_file_create=0 */
-            return fail(err, errlen, -ENOENT, "target %s does not exist and allow_file_create=0 "
+            return iom_target_fail(err, errlen, -ENOENT, "target %s does not exist and allow_file_create=0 "
                         "disallows creating it", path);
         /* the folder must exist: said first, as --size would not help without it */
         char full[MAX_PATH];
         char *base = NULL;
         if (!GetFullPathNameA(path, sizeof(full), full, &base) || !base)
-            return fail(err, errlen, -ENOENT, "target %s: folder does not exist", path);
+            return iom_target_fail(err, errlen, -ENOENT, "target %s: folder does not exist", path);
         *base = '\0';
         DWORD da = GetFileAttributesA(full);
         if (da == INVALID_FILE_ATTRIBUTES || !(da & FILE_ATTRIBUTE_DIRECTORY))
-            return fail(err, errlen, -ENOENT, "target %s: folder %s does not exist", path, full);
+            return iom_target_fail(err, errlen, -ENOENT, "target %s: folder %s does not exist", path, full);
         if (!need)
-            return fail(err, errlen, -ENOENT,
+            return iom_target_fail(err, errlen, -ENOENT,
                         "target %s does not exist; give --size to have iomark create it", path);
     }
     t->logical_block_bytes = iom_win_file_sector_size(path);
@@ -218,7 +208,7 @@ int iom_target_check(const struct iom_job *job, const char *path, struct iom_tar
             if (reserve > (UINT64_C(64) << 20))
                 reserve = UINT64_C(64) << 20;
             if (need - t->size_bytes + reserve > avail.QuadPart)
-                return fail(err, errlen, -ENOSPC,
+                return iom_target_fail(err, errlen, -ENOSPC,
                             "target %s: creating it needs %llu bytes but the volume has %llu "
                             "bytes free; choose a smaller --size",
                             path, (unsigned long long)need, (unsigned long long)avail.QuadPart);
@@ -238,7 +228,7 @@ int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
     if (h == INVALID_HANDLE_VALUE) {
         DWORD e = GetLastError();
         char m[160];
-        return fail(err, errlen, -iom_win_errno(e), "target %s: cannot create: %s", t->path,
+        return iom_target_fail(err, errlen, -iom_win_errno(e), "target %s: cannot create: %s", t->path,
                     iom_win_strerror(e, m, sizeof(m)));
     }
     t->created = !t->exists;
@@ -246,7 +236,7 @@ int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
     uint64_t *buf = malloc(chunk);
     int rc = 0;
     if (!buf) {
-        rc = fail(err, errlen, -ENOMEM, "out of memory");
+        rc = iom_target_fail(err, errlen, -ENOMEM, "out of memory");
         goto out;
     }
     struct iom_rng rng;
@@ -267,7 +257,7 @@ int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
         if (!WriteFile(h, buf, (DWORD)n, &w, NULL) || w == 0) {
             DWORD e = GetLastError();
             char m[160];
-            rc = fail(err, errlen, -iom_win_errno(e),
+            rc = iom_target_fail(err, errlen, -iom_win_errno(e),
                       "target %s: writing the test file at byte %llu: %s", t->path,
                       (unsigned long long)pos, iom_win_strerror(e, m, sizeof(m)));
             goto out;
@@ -279,7 +269,7 @@ int iom_target_prepare(const struct iom_job *job, struct iom_target *t,
     if (!FlushFileBuffers(h)) {
         DWORD e = GetLastError();
         char m[160];
-        rc = fail(err, errlen, -iom_win_errno(e), "target %s: FlushFileBuffers: %s", t->path,
+        rc = iom_target_fail(err, errlen, -iom_win_errno(e), "target %s: FlushFileBuffers: %s", t->path,
                   iom_win_strerror(e, m, sizeof(m)));
         goto out;
     }
@@ -309,7 +299,7 @@ int iom_target_open(const struct iom_job *job, struct iom_target *t, char *err, 
     if (h == INVALID_HANDLE_VALUE) {
         DWORD e = GetLastError();
         char m[160];
-        return fail(err, errlen, -iom_win_errno(e), "target %s: cannot open: %s", t->path,
+        return iom_target_fail(err, errlen, -iom_win_errno(e), "target %s: cannot open: %s", t->path,
                     iom_win_strerror(e, m, sizeof(m)));
     }
     int fd = _open_osfhandle((intptr_t)h, (writes ? _O_RDWR : _O_RDONLY) | _O_BINARY);
@@ -317,14 +307,14 @@ int iom_target_open(const struct iom_job *job, struct iom_target *t, char *err, 
         int e = errno ? errno : EBADF;
         DWORD type = GetFileType(h);
         CloseHandle(h);
-        return fail(err, errlen, -e,
+        return iom_target_fail(err, errlen, -e,
                     "target %s: the C runtime refuses a descriptor for its handle (%s; "
                     "GetFileType gives %lu)",
                     t->path, strerror(e), (unsigned long)type);
     }
     if (iom_win_fd_remember(fd, access, flags) != 0) {
         _close(fd);
-        return fail(err, errlen, -EMFILE, "target %s: descriptor %d out of range", t->path, fd);
+        return iom_target_fail(err, errlen, -EMFILE, "target %s: descriptor %d out of range", t->path, fd);
     }
     t->fd = fd;
     return 0;
