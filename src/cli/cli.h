@@ -19,13 +19,14 @@
 #define IOM_EXIT_FAIL 1    /* the run failed (I/O error, engine) */
 #define IOM_EXIT_USAGE 2   /* bad input or refusal; nothing was touched */
 
-/* Set by SIGINT/SIGTERM/SIGHUP to the signal number. */
+/* Set by SIGINT/SIGTERM/SIGHUP/SIGPIPE to the signal number. */
 extern volatile sig_atomic_t iom_cli_stop;
 
 /* Install the handlers (no SA_RESTART, so sleeps wake). */
 void iom_cli_signals_install(void);
 
-/* 128 + signal for an interrupted run (130 for SIGINT, 143 for SIGTERM). */
+/* 128 + signal for an interrupted run (130 for SIGINT, 143 for SIGTERM,
+ * 141 for SIGPIPE). */
 int iom_cli_signal_exit(int sig);
 
 /* Print "iomark CMD: MSG" on stderr; MSG is also kept in iom_cli_last_error. */

@@ -612,12 +612,9 @@ report:
         status = erc ? erc : run_failed ? IOM_EXIT_FAIL : IOM_EXIT_OK;
     }
     if (iom_cli_stop) /* fio 3.33 backend.c sig_int: exit_value = 128 on SIGINT and SIGTERM
-                       * (fio leaves SIGHUP to its default: iomark's 128 + 1 stays) */
-#ifdef SIGHUP
-        status = iom_cli_stop == SIGHUP ? iom_cli_signal_exit(SIGHUP) : 128;
-#else
-        status = 128;
-#endif
+                       * (fio leaves SIGHUP and SIGPIPE to their default and dies
+                       * of them: iomark's 128 + signal stays) */
+        status = iom_cli_stop == SIGINT || iom_cli_stop == SIGTERM ? 128 : iom_cli_signal_exit(iom_cli_stop);
 out:
     if (res)
         for (uint32_t i = 0; i < ff.nr_jobs; i++)

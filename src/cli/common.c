@@ -34,6 +34,11 @@ void iom_cli_signals_install(void)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    /* a reader that went away (`iomark mark | head -1`): without a handler
+     * the write kills the process mid-run and its test file stays behind;
+     * with one the write fails (EPIPE) and the run stops and cleans up as on
+     * Ctrl-C, exit 141 */
+    sigaction(SIGPIPE, &sa, NULL);
 #endif
 }
 

@@ -22,6 +22,8 @@ const char *iom_signal_name(int sig)
         return "SIGTERM";
     case SIGHUP:
         return "SIGHUP";
+    case SIGPIPE:
+        return "SIGPIPE";
     default:
         return "signal";
     }

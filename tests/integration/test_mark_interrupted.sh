@@ -94,4 +94,23 @@ sed -n '/^\[Read\]/,/^\[Write\]/p' "$WORK/c.txt" | grep -A1 "^SEQ1M Q8T1" >"$WOR
 awk 'NR==1 {exit !($3 == "-" && $4 == "-" && $5 == "-")}' "$WORK/row" && grep -q "(run 1/2 interrupted after [0-9.]* s: not in the statistics)" "$WORK/row" \
   && pass "text row shows '-' and marks run 1/2" || fail "text row: $(cat "$WORK/row")"
 [ ! -e "$WORK/iomark-test.dat" ] && pass "test file removed" || fail "test file left behind"
+
+# D: the reader of the progress lines goes away (`... 2>&1 | head -1`): the
+# next line's write fails with SIGPIPE, which stops the run as Ctrl-C does
+# (exit 128 + 13) instead of killing iomark with its 32 MiB test file left
+# (141c9a5 left it). The document names the signal.
+set +e
+"$IOMARK" mark --runs=2 --prepare=1s --pause=0 --runtime=8s --size=32M --status-interval=1 \
+  --output-format=json --output="$WORK/d.json" "$WORK" 2>&1 | head -1 >"$WORK/d.first"
+rc=${PIPESTATUS[0]}
+set -e
+[ "$rc" = 141 ] && pass "closed reader: exit 141" || fail "closed reader: exit $rc, wanted 141 (first line: $(cat "$WORK/d.first"))"
+[ ! -e "$WORK/iomark-test.dat" ] && pass "closed reader: test file removed" || fail "closed reader: test file left behind"
+$PY - "$WORK/d.json" <<'PY' && pass "closed reader: document says SIGPIPE" || fail "D: $(head -c 2000 "$WORK/d.json")"
+import json, os, sys
+import jsonschema
+d = json.load(open(sys.argv[1]))
+jsonschema.validate(d, json.load(open(os.environ["SRCDIR"] + "/docs/mark.schema.json")), cls=jsonschema.Draft202012Validator)
+assert d["status"] == "interrupted" and d["interrupted_by"] == "SIGPIPE", (d["status"], d.get("interrupted_by"))
+PY
 finish

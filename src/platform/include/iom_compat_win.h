@@ -23,9 +23,13 @@
 #define O_DIRECT 0x40000000 /* iomark-private: target_win.c maps it to FILE_FLAG_NO_BUFFERING */
 #endif
 /* Signal numbers POSIX names and Windows never raises; kept so that result
- * files use the same numbers on both systems (SIGHUP is 1 on Linux). */
+ * files use the same numbers on both systems (SIGHUP is 1, SIGPIPE 13 on
+ * Linux). */
 #ifndef SIGHUP
 #define SIGHUP 1
+#endif
+#ifndef SIGPIPE
+#define SIGPIPE 13
 #endif
 
 /* sysconf() for the names iomark asks: online CPUs (GetSystemInfo), physical
