@@ -158,8 +158,10 @@ void iom_lab_watch_begin(struct iom_lab_watch *w)
 }
 
 /* Run rr of job jj (1-based) on the boot's unit k (0-based) started (t0,
- * which 0) or ended (t1, which 1): report it, once and in order. */
-static void watch_event(struct iom_lab_watch *w, size_t k, unsigned jj, unsigned rr, int which)
+ * which 0) or ended (t1, which 1), seen at elapsed_s since QEMU's start:
+ * report it, once and in order. */
+static void watch_event(struct iom_lab_watch *w, size_t k, unsigned jj, unsigned rr, int which,
+                        double elapsed_s)
 {
     if (!w->plan || !w->o->hooks || !w->o->hooks->progress)
         return;
@@ -172,7 +174,7 @@ static void watch_event(struct iom_lab_watch *w, size_t k, unsigned jj, unsigned
     if (w->last_seq < 0 && w->later_s >= 0) {
         /* the boot's first run: this host's boot time is known now, and
          * with it the later boots' (iom_lab_plan_update's mean) */
-        double b = (pl->boot_sum_s + iom_lab_now_s() - w->t_start) / (pl->nr_boot_seen + 1);
+        double b = (pl->boot_sum_s + elapsed_s) / (pl->nr_boot_seen + 1);
         w->later_s += (b - pl->boot_s) * (double)(pl->nr_boots - w->boot_no);
     }
     w->last_seq = seq;
@@ -247,14 +249,18 @@ int iom_lab_watch_tick(int pid, void *arg)
             struct iom_lab_unitout *uo = w->uo[k];
             struct iom_lab_runrec *r = &uo->jobs[jj - 1].runs[rr - 1];
             double c = proc_cpu_s(pid);
+            /* one clock reading for the boot time kept (boot_s) and the one
+             * the later boots are estimated with: two readings were up to
+             * 19 ms apart (ASan build, load 35) */
+            double elapsed_s = iom_lab_now_s() - w->t_start;
             if (which == '0') {
                 r->qemu_t0 = c;
                 if (jj == 1 && rr == 1)
-                    uo->boot_s = iom_lab_now_s() - w->t_start;
+                    uo->boot_s = elapsed_s;
             } else {
                 r->qemu_t1 = c;
             }
-            watch_event(w, k, jj, rr, which == '1');
+            watch_event(w, k, jj, rr, which == '1', elapsed_s);
         }
         /* keep the tail: a header may be split across reads */
         size_t keep = n < sizeof(w->carry) - 1 ? n : sizeof(w->carry) - 1;
