@@ -52,14 +52,39 @@ struct iom_run_hooks iom_cli_hooks(const struct iom_run_opts *ro, const struct i
 
 /*
  * Check an --output path before any work, so that bad input writes nothing
- * and exits 2: its folder exists (else iom_path_folder_error's line names
- * the first missing folder) and is writable, the path is not a folder, a
- * device written in place (/dev/null) is writable, and elsewhere a file can
- * be created beside it (a temporary, removed at once). path NULL: nothing to
- * check. Prints the one-line reason ("iomark CMD: --output=P: ...") and
- * returns IOM_EXIT_USAGE, IOM_EXIT_FAIL when out of memory, else 0.
+ * and exits 2: it is not a block device (core/target.h iom_output_danger;
+ * results would be written over it in place) nor, unless force is 1, a
+ * file carrying a filesystem or partition-table signature (a disk image);
+ * its folder exists (else iom_path_folder_error's line names the first
+ * missing folder) and is writable, the path is not a folder, a device
+ * written in place (/dev/null) is writable, and elsewhere a file can be
+ * created beside it (a temporary, removed at once). force: 1 --force given,
+ * 0 not given (the message offers it), -1 the command has no --force.
+ * path NULL: nothing to check. Prints the one-line reason ("iomark CMD:
+ * --output=P: ...") and returns IOM_EXIT_USAGE, IOM_EXIT_FAIL when out of
+ * memory, else 0.
  */
-int iom_cli_check_output(const char *cmd, const char *path);
+int iom_cli_check_output(const char *cmd, const char *path, int force);
+
+/*
+ * Is --output out apart from the n files in names (what: "the target",
+ * "the input", "the database")? The same file is one inode when both exist,
+ * else the same absolute name (a file the run would create: the folder's
+ * real path and the last part). out NULL: 0. Otherwise prints "iomark CMD:
+ * --output=OUT: is also WHAT NAME, which the results would replace; name
+ * another file" and returns IOM_EXIT_USAGE for the first match, else 0.
+ */
+int iom_cli_output_apart(const char *cmd, const char *out, const char *const *names, size_t n,
+                         const char *what);
+
+/*
+ * iom_cli_output_apart for the n input specs of compare and report
+ * ("FILE", "FILE,FILE" or "LABEL=FILE[,FILE...]"; a spec that exists as a
+ * file is that file, as compare/cmp.h iom_cmp_input_load reads them): each
+ * existing file of each spec, what "the input". Returns as that.
+ */
+int iom_cli_output_apart_specs(const char *cmd, const char *out, const char *const *specs,
+                               size_t n);
 
 /*
  * The note for a queue depth a synchronous engine cannot keep (fio's "note:

@@ -114,6 +114,13 @@ int iom_cmd_compare(int argc, char **argv)
         free(specs);
         return IOM_EXIT_USAGE;
     }
+    int orc = iom_cli_check_output("compare", out, -1);
+    if (!orc)
+        orc = iom_cli_output_apart_specs("compare", out, specs, (size_t)nspec);
+    if (orc) {
+        free(specs);
+        return orc;
+    }
     struct iom_cmp *c;
     char err[700];
     int lrc = iom_cmp_load(specs, (uint32_t)nspec, alpha, &c, err, sizeof(err));

@@ -266,7 +266,7 @@ static int cmd_fit(int argc, char **argv)
                 goto done;
             }
             out = v;
-            if (iom_cli_check_output(CMD, out))
+            if (iom_cli_check_output(CMD, out, -1))
                 goto done;
         } else if ((v = optval(argc, argv, &i, "--seed"))) {
             if (parse_u64(v, 0, UINT64_MAX, &seed)) {
@@ -300,6 +300,8 @@ static int cmd_fit(int argc, char **argv)
         iom_cli_error(CMD, "fit: no document given; name iomark sweep or run JSON files");
         goto done;
     }
+    if (iom_cli_output_apart(CMD, out, docs, nd, "the input"))
+        goto done;
     struct iom_fit *f = calloc(1, sizeof(*f));
     if (!f) {
         rc = IOM_EXIT_FAIL;
@@ -547,7 +549,7 @@ static int parse_pred(int argc, char **argv, struct pred_args *a)
                 return -1;
             }
             a->out = v;
-            if (iom_cli_check_output(CMD, v))
+            if (iom_cli_check_output(CMD, v, -1))
                 return -1;
         } else {
             const char *near = nearest(w, opts, 4);
@@ -627,6 +629,9 @@ int iom_cmd_model(int argc, char **argv)
     int prc = parse_pred(argc, argv, &a), rc = IOM_EXIT_USAGE;
     if (prc) {
         rc = prc > 0 ? IOM_EXIT_OK : IOM_EXIT_USAGE;
+    } else if (iom_cli_output_apart(CMD, a.out, &a.fitpath, a.fitpath ? 1 : 0, "the input") ||
+               iom_cli_output_apart(CMD, a.out, a.checks, a.nchk, "the input")) {
+        /* said */
     } else if (!a.fitpath) {
         iom_cli_error(CMD, "no FIT.json given; 'iomark model fit -o FIT.json SWEEP.json' makes one");
     } else if (a.nchk && (a.nw || a.burst || a.threads)) {

@@ -107,7 +107,7 @@ int iom_cmd_probe(int argc, char **argv)
         }
     }
     if (!status && out_path)
-        status = iom_cli_check_output("probe", out_path);
+        status = iom_cli_check_output("probe", out_path, -1);
 
     struct iom_probe_target *pt = NULL;
     int npt = 0;

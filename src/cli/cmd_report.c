@@ -201,7 +201,9 @@ int iom_cmd_report(int argc, char **argv)
         status = IOM_EXIT_USAGE;
     }
     if (!status && out)
-        status = iom_cli_check_output("report", out);
+        status = iom_cli_check_output("report", out, -1);
+    if (!status && out)
+        status = iom_cli_output_apart_specs("report", out, specs, (size_t)nspec);
     /* a page of HTML on a terminal is of no use to anyone: it goes to a file */
     if (!status && !out && isatty(STDOUT_FILENO)) {
         iom_cli_error("report", "no --output: stdout is a terminal; give -o FILE (e.g. -o "

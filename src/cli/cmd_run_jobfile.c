@@ -400,6 +400,10 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
     a.ro.repeat_targets = true; /* fio: a file named twice is two file entries */
     if (!status && !a.ro.help)
         status = mpi_output(&a.ro, outname, sizeof(outname));
+    if (!status && !a.ro.help) {
+        const char *job_file = a.path;
+        status = iom_cli_output_apart(CMD, a.ro.output_path, &job_file, 1, "the job file");
+    }
     if (status || a.ro.help) {
         if (a.ro.help)
             jobfile_usage(stdout);

@@ -525,7 +525,15 @@ int iom_cmd_tpcc(int argc, char **argv)
         o.dbc.busy_timeout_ns = o.busy_timeout_ns;
     if (o.schema[0])
         snprintf(o.dbc.schema, sizeof(o.dbc.schema), "%s", o.schema);
-    int orc = iom_cli_check_output(cmd, o.output);
+    int orc = iom_cli_check_output(cmd, o.output, -1);
+    if (!orc && o.dbc.engine == TPCC_DB_SQLITE) {
+        /* the database and the journals SQLite keeps beside it */
+        char wal[4200], journal[4200];
+        snprintf(wal, sizeof(wal), "%s-wal", o.dbc.path);
+        snprintf(journal, sizeof(journal), "%s-journal", o.dbc.path);
+        const char *const db_files[] = {o.dbc.path, wal, journal};
+        orc = iom_cli_output_apart(cmd, o.output, db_files, 3, "the database file");
+    }
     if (orc)
         return orc;
     if (o.dbc.engine == TPCC_DB_SQLITE && (o.step == STEP_ALL || o.step == STEP_LOAD)) {

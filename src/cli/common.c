@@ -86,10 +86,23 @@ void iom_cli_line(const char *fmt, ...)
     }
 }
 
-int iom_cli_check_output(const char *cmd, const char *path)
+int iom_cli_check_output(const char *cmd, const char *path, int force)
 {
     if (!path)
         return 0;
+    char what[300];
+    int danger = iom_output_danger(path, what, sizeof(what));
+    if (danger == IOM_OUTPUT_DEVICE) {
+        iom_cli_error(cmd, "--output=%s: is a block device, which the results would be written "
+                      "over; name a file", path);
+        return IOM_EXIT_USAGE;
+    }
+    if (danger == IOM_OUTPUT_SIGNATURE && force != 1) {
+        iom_cli_error(cmd, "--output=%s: %s (a filesystem or disk image?), which the results "
+                      "would replace; name another file%s", path, what,
+                      force == 0 ? ", or add --force to replace it" : "");
+        return IOM_EXIT_USAGE;
+    }
     char *dup = strdup(path);
     if (!dup)
         return IOM_EXIT_FAIL;
@@ -129,6 +142,85 @@ int iom_cli_check_output(const char *cmd, const char *path)
     }
     free(dup);
     return rc;
+}
+
+/* The absolute form of path for comparing names of files that may not
+ * exist yet: the real path of its folder (links and ".." resolved) and its
+ * last part; 0, or -1 when the folder cannot be resolved. */
+static int abs_name(const char *path, char *buf, size_t len)
+{
+    char *d = strdup(path), *b = strdup(path);
+    int rc = -1;
+    if (d && b) {
+        char *real = realpath(dirname(d), NULL);
+        if (real) {
+            const char *base = basename(b);
+            snprintf(buf, len, "%s/%s", strcmp(real, "/") ? real : "", base);
+            free(real);
+            rc = 0;
+        }
+    }
+    free(d);
+    free(b);
+    return rc;
+}
+
+/* Do a and b name the same file: one inode when both exist, else the same
+ * absolute name (a file one of them would create)? */
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    bool ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+    if (ea && eb)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    if (ea != eb)
+        return false;
+    char na[4200], nb[4200];
+    return abs_name(a, na, sizeof(na)) == 0 && abs_name(b, nb, sizeof(nb)) == 0 &&
+           strcmp(na, nb) == 0;
+}
+
+int iom_cli_output_apart(const char *cmd, const char *out, const char *const *names, size_t n,
+                         const char *what)
+{
+    if (!out)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (names[i] && same_file(out, names[i])) {
+            iom_cli_error(cmd, "--output=%s: is also %s %s, which the results would replace; "
+                          "name another file", out, what, names[i]);
+            return IOM_EXIT_USAGE;
+        }
+    }
+    return 0;
+}
+
+int iom_cli_output_apart_specs(const char *cmd, const char *out, const char *const *specs,
+                               size_t n)
+{
+    if (!out)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        /* the spec itself (a name that exists is taken literally), else
+         * the files of "[LABEL=]FILE[,FILE...]" */
+        char buf[4200];
+        snprintf(buf, sizeof(buf), "%s", specs[i]);
+        const char *one = buf;
+        struct stat st;
+        if (stat(buf, &st) != 0) {
+            char *eq = strchr(buf, '=');
+            char *list = eq ? eq + 1 : buf, *save = NULL;
+            for (char *f = strtok_r(list, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+                one = f;
+                if (stat(f, &st) == 0 && iom_cli_output_apart(cmd, out, &one, 1, "the input"))
+                    return IOM_EXIT_USAGE;
+            }
+            continue;
+        }
+        if (iom_cli_output_apart(cmd, out, &one, 1, "the input"))
+            return IOM_EXIT_USAGE;
+    }
+    return 0;
 }
 
 /* The options that make up a target's region, in cmd's own words. */
@@ -202,7 +294,10 @@ int iom_cli_check(const char *cmd, const struct iom_job *job, const struct iom_r
                       job->nr_targets);
         return IOM_EXIT_USAGE;
     }
-    int rc = iom_cli_check_output(cmd, ro->output_path);
+    int rc = iom_cli_check_output(cmd, ro->output_path, job->force);
+    if (!rc)
+        rc = iom_cli_output_apart(cmd, ro->output_path, (const char *const *)job->targets,
+                                  job->nr_targets, "the target");
     if (rc)
         return rc;
     for (uint32_t i = 0; i < job->nr_targets; i++) {

@@ -51,6 +51,21 @@ struct iom_target {
 int iom_path_folder_error(const char *path, const char *what, char *err, size_t errlen);
 
 /*
+ * Would writing a result file (an --output) at path destroy data that is
+ * there? Following symbolic links (/dev/disk/by-id/...): IOM_OUTPUT_DEVICE
+ * for a block device (Windows: a \\.\ volume or disk path), which a result
+ * would be written into in place; IOM_OUTPUT_SIGNATURE for a non-empty
+ * regular file carrying a filesystem, RAID or partition-table signature
+ * (a VM disk image; Linux only, libblkid's safe probe as for targets), with
+ * what set to "carries an ext4 signature"; else 0 (what untouched): no such
+ * path, a regular file without a signature, a folder (refused elsewhere), a
+ * character device or FIFO (/dev/null, /dev/stdout: written in place, as
+ * meant). Reads only; not thread-safe (the probe's cache).
+ */
+enum { IOM_OUTPUT_DEVICE = 1, IOM_OUTPUT_SIGNATURE = 2 };
+int iom_output_danger(const char *path, char *what, size_t whatlen);
+
+/*
  * Inspect `path` for `job` without changing anything: existence, type,
  * size, block size, direct-I/O alignment of every block size and offset;
  * for a file to create, its folder (missing: named before a missing

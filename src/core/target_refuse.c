@@ -153,6 +153,18 @@ int iom_target_has_signature(const char *path, char *what, size_t whatlen)
     return found;
 }
 
+int iom_output_danger(const char *path, char *what, size_t whatlen)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return 0;
+    if (S_ISBLK(st.st_mode))
+        return IOM_OUTPUT_DEVICE;
+    if (S_ISREG(st.st_mode) && st.st_size > 0 && iom_target_has_signature(path, what, whatlen))
+        return IOM_OUTPUT_SIGNATURE;
+    return 0;
+}
+
 static int probe(const char *path, char *what, size_t whatlen)
 {
     blkid_probe pr = blkid_new_probe_from_filename(path);

@@ -34,6 +34,13 @@
 
 
 
+int iom_output_danger(const char *path, char *what, size_t whatlen)
+{
+    (void)what; /* files are not probed for signatures on Windows */
+    (void)whatlen;
+    return iom_win_is_device_path(path) ? IOM_OUTPUT_DEVICE : 0;
+}
+
 /* "\\.\D:" -> 'D', else 0 */
 static char volume_letter(const char *p)
 {
