@@ -398,6 +398,7 @@ int iom_cmd_run_jobfile(int argc, char **argv, int jf)
     }
     int status = parse_args(argc, argv, jf, &a);
     a.ro.repeat_targets = true; /* fio: a file named twice is two file entries */
+    a.ro.fio_job_file = true;
     if (!status && !a.ro.help)
         status = mpi_output(&a.ro, outname, sizeof(outname));
     if (!status && !a.ro.help) {

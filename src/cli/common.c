@@ -313,6 +313,16 @@ int iom_cli_check(const char *cmd, const struct iom_job *job, const struct iom_r
             iom_cli_error(cmd, "%s", err);
             return IOM_EXIT_USAGE;
         }
+        if ((job->verify || job->verify_fio) && !iom_job_writes(job) && !targets[i].exists &&
+            !ro->fio_job_file) {
+            /* fio 3.33 lays the file out and fails at the first read ("verify:
+             * bad magic header"): nothing there was written by a verify run */
+            iom_cli_error(cmd, "--verify: a read-only run checks blocks that a verify write run "
+                          "put there, but %s does not exist yet and would be created with no "
+                          "verify blocks; write it first (--rw=write with the same --bs and "
+                          "--verify), or drop --verify", job->targets[i]);
+            return IOM_EXIT_USAGE;
+        }
         if (targets[i].sparse && !iom_job_writes(job))
             iom_cli_line("iomark %s: warning: %s is sparse; unwritten regions read back as zeros "
                     "without device I/O and look fast\n",

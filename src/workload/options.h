@@ -23,6 +23,9 @@ struct iom_run_opts {
     bool help;
     bool repeat_targets;       /* a target may be named again (fio job files: a file named
                                   twice is two file entries, as in fio); else refused */
+    bool fio_job_file;         /* the run is a fio job file's: where fio 3.33 goes ahead and
+                                  fails later (a verify read of a file it creates), so does
+                                  iomark; native runs refuse such a job up front */
 };
 
 /*

@@ -26,6 +26,9 @@ refuse "did you mean --iodepth" --iodepth2=4
 refuse "--rw=random" --rw=random
 refuse "--size=-5" --size=-5
 refuse "quarter of RAM" --iodepth=65536 --bs=1M
+# a verify read of a file the run would create: nothing there carries verify
+# blocks (fio 3.33 fails at the first read; a fio job file still does)
+refuse "--verify: a read-only run checks blocks that a verify write run put there, but $T does not exist yet" --rw=randread --verify=crc32c
 # --direct and --buffered are one setting (fio: buffered=0 is direct=1): values
 # that disagree are a conflict naming both, whatever their order; agreeing ones run
 refuse "--direct=0 and --buffered=0 conflict" --direct=0 --buffered=0
