@@ -59,6 +59,14 @@ static void usage(FILE *f)
 }
 
 /* "--name=value" or "--name value"; returns the value or NULL; *i advances. */
+/* "--NAME=V: did you mean K? allowed: LIST" (or without the question) */
+static void bad_choice(const char *v, const char *name, const char *const *known, const char *list)
+{
+    char why[200];
+    iom_allowed_near_list(why, sizeof(why), v, known, list);
+    iom_cli_error(CMD, "--%s=%s: %s", name, v, why);
+}
+
 static const char *optval(int argc, char **argv, int *i, const char *name)
 {
     const char *a = argv[*i];
@@ -257,7 +265,8 @@ static int cmd_fit(int argc, char **argv)
             else if (!strcmp(v, "normal") || !strcmp(v, "text"))
                 json = 0;
             else {
-                iom_cli_error(CMD, "--output-format=%s: allowed: normal, json", v);
+                bad_choice(v, "output-format", (const char *const[]){"normal", "json", NULL},
+                           "normal, json");
                 goto done;
             }
         } else if ((v = optval(argc, argv, &i, "--output")) || (v = optval(argc, argv, &i, "-o"))) {
@@ -283,7 +292,8 @@ static int cmd_fit(int argc, char **argv)
             if (!strcmp(v, "auto") || !strcmp(v, "on") || !strcmp(v, "off"))
                 guest_cpu = !strcmp(v, "auto") ? -1 : !strcmp(v, "on");
             else {
-                iom_cli_error(CMD, "--guest-cpu=%s: allowed: auto, on, off", v);
+                bad_choice(v, "guest-cpu", (const char *const[]){"auto", "on", "off", NULL},
+                           "auto, on, off");
                 goto done;
             }
         } else {
@@ -539,7 +549,8 @@ static int parse_pred(int argc, char **argv, struct pred_args *a)
             }
         } else if ((v = optval(argc, argv, &i, "--output-format"))) {
             if (strcmp(v, "json") && strcmp(v, "normal") && strcmp(v, "text")) {
-                iom_cli_error(CMD, "--output-format=%s: allowed: normal, json", v);
+                bad_choice(v, "output-format", (const char *const[]){"normal", "json", NULL},
+                           "normal, json");
                 return -1;
             }
             a->json = !strcmp(v, "json");

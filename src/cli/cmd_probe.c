@@ -67,7 +67,10 @@ int iom_cmd_probe(int argc, char **argv)
             } else if (strcmp(v, "normal") == 0 || strcmp(v, "text") == 0) {
                 json = false;
             } else {
-                iom_cli_error("probe", "--output-format=%s: allowed: normal, json", v);
+                char why[200];
+                iom_allowed_near_list(why, sizeof(why), v,
+                                      (const char *const[]){"normal", "json", NULL}, "normal, json");
+                iom_cli_error("probe", "--output-format=%s: %s", v, why);
                 status = IOM_EXIT_USAGE;
             }
         } else if (!strcmp(name, "output")) {

@@ -18,6 +18,7 @@
 #include "probe/diskutil.h"
 #include "report/fio.h"
 #include "report/report.h"
+#include "workload/args.h"
 #include "workload/fiojob.h"
 #include "workload/profiles.h"
 
@@ -215,7 +216,11 @@ static int parse_args(int argc, char **argv, int jf, struct jf_args *a)
             iom_job_defaults(&dummy);
             if (strcmp(name, "output-format") == 0 &&
                 (!v || (strcmp(v, "normal") && strcmp(v, "json") && strcmp(v, "json+")))) {
-                iom_cli_error(CMD, "--output-format=%s: allowed: normal, json, json+", v ? v : "");
+                char why[200];
+                iom_allowed_near_list(why, sizeof(why), v,
+                                      (const char *const[]){"normal", "json", "json+", NULL},
+                                      "normal, json, json+");
+                iom_cli_error(CMD, "--output-format=%s: %s", v ? v : "", why);
                 return IOM_EXIT_USAGE;
             }
             if (strcmp(name, "output-format") == 0)

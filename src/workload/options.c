@@ -22,6 +22,14 @@ int iom_opt_bad(char *err, size_t errlen, const char *name, const char *v, const
     return -EINVAL;
 }
 
+int iom_opt_bad_near(char *err, size_t errlen, const char *name, const char *v,
+                     const char *const *known, const char *list)
+{
+    char why[600];
+    iom_allowed_near_list(why, sizeof(why), v, known, list);
+    return iom_opt_bad(err, errlen, name, v, why);
+}
+
 static int set_rw(const struct opt *o, const char *v, struct iom_job *job, struct iom_run_opts *ro,
                   char *err, size_t errlen)
 {
@@ -86,8 +94,9 @@ static int set_sync(const struct opt *o, const char *v, struct iom_job *job,
     else if (strcmp(v, "sync") == 0 || strcmp(v, "1") == 0)
         job->sync = IOM_SYNC_SYNC;
     else
-        return iom_opt_bad(err, errlen, o->name, v,
-                   "allowed: none (0), dsync (O_DSYNC, write-through), sync (1, O_SYNC)");
+        return iom_opt_bad_near(err, errlen, o->name, v,
+                                (const char *const[]){"none", "dsync", "sync", NULL},
+                                "none (0), dsync (O_DSYNC, write-through), sync (1, O_SYNC)");
     return 0;
 }
 
@@ -110,9 +119,10 @@ static int set_format(const struct opt *o, const char *v, struct iom_job *job,
     else if (v && strcmp(v, "json") == 0)
         ro->format = IOM_OUT_JSON;
     else
-        return iom_opt_bad(err, errlen, o->name, v,
-                           "allowed: normal, json (json+, fio's JSON with latency bins, "
-                           "is for fio job files: iomark run JOBFILE)");
+        return iom_opt_bad_near(err, errlen, o->name, v,
+                                (const char *const[]){"normal", "json", NULL},
+                                "normal, json (json+, fio's JSON with latency bins, "
+                                "is for fio job files: iomark run JOBFILE)");
     return 0;
 }
 
@@ -222,7 +232,7 @@ static int set_inject(const struct opt *o, const char *v, struct iom_job *job,
                "(every N-th I/O fails)");
 }
 
-static const char *const exit_names[] = {"group", "stonewall", "all"};
+static const char *const exit_names[] = {"group", "stonewall", "all", NULL};
 
 static int set_exit_what(const struct opt *o, const char *v, struct iom_job *job,
                          struct iom_run_opts *ro, char *err, size_t errlen)
@@ -233,7 +243,7 @@ static int set_exit_what(const struct opt *o, const char *v, struct iom_job *job
             job->exit_what = i;
             return 0;
         }
-    return iom_opt_bad(err, errlen, o->name, v, "allowed: group, stonewall, all");
+    return iom_opt_bad_near(err, errlen, o->name, v, exit_names, "group, stonewall, all");
 }
 
 static int fmt_exit_what(const struct iom_job *job, char *buf, size_t len)

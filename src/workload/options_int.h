@@ -53,6 +53,13 @@ int iom_opt_unknown(const char *name, char *err, size_t errlen);
 /* "--NAME=V: why" into err (errlen bytes); returns -EINVAL. */
 int iom_opt_bad(char *err, size_t errlen, const char *name, const char *v, const char *why);
 
+/* A value that is none of the NULL-ended names known: "--NAME=V: did you
+ * mean K? allowed: LIST" when one is near V (args.h iom_allowed_near),
+ * else "--NAME=V: allowed: LIST"; list spells them for the message (with
+ * aliases and meanings). Returns -EINVAL. */
+int iom_opt_bad_near(char *err, size_t errlen, const char *name, const char *v,
+                     const char *const *known, const char *list);
+
 /* Setters (opt_fn): parse v into job; 0, or -EINVAL with "--NAME=V: what is allowed" in err.
  * Formatters (opt_fmt): the value back as text the setter reads; 1 set, 0 unset, -1 never. */
 int iom_opt_set_bssplit(const struct opt *o, const char *v, struct iom_job *job,

@@ -109,7 +109,9 @@ int iom_opt_set_dedupe_mode(const struct opt *o, const char *v, struct iom_job *
     if (v && (strcmp(v, "repeat") == 0 || strcmp(v, "working_set") == 0))
         job->dedupe_ws = v[0] == 'w';
     else
-        return iom_opt_bad(err, errlen, o->name, v, "allowed: repeat, working_set");
+        return iom_opt_bad_near(err, errlen, o->name, v,
+                                (const char *const[]){"repeat", "working_set", NULL},
+                                "repeat, working_set");
     return 0;
 }
 

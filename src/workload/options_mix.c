@@ -170,7 +170,9 @@ int iom_opt_set_dist(const struct opt *o, const char *v, struct iom_job *job,
         job->dist = IOM_DIST_ZONED;
         return 0;
     }
-    return iom_opt_bad(err, errlen, o->name, v, "allowed: random, zipf:THETA, pareto:H, zoned:A/R:...");
+    return iom_opt_bad_near(err, errlen, o->name, v,
+                            (const char *const[]){"random", "zipf", "pareto", "zoned", NULL},
+                            "random, zipf:THETA, pareto:H, zoned:A/R:...");
 }
 
 int iom_opt_fmt_bssplit(const struct iom_job *job, char *buf, size_t len)

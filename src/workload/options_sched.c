@@ -209,7 +209,8 @@ int iom_opt_set_cpus_policy(const struct opt *o, const char *v, struct iom_job *
     else if (v && strcmp(v, "split") == 0)
         job->cpus_split = true;
     else
-        return iom_opt_bad(err, errlen, o->name, v, "allowed: shared, split");
+        return iom_opt_bad_near(err, errlen, o->name, v,
+                                (const char *const[]){"shared", "split", NULL}, "shared, split");
     return 0;
 }
 
@@ -308,7 +309,8 @@ int iom_opt_set_rate_process(const struct opt *o, const char *v, struct iom_job 
     if (v && (strcmp(v, "linear") == 0 || strcmp(v, "poisson") == 0))
         job->rate_poisson = v[0] == 'p';
     else
-        return iom_opt_bad(err, errlen, o->name, v, "allowed: linear, poisson");
+        return iom_opt_bad_near(err, errlen, o->name, v,
+                                (const char *const[]){"linear", "poisson", NULL}, "linear, poisson");
     return 0;
 }
 

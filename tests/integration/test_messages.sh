@@ -39,7 +39,15 @@ for c in "mark --profle=peak:--profle: unknown option; did you mean --profile? a
          "tpcc --journal_mode=wall:--journal_mode=wall: did you mean wal? allowed: wal, delete, truncate or persist" \
          "tpcc --synchronous=ful:--synchronous=ful: did you mean full? allowed: full, normal, off or extra" \
          "tpcc lod:lod: unknown step; did you mean load? allowed: load, run, check (none = all)" \
-         "run --profile=sql-olpt:--profile=sql-olpt: unknown profile; did you mean sql-oltp? allowed: sql-oltp, sql-log"; do
+         "run --profile=sql-olpt:--profile=sql-olpt: unknown profile; did you mean sql-oltp? allowed: sql-oltp, sql-log" \
+         "run --output-format=jsn:--output-format=jsn: did you mean json? allowed: normal, json" \
+         "run --sync=dsyn:--sync=dsyn: did you mean dsync? allowed: none (0), dsync" \
+         "run --rate_process=poison:--rate_process=poison: did you mean poisson? allowed: linear, poisson" \
+         "run --random_distribution=zipfian:--random_distribution=zipfian: did you mean zipf? allowed: random, zipf:THETA" \
+         "compare --output-format=markdwn:--output-format=markdwn: did you mean markdown? allowed: normal, markdown, json" \
+         "model fit --output-format=jsno:--output-format=jsno: did you mean json? allowed: normal, json" \
+         "probe --output-format=nromal:--output-format=nromal: did you mean normal? allowed: normal, json" \
+         "lab clen:iomark lab: clen: unknown sub-command; did you mean clean? allowed: iomark lab setup, iomark lab clean"; do
   # shellcheck disable=SC2086 # the command and its option are two words
   expect_status 2 "iomark ${c%%:*}" -- "$IOMARK" ${c%%:*}
   expect_err_has "${c#*:}"
