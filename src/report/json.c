@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,6 +35,27 @@ static void iso_time(time_t t, char *buf, size_t len)
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+cJSON *iom_json_add_host(cJSON *doc, const char *hostname, const char *kernel, unsigned nr_cpus)
+{
+    cJSON *h = cJSON_AddObjectToObject(doc, "host");
+    if (!h)
+        return NULL;
+    struct utsname u;
+    char k[sizeof(u.sysname) + sizeof(u.release) + 2];
+    if ((!hostname || !kernel) && uname(&u) == 0) {
+        snprintf(k, sizeof(k), "%s %s", u.sysname, u.release);
+        if (!hostname)
+            hostname = u.nodename;
+        if (!kernel)
+            kernel = k;
+    }
+    cJSON_AddStringToObject(h, "hostname", hostname ? hostname : "");
+    cJSON_AddStringToObject(h, "kernel", kernel ? kernel : "");
+    cJSON_AddNumberToObject(h, "nr_cpus", nr_cpus ? (double)nr_cpus
+                                                  : (double)sysconf(_SC_NPROCESSORS_ONLN));
+    return h;
 }
 
 cJSON *iom_json_doc_new(const char *type)
@@ -193,10 +215,7 @@ cJSON *iom_report_json(const struct iom_result *r)
         cJSON_AddStringToObject(d, "interrupted_by", iom_signal_name(r->interrupted_signal));
     if (r->error[0])
         cJSON_AddStringToObject(d, "error", r->error);
-    cJSON *h = cJSON_AddObjectToObject(d, "host");
-    cJSON_AddStringToObject(h, "hostname", r->hostname);
-    cJSON_AddStringToObject(h, "kernel", r->kernel);
-    cJSON_AddNumberToObject(h, "nr_cpus", r->cpu.nr_cpus ? r->cpu.nr_cpus : (double)sysconf(_SC_NPROCESSORS_ONLN));
+    iom_json_add_host(d, r->hostname, r->kernel, r->cpu.nr_cpus);
     cJSON_AddStringToObject(d, "engine", r->engine);
     if (r->engine_note[0])
         cJSON_AddStringToObject(d, "engine_note", r->engine_note);

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -234,15 +233,7 @@ cJSON *iom_mark_json(const struct iom_mark_doc *m)
         cJSON_AddStringToObject(d, "interrupted_by", iom_signal_name(m->sig));
     if (m->error)
         cJSON_AddStringToObject(d, "error", m->error);
-    struct utsname un;
-    cJSON *h = cJSON_AddObjectToObject(d, "host");
-    if (h && uname(&un) == 0) {
-        char k[160];
-        snprintf(k, sizeof(k), "%s %s", un.sysname, un.release);
-        cJSON_AddStringToObject(h, "hostname", un.nodename);
-        cJSON_AddStringToObject(h, "kernel", k);
-    }
-    cJSON_AddNumberToObject(h, "nr_cpus", (double)sysconf(_SC_NPROCESSORS_ONLN));
+    iom_json_add_host(d, NULL, NULL, 0);
     cJSON_AddStringToObject(d, "profile", m->profile->name);
     cJSON_AddStringToObject(d, "profile_title", m->profile->title);
     cJSON_AddStringToObject(d, "selection", iom_markstat_kind_name(m->kind));

@@ -37,6 +37,15 @@ cJSON *iom_json_error_doc(const char *type, const char *message);
 cJSON *iom_json_doc_new(const char *type);
 
 /*
+ * Add the "host" object of every iomark document (docs/json-schema.md):
+ * {"hostname", "kernel" as `uname -sr` prints it ("Linux 6.1.0-28-amd64"),
+ * "nr_cpus"}. hostname or kernel NULL: this machine's (uname(2)); nr_cpus
+ * 0: the online CPUs (sysconf). Returns the object, owned by doc; NULL
+ * when out of memory.
+ */
+cJSON *iom_json_add_host(cJSON *doc, const char *hostname, const char *kernel, unsigned nr_cpus);
+
+/*
  * A target's name for text reports, written to buf (len bytes, cut to fit)
  * and returned: its path, and under MPI, where one entry is one rank's
  * targets, "rank R on HOST: PATH" ("PATH1 + PATH2" for a rank with several

@@ -2,7 +2,6 @@
 #include "tpcc/report.h"
 
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "report/report.h"
@@ -87,13 +86,7 @@ cJSON *iom_tpcc_json(const struct tpcc_report *r)
         cJSON_AddStringToObject(d, "interrupted_by", iom_signal_name(sig));
     if (r->error)
         cJSON_AddStringToObject(d, "error", r->error);
-    struct utsname u;
-    cJSON *h = cJSON_AddObjectToObject(d, "host");
-    if (uname(&u) == 0) {
-        cJSON_AddStringToObject(h, "hostname", u.nodename);
-        cJSON_AddStringToObject(h, "kernel", u.release);
-    }
-    cJSON_AddNumberToObject(h, "nr_cpus", (double)sysconf(_SC_NPROCESSORS_ONLN));
+    iom_json_add_host(d, NULL, NULL, 0);
     if (r->sc) {
         cJSON_AddNumberToObject(d, "warehouses", r->sc->warehouses);
         cJSON_AddBoolToObject(d, "scale_test", r->sc->scale_test);

@@ -21,6 +21,7 @@ def check(what, cond):
         bad.append(what)
 check("names", names == ["SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"] and d["schema"] == "iomark-result")
 check("selection", d["selection"] == "best" and d["convention"] == "crystaldiskmark" and d["prepare_s"] == 0.3)
+check("host", d["host"]["kernel"] == os.uname().sysname + " " + os.uname().release and d["host"]["hostname"] == os.uname().nodename)
 def near(a, b):
     return abs(a - b) <= 1e-9 * max(abs(a), abs(b)) + 1e-9
 # A run can complete no I/O in its 0.3-0.4 s when the disk stalls (seen once in a

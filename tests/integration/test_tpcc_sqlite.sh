@@ -62,6 +62,12 @@ expect_status 0 "check after load" -- "$IOMARK" tpcc check --db=sqlite:$WORK
 expect_status 0 "run 2 VU" -- "$IOMARK" tpcc run --db=sqlite:$WORK --vu=2 --ramp_time=1 --runtime=6 \
   --seed=42 --output-format=json --output=$WORK/run.json --quiet
 $JCHECK $WORK/run.json sqlite 2 1 && pass "run JSON fields and arithmetic" || fail "run JSON"
+# the host object as in every iomark document: kernel as `uname -sr` prints it
+$PY - $WORK/run.json "$(uname -n)" "$(uname -sr)" "$(getconf _NPROCESSORS_ONLN)" <<'PY' && pass "host: hostname, kernel (uname -sr), nr_cpus" || fail "host: $($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["host"])' $WORK/run.json)"
+import json, sys
+h = json.load(open(sys.argv[1]))["host"]
+assert h == {"hostname": sys.argv[2], "kernel": sys.argv[3], "nr_cpus": int(sys.argv[4])}, h
+PY
 expect_status 0 "check after run" -- "$IOMARK" tpcc check --db=sqlite:$WORK
 [ "$(q $DB ".read $CONS" | tr '\n' ' ')" = "0 0 0 0 " ] && pass "independent SQL: conditions 1-4 after run" || fail "independent SQL after run: $(q $DB ".read $CONS" | tr '\n' ' ')"
 gaps=$(q $DB "SELECT count(*) FROM district d WHERE (SELECT count(*) FROM orders o WHERE o.o_w_id = d.d_w_id AND o.o_d_id = d.d_id) <> d.d_next_o_id - 1")
