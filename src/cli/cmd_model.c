@@ -233,6 +233,21 @@ static void fit_warn(const struct iom_fit *f)
     if (f->nincomplete > IOM_FIT_MAXINCOMPLETE)
         fprintf(stderr, "iomark %s: warning: fit: %u more incomplete sweeps\n", CMD,
                 f->nincomplete - IOM_FIT_MAXINCOMPLETE);
+    /* one outstanding-I/O level: the model is fitted to reproduce its lowest-load
+     * point, so the error over one level says nothing about other depths */
+    unsigned oio0 = f->npoints ? f->points[0].threads * f->points[0].iodepth : 0, levels = 0;
+    for (unsigned i = 0; i < f->npoints; i++)
+        if (f->points[i].threads * f->points[i].iodepth != oio0) {
+            levels = 2;
+            break;
+        }
+    if (f->npoints && !levels)
+        fprintf(stderr, "iomark %s: warning: fit: its %u point%s at one outstanding-I/O level "
+                        "(%u): the model is fitted to that level, so its error there says nothing "
+                        "of other depths, and the parallelism is only a lower bound; fit a sweep "
+                        "over outstanding I/O (e.g. iomark sweep --iodepth=1,4,16,64) to predict "
+                        "other depths\n",
+                CMD, f->npoints, f->npoints == 1 ? " is" : "s are all", oio0);
     if (iom_fit_poor(f))
         fprintf(stderr, "iomark %s: warning: fit: a poor fit: rms error over its %u points IOPS "
                         "%.1f%%, mean latency %.1f%% (above %.0f%%): the model does not describe "

@@ -207,8 +207,8 @@ static void points_text(FILE *out, const struct iom_fit *f)
 
 void iom_model_fit_text(FILE *out, const struct iom_fit *f)
 {
-    fprintf(out, "iomark model fit: %s, %s bs=%llu, %u points", f->target, f->rw,
-            (unsigned long long)f->bs_bytes, f->npoints);
+    fprintf(out, "iomark model fit: %s, %s bs=%llu, %u point%s", f->target, f->rw,
+            (unsigned long long)f->bs_bytes, f->npoints, f->npoints == 1 ? "" : "s");
     if (f->driver[0])
         fprintf(out, ", %s (%s)", f->controller, f->driver);
     fprintf(out, "\n");
