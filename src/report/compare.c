@@ -1,5 +1,6 @@
 /* compare.c - print the comparison table as text, Markdown or JSON. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +69,24 @@ static void delta_full(const struct iom_cmp *c, const struct iom_cmp_row *row, u
 #define COLW 26
 
 /* Print s left-aligned in w columns (UTF-8 aware: "±" is one column). */
+/* How the inputs at hand get repeated runs, for the note on a comparison
+ * without a verdict, by the first input's kind: iomark run's --repeat,
+ * mark's --runs; anything else (a sweep, tpcc, fio, DiskSpd) by running it
+ * again and pooling each side's files into one input. md: Markdown's
+ * spelling (options in backticks), else plain text. */
+static const char *repeat_hint(const struct iom_cmp *c, bool md)
+{
+    const struct iom_imp_result *r =
+        c->nr_inputs && c->inputs[0].nr_files ? c->inputs[0].files[0] : NULL;
+    bool iomark = r && strcmp(r->format, "iomark") == 0;
+    if (iomark && (!strcmp(r->kind, "run") || !strcmp(r->kind, "repeat")))
+        return md ? "repeat runs, e.g. `--repeat=3`, on both sides" : "repeat runs, e.g. --repeat=3, on both sides";
+    if (iomark && !strcmp(r->kind, "mark"))
+        return md ? "more counted runs, e.g. `--runs=3`, on both sides" : "more counted runs, e.g. --runs=3, on both sides";
+    return md ? "3 runs per side, each side's files given as one input: `NAME=a.json,b.json,c.json`"
+              : "3 runs per side, each side's files given as one input: NAME=a.json,b.json,c.json";
+}
+
 static void pad(FILE *f, const char *s, int w)
 {
     int cols = 0;
@@ -98,12 +117,13 @@ void iom_cmp_print_text(FILE *f, const struct iom_cmp *c)
                    "exceeds the run-to-run spread. Values: mean ±relative stddev (n runs).\n",
                 c->alpha);
     else
-        fprintf(f, "%sValues: mean ±relative stddev (n runs).\n",
-                c->nr_inputs < 2 ? ""
-                                 : "Changes are relative to the first input that has the metric, "
-                                   "without a\nverdict: with one run per side nothing tells a "
-                                   "change from run-to-run noise\n(repeat runs, e.g. --repeat=3, "
-                                   "on both sides, for Welch's t-test).\n");
+    {
+        if (c->nr_inputs >= 2)
+            fprintf(f, "Changes are relative to the first input that has the metric, without a\n"
+                       "verdict: with one run per side nothing tells a change from run-to-run noise\n"
+                       "(%s, for Welch's t-test).\n", repeat_hint(c, false));
+        fprintf(f, "Values: mean ±relative stddev (n runs).\n");
+    }
     for (uint32_t q = 0; q < c->nr_workloads; q++) {
         const struct iom_cmp_workload *w = &c->w[q];
         fprintf(f, "\nworkload: %s%s\n", w->name, w->positional ? " (matched by position)" : "");
@@ -172,7 +192,7 @@ void iom_cmp_print_markdown(FILE *f, const struct iom_cmp *c)
     else if (c->nr_inputs > 1)
         fprintf(f, "\nChanges are relative to the first input that has the metric, without a "
                    "verdict: with one run per side nothing tells a change from run-to-run noise "
-                   "(repeat runs, e.g. `--repeat=3`, on both sides for Welch's t-test).\n");
+                   "(%s, for Welch's t-test).\n", repeat_hint(c, true));
     for (uint32_t q = 0; q < c->nr_workloads; q++) {
         const struct iom_cmp_workload *w = &c->w[q];
         fprintf(f, "\n### ");

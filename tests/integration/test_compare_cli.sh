@@ -27,6 +27,17 @@ expect_status 2 "bad alpha" -- "$IOMARK" compare --alpha=2 "$R/fio_json_5.json"
 expect_err_has "--alpha=2"
 expect_status 2 "no input" -- "$IOMARK" compare
 
+# one run a side: how to get repeated runs, by the inputs' kind: iomark run's
+# --repeat; fio's files pooled per side (text and Markdown)
+for k in 1 2; do
+  "$IOMARK" run --ioengine=null --runtime=200ms --size=1M --quiet --output-format=json --output=$WORK/n$k.json $WORK/n.dat >/dev/null 2>&1 || fail "null run $k"
+done
+expect_status 0 "compare two single runs" -- "$IOMARK" compare $WORK/n1.json $WORK/n2.json
+grep -q "(repeat runs, e.g. --repeat=3, on both sides, for Welch's t-test)" $WORK/out && pass "iomark runs: --repeat=3" || fail "run note: $(cat $WORK/out | head -8)"
+expect_status 0 "compare two fio results (Markdown)" -- "$IOMARK" compare --output-format=markdown "$R/fio_json_1.json" "$R/fio_json_3.json"
+grep -q "(3 runs per side, each side's files given as one input: \`NAME=a.json,b.json,c.json\`, for Welch's t-test)" $WORK/out \
+  && pass "fio results: pool files (Markdown)" || fail "fio note: $(grep -i 'verdict' $WORK/out)"
+
 # CrystalDiskMark vs KDiskMark: rows matched by test name, change texts
 expect_status 0 "cdm vs kdiskmark" -- "$IOMARK" compare "$R/crystaldiskmark_text_1.txt" "$R/kdiskmark_text_1.txt"
 # SEQ1M Q8T1 read: 509.6 -> 529.8 IOPS is +3.96%; latency 15662.75 -> 14415.61 us is 7.96% lower
@@ -112,6 +123,11 @@ mkdir -p $WORK/tp
 if "$IOMARK" tpcc load --db=sqlite:$WORK/tp --scale_test --quiet >/dev/null 2>&1 &&
    "$IOMARK" tpcc run --db=sqlite:$WORK/tp --scale_test --ramp_time=1 --runtime=2 --quiet --output-format=json --output=$WORK/tp1.json >/dev/null 2>&1 &&
    "$IOMARK" tpcc run --db=sqlite:$WORK/tp --scale_test --ramp_time=1 --runtime=2 --synchronous=off --quiet --output-format=json --output=$WORK/tp2.json >/dev/null 2>&1; then
+  # one run a side: the note says how to get repeated runs of this kind (tpcc
+  # has no --repeat: pool each side's files)
+  expect_status 0 "tpcc compare (text)" -- "$IOMARK" compare "$WORK/tp1.json" "$WORK/tp2.json"
+  grep -q "(3 runs per side, each side's files given as one input: NAME=a.json,b.json,c.json, for Welch's t-test)" $WORK/out \
+    && ! grep -q -- "--repeat" $WORK/out && pass "tpcc: the note says to pool files, not --repeat" || fail "tpcc note: $(grep -A2 'without a' $WORK/out)"
   expect_status 0 "tpcc compare" -- "$IOMARK" compare --output-format=json "$WORK/tp1.json" "$WORK/tp2.json"
   $PY - $WORK/out $WORK/tp1.json $WORK/tp2.json <<'PY' && pass "NOPM, TPM and per-transaction rows" || fail "tpcc compare: $(head -c 600 $WORK/out)"
 import json, sys
