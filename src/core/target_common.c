@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "workload/units.h"
+
 
 
 int iom_target_fail(char *err, size_t errlen, int rc, const char *fmt, ...)
@@ -29,9 +31,12 @@ int iom_target_check_region(const struct iom_job *job, const char *path, struct 
     if (total == 0)
         return iom_target_fail(err, errlen, -EINVAL, "target %s is empty (0 bytes); give --size to fill it",
                     path);
-    if (job->offset_bytes >= total)
-        return iom_target_fail(err, errlen, -EINVAL, "--offset=%llu: past the end of %s (%llu bytes)",
-                    (unsigned long long)job->offset_bytes, path, (unsigned long long)total);
+    if (job->offset_bytes >= total) {
+        char o[64], e[64];
+        return iom_target_fail(err, errlen, -EINVAL, "--offset: %s is past the end of %s, which "
+                               "holds %s", iom_format_bytes(job->offset_bytes, o, sizeof(o)), path,
+                               iom_format_bytes(total, e, sizeof(e)));
+    }
     t->region_start = job->offset_bytes;
     t->region_len = job->size_bytes ? iom_job_span_bytes(job) : total - job->offset_bytes;
     if (t->region_len < max_bs)
@@ -64,10 +69,13 @@ int iom_target_check_region(const struct iom_job *job, const char *path, struct 
                             "%s's logical block size (%u bytes), which direct I/O requires",
                             (unsigned long long)b, path, a);
         }
-        if (job->offset_bytes % a)
+        if (job->offset_bytes % a) {
+            char o[64];
             return iom_target_fail(err, errlen, -EINVAL,
-                        "--offset=%llu: not a multiple of %s's logical block size (%u bytes)",
-                        (unsigned long long)job->offset_bytes, path, a);
+                        "--offset: %s is not a multiple of %s's logical block size (%u bytes), "
+                        "which direct I/O requires",
+                        iom_format_bytes(job->offset_bytes, o, sizeof(o)), path, a);
+        }
         if (job->blockalign_bytes % a)
             return iom_target_fail(err, errlen, -EINVAL,
                         "--blockalign=%llu: not a multiple of %s's logical block size (%u "

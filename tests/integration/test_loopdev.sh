@@ -22,7 +22,7 @@ expect_status 2 "512 B on 4K-sector device" -- "$IOMARK" run --bs=512 --runtime=
 expect_err_has "logical block size (4096"
 expect_status 0 "12 KiB (not a power of two) on 4K-sector device" -- "$IOMARK" run --bs=12k --runtime=1 --quiet $D4
 expect_status 2 "offset not sector-aligned" -- "$IOMARK" run --offset=512 --runtime=1 $D4
-expect_err_has "--offset=512"
+expect_err_has "--offset: 512 bytes is not a multiple of $D4's logical block size (4096 bytes)"
 drop_loop $D4
 
 # a filesystem signature: writes refused without --force, reads allowed

@@ -107,6 +107,11 @@ expect_status 2 "run on a folder/" -- "$IOMARK" run --size=1M --runtime=1s $WORK
 expect_err_has "(e.g. $WORK/adir/iomark-test.dat, created"
 [ -z "$(ls -A $WORK/adir)" ] && pass "nothing created in the folder" || fail "created: $(ls -A $WORK/adir)"
 # region past the end of an existing file is refused for a read-only pattern? no: files grow.
+# an --offset past the end of an existing file without --size: both in the units typed
+truncate -s 16M $WORK/o16.dat
+expect_status 2 "--offset past the end" -- "$IOMARK" run --offset=32M --runtime=1s $WORK/o16.dat
+expect_err_has "--offset: 32 MiB (33554432 bytes) is past the end of $WORK/o16.dat, which holds 16 MiB (16777216 bytes)"
+[ "$(stat -c %s $WORK/o16.dat)" = 16777216 ] && pass "the file keeps its size" || fail "o16.dat resized"
 # mark: pattern options do not apply
 expect_status 2 "mark refuses --bs" -- "$IOMARK" mark --bs=4k $WORK
 expect_err_has "--bs"
