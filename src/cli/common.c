@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -169,15 +170,20 @@ static int abs_name(const char *path, char *buf, size_t len)
  * absolute name (a file one of them would create)? */
 static bool same_file(const char *a, const char *b)
 {
+    char na[4200], nb[4200];
+#ifdef _WIN32 /* st_ino is 0 for every file there: the full names, in any case */
+    return abs_name(a, na, sizeof(na)) == 0 && abs_name(b, nb, sizeof(nb)) == 0 &&
+           strcasecmp(na, nb) == 0;
+#else
     struct stat sa, sb;
     bool ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
     if (ea && eb)
         return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
     if (ea != eb)
         return false;
-    char na[4200], nb[4200];
     return abs_name(a, na, sizeof(na)) == 0 && abs_name(b, nb, sizeof(nb)) == 0 &&
            strcmp(na, nb) == 0;
+#endif
 }
 
 int iom_cli_output_apart(const char *cmd, const char *out, const char *const *names, size_t n,
