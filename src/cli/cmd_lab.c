@@ -689,18 +689,6 @@ int iom_cmd_lab(int argc, char **argv)
         return cmd_setup(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "clean") == 0)
         return cmd_clean(argc - 1, argv + 1);
-    if (argc > 1 && argv[1][0] != '-') {
-        /* a word first is a mistyped sub-command ("clen"): the lab takes no target */
-        unsigned best = IOM_NAME_FAR;
-        const char *near = NULL;
-        iom_name_nearer(argv[1], "setup", &best, &near);
-        iom_name_nearer(argv[1], "clean", &best, &near);
-        if (near) {
-            iom_cli_error(CMD, "%s: unknown sub-command; did you mean %s? allowed: iomark lab "
-                          "setup, iomark lab clean, or iomark lab [OPTIONS]", argv[1], near);
-            return IOM_EXIT_USAGE;
-        }
-    }
     char exe[4096], labdir[4096], err[1024];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
     exe[n > 0 ? n : 0] = 0;

@@ -177,8 +177,17 @@ static int check_run(const struct iom_lab_job *j, bool sweep, double *est_s, dou
     } else if (iom_options_parse(ac, av, 1, &job, &ro, err, errlen)) {
         rc = -EINVAL;
     } else if (job.nr_targets) {
-        snprintf(err, errlen, "%s: the lab supplies the disk; give workload options only",
-                 job.targets[0]);
+        /* a word near a sub-command is one mistyped ("clen"), not a target */
+        unsigned best = IOM_NAME_FAR;
+        const char *near = NULL;
+        iom_name_nearer(job.targets[0], "setup", &best, &near);
+        iom_name_nearer(job.targets[0], "clean", &best, &near);
+        if (near)
+            snprintf(err, errlen, "%s: unknown sub-command; did you mean %s? allowed: iomark lab "
+                     "setup, iomark lab clean, or iomark lab [OPTIONS]", job.targets[0], near);
+        else
+            snprintf(err, errlen, "%s: the lab supplies the disk; give workload options only",
+                     job.targets[0]);
         rc = -EINVAL;
     } else {
         const char *opt = NULL, *why = NULL;
