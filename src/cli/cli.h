@@ -32,6 +32,16 @@ int iom_cli_signal_exit(int sig);
 /* Print "iomark CMD: MSG" on stderr; MSG is also kept in iom_cli_last_error. */
 void iom_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/*
+ * A value that is none of an option's choices: prints "iomark CMD: --NAME=V:
+ * did you mean K? allowed: LIST" (the question only when a known value is
+ * near V: workload/args.h iom_allowed_near_list) through iom_cli_error and
+ * returns IOM_EXIT_USAGE. known: the choices, NULL-ended; list: the choices
+ * as shown to the user; v NULL is shown as "".
+ */
+int iom_cli_bad_choice(const char *cmd, const char *name, const char *v, const char *const *known,
+                       const char *list);
+
 /* Print one formatted line (FMT ends it with "\n") on stderr with a single
  * write(2), so that lines of ranks sharing stderr under mpirun do not
  * interleave; longer than 1199 bytes is cut (still ending in "\n").
@@ -78,10 +88,10 @@ int iom_cli_output_apart(const char *cmd, const char *out, const char *const *na
                          const char *what);
 
 /*
- * iom_cli_output_apart for the n input specs of compare and report
- * ("FILE", "FILE,FILE" or "LABEL=FILE[,FILE...]"; a spec that exists as a
- * file is that file, as compare/cmp.h iom_cmp_input_load reads them): each
- * existing file of each spec, what "the input". Returns as that.
+ * iom_cli_output_apart for the n input specs of compare and report (their
+ * files as compare/cmp.h iom_cmp_spec_each names them): each existing file
+ * of each spec, what "the input". Returns as that, or IOM_EXIT_FAIL when
+ * out of memory.
  */
 int iom_cli_output_apart_specs(const char *cmd, const char *out, const char *const *specs,
                                size_t n);

@@ -71,7 +71,7 @@ int iom_cmd_compare(int argc, char **argv)
     iom_args_init(&args, argc, argv, 1, table, "compare");
     int nspec = 0, k;
     const char *v;
-    char aerr[600], why[200];
+    char aerr[600];
     while ((k = iom_args_next(&args, &v, aerr, sizeof(aerr))) != IOM_ARG_END) {
         const char *bad = NULL;
         if (k == IOM_ARG_ERROR) {
@@ -92,10 +92,10 @@ int iom_cmd_compare(int argc, char **argv)
             else if (!strcmp(v, "json"))
                 fmt = F_JSON;
             else {
-                iom_allowed_near_list(why, sizeof(why), v,
-                                      (const char *const[]){"normal", "markdown", "json", NULL},
-                                      "normal, markdown, json");
-                bad = why;
+                free(specs);
+                return iom_cli_bad_choice("compare", "output-format", v,
+                                          (const char *const[]){"normal", "markdown", "json", NULL},
+                                          "normal, markdown, json");
             }
         } else if (!strcmp(table[k].name, "output")) {
             if (!*v)

@@ -264,14 +264,6 @@ static const char *one_of(const char *v, const char *const *allowed)
     return NULL;
 }
 
-/* v is none of allowed (NULL-ended): "--NAME=V: did you mean X? allowed: LIST", exit 2 */
-static int bad_one_of(const char *name, const char *v, const char *const *allowed, const char *list)
-{
-    char why[400];
-    iom_allowed_near_list(why, sizeof(why), v, allowed, list);
-    return bad(name, v, why);
-}
-
 /* Lab option k (lab_table) with value v (NULL for a bare flag): 0 or exit 2. */
 static int lab_option(int k, const char *v, struct iom_lab_opts *o, struct cli *c)
 {
@@ -297,18 +289,23 @@ static int lab_option(int k, const char *v, struct iom_lab_opts *o, struct cli *
         return add_params(o, c, v);
     case O_CACHE:
         return (o->cache = one_of(v, cache_modes))
-                   ? 0 : bad_one_of(name, v, cache_modes,
-                                    "writeback, none, writethrough, directsync, unsafe");
+                   ? 0
+                   : iom_cli_bad_choice(CMD, name, v, cache_modes,
+                                        "writeback, none, writethrough, directsync, unsafe");
     case O_SCHEDULER:
         return (o->scheduler = one_of(v, scheds))
-                   ? 0 : bad_one_of(name, v, scheds, "none, mq-deadline, kyber, bfq, keep");
+                   ? 0
+                   : iom_cli_bad_choice(CMD, name, v, scheds,
+                                        "none, mq-deadline, kyber, bfq, keep");
     case O_VCPUS:
         return parse_uint(v, 1, 64, &o->vcpus) ? 0 : bad(name, v, "allowed: 1-64");
     case O_MEMORY:
         return parse_uint(v, 512, 65536, &o->memory_mib) ? 0
                                                           : bad(name, v, "allowed: 512-65536 (MiB)");
     case O_ACCEL:
-        return (o->accel = one_of(v, accels)) ? 0 : bad_one_of(name, v, accels, "auto, kvm, tcg");
+        return (o->accel = one_of(v, accels))
+                   ? 0
+                   : iom_cli_bad_choice(CMD, name, v, accels, "auto, kvm, tcg");
     case O_TIMEOUT:
         return parse_uint(v, 10, 86400, &o->timeout_s) ? 0
                                                         : bad(name, v, "allowed: 10-86400 seconds");
@@ -317,7 +314,7 @@ static int lab_option(int k, const char *v, struct iom_lab_opts *o, struct cli *
         return *v ? 0 : bad(name, v, "needs a folder name");
     case O_PRESET:
         c->preset_mark = strcmp(v, "mark") == 0;
-        return c->preset_mark ? 0 : bad_one_of(name, v, presets, "mark");
+        return c->preset_mark ? 0 : iom_cli_bad_choice(CMD, name, v, presets, "mark");
     case O_STUDY:
         c->study = v;
         return *v ? 0 : bad(name, v, "needs a study name or file; --study=list lists them");
@@ -334,7 +331,7 @@ static int lab_option(int k, const char *v, struct iom_lab_opts *o, struct cli *
                    ? bad(name, v, "allowed: 1s to 24h, e.g. 10s") : 0;
     case O_BOOT:
         if (!one_of(v, boots))
-            return bad_one_of(name, v, boots, "shared, each");
+            return iom_cli_bad_choice(CMD, name, v, boots, "shared, each");
         o->shared_boot = strcmp(v, "shared") == 0;
         return 0;
     default: { /* the flags */

@@ -59,14 +59,6 @@ static void usage(FILE *f)
 }
 
 /* "--name=value" or "--name value"; returns the value or NULL; *i advances. */
-/* "--NAME=V: did you mean K? allowed: LIST" (or without the question) */
-static void bad_choice(const char *v, const char *name, const char *const *known, const char *list)
-{
-    char why[200];
-    iom_allowed_near_list(why, sizeof(why), v, known, list);
-    iom_cli_error(CMD, "--%s=%s: %s", name, v, why);
-}
-
 static const char *optval(int argc, char **argv, int *i, const char *name)
 {
     const char *a = argv[*i];
@@ -280,8 +272,9 @@ static int cmd_fit(int argc, char **argv)
             else if (!strcmp(v, "normal") || !strcmp(v, "text"))
                 json = 0;
             else {
-                bad_choice(v, "output-format", (const char *const[]){"normal", "json", NULL},
-                           "normal, json");
+                rc = iom_cli_bad_choice(CMD, "output-format", v,
+                                        (const char *const[]){"normal", "json", NULL},
+                                        "normal, json");
                 goto done;
             }
         } else if ((v = optval(argc, argv, &i, "--output")) || (v = optval(argc, argv, &i, "-o"))) {
@@ -307,8 +300,9 @@ static int cmd_fit(int argc, char **argv)
             if (!strcmp(v, "auto") || !strcmp(v, "on") || !strcmp(v, "off"))
                 guest_cpu = !strcmp(v, "auto") ? -1 : !strcmp(v, "on");
             else {
-                bad_choice(v, "guest-cpu", (const char *const[]){"auto", "on", "off", NULL},
-                           "auto, on, off");
+                rc = iom_cli_bad_choice(CMD, "guest-cpu", v,
+                                        (const char *const[]){"auto", "on", "off", NULL},
+                                        "auto, on, off");
                 goto done;
             }
         } else {
@@ -564,8 +558,8 @@ static int parse_pred(int argc, char **argv, struct pred_args *a)
             }
         } else if ((v = optval(argc, argv, &i, "--output-format"))) {
             if (strcmp(v, "json") && strcmp(v, "normal") && strcmp(v, "text")) {
-                bad_choice(v, "output-format", (const char *const[]){"normal", "json", NULL},
-                           "normal, json");
+                iom_cli_bad_choice(CMD, "output-format", v,
+                                   (const char *const[]){"normal", "json", NULL}, "normal, json");
                 return -1;
             }
             a->json = !strcmp(v, "json");

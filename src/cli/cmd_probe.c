@@ -67,11 +67,9 @@ int iom_cmd_probe(int argc, char **argv)
             } else if (strcmp(v, "normal") == 0 || strcmp(v, "text") == 0) {
                 json = false;
             } else {
-                char why[200];
-                iom_allowed_near_list(why, sizeof(why), v,
-                                      (const char *const[]){"normal", "json", NULL}, "normal, json");
-                iom_cli_error("probe", "--output-format=%s: %s", v, why);
-                status = IOM_EXIT_USAGE;
+                status = iom_cli_bad_choice("probe", "output-format", v,
+                                            (const char *const[]){"normal", "json", NULL},
+                                            "normal, json");
             }
         } else if (!strcmp(name, "output")) {
             if (!v[0]) {

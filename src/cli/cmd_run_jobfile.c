@@ -216,12 +216,9 @@ static int parse_args(int argc, char **argv, int jf, struct jf_args *a)
             iom_job_defaults(&dummy);
             if (strcmp(name, "output-format") == 0 &&
                 (!v || (strcmp(v, "normal") && strcmp(v, "json") && strcmp(v, "json+")))) {
-                char why[200];
-                iom_allowed_near_list(why, sizeof(why), v,
-                                      (const char *const[]){"normal", "json", "json+", NULL},
-                                      "normal, json, json+");
-                iom_cli_error(CMD, "--output-format=%s: %s", v ? v : "", why);
-                return IOM_EXIT_USAGE;
+                return iom_cli_bad_choice(CMD, "output-format", v,
+                                          (const char *const[]){"normal", "json", "json+", NULL},
+                                          "normal, json, json+");
             }
             if (strcmp(name, "output-format") == 0)
                 a->json_plus = v && strcmp(v, "json+") == 0;

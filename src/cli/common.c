@@ -12,7 +12,9 @@
 
 #include "cli/cli.h"
 #include "cli/progress.h"
+#include "compare/cmp.h"
 #include "engine/engine.h"
+#include "workload/args.h"
 #include "workload/units.h"
 
 volatile sig_atomic_t iom_cli_stop;
@@ -201,30 +203,37 @@ int iom_cli_output_apart(const char *cmd, const char *out, const char *const *na
     return 0;
 }
 
+int iom_cli_bad_choice(const char *cmd, const char *name, const char *v, const char *const *known,
+                       const char *list)
+{
+    char why[400];
+    iom_allowed_near_list(why, sizeof(why), v ? v : "", known, list);
+    iom_cli_error(cmd, "--%s=%s: %s", name, v ? v : "", why);
+    return IOM_EXIT_USAGE;
+}
+
+struct apart_ctx {
+    const char *cmd, *out;
+};
+
+/* iom_cmp_file_fn: an input file that exists is not --output */
+static int apart_one(const char *path, void *arg)
+{
+    const struct apart_ctx *c = arg;
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return 0; /* the load names it as missing */
+    return iom_cli_output_apart(c->cmd, c->out, &path, 1, "the input");
+}
+
 int iom_cli_output_apart_specs(const char *cmd, const char *out, const char *const *specs,
                                size_t n)
 {
-    if (!out)
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        /* the spec itself (a name that exists is taken literally), else
-         * the files of "[LABEL=]FILE[,FILE...]" */
-        char buf[4200];
-        snprintf(buf, sizeof(buf), "%s", specs[i]);
-        const char *one = buf;
-        struct stat st;
-        if (stat(buf, &st) != 0) {
-            char *eq = strchr(buf, '=');
-            char *list = eq ? eq + 1 : buf, *save = NULL;
-            for (char *f = strtok_r(list, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
-                one = f;
-                if (stat(f, &st) == 0 && iom_cli_output_apart(cmd, out, &one, 1, "the input"))
-                    return IOM_EXIT_USAGE;
-            }
-            continue;
-        }
-        if (iom_cli_output_apart(cmd, out, &one, 1, "the input"))
-            return IOM_EXIT_USAGE;
+    struct apart_ctx c = {cmd, out};
+    for (size_t i = 0; out && i < n; i++) {
+        int rc = iom_cmp_spec_each(specs[i], NULL, 0, apart_one, &c);
+        if (rc)
+            return rc == -ENOMEM ? IOM_EXIT_FAIL : rc;
     }
     return 0;
 }

@@ -23,42 +23,62 @@ static int is_file(const char *p)
     return stat(p, &st) == 0;
 }
 
-int iom_cmp_input_load(const char *spec, struct iom_cmp_input *in, char *err, size_t errlen)
+int iom_cmp_spec_each(const char *spec, char *label, size_t label_len, iom_cmp_file_fn fn,
+                      void *ctx)
 {
-    memset(in, 0, sizeof(*in));
     const char *list = spec;
     const char *eq = strchr(spec, '=');
+    if (label_len)
+        label[0] = '\0';
     if (!is_file(spec) && eq && eq != spec) {
-        snprintf(in->label, sizeof(in->label), "%.*s", (int)(eq - spec), spec);
+        if (label_len)
+            snprintf(label, label_len, "%.*s", (int)(eq - spec), spec);
         list = eq + 1;
     }
+    /* a whole name that exists is one file even if it holds a comma */
+    if (is_file(list))
+        return fn(list, ctx);
     char *copy = strdup(list);
     if (!copy)
         return -ENOMEM;
     int rc = 0;
     char *save = NULL;
-    /* a whole name that exists is one file even if it holds a comma */
-    char *toks[1] = {copy};
-    int literal = is_file(list);
-    for (char *tok = literal ? toks[0] : strtok_r(copy, ",", &save); tok;
-         tok = literal ? NULL : strtok_r(NULL, ",", &save)) {
-        if (!*tok)
-            continue;
-        struct iom_imp_result *r;
-        rc = iom_import_file(tok, &r, err, errlen);
-        if (rc)
-            break;
-        struct iom_imp_result **n = realloc(in->files, (in->nr_files + 1) * sizeof(*n));
-        if (!n) {
-            iom_imp_result_free(r);
-            rc = -ENOMEM;
-            break;
-        }
-        in->files = n;
-        in->files[in->nr_files++] = r;
-        if (literal)
-            break;
+    for (char *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save))
+        if (*tok)
+            rc = fn(tok, ctx);
+    free(copy);
+    return rc;
+}
+
+struct load_ctx {
+    struct iom_cmp_input *in;
+    char *err;
+    size_t errlen;
+};
+
+/* iom_cmp_file_fn: import one file of an input and append it */
+static int load_one(const char *path, void *arg)
+{
+    struct load_ctx *c = arg;
+    struct iom_imp_result *r;
+    int rc = iom_import_file(path, &r, c->err, c->errlen);
+    if (rc)
+        return rc;
+    struct iom_imp_result **n = realloc(c->in->files, (c->in->nr_files + 1) * sizeof(*n));
+    if (!n) {
+        iom_imp_result_free(r);
+        return -ENOMEM;
     }
+    c->in->files = n;
+    c->in->files[c->in->nr_files++] = r;
+    return 0;
+}
+
+int iom_cmp_input_load(const char *spec, struct iom_cmp_input *in, char *err, size_t errlen)
+{
+    memset(in, 0, sizeof(*in));
+    struct load_ctx c = {in, err, errlen};
+    int rc = iom_cmp_spec_each(spec, in->label, sizeof(in->label), load_one, &c);
     if (!rc && in->nr_files == 0) {
         snprintf(err, errlen, "%s: no file named", spec);
         rc = -EINVAL;
@@ -72,7 +92,6 @@ int iom_cmp_input_load(const char *spec, struct iom_cmp_input *in, char *err, si
         else
             snprintf(in->label, sizeof(in->label), "%s", b);
     }
-    free(copy);
     if (rc)
         iom_cmp_input_free(in);
     return rc;

@@ -60,10 +60,27 @@ struct iom_cmp {
     double alpha;                    /* significance level of the test */
 };
 
+/* Called once per file name of an input spec: 0 to go on, else stop with it. */
+typedef int (*iom_cmp_file_fn)(const char *path, void *ctx);
+
 /*
- * Parse one command-line input spec into in: "FILE", "FILE,FILE,..." (the
- * files are repeated runs of one input) or "LABEL=FILE[,FILE...]". A
- * name that exists as a file is taken literally. Imports each file.
+ * The grammar of one command-line input spec, shared by compare and report
+ * (and the check that --output is none of their inputs): "FILE",
+ * "FILE,FILE,..." (repeated runs of one input) or "LABEL=FILE[,FILE...]";
+ * a spec (or the part after "LABEL=") that exists as a file is that one
+ * file, even when it holds '=' or ','; empty names between commas are
+ * skipped. Calls fn(path, ctx) for each file name in order (path is
+ * borrowed for the call). Writes the label, or "" when the spec has none,
+ * into label (label_len bytes; 0: not written). Returns 0, -ENOMEM, or the
+ * first non-zero return of fn.
+ */
+int iom_cmp_spec_each(const char *spec, char *label, size_t label_len, iom_cmp_file_fn fn,
+                      void *ctx);
+
+/*
+ * Parse one command-line input spec into in (the grammar of
+ * iom_cmp_spec_each): its label (else the first file's base name, "+N"
+ * when there are N more) and each of its files, imported.
  * Returns 0, or -errno with one line in err naming the file and reason.
  */
 int iom_cmp_input_load(const char *spec, struct iom_cmp_input *in, char *err, size_t errlen);
