@@ -160,10 +160,34 @@ void iom_cli_close_noted(const char *cmd, struct iom_target *targets, unsigned n
                          enum iom_cli_note note);
 
 /*
- * Write a finished document to --output or stdout. Returns 0, or prints
- * the reason and returns IOM_EXIT_FAIL.
+ * Write a finished document to --output or stdout. Returns 0, or as
+ * iom_cli_write_failed.
  */
 int iom_cli_emit_json(const char *cmd, const cJSON *doc, const struct iom_run_opts *ro);
+
+/*
+ * Results that did not reach path (NULL: standard output) because of error
+ * rc (-errno, e.g. -ENOSPC): prints "iomark CMD: writing PATH: REASON"
+ * ("writing standard output: No space left on device") and returns
+ * IOM_EXIT_FAIL; a reader of standard output that went away (-EPIPE,
+ * `iomark run t.dat | true`) prints nothing and returns 128 + SIGPIPE (141),
+ * the status of a program the signal ended.
+ */
+int iom_cli_write_failed(const char *cmd, const char *path, int rc);
+
+/*
+ * Finish a report written on f: flush it, and close it unless it is stdout
+ * (path: its --output name, NULL for stdout). Returns 0 when everything
+ * reached it, else as iom_cli_write_failed (f is closed either way).
+ */
+int iom_cli_fclose(const char *cmd, FILE *f, const char *path);
+
+/*
+ * At the end of command cmd with exit status rc: did what was printed on
+ * standard output get there (a full disk, a closed pipe)? Returns rc when
+ * it did or rc is non-zero already, else as iom_cli_write_failed.
+ */
+int iom_cli_stdout_status(const char *cmd, int rc);
 
 /*
  * A run that failed after the checks (exit status 1): with JSON output,

@@ -150,10 +150,7 @@ int iom_cmd_compare(int argc, char **argv)
                 iom_cmp_print_markdown(f, c);
             else
                 iom_cmp_print_text(f, c);
-            if (f != stdout && fclose(f) != 0) {
-                iom_cli_error("compare", "writing %s: %s", out, strerror(errno));
-                status = IOM_EXIT_FAIL;
-            }
+            status = iom_cli_fclose("compare", f, out);
         }
     }
     iom_cmp_free(c);

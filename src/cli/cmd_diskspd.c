@@ -29,17 +29,12 @@ static int write_report(const struct iom_diskspd *ds, const struct iom_result *r
         iom_report_diskspd_text(f, ds, r);
     else
         iom_report_diskspd_profile_text(f, ds);
-    if (f != stdout) {
-        if (fclose(f))
-            rc = -EIO;
-    } else {
-        fflush(stdout);
-    }
-    if (rc) {
+    int crc = iom_cli_fclose("diskspd", f, ro->output_path);
+    if (rc && !crc) {
         iom_cli_error("diskspd", "writing the report: %s", strerror(-rc));
         return IOM_EXIT_FAIL;
     }
-    return 0;
+    return crc;
 }
 
 /* A missing file needs -c (DiskSpd's way to say how large to create it). */
@@ -97,9 +92,7 @@ static int emit_mpi(void *arg, const struct iom_result *m, const struct iom_mpi_
     if (!f)
         return IOM_EXIT_FAIL;
     iom_mpi_report_text(f, in, m);
-    if (f != stdout)
-        fclose(f);
-    return 0;
+    return iom_cli_fclose("diskspd", f, ro->output_path);
 }
 #endif
 

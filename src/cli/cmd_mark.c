@@ -589,8 +589,7 @@ int iom_cmd_mark(int argc, char **argv)
             status = IOM_EXIT_FAIL;
         } else {
             iom_mark_print(f, &doc);
-            if (f != stdout)
-                fclose(f);
+            status = iom_cli_fclose("mark", f, ro.output_path);
         }
     }
     if (!status)

@@ -354,10 +354,8 @@ static int cmd_fit(int argc, char **argv)
         rc = IOM_EXIT_FAIL;
     } else if (out || json) {
         int w = iom_json_write(doc, out);
-        if (w) {
-            iom_cli_error(CMD, "--output=%s: %s", out ? out : "-", strerror(-w));
-            rc = IOM_EXIT_FAIL;
-        }
+        if (w)
+            rc = iom_cli_write_failed(CMD, out, w);
     }
     if (rc == IOM_EXIT_OK && !json)
         iom_model_fit_text(stdout, f);
@@ -458,10 +456,8 @@ static int check_cmd(struct iom_fit *f, const char *fitpath, const char **docs, 
         cJSON *d = iom_model_check_json(f, fitpath, c, docs, nd);
         int w = d ? iom_json_write(d, out) : -ENOMEM;
         cJSON_Delete(d);
-        if (w) {
-            iom_cli_error(CMD, "--output=%s: %s", out ? out : "-", strerror(-w));
-            rc = IOM_EXIT_FAIL;
-        }
+        if (w)
+            rc = iom_cli_write_failed(CMD, out, w);
     } else {
         FILE *o = out ? fopen(out, "w") : stdout;
         if (!o) {
@@ -469,10 +465,8 @@ static int check_cmd(struct iom_fit *f, const char *fitpath, const char **docs, 
             rc = IOM_EXIT_FAIL;
         } else {
             iom_model_check_text(o, f, fitpath, c);
-            if (out && fclose(o)) {
-                iom_cli_error(CMD, "--output=%s: %s", out, strerror(errno));
+            if (iom_cli_fclose(CMD, o, out))
                 rc = IOM_EXIT_FAIL;
-            }
         }
     }
     free(c);
@@ -621,11 +615,7 @@ static int predict_cmd(const struct pred_args *a)
         cJSON *pd = iom_model_pred_json(f, a->fitpath, sc, pr, ns);
         int w = pd ? iom_json_write(pd, a->out) : -ENOMEM;
         cJSON_Delete(pd);
-        if (w) {
-            iom_cli_error(CMD, "--output=%s: %s", a->out ? a->out : "-", strerror(-w));
-            return IOM_EXIT_FAIL;
-        }
-        return IOM_EXIT_OK;
+        return w ? iom_cli_write_failed(CMD, a->out, w) : IOM_EXIT_OK;
     }
     FILE *o = a->out ? fopen(a->out, "w") : stdout;
     if (!o) {
@@ -633,11 +623,7 @@ static int predict_cmd(const struct pred_args *a)
         return IOM_EXIT_FAIL;
     }
     iom_model_pred_text(o, f, a->fitpath, sc, pr, ns);
-    if (a->out && fclose(o)) {
-        iom_cli_error(CMD, "--output=%s: %s", a->out, strerror(errno));
-        return IOM_EXIT_FAIL;
-    }
-    return IOM_EXIT_OK;
+    return iom_cli_fclose(CMD, o, a->out);
 }
 
 int iom_cmd_model(int argc, char **argv)

@@ -163,11 +163,8 @@ int iom_cmd_probe(int argc, char **argv)
         }
         int rc = iom_json_write(doc, out_path);
         cJSON_Delete(doc);
-        if (rc) {
-            iom_cli_error("probe", "writing %s: %s", out_path ? out_path : "stdout",
-                          strerror(-rc));
-            status = IOM_EXIT_FAIL;
-        }
+        if (rc)
+            status = iom_cli_write_failed("probe", out_path, rc);
     } else {
         FILE *f = stdout;
         if (out_path && !(f = fopen(out_path, "w"))) {
@@ -176,10 +173,7 @@ int iom_cmd_probe(int argc, char **argv)
             goto out;
         }
         iom_probe_report_text(f, &host, pt, npt, &adv);
-        if (f != stdout && fclose(f) != 0) {
-            iom_cli_error("probe", "writing %s failed", out_path);
-            status = IOM_EXIT_FAIL;
-        }
+        status = iom_cli_fclose("probe", f, out_path);
     }
 out:
     free(pt);

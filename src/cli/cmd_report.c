@@ -77,23 +77,31 @@ static int page_open(struct page_out *po, const char *out)
     return 0;
 }
 
-/* Finish the page written with status rc (0 or -errno): close and rename, or
- * remove the temporary file. Returns rc or the first error; prints it. */
+/* Finish the page written with status rc (0 or the renderer's -errno): close
+ * and rename, or remove the temporary file. Returns 0; IOM_EXIT_USAGE when
+ * the renderer found its input unfit (-EINVAL); else as iom_cli_write_failed
+ * for the first error. Prints the reason. */
 static int page_close(struct page_out *po, int rc)
 {
+    /* a renderer's -EIO (a failed write) gives way to the reason the flush
+     * or close reports (ENOSPC, EPIPE) */
+    errno = 0;
     if (po->out) {
-        if (fclose(po->f) != 0 && !rc)
-            rc = -errno;
+        if (fclose(po->f) != 0 && (!rc || rc == -EIO))
+            rc = errno ? -errno : -EIO;
         if (po->tmp[0] && !rc && rename(po->tmp, po->out) != 0)
             rc = -errno;
         if (po->tmp[0] && rc)
             unlink(po->tmp);
-    } else if (fflush(stdout) != 0 && !rc) {
-        rc = -EIO;
+    } else if ((fflush(stdout) != 0 || ferror(stdout)) && (!rc || rc == -EIO)) {
+        rc = errno ? -errno : -EIO;
     }
-    if (rc)
-        iom_cli_error("report", "writing %s: %s", po->out ? po->out : "stdout", strerror(-rc));
-    return rc;
+    if (rc == -EINVAL) {
+        iom_cli_error("report", "writing %s: %s", po->out ? po->out : "standard output",
+                      strerror(EINVAL));
+        return IOM_EXIT_USAGE;
+    }
+    return rc ? iom_cli_write_failed("report", po->out, rc) : 0;
 }
 
 /* `iomark report LABDIR`: the lab page from LABDIR/lab.json (report/lab_html.h). */
@@ -111,11 +119,9 @@ static int lab_report(const char *path, const char *out, const char *title)
         cJSON_Delete(doc);
         return IOM_EXIT_USAGE;
     }
-    int rc = page_close(&po, iom_lab_html_report(po.f, doc, title));
+    int status = page_close(&po, iom_lab_html_report(po.f, doc, title));
     cJSON_Delete(doc);
-    if (rc)
-        return rc == -EINVAL ? IOM_EXIT_USAGE : IOM_EXIT_FAIL;
-    return IOM_EXIT_OK;
+    return status;
 }
 
 /* `iomark report CHECK.json...`: predicted and measured curves of model
@@ -142,9 +148,9 @@ static int model_report(const char **specs, int nspec, const char *out, const ch
     struct page_out po;
     if (!status)
         status = page_open(&po, out);
-    if (!status && page_close(&po, iom_model_html_report(po.f, (const cJSON *const *)docs, specs,
-                                                         (unsigned)nspec, title)))
-        status = IOM_EXIT_FAIL;
+    if (!status)
+        status = page_close(&po, iom_model_html_report(po.f, (const cJSON *const *)docs, specs,
+                                                       (unsigned)nspec, title));
     for (int i = 0; i < nspec; i++)
         cJSON_Delete(docs[i]);
     free(docs);
@@ -252,8 +258,7 @@ int iom_cmd_report(int argc, char **argv)
         iom_cmp_free(c);
         return IOM_EXIT_USAGE;
     }
-    if (page_close(&po, iom_html_report(po.f, c, title)))
-        status = IOM_EXIT_FAIL;
+    status = page_close(&po, iom_html_report(po.f, c, title));
     iom_cmp_free(c);
     return status;
 }

@@ -55,9 +55,8 @@ static int emit(const struct iom_result *r, const struct iom_run_opts *ro, int r
         return IOM_EXIT_FAIL;
     }
     iom_report_text(f, r);
-    if (f != stdout)
-        fclose(f);
-    return status;
+    int rc = iom_cli_fclose("run", f, ro->output_path);
+    return rc ? rc : status;
 }
 
 /* The value of --replay (any spelling of the one grammar), or NULL. It is

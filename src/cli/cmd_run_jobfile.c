@@ -313,11 +313,8 @@ static int emit(const struct iom_fio_file *ff, struct iom_result *const *res,
         if (!doc)
             return IOM_EXIT_FAIL;
         int rc = iom_json_write_after(mark, doc, ro->output_path);
-        if (rc)
-            iom_cli_error(CMD, "writing %s: %s", ro->output_path ? ro->output_path : "stdout",
-                          strerror(-rc));
         cJSON_Delete(doc);
-        return rc ? IOM_EXIT_FAIL : 0;
+        return rc ? iom_cli_write_failed(CMD, ro->output_path, rc) : 0;
     }
     FILE *f = stdout;
     if (ro->output_path && !(f = fopen(ro->output_path, "w"))) {
@@ -327,9 +324,7 @@ static int emit(const struct iom_fio_file *ff, struct iom_result *const *res,
     if (mark[0])
         fprintf(f, "%s\n", mark);
     iom_report_fio_text(f, ff, res);
-    if (f != stdout)
-        fclose(f);
-    return 0;
+    return iom_cli_fclose(CMD, f, ro->output_path);
 }
 
 /* write_*_log=PREFIX: the folder of each log must exist and be writable

@@ -734,8 +734,9 @@ int iom_cmd_sweep(int argc, char **argv)
             status = IOM_EXIT_FAIL;
         } else {
             sweep_text(f, &job, pts, np, knee_pct, sig, dropped);
-            if (f != stdout)
-                fclose(f);
+            int rc = iom_cli_fclose(CMD, f, ro.output_path);
+            if (rc)
+                status = rc;
         }
     }
 out:

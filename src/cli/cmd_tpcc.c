@@ -416,12 +416,7 @@ static int emit(const struct tpcc_opts *o, const struct tpcc_report *rep)
             return IOM_EXIT_FAIL;
         int rc = iom_json_write(doc, o->output);
         cJSON_Delete(doc);
-        if (rc) {
-            iom_cli_error(cmd_name(o), "writing %s: %s", o->output ? o->output : "stdout",
-                          strerror(-rc));
-            return IOM_EXIT_FAIL;
-        }
-        return 0;
+        return rc ? iom_cli_write_failed(cmd_name(o), o->output, rc) : 0;
     }
     FILE *f = stdout;
     if (o->output && !(f = fopen(o->output, "w"))) {
@@ -429,11 +424,7 @@ static int emit(const struct tpcc_opts *o, const struct tpcc_report *rep)
         return IOM_EXIT_FAIL;
     }
     iom_tpcc_text(f, rep);
-    if (f != stdout && fclose(f) != 0) {
-        iom_cli_error(cmd_name(o), "writing %s: %s", o->output, strerror(errno));
-        return IOM_EXIT_FAIL;
-    }
-    return 0;
+    return iom_cli_fclose(cmd_name(o), f, o->output);
 }
 
 /* A run that failed after it started still leaves a JSON document (status
@@ -447,8 +438,7 @@ static void error_doc(const struct tpcc_opts *o, const char *msg)
     if (d) {
         int rc = iom_json_write(d, o->output);
         if (rc)
-            iom_cli_error(cmd_name(o), "writing %s: %s", o->output ? o->output : "stdout",
-                          strerror(-rc));
+            iom_cli_write_failed(cmd_name(o), o->output, rc);
         cJSON_Delete(d);
     }
 }

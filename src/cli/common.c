@@ -135,8 +135,10 @@ int iom_cli_check_output(const char *cmd, const char *path, int force)
         snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
         int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         if (fd < 0) {
-            iom_cli_error(cmd, "--output=%s: cannot create files there: %s", path,
-                          strerror(errno));
+            iom_cli_error(cmd,
+                          "--output=%s: cannot create files in folder %s (the results "
+                          "are written beside it first): %s",
+                          path, dir, strerror(errno));
             rc = IOM_EXIT_USAGE;
         } else {
             close(fd);
@@ -483,10 +485,33 @@ void iom_cli_emit_failure(const char *cmd, const struct iom_run_opts *ro, const 
 int iom_cli_emit_json(const char *cmd, const cJSON *doc, const struct iom_run_opts *ro)
 {
     int rc = iom_json_write(doc, ro->output_path);
-    if (rc) {
-        iom_cli_error(cmd, "writing %s: %s", ro->output_path ? ro->output_path : "stdout",
-                      strerror(-rc));
-        return IOM_EXIT_FAIL;
+    return rc ? iom_cli_write_failed(cmd, ro->output_path, rc) : 0;
+}
+
+int iom_cli_write_failed(const char *cmd, const char *path, int rc)
+{
+    if (!path && rc == -EPIPE)
+        return iom_cli_signal_exit(SIGPIPE);
+    iom_cli_error(cmd, "writing %s: %s", path ? path : "standard output", strerror(-rc));
+    return IOM_EXIT_FAIL;
+}
+
+int iom_cli_fclose(const char *cmd, FILE *f, const char *path)
+{
+    errno = 0;
+    int rc = 0;
+    if (fflush(f) != 0 || ferror(f))
+        rc = errno ? -errno : -EIO; /* -EIO: an earlier write failed, its errno is gone */
+    if (f != stdout && fclose(f) != 0 && !rc)
+        rc = errno ? -errno : -EIO;
+    return rc ? iom_cli_write_failed(cmd, f == stdout ? NULL : path, rc) : 0;
+}
+
+int iom_cli_stdout_status(const char *cmd, int rc)
+{
+    if (rc) { /* the command has said what went wrong */
+        fflush(stdout);
+        return rc;
     }
-    return 0;
+    return iom_cli_fclose(cmd, stdout, NULL);
 }

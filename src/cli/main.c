@@ -76,7 +76,7 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
         if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].fn(argc - 1, argv + 1);
+            return iom_cli_stdout_status(argv[1], commands[i].fn(argc - 1, argv + 1));
     const char *near = closest(argv[1]);
     fprintf(stderr, "iomark: %s: unknown command; ", argv[1]);
     if (near)

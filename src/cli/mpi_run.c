@@ -51,9 +51,7 @@ static int emit_merged(const char *cmd, const struct iom_result *m, const struct
     }
     iom_report_text(f, m);
     iom_mpi_report_text(f, in, m);
-    if (f != stdout)
-        fclose(f);
-    return 0;
+    return iom_cli_fclose(cmd, f, ro->output_path);
 }
 
 int iom_cli_mpi_begin(const char *cmd, struct iom_job *job, const struct iom_run_opts *ro0,

@@ -88,8 +88,9 @@ int iom_cli_run_repeat(const char *cmd, const struct iom_job *job, const struct 
             status = IOM_EXIT_FAIL;
         } else {
             iom_repeat_text(f, res, done, n);
-            if (f != stdout)
-                fclose(f);
+            int rc = iom_cli_fclose(cmd, f, ro->output_path);
+            if (rc)
+                status = rc;
         }
     }
     for (unsigned i = 0; i < done; i++)

@@ -107,10 +107,7 @@ static int emit(const struct iom_cli_tpcc_mpi *a, const struct tpcc_report *rep,
         iom_mpi_tpcc_json(doc, in);
         int rc = iom_json_write(doc, a->output);
         cJSON_Delete(doc);
-        if (rc)
-            iom_cli_error(a->cmd, "writing %s: %s", a->output ? a->output : "stdout",
-                          strerror(-rc));
-        return rc ? IOM_EXIT_FAIL : 0;
+        return rc ? iom_cli_write_failed(a->cmd, a->output, rc) : 0;
     }
     FILE *f = a->output ? fopen(a->output, "w") : stdout;
     if (!f) {
@@ -119,9 +116,7 @@ static int emit(const struct iom_cli_tpcc_mpi *a, const struct tpcc_report *rep,
     }
     iom_tpcc_text(f, rep);
     iom_mpi_tpcc_text(f, in, rep->run);
-    if (f != stdout && fclose(f) != 0)
-        return IOM_EXIT_FAIL;
-    return 0;
+    return iom_cli_fclose(a->cmd, f, a->output);
 }
 
 /* Every rank: its share of the VUs in the shared window; rank 0 writes the document. */

@@ -69,22 +69,100 @@ static void delta_full(const struct iom_cmp *c, const struct iom_cmp_row *row, u
 #define COLW 26
 
 /* Print s left-aligned in w columns (UTF-8 aware: "±" is one column). */
-/* How the inputs at hand get repeated runs, for the note on a comparison
- * without a verdict, by the first input's kind: iomark run's --repeat,
- * mark's --runs; anything else (a sweep, tpcc, fio, DiskSpd) by running it
- * again and pooling each side's files into one input. md: Markdown's
- * spelling (options in backticks), else plain text. */
-static const char *repeat_hint(const struct iom_cmp *c, bool md)
+/* The most runs input i has of any metric (i < 0: of any input). */
+static size_t most_runs(const struct iom_cmp *c, int i)
+{
+    size_t n = 0;
+    for (uint32_t q = 0; q < c->nr_workloads; q++)
+        for (uint32_t r = 0; r < c->w[q].nr_rows; r++)
+            for (uint32_t k = 0; k < c->nr_inputs; k++)
+                if ((i < 0 || (int)k == i) && c->w[q].rows[r].cells[k].s.n > n)
+                    n = c->w[q].rows[r].cells[k].s.n;
+    return n;
+}
+
+/* How the inputs at hand get repeated runs, by the first input's kind:
+ * iomark run's --repeat, mark's --runs; anything else (a sweep, tpcc, fio,
+ * DiskSpd) by running it again and pooling each side's files into one
+ * input. Options in code style (the open and close marks). */
+static void repeat_hint(const struct iom_cmp *c, const char *open, const char *close, char *buf,
+                        size_t len)
 {
     const struct iom_imp_result *r =
         c->nr_inputs && c->inputs[0].nr_files ? c->inputs[0].files[0] : NULL;
     bool iomark = r && strcmp(r->format, "iomark") == 0;
     if (iomark && (!strcmp(r->kind, "run") || !strcmp(r->kind, "repeat")))
-        return md ? "repeat runs, e.g. `--repeat=3`, on both sides" : "repeat runs, e.g. --repeat=3, on both sides";
-    if (iomark && !strcmp(r->kind, "mark"))
-        return md ? "more counted runs, e.g. `--runs=3`, on both sides" : "more counted runs, e.g. --runs=3, on both sides";
-    return md ? "3 runs per side, each side's files given as one input: `NAME=a.json,b.json,c.json`"
-              : "3 runs per side, each side's files given as one input: NAME=a.json,b.json,c.json";
+        snprintf(buf, len, "repeat runs, e.g. %s--repeat=3%s, on both sides", open, close);
+    else if (iomark && !strcmp(r->kind, "mark"))
+        snprintf(buf, len, "more counted runs, e.g. %s--runs=3%s, on both sides", open, close);
+    else
+        snprintf(buf, len,
+                 "3 runs per side, each side's files given as one input: "
+                 "%sNAME=a.json,b.json,c.json%s",
+                 open, close);
+}
+
+void iom_cmp_no_verdict_note(const struct iom_cmp *c, enum iom_cmp_style style, char *buf,
+                             size_t len)
+{
+    const char *open = style == IOM_CMP_MARKDOWN ? "`" : style == IOM_CMP_HTML ? "<code>" : "";
+    const char *close = style == IOM_CMP_MARKDOWN ? "`" : style == IOM_CMP_HTML ? "</code>" : "";
+    char who[400] = "", hint[200];
+    unsigned single = 0;
+    if (most_runs(c, -1) >= 2) { /* some input has repeats: name the ones that have not */
+        for (uint32_t i = 0; i < c->nr_inputs; i++) {
+            if (most_runs(c, (int)i) >= 2)
+                continue;
+            size_t w = strlen(who);
+            if (w + 16 >= sizeof(who))
+                break; /* many inputs: the first ones named */
+            w += (size_t)snprintf(who + w, sizeof(who) - w, "%s%s", single ? ", " : "", open);
+            for (const char *p = c->inputs[i].label; *p && w + 8 < sizeof(who); p++) {
+                const char *e = NULL; /* a label is the user's text: escaped in HTML */
+                if (style == IOM_CMP_HTML)
+                    e = *p == '&' ? "&amp;" : *p == '<' ? "&lt;" : *p == '>' ? "&gt;" : NULL;
+                if (e)
+                    w += (size_t)snprintf(who + w, sizeof(who) - w, "%s", e);
+                else
+                    who[w++] = *p;
+            }
+            who[w] = '\0';
+            snprintf(who + w, sizeof(who) - w, "%s", close);
+            single++;
+        }
+    }
+    repeat_hint(c, open, close, hint, sizeof(hint));
+    if (single)
+        snprintf(buf, len,
+                 "Changes are relative to the first input that has the metric, without a "
+                 "verdict: Welch's t-test needs 2+ runs on both sides of a change, and %s %s "
+                 "one run (%s).",
+                 who, single > 1 ? "have" : "has", hint);
+    else
+        snprintf(buf, len,
+                 "Changes are relative to the first input that has the metric, without a "
+                 "verdict: with one run per side nothing tells a change from run-to-run noise "
+                 "(%s, for Welch's t-test).",
+                 hint);
+}
+
+/* Print the note in lines of at most 80 columns (plain text). */
+static void print_wrapped(FILE *f, const char *s)
+{
+    while (*s) {
+        size_t n = strlen(s), cut = n;
+        if (n > 80) {
+            cut = 80;
+            while (cut > 0 && s[cut] != ' ')
+                cut--;
+            if (cut == 0)
+                cut = n;
+        }
+        fprintf(f, "%.*s\n", (int)cut, s);
+        s += cut;
+        while (*s == ' ')
+            s++;
+    }
 }
 
 static void pad(FILE *f, const char *s, int w)
@@ -116,14 +194,13 @@ void iom_cmp_print_text(FILE *f, const struct iom_cmp *c)
                    "per side, Welch's t-test (two-sided, alpha %.2g) says whether the difference\n"
                    "exceeds the run-to-run spread. Values: mean ±relative stddev (n runs).\n",
                 c->alpha);
-    else
-    {
-        if (c->nr_inputs >= 2)
-            fprintf(f, "Changes are relative to the first input that has the metric, without a\n"
-                       "verdict: with one run per side nothing tells a change from run-to-run noise\n"
-                       "(%s, for Welch's t-test).\n", repeat_hint(c, false));
-        fprintf(f, "Values: mean ±relative stddev (n runs).\n");
+    else if (c->nr_inputs >= 2) {
+        char note[800];
+        iom_cmp_no_verdict_note(c, IOM_CMP_TEXT, note, sizeof(note));
+        print_wrapped(f, note);
     }
+    if (!(c->nr_inputs > 1 && iom_cmp_has_test(c)) && most_runs(c, -1) >= 2)
+        fprintf(f, "Values: mean ±relative stddev (n runs).\n");
     for (uint32_t q = 0; q < c->nr_workloads; q++) {
         const struct iom_cmp_workload *w = &c->w[q];
         fprintf(f, "\nworkload: %s%s\n", w->name, w->positional ? " (matched by position)" : "");
@@ -189,10 +266,11 @@ void iom_cmp_print_markdown(FILE *f, const struct iom_cmp *c)
                    "side, Welch's two-sided t-test (alpha %.2g) tells a real difference from "
                    "run-to-run noise.\n",
                 c->alpha);
-    else if (c->nr_inputs > 1)
-        fprintf(f, "\nChanges are relative to the first input that has the metric, without a "
-                   "verdict: with one run per side nothing tells a change from run-to-run noise "
-                   "(%s, for Welch's t-test).\n", repeat_hint(c, true));
+    else if (c->nr_inputs > 1) {
+        char note[800];
+        iom_cmp_no_verdict_note(c, IOM_CMP_MARKDOWN, note, sizeof(note));
+        fprintf(f, "\n%s\n", note);
+    }
     for (uint32_t q = 0; q < c->nr_workloads; q++) {
         const struct iom_cmp_workload *w = &c->w[q];
         fprintf(f, "\n### ");

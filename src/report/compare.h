@@ -23,6 +23,22 @@ void iom_cmp_print_text(FILE *f, const struct iom_cmp *c);
 /* As iom_cmp_print_text, as GitHub-flavoured Markdown tables. */
 void iom_cmp_print_markdown(FILE *f, const struct iom_cmp *c);
 
+/* How a note spells options: as typed, in `backticks`, in <code>. */
+enum iom_cmp_style { IOM_CMP_TEXT, IOM_CMP_MARKDOWN, IOM_CMP_HTML };
+
+/*
+ * The note on a comparison of 2+ inputs whose changes carry no verdict
+ * (compare/cmp.h iom_cmp_has_test 0), one sentence into buf (len bytes,
+ * always NUL-terminated): changes are relative to the first input; when
+ * no input has repeats, "with one run per side nothing tells a change from
+ * run-to-run noise", else the inputs that have one run are named; then how
+ * to get repeats for the first input's kind (run --repeat=3, mark
+ * --runs=3, else 3 files pooled per side as NAME=a.json,b.json,c.json).
+ * The same words in the text, Markdown and HTML reports.
+ */
+void iom_cmp_no_verdict_note(const struct iom_cmp *c, enum iom_cmp_style style, char *buf,
+                             size_t len);
+
 /*
  * The JSON document of the table ("schema": "iomark-result", "type":
  * "compare"; docs/json-schema.md). Returns a new cJSON tree the caller

@@ -546,11 +546,11 @@ int iom_html_report(FILE *f, const struct iom_cmp *c, const char *title)
                    "whether the difference is larger than the run-to-run spread: green and red "
                    "labels are significant, grey ones within noise, dark grey ones untested. ",
                 c->alpha);
-    else if (c->nr_inputs > 1)
-        fprintf(f, "Changes are relative to the first input that has the metric, without a "
-                   "verdict: with one run per side nothing tells a change from run-to-run noise "
-                   "(repeat runs, e.g. <code>--repeat=3</code>, on both sides for Welch's "
-                   "t-test). ");
+    else if (c->nr_inputs > 1) {
+        char note[900];
+        iom_cmp_no_verdict_note(c, IOM_CMP_HTML, note, sizeof(note));
+        fprintf(f, "%s ", note);
+    }
     fprintf(f, "MB/s = 10<sup>6</sup> bytes/s, MiB/s = 2<sup>20</sup> bytes/s; latency in "
                "microseconds.</p>\n");
     sweep_charts(f, c);

@@ -354,9 +354,11 @@ int iom_json_write_after(const char *prefix, const cJSON *doc, const char *path)
     int rc = 0;
     if (!prefix)
         prefix = "";
+    errno = 0;
     if (!path) {
-        if (fputs(prefix, stdout) < 0 || fputs(text, stdout) < 0 || fputc('\n', stdout) < 0 || fflush(stdout) != 0)
-            rc = -EIO;
+        if (fputs(prefix, stdout) < 0 || fputs(text, stdout) < 0 || fputc('\n', stdout) < 0 ||
+            fflush(stdout) != 0)
+            rc = errno ? -errno : -EIO; /* ENOSPC, EPIPE: as write(2) said */
         free(text);
         return rc;
     }
@@ -373,7 +375,7 @@ int iom_json_write_after(const char *prefix, const cJSON *doc, const char *path)
         rc = -errno;
     } else {
         if (fputs(prefix, f) < 0 || fputs(text, f) < 0 || fputc('\n', f) < 0)
-            rc = -EIO;
+            rc = errno ? -errno : -EIO;
         if (fclose(f) != 0 && !rc)
             rc = -errno;
         if (!direct && !rc && rename(tmp, path) != 0)

@@ -75,7 +75,8 @@ int iom_json_write(const cJSON *doc, const char *path);
  * iom_json_write() with the text `prefix` (NULL or "" = none) written before the
  * document in the same file (or stdout), e.g. fio's "fio: terminating on signal
  * N" line, which fio 3.33 writes before the JSON of an interrupted run and
- * which fio's result readers skip. Returns 0 or -errno (-ENOMEM, -EIO, fopen's).
+ * which fio's result readers skip. Returns 0 or -errno (-ENOMEM, fopen's, or
+ * the failed write's: -ENOSPC, -EPIPE, -EIO when the C library kept no errno).
  */
 int iom_json_write_after(const char *prefix, const cJSON *doc, const char *path);
 

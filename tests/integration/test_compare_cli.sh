@@ -28,12 +28,13 @@ expect_err_has "--alpha=2"
 expect_status 2 "no input" -- "$IOMARK" compare
 
 # one run a side: how to get repeated runs, by the inputs' kind: iomark run's
-# --repeat; fio's files pooled per side (text and Markdown)
+# --repeat; fio's files pooled per side (text and Markdown; the text's note
+# is wrapped at 80 columns, so it is read as one line)
 for k in 1 2; do
   "$IOMARK" run --ioengine=null --runtime=200ms --size=1M --quiet --output-format=json --output=$WORK/n$k.json $WORK/n.dat >/dev/null 2>&1 || fail "null run $k"
 done
 expect_status 0 "compare two single runs" -- "$IOMARK" compare $WORK/n1.json $WORK/n2.json
-grep -q "(repeat runs, e.g. --repeat=3, on both sides, for Welch's t-test)" $WORK/out && pass "iomark runs: --repeat=3" || fail "run note: $(cat $WORK/out | head -8)"
+tr '\n' ' ' <$WORK/out | grep -q "(repeat runs, e.g. --repeat=3, on both sides, for Welch's t-test)" && pass "iomark runs: --repeat=3" || fail "run note: $(cat $WORK/out | head -8)"
 expect_status 0 "compare two fio results (Markdown)" -- "$IOMARK" compare --output-format=markdown "$R/fio_json_1.json" "$R/fio_json_3.json"
 grep -q "(3 runs per side, each side's files given as one input: \`NAME=a.json,b.json,c.json\`, for Welch's t-test)" $WORK/out \
   && pass "fio results: pool files (Markdown)" || fail "fio note: $(grep -i 'verdict' $WORK/out)"
@@ -45,6 +46,12 @@ grep -q "+4.0% IOPS" $WORK/out && grep -q "8.0% lower latency" $WORK/out && pass
 # one run per side: no test to explain, the changes carry no verdict; one input: no changes at all
 ! grep -q "t-test (two-sided" $WORK/out && grep -q "without a" $WORK/out && ! grep -q "significant\|within noise" $WORK/out \
   && pass "single runs: no test explained, no verdict" || fail "single runs: $(head -12 $WORK/out)"
+! grep -q "Values: mean" $WORK/out && pass "single runs: no legend of spreads nobody shows" || fail "legend: $(head -8 $WORK/out)"
+# repeats on one side only (fio_text_1.txt: 5 runs; DiskSpd: 1): the note names the short side
+expect_status 0 "5 runs vs 1" -- "$IOMARK" compare "$R/fio_text_1.txt" "$R/diskspd_text_1.txt"
+tr '\n' ' ' <$WORK/out | grep -q "needs 2+ runs on both sides of a change, and diskspd_text_1.txt has one run" \
+  && grep -q "Values: mean ±relative stddev" $WORK/out && ! grep -q "one run per side" $WORK/out \
+  && pass "one side repeated: the input with one run named, the legend shown" || fail "5 vs 1: $(head -10 $WORK/out)"
 expect_status 0 "one input" -- "$IOMARK" compare "$R/crystaldiskmark_text_1.txt"
 ! grep -q "Welch\|Changes are" $WORK/out && pass "one input: no text on changes" || fail "one input: $(head -8 $WORK/out)"
 
@@ -126,7 +133,7 @@ if "$IOMARK" tpcc load --db=sqlite:$WORK/tp --scale_test --quiet >/dev/null 2>&1
   # one run a side: the note says how to get repeated runs of this kind (tpcc
   # has no --repeat: pool each side's files)
   expect_status 0 "tpcc compare (text)" -- "$IOMARK" compare "$WORK/tp1.json" "$WORK/tp2.json"
-  grep -q "(3 runs per side, each side's files given as one input: NAME=a.json,b.json,c.json, for Welch's t-test)" $WORK/out \
+  tr '\n' ' ' <$WORK/out | grep -q "(3 runs per side, each side's files given as one input: NAME=a.json,b.json,c.json, for Welch's t-test)" \
     && ! grep -q -- "--repeat" $WORK/out && pass "tpcc: the note says to pool files, not --repeat" || fail "tpcc note: $(grep -A2 'without a' $WORK/out)"
   expect_status 0 "tpcc compare" -- "$IOMARK" compare --output-format=json "$WORK/tp1.json" "$WORK/tp2.json"
   $PY - $WORK/out $WORK/tp1.json $WORK/tp2.json <<'PY' && pass "NOPM, TPM and per-transaction rows" || fail "tpcc compare: $(head -c 600 $WORK/out)"

@@ -5,7 +5,8 @@
 # filesystem signature ("an ext4"), a permission error on a block device
 # that names root and the device's group, and on a regular file or its folder
 # the permission needed and what needs it (owner and mode), with the same
-# exit status (2) as the other cannot-open refusals.
+# exit status (2) as the other cannot-open refusals; results that could not
+# be written (a full device, a closed pipe) are a failure, not exit 0.
 source "$(dirname "$0")/lib.sh"
 cd "$WORK"
 
@@ -174,6 +175,41 @@ expect_err_has "iomark mark: --prepare=-1s: must be 0 or more"
 expect_status 2 "diskspd -T5M on a 10 MiB file" -- "$IOMARK" diskspd -c10M -t4 -T5M -d1 "$WORK/t.dat"
 expect_err_has "iomark diskspd: -T5M: file too small: thread 3 would start at byte 15728640 of a 10485760-byte file"
 [ ! -e "$WORK/s.dat" ] && [ ! -e "$WORK/t.dat" ] && pass "nothing created by the refusals" || fail "a file was created"
+
+# --- results that did not get out: a full device (/dev/full: every write
+# fails with ENOSPC) is a failure named with write(2)'s reason, exit 1; a
+# reader that went away (`| true`: gone before the 1 s run ends) is 141, as
+# for a program SIGPIPE ends, with nothing said
+full_check() { # DESC WANT-TEXT command... (stdout to /dev/full)
+  local desc=$1 want=$2 rc=0; shift 2
+  "$@" >/dev/full 2>"$WORK/err" || rc=$?
+  [ "$rc" = 1 ] && grep -qF -- "$want" "$WORK/err" && pass "$desc: exit 1, '$want'" \
+    || fail "$desc: exit $rc; stderr: $(head -c 400 "$WORK/err")"
+}
+full_check "run text on a full stdout" "iomark run: writing standard output: No space left on device" \
+  "$IOMARK" run --runtime=1s --size=1M --keep=0 "$WORK/f.dat"
+full_check "run JSON on a full stdout" "writing standard output: No space left on device" \
+  "$IOMARK" run --runtime=1s --size=1M --keep=0 --output-format=json "$WORK/f.dat"
+full_check "run text to --output=/dev/full" "iomark run: writing /dev/full: No space left on device" \
+  "$IOMARK" run --runtime=1s --size=1M --keep=0 --output=/dev/full "$WORK/f.dat"
+full_check "run JSON to --output=/dev/full" "iomark run: writing /dev/full: No space left on device" \
+  "$IOMARK" run --runtime=1s --size=1M --keep=0 --output-format=json --output=/dev/full "$WORK/f.dat"
+[ ! -e "$WORK/f.dat" ] && pass "full output: the test file removed (--keep=0)" || fail "f.dat left"
+R="$SRCDIR/tests/data/results"
+full_check "compare on a full stdout" "iomark compare: writing standard output: No space left on device" \
+  "$IOMARK" compare "$R/diskspd_text_1.txt" "$R/diskspd_text_2.txt"
+full_check "report on a full stdout" "iomark report: writing standard output: No space left on device" \
+  "$IOMARK" report "$R/diskspd_text_1.txt"
+full_check "profiles on a full stdout" "iomark profiles: writing standard output: No space left on device" \
+  "$IOMARK" profiles
+for fmt in normal json; do
+  ( rc=0; "$IOMARK" run --runtime=1s --size=1M --keep=0 --output-format=$fmt "$WORK/p.dat" \
+      2>"$WORK/err" || rc=$?; echo $rc >"$WORK/rc" ) | true
+  rc=$(cat "$WORK/rc")
+  [ "$rc" = 141 ] && ! grep -q "writing" "$WORK/err" && pass "$fmt results into a closed pipe: exit 141, no write error said" \
+    || fail "$fmt into a closed pipe: exit $rc; stderr: $(head -c 300 "$WORK/err")"
+done
+[ ! -e "$WORK/p.dat" ] && pass "closed pipe: the test file removed (--keep=0)" || fail "p.dat left"
 
 if [ "$(id -u)" = 0 ]; then
   # --- sizes: a 100 MiB tmpfs cannot hold a 512 MiB file
