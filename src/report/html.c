@@ -388,14 +388,8 @@ static void sweep_charts(FILE *f, const struct iom_cmp *c)
             }
             fprintf(f, "<h2>Scaling: ");
             iom_html_esc(f, c->inputs[i].label);
-            fprintf(f, "</h2>\n<p>One line per target (colour) and thread count (dash); its points "
-                       "are the queue depths, placed at their outstanding I/O (threads x iodepth). "
-                       "Targets were measured in turns. The red ring marks the knee: the first "
-                       "point from which more concurrency adds little IOPS while latency grows."
-                       "</p>\n");
-            knee_verdicts(f, r, tg, nt);
-            /* thread counts in use */
-            int th[16];
+            /* thread counts in use; is there a knee to ring? */
+            int th[16], any_knee = 0;
             size_t nth = 0;
             for (uint32_t q = 0; q < r->nr_workloads; q++) {
                 int seen = 0;
@@ -403,7 +397,21 @@ static void sweep_charts(FILE *f, const struct iom_cmp *c)
                     seen |= th[t] == r->w[q].threads;
                 if (!seen && nth < 16)
                     th[nth++] = r->w[q].threads;
+                any_knee |= r->w[q].is_knee;
             }
+            /* the legend explains what this chart shows, nothing more */
+            fprintf(f,
+                    "</h2>\n<p>%s; its points are the queue depths, placed at their "
+                    "outstanding I/O (threads x iodepth).%s%s</p>\n",
+                    nt > 1 && nth > 1 ? "One line per target (colour) and thread count (dash)"
+                    : nt > 1          ? "One line per target (colour)"
+                    : nth > 1         ? "One line per thread count (dash)"
+                                      : "One line",
+                    nt > 1 ? " Targets were measured in turns." : "",
+                    any_knee ? " The red ring marks the knee: the first point from which more "
+                               "concurrency adds little IOPS while latency grows."
+                             : "");
+            knee_verdicts(f, r, tg, nt);
             for (size_t a = 1; a < nth; a++) /* ascending */
                 for (size_t b = a; b > 0 && th[b - 1] > th[b]; b--) {
                     int x = th[b];

@@ -137,6 +137,37 @@ print(got)
 assert got == want, (got, want)
 PY
 
+# the scaling legend explains only what the chart shows: one target and one
+# thread count give "One line", no colours, turns or knee ring without a knee;
+# two targets at two thread counts (a copy of the points renamed) say all of it
+$PY - "$WORK/sw.json" "$WORK" <<'PY'
+import json, sys, copy
+d = json.load(open(sys.argv[1]))
+two = copy.deepcopy(d["points"])
+for p in two:
+    p["target"], p["threads"] = p["target"] + ".b", 2
+d["points"] += two
+json.dump(d, open(sys.argv[2] + "/sw_two.json", "w"))
+PY
+"$IOMARK" report -o "$WORK/sw_two.html" "$WORK/sw_two.json" >/dev/null 2>&1 || fail "report sw_two"
+$PY - "$WORK" <<'PY' && pass "sweep: the scaling legend says what the chart shows, no more" || fail "sweep scaling legend"
+import sys, json, xml.etree.ElementTree as ET
+H = "{http://www.w3.org/1999/xhtml}"
+def legend(v):
+    t = ET.parse(f"{sys.argv[1]}/{v}.html")
+    ps = ["".join(e.itertext()) for e in t.iter(H + "p")]
+    return [x for x in ps if "its points are the queue depths" in x]
+def knee(v):
+    return any(p["knee"] for p in json.load(open(f"{sys.argv[1]}/{v}.json"))["points"])
+for v in ("sw", "sw_none"):
+    (l,) = legend(v)
+    assert l.startswith("One line; its points") and "colour" not in l and "dash" not in l, l
+    assert "in turns" not in l and ("red ring" in l) == knee(v), (v, l)
+(l,) = legend("sw_two")
+assert l.startswith("One line per target (colour) and thread count (dash);"), l
+assert "Targets were measured in turns." in l and ("red ring" in l) == knee("sw_two"), l
+PY
+
 DS="$SRCDIR/tests/data/results/diskspd_xml_3.xml"
 expect_status 0 "report of a DiskSpd XML result" -- "$IOMARK" report -o "$WORK/ds.html" "$DS"
 $PY - "$WORK/ds.html" "$DS" <<'PY' && pass "DiskSpd XML: the curve's points and the cut count, p100 neither" || fail "DiskSpd XML percentile curve"
