@@ -279,7 +279,11 @@ int iom_fit_load_docs(const char *const *paths, unsigned npaths, struct iom_fit 
                 f->nincomplete++;
             }
         } else {
-            rc = fail(err, len, "%s: type %s; allowed: sweep, run", paths[i], type);
+            rc = fail(err, len,
+                      "%s: type %s; allowed: sweep, run; the model needs points at several "
+                      "outstanding-I/O levels: make them with iomark sweep (e.g. "
+                      "--iodepth=1,4,16,64)",
+                      paths[i], type);
         }
         cJSON_Delete(doc);
         if (rc)

@@ -284,6 +284,11 @@ expect_status 2 "fit of a non-result" -- "$IOMARK" model fit --output=$WORK/neve
 expect_err_has "not JSON"
 expect_status 2 "fit of another tool's JSON" -- "$IOMARK" model fit --output=$WORK/never.json "$SRCDIR/tests/data/results/fio_json_1.json"
 expect_err_has "not an iomark result"
+# a repeat's runs are all at one depth: refused, saying how to get points at several
+"$IOMARK" run --ioengine=null --runtime=100ms --size=1M --repeat=2 --quiet --output-format=json \
+  --output=$WORK/rep.json $WORK/rep.dat >/dev/null 2>&1 || fail "a repeat of null runs"
+expect_status 2 "fit of a repeat document" -- "$IOMARK" model fit --output=$WORK/never.json $WORK/rep.json
+expect_err_has "$WORK/rep.json: type repeat; allowed: sweep, run; the model needs points at several outstanding-I/O levels: make them with iomark sweep (e.g. --iodepth=1,4,16,64)"
 # a paced point (its IOPS the pacer's, not the queue's) is refused, naming the option
 $PY - $WORK/run0.json $WORK <<'PY'
 import json, sys
