@@ -532,7 +532,7 @@ int iom_cmd_mark(int argc, char **argv)
             }
             char label[64];
             if (mo.prepare_ns) {
-                snprintf(label, sizeof(label), "%s %s preparing", p->tests[i].name,
+                snprintf(label, sizeof(label), "%s %s preparation run", p->tests[i].name,
                          w ? "write" : "read");
                 one_run(&base, &ro, &p->tests[i], w, mo.prepare_ns, false, label, &target, c,
                         &mm, ci, engine, sizeof(engine), &sig, errbuf, sizeof(errbuf));

@@ -68,7 +68,10 @@ for c in "run --loops=2|iomark run: --loops: unknown option; did you mean --repe
          "mark --loops=2|iomark mark: --loops: unknown option; did you mean --runs (iomark mark's name for --loops: each test's runs)?" \
          "mark --timeout=1s|iomark mark: --timeout: unknown option; did you mean --runtime (iomark's name for --timeout)?" \
          "mark --blocksize=4k|iomark mark: --blocksize (iomark's --bs): not an option of mark (the preset sets the pattern)" \
-         "sweep --loops=2|iomark sweep: --loops: unknown option; a sweep measures each point once (fio's --loops is iomark run --repeat)"; do
+         "sweep --loops=2|iomark sweep: --loops: unknown option; a sweep measures each point once (fio's --loops is iomark run --repeat)" \
+         "run -o|iomark run: -o: unknown option; the results file is --output=FILE (DiskSpd's -oN, outstanding I/Os per thread, is --iodepth=N" \
+         "sweep -o32|iomark sweep: -o32: unknown option; the results file is --output=FILE" \
+         "mark -o|iomark mark: -o: unknown option; the results file is --output=FILE"; do
   # shellcheck disable=SC2086 # the command and its option are two words
   expect_status 2 "iomark ${c%%|*}" -- "$IOMARK" ${c%%|*} --size=1M "$WORK/fio-name.dat"
   expect_err_has "${c#*|}"
