@@ -680,19 +680,12 @@ int iom_options_parse(int argc, char **argv, int first, struct iom_job *job,
             ro->help = true;
             continue;
         }
-        if (a[1] == 'o') { /* fio's and compare's -o vs DiskSpd's -oN: neither guessed */
-            snprintf(err, errlen,
-                     "%s: unknown option; the results file is --output=FILE (DiskSpd's -oN, "
-                     "outstanding I/Os per thread, is --iodepth=N; for DiskSpd's syntax use "
-                     "iomark diskspd)",
-                     a);
-            return -EINVAL;
-        }
-        if (a[1] != '-') {
-            snprintf(err, errlen,
-                     "%s: unknown option; iomark's options are long (--name=value); for DiskSpd's "
-                     "syntax use iomark diskspd",
-                     a);
+        if (a[1] != '-') { /* -o: compare's --output, DiskSpd's -oN: neither is guessed */
+            snprintf(err, errlen, "%s: unknown option; %s; for DiskSpd's syntax use iomark diskspd",
+                     a,
+                     a[1] == 'o' ? "the results file is --output=FILE (DiskSpd's -oN, outstanding "
+                                   "I/Os per thread, is --iodepth=N)"
+                                 : "iomark's options are long (--name=value)");
             return -EINVAL;
         }
         char name[64];
