@@ -135,10 +135,11 @@ int iom_cli_check_output(const char *cmd, const char *path, int force)
         snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
         int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         if (fd < 0) {
+            /* procfs and sysfs answer ENOENT for a file they do not make */
             iom_cli_error(cmd,
                           "--output=%s: cannot create files in folder %s (the results "
                           "are written beside it first): %s",
-                          path, dir, strerror(errno));
+                          path, dir, errno == ENOENT ? "it accepts no new files" : strerror(errno));
             rc = IOM_EXIT_USAGE;
         } else {
             close(fd);

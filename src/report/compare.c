@@ -69,8 +69,7 @@ static void delta_full(const struct iom_cmp *c, const struct iom_cmp_row *row, u
 #define COLW 26
 
 /* Print s left-aligned in w columns (UTF-8 aware: "±" is one column). */
-/* The most runs input i has of any metric (i < 0: of any input). */
-static size_t most_runs(const struct iom_cmp *c, int i)
+size_t iom_cmp_most_runs(const struct iom_cmp *c, int i)
 {
     size_t n = 0;
     for (uint32_t q = 0; q < c->nr_workloads; q++)
@@ -109,9 +108,9 @@ void iom_cmp_no_verdict_note(const struct iom_cmp *c, enum iom_cmp_style style, 
     const char *close = style == IOM_CMP_MARKDOWN ? "`" : style == IOM_CMP_HTML ? "</code>" : "";
     char who[400] = "", hint[200];
     unsigned single = 0;
-    if (most_runs(c, -1) >= 2) { /* some input has repeats: name the ones that have not */
+    if (iom_cmp_most_runs(c, -1) >= 2) { /* some input has repeats: name the ones that have not */
         for (uint32_t i = 0; i < c->nr_inputs; i++) {
-            if (most_runs(c, (int)i) >= 2)
+            if (iom_cmp_most_runs(c, (int)i) >= 2)
                 continue;
             size_t w = strlen(who);
             if (w + 16 >= sizeof(who))
@@ -199,7 +198,7 @@ void iom_cmp_print_text(FILE *f, const struct iom_cmp *c)
         iom_cmp_no_verdict_note(c, IOM_CMP_TEXT, note, sizeof(note));
         print_wrapped(f, note);
     }
-    if (!(c->nr_inputs > 1 && iom_cmp_has_test(c)) && most_runs(c, -1) >= 2)
+    if (!(c->nr_inputs > 1 && iom_cmp_has_test(c)) && iom_cmp_most_runs(c, -1) >= 2)
         fprintf(f, "Values: mean ±relative stddev (n runs).\n");
     for (uint32_t q = 0; q < c->nr_workloads; q++) {
         const struct iom_cmp_workload *w = &c->w[q];
@@ -271,6 +270,8 @@ void iom_cmp_print_markdown(FILE *f, const struct iom_cmp *c)
         iom_cmp_no_verdict_note(c, IOM_CMP_MARKDOWN, note, sizeof(note));
         fprintf(f, "\n%s\n", note);
     }
+    if (iom_cmp_most_runs(c, -1) >= 2)
+        fprintf(f, "\nValues: mean ± relative stddev (n runs).\n");
     for (uint32_t q = 0; q < c->nr_workloads; q++) {
         const struct iom_cmp_workload *w = &c->w[q];
         fprintf(f, "\n### ");

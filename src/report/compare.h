@@ -23,6 +23,10 @@ void iom_cmp_print_text(FILE *f, const struct iom_cmp *c);
 /* As iom_cmp_print_text, as GitHub-flavoured Markdown tables. */
 void iom_cmp_print_markdown(FILE *f, const struct iom_cmp *c);
 
+/* The most runs input i has of any metric (i < 0: of any input): 2 or more
+ * when its cells show a spread (mean ± relative stddev, n runs). */
+size_t iom_cmp_most_runs(const struct iom_cmp *c, int i);
+
 /* How a note spells options: as typed, in `backticks`, in <code>. */
 enum iom_cmp_style { IOM_CMP_TEXT, IOM_CMP_MARKDOWN, IOM_CMP_HTML };
 

@@ -559,6 +559,8 @@ int iom_html_report(FILE *f, const struct iom_cmp *c, const char *title)
         iom_cmp_no_verdict_note(c, IOM_CMP_HTML, note, sizeof(note));
         fprintf(f, "%s ", note);
     }
+    if (iom_cmp_most_runs(c, -1) >= 2) /* the cells' "mean ± R% (n=N)" */
+        fprintf(f, "Values: mean ± relative stddev (n runs). ");
     fprintf(f, "MB/s = 10<sup>6</sup> bytes/s, MiB/s = 2<sup>20</sup> bytes/s; latency in "
                "microseconds.</p>\n");
     sweep_charts(f, c);

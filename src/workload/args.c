@@ -169,6 +169,8 @@ unsigned iom_name_nearness(const char *typed, const char *known)
         return IOM_NAME_FAR;
     size_t d = iom_edit_distance(t, k), lt = strlen(t), lk = strlen(k);
     size_t shorter = lt < lk ? lt : lk;
+    if (d == 1 && lt + 1 == lk && strncmp(k, t, lt) == 0)
+        return 1; /* its last letter left off: "of" is off, not on */
     if (d <= 1)
         return (unsigned)(2 * d);
     if (lt >= 3 && lt < lk && strncmp(k, t, lt) == 0)

@@ -83,15 +83,16 @@ size_t iom_edit_distance(const char *a, const char *b);
 
 /*
  * How near a typed name is to a known one, for "did you mean": 0 the same
- * name; 2 x the edit distance for a distance of 1, of 2 when both names have
+ * name; 1 when typed is known without its last letter ("of" of "off", so
+ * nearer than "on"); 2 x the edit distance for a distance of 1, of 2 when both names have
  * 5 characters or more, of 3 when both have 8 or more (above, as
  * iom_edit_distance); 3 when typed (3 characters or more) begins known
  * ("ramp" of "ramp_time": nearer than a distance of 2); 7 when known (4
  * or more) begins typed; 8 when one holds the other (4 or more: "depth" in
  * "iodepth"); 9 when typed (5 or more) is one edit from a whole word that
- * ends known ("fromat", "format" of "output_format"). '-' and '_' are one letter, typed is compared case-
- * insensitively against known (lower-case). Returns IOM_NAME_FAR when none
- * holds. No allocation.
+ * ends known ("fromat", "format" of "output_format"). '-' and '_' are one letter, typed is compared
+ * case- insensitively against known (lower-case). Returns IOM_NAME_FAR when none holds. No
+ * allocation.
  */
 #define IOM_NAME_FAR 99u
 unsigned iom_name_nearness(const char *typed, const char *known);

@@ -52,6 +52,9 @@ expect_status 0 "5 runs vs 1" -- "$IOMARK" compare "$R/fio_text_1.txt" "$R/disks
 tr '\n' ' ' <$WORK/out | grep -q "needs 2+ runs on both sides of a change, and diskspd_text_1.txt has one run" \
   && grep -q "Values: mean ±relative stddev" $WORK/out && ! grep -q "one run per side" $WORK/out \
   && pass "one side repeated: the input with one run named, the legend shown" || fail "5 vs 1: $(head -10 $WORK/out)"
+expect_status 0 "5 runs vs 1, Markdown" -- "$IOMARK" compare --output-format=markdown "$R/fio_text_1.txt" "$R/diskspd_text_1.txt"
+grep -q "and \`diskspd_text_1.txt\` has one run" $WORK/out && grep -q "^Values: mean ± relative stddev (n runs)" $WORK/out \
+  && pass "Markdown: the same note, the legend shown" || fail "5 vs 1 Markdown: $(head -10 $WORK/out)"
 expect_status 0 "one input" -- "$IOMARK" compare "$R/crystaldiskmark_text_1.txt"
 ! grep -q "Welch\|Changes are" $WORK/out && pass "one input: no text on changes" || fail "one input: $(head -8 $WORK/out)"
 

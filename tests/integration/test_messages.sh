@@ -35,6 +35,7 @@ grep -q "did you mean" "$WORK/err" && fail "a suggestion for --rw=zzzzzz: $(cat 
 for c in "mark --profle=peak:--profle: unknown option; did you mean --profile? allowed: --profile, --runs" \
          "mark --runtim=1s:--runtime" "tpcc --warehouse=2:did you mean --warehouses?" \
          "report --outptu=x.html:did you mean --output?" \
+         "model fit --guest-cpu=of:--guest-cpu=of: did you mean off? allowed: auto, on, off" \
          "compare --fromat=json:did you mean --output-format?" \
          "mark --bs=4k:--bs: not an option of mark (the preset sets the pattern)" \
          "tpcc --journal_mode=wall:--journal_mode=wall: did you mean wal? allowed: wal, delete, truncate or persist" \
@@ -199,6 +200,9 @@ full_check "run JSON to --output=/dev/full" "iomark run: writing /dev/full: No s
   "$IOMARK" run --runtime=1s --size=1M --keep=0 --output-format=json --output=/dev/full "$WORK/f.dat"
 [ ! -e "$WORK/f.dat" ] && pass "full output: the test file removed (--keep=0)" || fail "f.dat left"
 R="$SRCDIR/tests/data/results"
+# a folder that makes no new files (procfs answers ENOENT): said so, not "No such file"
+expect_status 2 "--output into /proc" -- "$IOMARK" compare --output=/proc/version "$R/diskspd_text_1.txt"
+expect_err_has "--output=/proc/version: cannot create files in folder /proc (the results are written beside it first): it accepts no new files"
 full_check "compare on a full stdout" "iomark compare: writing standard output: No space left on device" \
   "$IOMARK" compare "$R/diskspd_text_1.txt" "$R/diskspd_text_2.txt"
 full_check "report on a full stdout" "iomark report: writing standard output: No space left on device" \
