@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/compare.h"
+#include "report/html_int.h"
 #include "report/report.h"
 
 void iom_cmp_fmt_num(double v, char *buf, size_t len)
@@ -68,7 +69,7 @@ static void delta_full(const struct iom_cmp *c, const struct iom_cmp_row *row, u
 
 #define COLW 26
 
-/* Print s left-aligned in w columns (UTF-8 aware: "±" is one column). */
+/* The most runs input i has of any metric (compare.h). */
 size_t iom_cmp_most_runs(const struct iom_cmp *c, int i)
 {
     size_t n = 0;
@@ -117,9 +118,8 @@ void iom_cmp_no_verdict_note(const struct iom_cmp *c, enum iom_cmp_style style, 
                 break; /* many inputs: the first ones named */
             w += (size_t)snprintf(who + w, sizeof(who) - w, "%s%s", single ? ", " : "", open);
             for (const char *p = c->inputs[i].label; *p && w + 8 < sizeof(who); p++) {
-                const char *e = NULL; /* a label is the user's text: escaped in HTML */
-                if (style == IOM_CMP_HTML)
-                    e = *p == '&' ? "&amp;" : *p == '<' ? "&lt;" : *p == '>' ? "&gt;" : NULL;
+                /* a label is the user's text: escaped in HTML */
+                const char *e = style == IOM_CMP_HTML ? iom_html_entity(*p) : NULL;
                 if (e)
                     w += (size_t)snprintf(who + w, sizeof(who) - w, "%s", e);
                 else
@@ -164,6 +164,7 @@ static void print_wrapped(FILE *f, const char *s)
     }
 }
 
+/* Print s left-aligned in w columns (UTF-8 aware: "±" is one column). */
 static void pad(FILE *f, const char *s, int w)
 {
     int cols = 0;

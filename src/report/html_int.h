@@ -28,6 +28,11 @@ struct line {
     int dash;               /* 0 solid, 1 dashed, 2 dotted, 3 dash-dot */
 };
 
+/* The XML entity that stands for ch in text and attribute values ("&amp;",
+ * "&lt;", "&gt;", "&quot;", "&#39;"), or NULL when ch stands for itself.
+ * Static storage. */
+const char *iom_html_entity(char ch);
+
 /* Write s as XML text: markup characters escaped, control characters and
  * invalid UTF-8 replaced, so the page stays well-formed. */
 void iom_html_esc(FILE *f, const char *s);

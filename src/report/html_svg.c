@@ -23,6 +23,25 @@ static int utf8_len(const unsigned char *s)
     return n;
 }
 
+/* One character's entity (html_int.h). */
+const char *iom_html_entity(char ch)
+{
+    switch (ch) {
+    case '&':
+        return "&amp;";
+    case '<':
+        return "&lt;";
+    case '>':
+        return "&gt;";
+    case '"':
+        return "&quot;";
+    case '\'':
+        return "&#39;";
+    default:
+        return NULL;
+    }
+}
+
 /* Write s as XML text: markup characters escaped, control characters
  * dropped, bytes that are not UTF-8 (a cp1251 preamble) shown as '?'. */
 void iom_html_esc(FILE *f, const char *s)
@@ -40,26 +59,11 @@ void iom_html_esc(FILE *f, const char *s)
             }
             continue;
         }
-        switch (ch) {
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        case '\'':
-            fputs("&#39;", f);
-            break;
-        default:
-            if (ch >= 0x20 || ch == '\t')
-                fputc(ch, f);
-        }
+        const char *e = iom_html_entity((char)ch);
+        if (e)
+            fputs(e, f);
+        else if (ch >= 0x20 || ch == '\t')
+            fputc(ch, f);
         s++;
     }
 }

@@ -10,21 +10,9 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "report/html_int.h"
 #include "report/lab_html.h"
 #include "util/json_get.h"
-
-static void esc(FILE *f, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
-        }
-    }
-}
 
 /* s escaped, each space-separated word kept on one line ("--runtime=3s" never breaks at '-'). */
 static void esc_words(FILE *f, const char *s)
@@ -34,7 +22,7 @@ static void esc_words(FILE *f, const char *s)
         size_t n = strcspn(s, " ");
         snprintf(w, sizeof(w), "%.*s", (int)n, s);
         fprintf(f, "<span class=\"nw\">");
-        esc(f, w);
+        iom_html_esc(f, w);
         fprintf(f, "</span>%s", s[n] ? " " : "");
         s += n + (s[n] != 0);
     }
@@ -86,9 +74,9 @@ static void bars(FILE *f, const cJSON *ctrls, int j, const char *key, bool io, c
     }
     int rowh = 22, w = 640, lw = 220;
     fprintf(f, "<h4>");
-    esc(f, title);
+    iom_html_esc(f, title);
     fprintf(f, " (");
-    esc(f, unit);
+    iom_html_esc(f, unit);
     fprintf(f, ")</h4>\n<svg width=\"%d\" height=\"%d\" role=\"img\">\n", w + 120,
             n * rowh + 4);
     int i = 0;
@@ -98,7 +86,7 @@ static void bars(FILE *f, const cJSON *ctrls, int j, const char *key, bool io, c
         double v = iom_json_num(io ? cJSON_GetObjectItemCaseSensitive(m, "io_path") : m, key, NAN);
         int y = i * rowh + 2;
         fprintf(f, "<text x=\"0\" y=\"%d\" font-size=\"13\">", y + 15);
-        esc(f, iom_json_str(c, "name", ""));
+        iom_html_esc(f, iom_json_str(c, "name", ""));
         fprintf(f, "</text>\n");
         if (!isnan(v)) {
             double bw = (w - lw) * v / max;
@@ -173,7 +161,7 @@ static void sweep_lines(FILE *f, const cJSON *ctrls, int j, const char *key, con
 #define PX(xv) (x0 + (maxx > minx ? w * (log2(xv) - lx0) / lspan : w / 2.0))
 #define PY(yv) (y0 + h - h * (yv) / top)
     fprintf(f, "<h4>");
-    esc(f, title);
+    iom_html_esc(f, title);
     fprintf(f, " (%s) by outstanding I/O</h4>\n<svg width=\"%d\" height=\"%d\" role=\"img\" "
                "font-size=\"12\">\n", yunit, w + x0 + 260, h + y0 + 44);
     for (double t = 0; t <= top * 1.0001; t += step) { /* y grid and labels */
@@ -223,7 +211,7 @@ static void sweep_lines(FILE *f, const cJSON *ctrls, int j, const char *key, con
                 PX(iom_json_num(pts[k], "threads", NAN) * iom_json_num(pts[k], "iodepth", NAN));
             double py = PV(pts[k]);
             fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>", px, py, col);
-            esc(f, iom_json_str(c, "name", ""));
+            iom_html_esc(f, iom_json_str(c, "name", ""));
             fprintf(f, ": %g threads x %g iodepth, %.4g %s</title></circle>\n",
                     iom_json_num(pts[k], "threads", NAN), iom_json_num(pts[k], "iodepth", NAN),
                     iom_json_num(pts[k], key, NAN) / div, yunit);
@@ -234,7 +222,7 @@ static void sweep_lines(FILE *f, const cJSON *ctrls, int j, const char *key, con
         fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>"
                    "<text x=\"%d\" y=\"%d\" font-size=\"13\">", x0 + w + 16, y0 + 16 * i + 10,
                 x0 + w + 36, y0 + 16 * i + 10, col, x0 + w + 42, y0 + 16 * i + 14);
-        esc(f, iom_json_str(c, "name", ""));
+        iom_html_esc(f, iom_json_str(c, "name", ""));
         fprintf(f, "</text>\n");
         i++;
     }
@@ -268,7 +256,7 @@ static void io_path_table(FILE *f, const cJSON *ctrls, int j)
     {
         const cJSON *io = cJSON_GetObjectItemCaseSensitive(job_mean(c, j), "io_path");
         fprintf(f, "<tr><td>");
-        esc(f, iom_json_str(c, "name", ""));
+        iom_html_esc(f, iom_json_str(c, "name", ""));
         fprintf(f, "</td>");
         for (size_t k = 0; k < nc; k++) {
             double v = iom_json_num(io, cols[k].key, NAN);
@@ -298,9 +286,9 @@ static void time_table(FILE *f, const cJSON *ctrls)
     cJSON_ArrayForEach(c, ctrls)
     {
         fprintf(f, "<tr><td>");
-        esc(f, iom_json_str(c, "name", ""));
+        iom_html_esc(f, iom_json_str(c, "name", ""));
         fprintf(f, "</td><td>");
-        esc(f, iom_json_str(c, "boot", ""));
+        iom_html_esc(f, iom_json_str(c, "boot", ""));
         fprintf(f, "</td><td>%.1f</td><td>%.1f</td><td>%.1f</td><td>%.1f</td><td>%.1f</td></tr>\n",
                 iom_json_num(c, "image_s", NAN), iom_json_num(c, "boot_s", NAN),
                 iom_json_num(c, "jobs_s", NAN), iom_json_num(c, "wall_s", NAN),
@@ -322,9 +310,9 @@ static void limits_table(FILE *f, const cJSON *ctrls)
     {
         const cJSON *g = cJSON_GetObjectItemCaseSensitive(c, "guest");
         fprintf(f, "<tr><td>");
-        esc(f, iom_json_str(c, "name", ""));
+        iom_html_esc(f, iom_json_str(c, "name", ""));
         fprintf(f, "</td><td>");
-        esc(f, iom_json_str(g, "driver", ""));
+        iom_html_esc(f, iom_json_str(g, "driver", ""));
         fprintf(f, "</td>");
         const char *keys[] = {"adapter_queue", "lun_queue", "nr_requests", "nr_hw_queues",
                               "max_sectors_kb"};
@@ -341,11 +329,11 @@ static void limits_table(FILE *f, const cJSON *ctrls)
             fprintf(f, "none (the driver's defaults)");
         cJSON_ArrayForEach(p, eff)
         {
-            esc(f, iom_json_str(p, "parameter", ""));
+            iom_html_esc(f, iom_json_str(p, "parameter", ""));
             fprintf(f, " ");
-            esc(f, iom_json_str(p, "requested", ""));
+            iom_html_esc(f, iom_json_str(p, "requested", ""));
             fprintf(f, " / ");
-            esc(f, iom_json_str(p, "in_effect", ""));
+            iom_html_esc(f, iom_json_str(p, "in_effect", ""));
             fprintf(f, "<br>");
         }
         fprintf(f, "</td></tr>\n");
@@ -361,40 +349,40 @@ int iom_lab_html_report(FILE *f, const cJSON *lab, const char *title)
     if (!cJSON_IsArray(ctrls) || !cJSON_IsArray(jobs))
         return -EINVAL;
     fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>");
-    esc(f, title ? title : "iomark lab");
+    iom_html_esc(f, title ? title : "iomark lab");
     fprintf(f, "</title>\n<style>body{font-family:sans-serif;margin:2em;max-width:70em}"
                "table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:3px 8px;"
                "text-align:right}th{background:#eee}td:first-child,td.l{text-align:left}"
                ".note{background:#fff6dd;border:1px solid #e0c060;padding:.6em}"
                ".small{font-size:90%%;color:#444;max-width:60em}.nw{white-space:nowrap}</style>"
                "</head><body>\n<h1>");
-    esc(f, title ? title : "iomark lab");
+    iom_html_esc(f, title ? title : "iomark lab");
     fprintf(f, "</h1>\n<p>");
-    esc(f, iom_json_str(lab, "start_time", ""));
+    iom_html_esc(f, iom_json_str(lab, "start_time", ""));
     fprintf(f, ", %.0f s; QEMU ", iom_json_num(lab, "wall_s", NAN));
-    esc(f, iom_json_str(env, "qemu_version", ""));
+    iom_html_esc(f, iom_json_str(env, "qemu_version", ""));
     fprintf(f, ", accelerator ");
-    esc(f, iom_json_str(env, "accelerator", ""));
+    iom_html_esc(f, iom_json_str(env, "accelerator", ""));
     fprintf(f, " (");
-    esc(f, iom_json_str(env, "accelerator_reason", ""));
+    iom_html_esc(f, iom_json_str(env, "accelerator_reason", ""));
     fprintf(f, "), guest kernel ");
-    esc(f, iom_json_str(env, "guest_kernel", ""));
+    iom_html_esc(f, iom_json_str(env, "guest_kernel", ""));
     if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(env, "study"))) {
         fprintf(f, "; study ");
-        esc(f, iom_json_str(env, "study", ""));
+        iom_html_esc(f, iom_json_str(env, "study", ""));
         fprintf(f, " (");
-        esc(f, iom_json_str(env, "study_title", ""));
+        iom_html_esc(f, iom_json_str(env, "study_title", ""));
         fprintf(f, "), scale %g", iom_json_num(env, "scale", NAN));
     }
     if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(lab, "interrupted")))
         fprintf(f, "; <b>interrupted: partial results</b>");
     fprintf(f, "</p>\n<div class=\"note\"><p><b>Caveats.</b> ");
-    esc(f, iom_json_str(env, "note", ""));
+    iom_html_esc(f, iom_json_str(env, "note", ""));
     fprintf(f, ".</p><p>");
-    esc(f, iom_json_str(lab, "cpu_per_io_note", ""));
+    iom_html_esc(f, iom_json_str(lab, "cpu_per_io_note", ""));
     fprintf(f, ".</p><p>Host: ");
     const cJSON *h = cJSON_GetObjectItemCaseSensitive(env, "host");
-    esc(f, iom_json_str(h, "cpu_model", ""));
+    iom_html_esc(f, iom_json_str(h, "cpu_model", ""));
     fprintf(f,
             ", %.0f CPUs, load average %.1f at start: other work on the host moves every "
             "figure.</p></div>\n",
@@ -445,9 +433,9 @@ int iom_lab_html_report(FILE *f, const cJSON *lab, const char *title)
             fprintf(f, "<h3>Failed</h3>\n<ul>\n");
         fails = true;
         fprintf(f, "<li>");
-        esc(f, iom_json_str(c, "name", ""));
+        iom_html_esc(f, iom_json_str(c, "name", ""));
         fprintf(f, ": ");
-        esc(f, iom_json_str(c, "reason", ""));
+        iom_html_esc(f, iom_json_str(c, "reason", ""));
         fprintf(f, "</li>\n");
     }
     if (fails)

@@ -40,24 +40,38 @@ if [ "$HAVE_FIO" = 1 ]; then
   [ $((t1 - t0)) -ge 4000 ] && pass "fio 3.33: startdelay=2 + ramp_time=1 + runtime=1 take $((t1 - t0)) ms (>= 4000)" \
     || fail "fio 3.33 ran sd.fio in $((t1 - t0)) ms"
 fi
-t0=$(now_ms)
-"$IOMARK" run sd.fio --quiet --output-format=json --output=sd.json || fail "iomark sd.fio"
-t1=$(now_ms)
-d=$(j sd.json "jobs['b']['job_start'] - jobs['a']['job_start']")
-sa=$(( $(j sd.json "jobs['a']['job_start']") - t0 )) sb=$(( $(j sd.json "jobs['b']['job_start']") - t0 ))
-rt=$(j sd.json "jobs['b']['read']['runtime']")
+sd_try() { # run sd.fio once; SD_OK=1 when within the bounds below, SD_SAID = the figures
+  t0=$(now_ms)
+  "$IOMARK" run sd.fio --quiet --output-format=json --output=sd.json || fail "iomark sd.fio"
+  t1=$(now_ms)
+  d=$(j sd.json "jobs['b']['job_start'] - jobs['a']['job_start']")
+  sa=$(( $(j sd.json "jobs['a']['job_start']") - t0 )) sb=$(( $(j sd.json "jobs['b']['job_start']") - t0 ))
+  rt=$(j sd.json "jobs['b']['read']['runtime']")
+  SD_SAID="b starts $sb ms after the launch (want >= 2000), $d ms after a (want 1000-3999; a at $sa ms), measured $rt ms (want 990-1010), run $((t1 - t0)) ms (want >= 4000)"
+  SD_OK=0
+  if [ "$sb" -ge 2000 ] && [ "$d" -ge 1000 ] && [ "$d" -lt 4000 ] && [ "$rt" -ge 990 ] && [ "$rt" -le 1010 ] &&
+     [ $((t1 - t0)) -ge 4000 ]; then SD_OK=1; fi
+}
 # job_start is stamped (wall clock, ms) when each job's thread reaches the
 # runner, late by however long the machine keeps it waiting (a's by 78 ms
 # under ASan at load 28: b then started 1922 ms after a): so b's delay is
 # judged from t0, taken here before iomark starts. a must not wait the 2 s
 # too: b starts at least 1 s after a (with a delayed as well, or b not, both
-# start together). Not judged from t0: iomark's own start-up (exec, ASan,
-# the job file, the file's layout) took 3630 ms under load 21 before a began
-if [ "$sb" -ge 2000 ] && [ "$d" -ge 1000 ] && [ "$d" -lt 4000 ] && [ "$rt" -ge 990 ] && [ "$rt" -le 1010 ] &&
-   [ $((t1 - t0)) -ge 4000 ]; then
-  pass "startdelay=2: b starts $sb ms after the launch, $d after a (at $sa ms), measures $rt ms after its ramp; the run takes $((t1 - t0)) ms (>= 4000 as fio)"
+# start together); b must not wait twice (4 s after a). Not judged from t0:
+# iomark's own start-up (exec, ASan, the job file, the file's layout) took
+# 3630 ms under load 21 before a began. A second try when the first is out of
+# bounds: the machine, not iomark, once kept b's thread waiting 2.7 s beyond
+# its 2 s (b 4736 ms after a, under ASan at load 21, 12 tests beside it); a
+# delay applied twice, or to a too, or not at all, is out of bounds each time.
+sd_try
+if [ "$SD_OK" = 0 ]; then
+  echo "startdelay=2, first try out of bounds (tried again): $SD_SAID"
+  sd_try
+fi
+if [ "$SD_OK" = 1 ]; then
+  pass "startdelay=2: $SD_SAID"
 else
-  fail "startdelay=2: b starts $sb ms after the launch (want >= 2000), $d ms after a (want 1000-3999; a at $sa ms), measured $rt ms, run $((t1 - t0)) ms"
+  fail "startdelay=2: $SD_SAID"
 fi
 
 # 2. startdelay=1-3 (a range): each job draws once from [1 s, 3 s] (HOWTO:
