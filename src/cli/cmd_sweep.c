@@ -379,7 +379,7 @@ static int take_opt(int *argc, char **argv, const char *name, const char **val)
             if (a[2 + an] == '=')
                 *val = a + 3 + an;
             else
-                *val = i + 1 < *argc ? argv[++i] : "";
+                *val = i + 1 < *argc && iom_args_value_word(argv[i + 1]) ? argv[++i] : "";
             continue;
         }
         argv[out++] = argv[i];

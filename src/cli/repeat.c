@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/repeat.h"
+#include "workload/args.h"
 
 int iom_cli_take_repeat(const char *cmd, int *argc, char **argv, unsigned *n)
 {
@@ -23,7 +24,7 @@ int iom_cli_take_repeat(const char *cmd, int *argc, char **argv, unsigned *n)
         if (strncmp(a, "--repeat=", 9) == 0)
             v = a + 9;
         else if (strcmp(a, "--repeat") == 0)
-            v = i + 1 < *argc ? argv[++i] : "";
+            v = i + 1 < *argc && iom_args_value_word(argv[i + 1]) ? argv[++i] : "";
         if (!v) {
             argv[out++] = argv[i];
             continue;

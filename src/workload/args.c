@@ -68,6 +68,11 @@ size_t iom_args_dash_len(const char *w)
     return 0;
 }
 
+bool iom_args_value_word(const char *w)
+{
+    return w && strncmp(w, "--", 2) != 0;
+}
+
 int iom_args_dash_check(const char *w, char *err, size_t errlen)
 {
     size_t n = iom_args_dash_len(w);
@@ -138,7 +143,7 @@ int iom_args_next(struct iom_args *a, const char **value, char *err, size_t errl
     if (eq) {
         *value = eq + 1;
     } else if (o->takes_value) {
-        if (a->i >= a->argc) {
+        if (a->i >= a->argc || !iom_args_value_word(a->argv[a->i])) {
             snprintf(err, errlen, "--%s: needs a value (--%s=VALUE)", o->name, o->name);
             return IOM_ARG_ERROR;
         }

@@ -69,6 +69,16 @@ bool iom_args_name_eq(const char *a, size_t n, const char *b);
 size_t iom_args_dash_len(const char *w);
 int iom_args_dash_check(const char *w, char *err, size_t errlen);
 
+/*
+ * iom_args_value_word: whether w, the word after an option written without
+ * '=' ("--bs 4k"), is that option's value. Every word is, but one that
+ * starts with "--": the next option or the end of options, so "--bs
+ * --size=8M" is a --bs without its value (getopt_long would take
+ * "--size=8M" as the block size). w is borrowed; NULL (no next word) is no
+ * value.
+ */
+bool iom_args_value_word(const char *w);
+
 /* A flag's value: NULL, "1", "true" -> 1; "0", "false" -> 0; else -1. */
 int iom_args_flag(const char *value);
 

@@ -101,6 +101,10 @@ static int own_option(const char *name, const char *v, struct iom_mark_opts *mo,
                       size_t errlen)
 {
     const char *why = "needs a value";
+    if (!v) { /* "--runs" last, or before another option: each of mark's own takes a value */
+        snprintf(err, errlen, "--%s: %s", name, why);
+        return -EINVAL;
+    }
     if (!strcmp(name, "profile")) {
         mo->profile = v ? iom_mark_profile_find(v) : NULL;
         if (!mo->profile) {
@@ -169,7 +173,7 @@ int iom_mark_parse(int argc, char **argv, struct iom_job *job, struct iom_run_op
                 own = true;
             }
         if (own) {
-            if (!v && i + 1 < argc)
+            if (!v && i + 1 < argc && iom_args_value_word(argv[i + 1]))
                 v = argv[++i];
             rc = own_option(name, v, mo, err, errlen);
             continue;

@@ -18,7 +18,7 @@
 
 int iom_opt_bad(char *err, size_t errlen, const char *name, const char *v, const char *why)
 {
-    snprintf(err, errlen, "--%s=%s: %s", name, v ? v : "", why);
+    snprintf(err, errlen, "--%s%s%s: %s", name, v ? "=" : "", v ? v : "", why); /* NULL: none given */
     return -EINVAL;
 }
 
@@ -702,7 +702,7 @@ int iom_options_parse(int argc, char **argv, int first, struct iom_job *job,
         /* "--bs 4k": the next word is the value. Flags take one only when it is
          * 0 or 1 ("--direct 0"); a target named 0 or 1 can be written ./0. */
         bool flag = o && (o->type == T_BOOL || o->fn == set_buffered || o->fn == set_sync);
-        if (o && !val && i + 1 < argc &&
+        if (o && !val && i + 1 < argc && iom_args_value_word(argv[i + 1]) &&
             (!flag || strcmp(argv[i + 1], "0") == 0 || strcmp(argv[i + 1], "1") == 0))
             val = argv[++i];
         int rc = iom_option_apply(name, val, job, ro, err, errlen);

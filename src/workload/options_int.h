@@ -50,7 +50,8 @@ bool iom_opt_other_nearer(const char *name, unsigned *best, const char **via, co
  * --blocksize)?"), or where to look. Returns -ENOENT. */
 int iom_opt_unknown(const char *name, char *err, size_t errlen);
 
-/* "--NAME=V: why" into err (errlen bytes); returns -EINVAL. */
+/* "--NAME=V: why" into err (errlen bytes), "--NAME: why" when v is NULL
+ * (the option came without its value); returns -EINVAL. */
 int iom_opt_bad(char *err, size_t errlen, const char *name, const char *v, const char *why);
 
 /* A value that is none of the NULL-ended names known: "--NAME=V: did you

@@ -54,6 +54,19 @@ for c in "mark --profle=peak:--profle: unknown option; did you mean --profile? a
   expect_status 2 "iomark ${c%%:*}" -- "$IOMARK" ${c%%:*}
   expect_err_has "${c#*:}"
 done
+# an option written without its value ("--bs --size=8M"): that option needs a
+# value; the next option is not taken as it (getopt_long would), nothing created
+for c in "run --bs --size=1M $WORK/nv.dat:iomark run: --bs: needs a value" \
+         "run --runtime --size=1M $WORK/nv.dat:iomark run: --runtime: needs a duration" \
+         "mark --runs --size=1M $WORK/nv.dat:iomark mark: --runs: needs a value" \
+         "tpcc --vu --runtime=5s:iomark tpcc: --vu: needs a value (--vu=VALUE)"; do
+  # shellcheck disable=SC2086 # the command and its options are words
+  expect_status 2 "iomark ${c%%:*}" -- "$IOMARK" ${c%%:*}
+  expect_err_has "${c#*:}"
+  grep -q -- "--size\|--runtime=" "$WORK/err" && fail "${c%%:*}: the next option taken as the value: $(cat "$WORK/err")" \
+    || pass "${c%%:*}: the next option not taken as the value"
+done
+[ ! -e "$WORK/nv.dat" ] && [ ! -e iomark-tpcc.db ] && pass "no value: nothing created" || fail "no value: a file created"
 # sweep's own --threads, not run's --numjobs (fio's --thread would say so)
 expect_status 2 "iomark sweep --thread=1,2" -- "$IOMARK" sweep --thread=1,2 --runtime=1s "$WORK/sw.dat"
 expect_err_has "iomark sweep: --thread: unknown option; did you mean --threads?"
