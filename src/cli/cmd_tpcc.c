@@ -295,7 +295,8 @@ static void load_progress(const struct tpcc_load_progress *p, void *arg)
         snprintf(d, sizeof(d), "warehouse %u/%u: %.0f%% (%llu rows)%s", p->warehouse,
                  p->warehouses, p->pct, (unsigned long long)p->rows,
                  p->indexes ? ", building indexes" : "");
-    iom_cli_progress_phase("loading", d);
+    /* pct counts all rows; the indexes after them are not counted: unknown */
+    iom_cli_progress_phase("loading", d, p->indexes ? -1 : p->pct / 100);
 }
 
 static void run_progress(const struct tpcc_run_progress *p, void *arg)

@@ -362,7 +362,7 @@ static void fill_progress(double pct, void *arg)
 {
     char d[160];
     snprintf(d, sizeof(d), "creating %s: %.0f%%", (const char *)arg, pct);
-    iom_cli_progress_phase("preparing", d);
+    iom_cli_progress_phase("preparing", d, pct / 100);
 }
 
 void iom_cli_close(struct iom_target *targets, unsigned nr, bool remove_created)

@@ -39,6 +39,8 @@ static struct {
     int shown_phase;          /* the step's latest phase shown (enum step_phase): never goes back */
     double pause_s;
     char phase[32];           /* a phase the runner does not drive; "" none */
+    uint64_t phase_t0;        /* when that phase began, ns */
+    double phase_frac;        /* its part done, 0..1; < 0 unknown */
     char detail[128];
     char rates[96];           /* "" until the first figures */
     uint64_t fig_from_ns, fig_to_ns; /* the window the figures in rates cover (0: none yet) */
@@ -93,7 +95,16 @@ static double eta_locked(uint64_t now)
         used += el < plan ? el : plan;
     }
     double left = P.total_s - used;
-    return left > 0 ? left : 0;
+    if (left < 0)
+        left = 0;
+    /* a preparation or a load that reports how far it is: the rest of it at
+     * the rate so far (its elapsed time times undone/done), as the plan's
+     * seconds do not hold it; fio's eta leaves its file layout out */
+    if (P.active && P.phase[0] && !P.pausing && P.phase_frac > 0 && P.phase_frac < 1) {
+        double el = (double)(now - P.phase_t0) / 1e9;
+        left += el * (1 - P.phase_frac) / P.phase_frac;
+    }
+    return left;
 }
 
 double iom_cli_progress_eta(void)
@@ -585,13 +596,16 @@ void iom_cli_progress_step_job(const char *name, const struct iom_job *job)
                           (double)job->cooldown_ns / 1e9);
 }
 
-void iom_cli_progress_phase(const char *phase, const char *detail)
+void iom_cli_progress_phase(const char *phase, const char *detail, double done_frac)
 {
     pthread_mutex_lock(&mu);
     if (!P.active) {
         P.active = true;
         P.step_t0 = now_ns();
     }
+    if (phase && strcmp(phase, P.phase) != 0)
+        P.phase_t0 = now_ns();
+    P.phase_frac = done_frac <= 1 ? done_frac : 1;
     P.done = false;
     snprintf(P.phase, sizeof(P.phase), "%s", phase ? phase : "");
     snprintf(P.detail, sizeof(P.detail), "%s", detail ? detail : "");
@@ -742,6 +756,7 @@ void iom_cli_progress_step_at(unsigned k, const char *name, const char *phase, d
     P.k = k;
     snprintf(P.name, sizeof(P.name), "%s", name ? name : "");
     snprintf(P.phase, sizeof(P.phase), "%s", phase ? phase : "");
+    P.phase_frac = -1; /* the lab's phases (booting) report no part done */
     P.detail[0] = P.rates[0] = 0;
     P.ramp_s = ramp_s;
     P.run_s = run_s;

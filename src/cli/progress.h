@@ -53,9 +53,12 @@ void iom_cli_progress_step_job(const char *name, const struct iom_job *job);
 /*
  * Show a phase the runner does not drive ("preparing", "booting"), with an
  * optional detail ("creating x.dat: 45%"); NULL phase returns to the
- * step's clock-driven phases. Strings are copied.
+ * step's clock-driven phases. Strings are copied. done_frac: the part of
+ * the phase done, 0..1 (0.45 with the detail above), < 0 unknown; with it
+ * the eta adds the rest of the phase at its rate so far (seconds since the
+ * phase began times (1 - done_frac) / done_frac).
  */
-void iom_cli_progress_phase(const char *phase, const char *detail);
+void iom_cli_progress_phase(const char *phase, const char *detail, double done_frac);
 
 /* Rates of the last second for the line ("1234 IOPS, 45.6 MiB/s"). */
 void iom_cli_progress_rates(double iops, double bytes_per_s);
