@@ -418,10 +418,10 @@ static int take_command(int argc, char **argv, int i, struct iom_lab_opts *o, st
         const char *a = argv[i], *v = strchr(a, '=');
         if (a[0] == '-' && a[1] == '-' && iom_args_name_eq(a + 2, strcspn(a + 2, "="),
                                                            lab_table[O_STATUS_INTERVAL].name)) {
-            int rc = lab_option(O_STATUS_INTERVAL, v                                                         ? v + 1
-                                  : i + 1 < argc && iom_args_value_word(argv[i + 1]) ? argv[++i]
-                                                                                     : "", o,
-                                c);
+            const char *val = v ? v + 1 : "";
+            if (!v && i + 1 < argc && iom_args_value_word(argv[i + 1]))
+                val = argv[++i];
+            int rc = lab_option(O_STATUS_INTERVAL, val, o, c);
             if (rc)
                 return rc;
             continue;

@@ -18,7 +18,8 @@
 
 int iom_opt_bad(char *err, size_t errlen, const char *name, const char *v, const char *why)
 {
-    snprintf(err, errlen, "--%s%s%s: %s", name, v ? "=" : "", v ? v : "", why); /* NULL: none given */
+    /* v NULL: the option came without a value ("--bs" then "--size=8M") */
+    snprintf(err, errlen, "--%s%s%s: %s", name, v ? "=" : "", v ? v : "", why);
     return -EINVAL;
 }
 
