@@ -61,7 +61,7 @@ sd_try() { # run sd.fio once; SD_OK=1 when within the bounds below, SD_SAID = th
 # iomark's own start-up (exec, ASan, the job file, the file's layout) took
 # 3630 ms under load 21 before a began. A second try when the first is out of
 # bounds: the machine, not iomark, once kept b's thread waiting 2.7 s beyond
-# its 2 s (b 4736 ms after a, under ASan at load 21, 12 tests beside it); a
+# its 2 s (b 4736 ms after a, under ASan at load 21, 11 tests beside it); a
 # delay applied twice, or to a too, or not at all, is out of bounds each time.
 sd_try
 if [ "$SD_OK" = 0 ]; then
