@@ -375,6 +375,21 @@ static uint64_t next_wake(const struct ctl *c, uint64_t now, int phase)
     return wake;
 }
 
+/* With sync the window's end is published when it is agreed, and on a busy
+ * machine that can be after the instant itself (it is announced lead_ns ahead,
+ * but a control thread, here or on the coordinator, may be kept waiting past
+ * it); completions in between would count until then (a rank paced at 500/s
+ * for 1 s did 502). A timed window's end is known as soon as its start is:
+ * every participant agrees on start + runtime, or on an earlier instant when
+ * all are done. So the end is published with the start, and an agreed end
+ * only moves it earlier. */
+static void sync_end_by(struct ctl *c, uint64_t end)
+{
+    uint64_t cur = __atomic_load_n(&c->sh->meas_end_ns, __ATOMIC_ACQUIRE);
+    if (!cur || end < cur) /* only this thread writes it */
+        __atomic_store_n(&c->sh->meas_end_ns, end, __ATOMIC_RELEASE);
+}
+
 /* This clock's wish of a phase boundary (announced lead_ns early) to the
  * coordinator, and the event it decides; MEASURE and END instants are
  * latched and published at once (completions carry their own timestamps). */
@@ -400,11 +415,13 @@ static int sync_poll(struct ctl *c, uint64_t now, int phase, bool all_done, int 
         c->sync_meas = true; /* ended during warm-up: an empty window */
         c->sync_meas_at = at;
         __atomic_store_n(&c->sh->meas_start_ns, at ? at : 1, __ATOMIC_RELEASE);
+        if (ev == IOM_RSYNC_MEASURE && job->runtime_ns)
+            sync_end_by(c, at + job->runtime_ns);
     }
     if (ev == IOM_RSYNC_END && !c->sync_end) {
         c->sync_end = true;
         c->sync_end_at = at;
-        __atomic_store_n(&c->sh->meas_end_ns, at ? at : 1, __ATOMIC_RELEASE);
+        sync_end_by(c, at ? at : 1);
     }
     return ev;
 }
@@ -610,6 +627,8 @@ static int run_phases(struct ctl *c, int rc)
                         * never reached its MEASURE) */
             c->sync_meas = true;
             c->sync_meas_at = c->t_start;
+            if (c->job->runtime_ns)
+                sync_end_by(c, c->t_start + c->job->runtime_ns);
         }
     }
     pthread_mutex_lock(&c->sh->lock);
@@ -628,6 +647,9 @@ static int run_phases(struct ctl *c, int rc)
         uint64_t end = c->t_end;         /* (unless it had ended as scheduled) */
         if (!c->sync && c->job->runtime_ns && end - c->t_meas > c->job->runtime_ns)
             end = c->t_meas + c->job->runtime_ns;
+        uint64_t pub = __atomic_load_n(&c->sh->meas_end_ns, __ATOMIC_ACQUIRE);
+        if (c->sync && pub > c->t_meas && end > pub) /* the workers counted up to it */
+            end = pub;
         end_measure(c, end, IOM_PHASE_STOP);
     }
     set_phase(c->sh, IOM_PHASE_STOP);

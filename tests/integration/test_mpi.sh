@@ -101,6 +101,54 @@ assert all(abs(p["dur_s"] - (e - s)) < 1e-9 and e > s for p, s, e in zip(pts, [0
 assert all(abs(e - 0.02 * (k + 1)) < 1e-6 for k, e in enumerate(ends[:-1])), ends
 PY
 
+# a late end: rank 0 (the coordinator, which announces the window's end
+# 100 ms ahead) is stopped (SIGSTOP) for 1.2 s from about 0.3 s before its
+# end, so the announcement reaches rank 1 about a second late. rank 1 must not
+# count what it completed after the agreed end: 2 s at 500/s is 1000 I/Os (1001
+# with one at the window's start); before the end was published with the start,
+# rank 1 counted on until the late announcement came (1007 and 1119 by hand),
+# and rank 0 counted its catch-up after SIGCONT. The stop's timing is judged
+# from the ranks' window_end_unix_s: the check is made either way, and the
+# output says whether the stop covered the end (it cannot on a machine so busy
+# that the start-up took most of the guess).
+timeout 120 $MPIRUN -np 2 "$IOMARK" run --ioengine=null --rw=randread --bs=4k --rate_iops=500 --runtime=2s \
+    --size=16m --quiet --keep=0 --output-format=json --output="$D/late.json" "$D/l.%r.dat" &
+mpid=$!
+p0=
+for _ in $(seq 1 600); do
+  for p in $(pgrep -f -- "--output=$D/late.json"); do
+    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=0' && p0=$p
+  done
+  [ -n "$p0" ] && break
+  sleep 0.05
+done
+stop_at= cont_at=
+if [ -n "$p0" ]; then
+  # the measured window opens after the set-up (file creation, MPI start):
+  # wait for rank 0's test file to reach its size, then for most of the window
+  for _ in $(seq 1 600); do [ "$(stat -c %s "$D/l.0.dat" 2>/dev/null)" = 16777216 ] && break; sleep 0.05; done
+  sleep 1.7
+  kill -STOP "$p0" 2>/dev/null; stop_at=$(date +%s.%N)
+  sleep 1.2
+  kill -CONT "$p0" 2>/dev/null; cont_at=$(date +%s.%N)
+fi
+wait $mpid || fail "mpirun run with a stopped coordinator failed"
+python3 - "$D/late.json" "${stop_at:-0}" "${cont_at:-0}" <<'PY' || exit 1
+import json, sys
+doc = json.load(open(sys.argv[1]))
+stop_at, cont_at = float(sys.argv[2]), float(sys.argv[3])
+ranks = doc["mpi"]["per_rank"]
+per = [r["total"]["ios"] for r in ranks]
+end = ranks[0]["window_end_unix_s"]
+covered = stop_at and stop_at < end - 0.1 and cont_at > end
+print("coordinator stopped %.3f s to %.3f s around the window's end (%s); per rank %s" %
+      (stop_at - end if stop_at else 0, cont_at - end if cont_at else 0,
+       "covered" if covered else "not covered, the bound still holds", per))
+assert all(n <= 1001 for n in per), per
+assert all(abs(r["measured_s"] - 2) < 1e-6 for r in ranks), [r["measured_s"] for r in ranks]
+assert sum(p["ios"] for p in doc["series"]["points"]) == doc["total"]["total"]["ios"] == sum(per)
+PY
+
 # a rank on another clock: rank 1 in its own time namespace, its
 # CLOCK_MONOTONIC 1000 s ahead (unshare(1) --time --monotonic; Linux 5.6+,
 # root). Its clock is not rank 0's (different /proc/self/timens_offsets), so

@@ -109,11 +109,11 @@ truncate -s 1M $WORK/small.dat
 expect_status 0 "larger size on a small existing file" -- "$IOMARK" run --size=4M --runtime=200ms $WORK/small.dat
 [ "$(stat -c %s $WORK/small.dat)" = 4194304 ] && [ "$(grep -c "the existing file was 1048576 bytes" $WORK/out)" = 1 ] \
   && grep -q "iomark extended it" $WORK/out && pass "extension to 4 MiB reported" || fail "extension: $(cat $WORK/out)"
-expect_status 0 "same size again, JSON" -- "$IOMARK" run --size=4M --runtime=200ms --output-format=json --output=$WORK/ext.json --quiet $WORK/small.dat
+expect_status 0 "same size again, JSON" -- "$IOMARK" run --size=4M --runtime=1 --output-format=json --output=$WORK/ext.json --quiet $WORK/small.dat
 $CHECK $WORK/ext.json && $PY -c "import json,sys; t=json.load(open(sys.argv[1]))['targets'][0]; sys.exit(0 if 'extended_from_bytes' not in t else 1)" $WORK/ext.json \
   && pass "a file already large enough: no extension reported" || fail "extension reported on a large enough file"
 truncate -s 2M $WORK/small.dat
-expect_status 0 "extension in JSON" -- "$IOMARK" run --size=4M --runtime=200ms --output-format=json --output=$WORK/ext.json --quiet $WORK/small.dat
+expect_status 0 "extension in JSON" -- "$IOMARK" run --size=4M --runtime=1 --output-format=json --output=$WORK/ext.json --quiet $WORK/small.dat
 $CHECK $WORK/ext.json && $PY -c "import json,sys; t=json.load(open(sys.argv[1]))['targets'][0]; sys.exit(0 if t['extended_from_bytes'] == 2097152 and not t['created'] else 1)" $WORK/ext.json \
   && pass "JSON extended_from_bytes 2097152" || fail "JSON extension: $(head -c 600 $WORK/ext.json)"
 
