@@ -164,6 +164,7 @@ static struct {
     uint64_t silence_ns; /* a rank silent this long is lost */
     int lost;          /* rank 0: the first rank found lost, -1 none */
     uint64_t lost_silent_ns; /* how long it had been silent */
+    uint64_t last_listen; /* rank 0: when it last looked for messages */
     uint64_t last_beat; /* other ranks: when the last BEAT went */
     MPI_Request beat_req;
     int64_t beat_msg[3];
@@ -185,6 +186,23 @@ static void heard_from(int from)
 {
     if (S.heard && from > 0 && from < g_size)
         S.heard[from] = iom_now_ns();
+}
+
+/* Rank 0, before it looks for messages: a rank's silence is judged over the
+ * time rank 0 was listening. A gap in its own listening longer than a beat
+ * (its process stopped, or a busy host kept it waiting) is not the other
+ * ranks' silence, so their clocks move on by it: a rank that beat all along
+ * was once named lost after rank 0 had been stopped (SIGSTOP) for 1.2 s, and
+ * being lost, was sent no end and ran on until mpirun was killed. */
+static void listen_now(void)
+{
+    uint64_t now = iom_now_ns();
+    if (S.heard && S.last_listen && now - S.last_listen > BEAT_NS) {
+        uint64_t gap = now - S.last_listen;
+        for (int i = 1; i < g_size; i++)
+            S.heard[i] = S.heard[i] + gap < now ? S.heard[i] + gap : now;
+    }
+    S.last_listen = now;
 }
 
 /* Rank 0: the first rank silent for longer than the limit (-1 none);
@@ -242,7 +260,7 @@ static int sync_ready(void *arg, int local_rc, char *why, size_t whylen, uint64_
         S.heard = calloc((size_t)g_size, sizeof(*S.heard));
     for (int i = 0; S.heard && i < g_size; i++)
         S.heard[i] = iom_now_ns();
-    S.last_beat = iom_now_ns();
+    S.last_beat = S.last_listen = iom_now_ns();
     return 0;
 }
 
@@ -262,6 +280,7 @@ static int sync_poll(void *arg, int wish, int *sig, uint64_t *at)
     int flag = 0;
     MPI_Status st;
     if (g_rank == 0) {
+        listen_now();
         while (MPI_Iprobe(MPI_ANY_SOURCE, TAG_UP, MPI_COMM_WORLD, &flag, &st) == MPI_SUCCESS &&
                flag) {
             int64_t m[3];
@@ -421,6 +440,7 @@ static int collect_finals(char *all, size_t len, char *got)
     while (remaining > 0) {
         int flag = 0, n = 0;
         MPI_Status st;
+        listen_now();
         MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
         if (flag) {
             int src = st.MPI_SOURCE;
